@@ -1,0 +1,119 @@
+/**
+ * The embedded devnet: one anvil node per EVM chain, each carrying the contracts Sibyl and
+ * x402 clients expect at their canonical addresses (USDC with EIP-3009, the wrapped native
+ * token, a Uniswap-V2-compatible factory, Multicall3), the genesis market's tokens and pools,
+ * and the first ten demo accounts funded with ETH and USDC.
+ */
+import {
+  createTestClient, encodeFunctionData, http, parseEther, parseUnits, publicActions, walletActions,
+  type Address, type Hex,
+} from 'viem';
+import { DemoToken, EmbeddedUSDC, Multicall3, SibylV2Factory, SibylV2Pair, WrappedNative } from './artifacts/index.js';
+import { startAnvil, type AnvilNode } from './anvil.js';
+import { demoAccount } from './accounts.js';
+import { CHAINS, MULTICALL3_ADDRESS, type EvmChainName } from './chains.js';
+import { DEMO_ACCOUNT_COUNT, DEMO_USDC_PER_ACCOUNT, GENESIS, type GenesisMarket } from './genesis.js';
+
+export interface DevnetChain {
+  readonly name: EvmChainName;
+  readonly chainId: number;
+  readonly rpcUrl: string;
+}
+
+export interface Devnet {
+  readonly chains: readonly DevnetChain[];
+  stop(): Promise<void>;
+}
+
+export interface DevnetOptions {
+  chains: readonly EvmChainName[];
+  /** First RPC port; chains take consecutive ports in the order given. 0 picks free ports. */
+  basePort: number;
+  onProgress?: (message: string) => void;
+}
+
+export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
+  const nodes: AnvilNode[] = [];
+  try {
+    const chains = await Promise.all(
+      options.chains.map(async (name, i) => {
+        const spec = CHAINS[name];
+        const node = await startAnvil({ chainId: spec.chainId, port: options.basePort === 0 ? 0 : options.basePort + i });
+        nodes.push(node);
+        const started = Date.now();
+        await deployGenesis(name, node.rpcUrl);
+        options.onProgress?.(`${name}: chain ${spec.chainId} at ${node.rpcUrl}, genesis deployed in ${Date.now() - started} ms`);
+        return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl };
+      }),
+    );
+    return { chains, stop: async () => void (await Promise.all(nodes.map((n) => n.stop()))) };
+  } catch (err) {
+    await Promise.all(nodes.map((n) => n.stop()));
+    throw err;
+  }
+}
+
+async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<void> {
+  const spec = CHAINS[name];
+  const market: GenesisMarket = GENESIS[name] ?? { nativeUsd: 1, tokens: [], pools: [] };
+  const deployer = demoAccount(0).address;
+  const client = createTestClient({ mode: 'anvil', transport: http(rpcUrl), account: deployer })
+    .extend(publicActions)
+    .extend(walletActions);
+
+  const send = async (to: Address, data: Hex, value = 0n) => {
+    const hash = await client.sendTransaction({ account: deployer, chain: null, to, data, value });
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    if (receipt.status !== 'success') throw new Error(`genesis transaction to ${to} reverted on ${name}`);
+    return receipt;
+  };
+  const call = (address: Address, abi: any, functionName: string, args: readonly unknown[] = [], value = 0n) =>
+    send(address, encodeFunctionData({ abi, functionName, args } as any), value);
+
+  // Canonical contracts: runtime code placed at the real chain's addresses, then initialised.
+  await client.setBalance({ address: deployer, value: parseEther('1000000000000') });
+  await client.setCode({ address: MULTICALL3_ADDRESS, bytecode: Multicall3.deployedBytecode });
+  await client.setCode({ address: spec.usdc, bytecode: EmbeddedUSDC.deployedBytecode });
+  await call(spec.usdc, EmbeddedUSDC.abi, 'initialize', [deployer]);
+  await client.setCode({ address: spec.wrappedNative, bytecode: WrappedNative.deployedBytecode });
+  await call(spec.wrappedNative, WrappedNative.abi, 'initialize', [spec.wrappedNativeName, spec.wrappedNativeSymbol]);
+
+  for (let i = 0; i < DEMO_ACCOUNT_COUNT; i++) {
+    await call(spec.usdc, EmbeddedUSDC.abi, 'mint', [demoAccount(i).address, DEMO_USDC_PER_ACCOUNT * 10n ** 6n]);
+  }
+
+  const dex = spec.dexes[0];
+  if (!dex) return;
+  await client.setCode({ address: dex.factory, bytecode: SibylV2Factory.deployedBytecode });
+
+  const tokens = new Map<string, { address: Address; decimals: number; priceUsd: number }>([
+    ['USDC', { address: spec.usdc, decimals: 6, priceUsd: 1 }],
+    ['NATIVE', { address: spec.wrappedNative, decimals: 18, priceUsd: market.nativeUsd }],
+  ]);
+  for (const t of market.tokens) {
+    const hash = await client.deployContract({
+      account: deployer, chain: null, abi: DemoToken.abi, bytecode: DemoToken.bytecode,
+      args: [t.name, t.symbol, t.decimals, parseUnits('1000000000000000', t.decimals), deployer],
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    tokens.set(t.symbol, { address: receipt.contractAddress!, decimals: t.decimals, priceUsd: t.priceUsd });
+  }
+
+  for (const [a, b, liquidityUsd] of market.pools) {
+    const ta = tokens.get(a)!;
+    const tb = tokens.get(b)!;
+    await call(dex.factory, SibylV2Factory.abi, 'createPair', [ta.address, tb.address]);
+    const pair = (await client.readContract({
+      address: dex.factory, abi: SibylV2Factory.abi, functionName: 'getPair', args: [ta.address, tb.address],
+    })) as Address;
+    for (const [symbol, t] of [[a, ta], [b, tb]] as const) {
+      const amount = parseUnits((liquidityUsd / 2 / t.priceUsd).toFixed(Math.min(t.decimals, 6)), t.decimals);
+      if (symbol === 'USDC') await call(spec.usdc, EmbeddedUSDC.abi, 'mint', [pair, amount]);
+      else if (symbol === 'NATIVE') {
+        await call(spec.wrappedNative, WrappedNative.abi, 'deposit', [], amount);
+        await call(spec.wrappedNative, WrappedNative.abi, 'transfer', [pair, amount]);
+      } else await call(t.address, DemoToken.abi, 'transfer', [pair, amount]);
+    }
+    await call(pair, SibylV2Pair.abi, 'mint', [deployer]);
+  }
+}
