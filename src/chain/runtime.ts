@@ -1,0 +1,68 @@
+/**
+ * The chains this deployment can read: one viem client per configured EVM chain, with where
+ * it comes from (`embedded` devnet or an `rpc` URL). Chains not configured are unavailable,
+ * and every skill that needs one answers 503 `chain_unavailable` without charging.
+ */
+import { createPublicClient, defineChain, http, type Chain, type PublicClient } from 'viem';
+import { CHAINS, MULTICALL3_ADDRESS, type ChainName, type EvmChainName, type EvmChainSpec } from './chains.js';
+
+export type ChainSourceKind = 'embedded' | 'rpc';
+
+export interface ConnectedChain {
+  readonly name: EvmChainName;
+  readonly spec: EvmChainSpec;
+  readonly chain: Chain;
+  readonly rpcUrl: string;
+  readonly source: ChainSourceKind;
+  readonly client: PublicClient;
+}
+
+export class ChainUnavailableError extends Error {
+  constructor(readonly chain: ChainName) {
+    super(`chain "${chain}" is not indexed by this deployment`);
+  }
+}
+
+export function viemChain(name: EvmChainName, rpcUrl: string): Chain {
+  const spec = CHAINS[name];
+  return defineChain({
+    id: spec.chainId,
+    name: spec.title,
+    nativeCurrency: { name: spec.nativeSymbol, symbol: spec.nativeSymbol, decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+    contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
+  });
+}
+
+export class ChainRuntime {
+  private readonly chains = new Map<ChainName, ConnectedChain>();
+
+  add(name: EvmChainName, rpcUrl: string, source: ChainSourceKind): ConnectedChain {
+    const chain = viemChain(name, rpcUrl);
+    const client = createPublicClient({
+      chain,
+      // Concurrent reads share one HTTP round trip; the local devnet is polled briskly.
+      transport: http(rpcUrl, { batch: { wait: 0 }, retryCount: 2, timeout: 20_000 }),
+      batch: { multicall: { wait: 0 } },
+      pollingInterval: source === 'embedded' ? 50 : 2_000,
+    }) as PublicClient;
+    const connected: ConnectedChain = { name, spec: CHAINS[name], chain, rpcUrl, source, client };
+    this.chains.set(name, connected);
+    return connected;
+  }
+
+  /** The connected chain, or ChainUnavailableError. */
+  get(name: ChainName): ConnectedChain {
+    const chain = this.chains.get(name);
+    if (!chain) throw new ChainUnavailableError(name);
+    return chain;
+  }
+
+  has(name: ChainName): boolean {
+    return this.chains.has(name);
+  }
+
+  list(): ConnectedChain[] {
+    return [...this.chains.values()];
+  }
+}

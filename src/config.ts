@@ -1,0 +1,106 @@
+/**
+ * Every environment variable Sibyl reads, parsed in one place. The README's configuration
+ * table documents exactly these.
+ */
+import { z } from 'zod';
+import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
+import { demoAccount, demoPrivateKey } from './chain/accounts.js';
+import { EVM_CHAIN_NAMES, type EvmChainName } from './chain/chains.js';
+
+export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = ['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism'];
+
+export interface ChainSource {
+  readonly name: EvmChainName;
+  /** Set for a chain reached by URL (a real chain, or a devnet started elsewhere). */
+  readonly rpcUrl?: string;
+  /** Whether the chain is the devnet Sibyl starts itself. */
+  readonly embedded: boolean;
+}
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly publicUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly redisPrefix: string;
+  readonly chains: readonly ChainSource[];
+  readonly embeddedRpcPort: number;
+  readonly payTo: Address;
+  readonly settlerPrivateKey: Hex | undefined;
+  readonly facilitatorUrl: string | undefined;
+  readonly maxTimeoutSeconds: number;
+  readonly settleTimeoutMs: number;
+  readonly logRange: number;
+  readonly logLookbackBlocks: number;
+}
+
+export class ConfigError extends Error {}
+
+const address = z.string().refine(isAddress, 'must be a 0x-prefixed 20-byte address').transform((a) => getAddress(a));
+const privateKey = z.string().refine((k) => isHex(k) && k.length === 66, 'must be a 0x-prefixed 32-byte hex key').transform((k) => k as Hex);
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const envSchema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: int(0, 65_535).default(4021),
+  PUBLIC_URL: z.url().optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  REDIS_PREFIX: z.string().min(1).default('sibyl:'),
+  EMBEDDED_CHAINS: z.string().default(DEFAULT_EMBEDDED_CHAINS.join(',')),
+  EMBEDDED_RPC_PORT: int(0, 65_535).default(8545),
+  X402_PAY_TO: address.optional(),
+  X402_SETTLER_PRIVATE_KEY: privateKey.optional(),
+  X402_FACILITATOR_URL: z.url().optional(),
+  X402_MAX_TIMEOUT_SECONDS: int(10, 3_600).default(300),
+  X402_SETTLE_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
+  CHAIN_LOG_RANGE: int(1, 1_000_000).default(10_000),
+  CHAIN_LOOKBACK_BLOCKS: int(1, 100_000_000).default(200_000),
+});
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+
+  const embedded = e.EMBEDDED_CHAINS.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of embedded) {
+    if (!(EVM_CHAIN_NAMES as string[]).includes(name)) {
+      throw new ConfigError(`EMBEDDED_CHAINS: unknown chain "${name}" (allowed: ${EVM_CHAIN_NAMES.join(', ')})`);
+    }
+  }
+  const chains: ChainSource[] = [];
+  for (const name of EVM_CHAIN_NAMES) {
+    const rpcUrl = env[`CHAIN_RPC_URL_${name.toUpperCase()}`];
+    if (rpcUrl) {
+      if (!/^https?:\/\//.test(rpcUrl)) throw new ConfigError(`CHAIN_RPC_URL_${name.toUpperCase()}: must be an http(s) URL`);
+      chains.push({ name, rpcUrl, embedded: false });
+    } else if (embedded.includes(name)) chains.push({ name, embedded: true });
+  }
+
+  const baseIsEmbedded = chains.some((c) => c.name === 'base' && c.embedded);
+  // The demo settler key only holds gas on the embedded devnet; a real Base needs a real one.
+  const settlerPrivateKey = e.X402_SETTLER_PRIVATE_KEY ?? (baseIsEmbedded ? demoPrivateKey(0) : undefined);
+  if (!e.X402_FACILITATOR_URL && !settlerPrivateKey && chains.some((c) => c.name === 'base')) {
+    throw new ConfigError('X402_SETTLER_PRIVATE_KEY or X402_FACILITATOR_URL is required when Base is a real chain');
+  }
+
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    chains,
+    embeddedRpcPort: e.EMBEDDED_RPC_PORT,
+    payTo: e.X402_PAY_TO ?? demoAccount(0).address,
+    settlerPrivateKey,
+    facilitatorUrl: e.X402_FACILITATOR_URL,
+    maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
+    settleTimeoutMs: e.X402_SETTLE_TIMEOUT_MS,
+    logRange: e.CHAIN_LOG_RANGE,
+    logLookbackBlocks: e.CHAIN_LOOKBACK_BLOCKS,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The closed list of error codes Sibyl answers with, their HTTP status, and the one error
+ * body shape `{ error: { code, message, fields? } }`. The README's error table mirrors this.
+ */
+export const ERROR_CODES = {
+  invalid_json: { status: 400, meaning: 'The body is missing or is not a JSON object.' },
+  invalid_body: { status: 400, meaning: 'A field is missing, unknown, of the wrong type or out of range; `fields` names each one and its rule.' },
+  payment_header_malformed: { status: 400, meaning: 'X-PAYMENT / PAYMENT-SIGNATURE is not base64 JSON of an x402 v1 or v2 payment payload.' },
+  payment_required: { status: 402, meaning: 'No payment was sent; the body and PAYMENT-REQUIRED header carry the requirements.' },
+  payment_invalid: { status: 402, meaning: 'The payment failed verification; `reason` says why (signature, amount, recipient, network, time window, balance).' },
+  nonce_already_used: { status: 402, meaning: 'This authorization was already presented (replay); nothing was charged again.' },
+  settlement_failed: { status: 402, meaning: 'The transfer could not be settled on chain; the answer is withheld and nothing moved.' },
+  not_found: { status: 404, meaning: 'No such path.' },
+  payload_too_large: { status: 413, meaning: 'The body exceeds 64 KiB.' },
+  unsupported_media_type: { status: 415, meaning: 'The body is not application/json.' },
+  internal_error: { status: 500, meaning: 'An unexpected failure; nothing was charged.' },
+  chain_unavailable: { status: 503, meaning: 'This deployment does not index the requested chain; nothing was charged.' },
+  upstream_unavailable: { status: 503, meaning: 'A chain or data source did not answer; nothing was charged.' },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldError {
+  field: string;
+  rule: string;
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; fields?: FieldError[]; reason?: string };
+}
+
+/** An error that maps to one of the codes above; thrown by skills, payments and the server. */
+export class SibylError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { fields?: FieldError[]; reason?: string } = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, ...this.extra } };
+  }
+}

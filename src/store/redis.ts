@@ -1,0 +1,74 @@
+/** The production store: Redis through the official `redis` client, keys under one prefix. */
+import { createClient, type RedisClientType } from 'redis';
+import type { Store } from './store.js';
+
+// INCRBY and a ttl that is set only when the key has none, in one atomic step.
+const INCR_WITH_TTL = `
+local v = redis.call('INCRBY', KEYS[1], ARGV[1])
+if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return v`;
+
+export class RedisStore implements Store {
+  readonly kind = 'redis' as const;
+
+  private constructor(
+    private readonly client: RedisClientType,
+    private readonly prefix: string,
+  ) {}
+
+  static async connect(url: string, prefix = 'sibyl:'): Promise<RedisStore> {
+    const client = createClient({ url, socket: { reconnectStrategy: (retries) => Math.min(retries * 100, 2_000) } });
+    client.on('error', () => {}); // reconnects on its own; commands fail loudly meanwhile
+    await client.connect();
+    return new RedisStore(client as RedisClientType, prefix);
+  }
+
+  private k(key: string): string {
+    return this.prefix + key;
+  }
+
+  async reserve(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.client.set(this.k(key), value, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } })) === 'OK';
+  }
+
+  async get(key: string): Promise<string | null> {
+    return (await this.client.get(this.k(key))) as string | null;
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    if (ttlMs === undefined) await this.client.set(this.k(key), value);
+    else await this.client.set(this.k(key), value, { expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } });
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.del(this.k(key));
+  }
+
+  async incrBy(key: string, by: number, ttlMs?: number): Promise<number> {
+    const result = await this.client.eval(INCR_WITH_TTL, {
+      keys: [this.k(key)],
+      arguments: [String(by), ttlMs === undefined ? '' : String(Math.max(1, Math.ceil(ttlMs)))],
+    });
+    return Number(result);
+  }
+
+  async hashSet(key: string, field: string, value: string): Promise<void> {
+    await this.client.hSet(this.k(key), field, value);
+  }
+
+  async hashGet(key: string, field: string): Promise<string | null> {
+    return ((await this.client.hGet(this.k(key), field)) as string | null) ?? null;
+  }
+
+  async hashGetAll(key: string): Promise<Record<string, string>> {
+    return (await this.client.hGetAll(this.k(key))) as Record<string, string>;
+  }
+
+  async hashDelete(key: string, field: string): Promise<void> {
+    await this.client.hDel(this.k(key), field);
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit().catch(() => this.client.destroy());
+  }
+}

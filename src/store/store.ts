@@ -1,0 +1,29 @@
+/**
+ * Everything Sibyl instances share: replay reservations, settlement records, counters and
+ * cached snapshots. Two instances on one Redis behave as one service because all of their
+ * shared state goes through this interface.
+ */
+export interface Store {
+  readonly kind: 'memory' | 'redis';
+  /** Atomically claims `key` (SET NX PX). True when this caller now holds it. */
+  reserve(key: string, value: string, ttlMs: number): Promise<boolean>;
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlMs?: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Adds `by` and returns the new value; a ttl is applied only when the key has none. */
+  incrBy(key: string, by: number, ttlMs?: number): Promise<number>;
+  hashSet(key: string, field: string, value: string): Promise<void>;
+  hashGet(key: string, field: string): Promise<string | null>;
+  hashGetAll(key: string): Promise<Record<string, string>>;
+  hashDelete(key: string, field: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function getJson<T>(store: Store, key: string): Promise<T | null> {
+  const raw = await store.get(key);
+  return raw === null ? null : (JSON.parse(raw) as T);
+}
+
+export function setJson(store: Store, key: string, value: unknown, ttlMs?: number): Promise<void> {
+  return store.set(key, JSON.stringify(value), ttlMs);
+}

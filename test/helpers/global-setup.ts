@@ -1,0 +1,20 @@
+/**
+ * Starts one embedded devnet (every EVM chain Sibyl embeds) for the whole run and hands its
+ * RPC URLs to the test files, which point their servers at it through CHAIN_RPC_URL_<CHAIN>,
+ * the same path a real chain takes. Stopped at the end so no process is left behind.
+ */
+import type { TestProject } from 'vitest/node';
+import { startDevnet } from '../../src/chain/devnet.js';
+import { DEFAULT_EMBEDDED_CHAINS } from '../../src/config.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    rpcUrls: Record<string, string>;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const devnet = await startDevnet({ chains: DEFAULT_EMBEDDED_CHAINS, basePort: 0 });
+  project.provide('rpcUrls', Object.fromEntries(devnet.chains.map((c) => [c.name, c.rpcUrl])));
+  return () => devnet.stop();
+}
