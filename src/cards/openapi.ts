@@ -1,0 +1,72 @@
+/**
+ * OpenAPI 3.1 projected from the registry: one POST per paid skill, its request schema from
+ * the skill's zod input, the payment requirement record and fixed-price record of spec 2.1,
+ * and the advertised minimum and maximum prices computed across operations.
+ */
+import { z } from 'zod';
+import { ERROR_CODES } from '../errors.js';
+import { atomicToUsdString } from '../payments/money.js';
+import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
+import type { Registry, Skill } from '../skills/registry.js';
+
+const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+        message: { type: 'string' },
+        reason: { type: 'string' },
+        fields: { type: 'array', items: { type: 'object', required: ['field', 'rule'], properties: { field: { type: 'string' }, rule: { type: 'string' } } } },
+      },
+    },
+  },
+} as const;
+
+/** Every price a skill can charge, as "0.40" strings. */
+export function priceOptions(skill: Skill): string[] {
+  const { min, max } = skill.priceRange;
+  return min === max ? [atomicToUsdString(min)] : [atomicToUsdString(min), atomicToUsdString(max)];
+}
+
+export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl: string, version: string) {
+  const bounds = registry.httpPriceBounds();
+  const paths: Record<string, unknown> = {};
+  for (const skill of registry.list('http')) {
+    if (!skill.httpPath) continue;
+    const prices = priceOptions(skill);
+    paths[skill.httpPath] = {
+      post: {
+        operationId: skill.id,
+        summary: skill.title,
+        description: skill.description,
+        tags: [...skill.tags],
+        requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(skill.input, { io: 'input' }) } } },
+        responses: {
+          '200': { description: 'The answer, with provenance; the settlement receipt is in PAYMENT-RESPONSE / X-PAYMENT-RESPONSE.' },
+          '400': { description: 'Invalid body or malformed payment header.', content: { 'application/json': { schema: errorSchema } } },
+          '402': { description: 'Payment required or refused: x402 v2 PaymentRequired (also base64 in PAYMENT-REQUIRED).' },
+          '503': { description: 'Chain or source unavailable; nothing charged.', content: { 'application/json': { schema: errorSchema } } },
+        },
+        'x-payment-requirement': requirementRecord(terms, prices[0]!),
+        'x-price': prices.length === 1 ? fixedPriceRecord(prices[0]!) : prices.map(fixedPriceRecord),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Sibyl', version, description: 'Pay-per-request blockchain intelligence. Paid operations settle per call in USDC with x402 v2.' },
+    servers: [{ url: serverUrl }],
+    paths,
+    'x-x402': {
+      version: '2.0',
+      networks: [X402_NETWORK],
+      asset: { symbol: 'USDC', address: terms.asset, decimals: 6 },
+      payTo: terms.payTo,
+      ...(bounds && { minPriceUsd: atomicToUsdString(bounds.min), maxPriceUsd: atomicToUsdString(bounds.max) }),
+    },
+  };
+}

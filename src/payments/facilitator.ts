@@ -1,0 +1,58 @@
+/**
+ * Verification and settlement. By default the `@x402/evm` exact-scheme facilitator runs in
+ * process against the configured Base chain, settling with Sibyl's own key; with
+ * X402_FACILITATOR_URL set, a remote facilitator does both over HTTP.
+ */
+import { createWalletClient, http, publicActions, type Hex } from 'viem';
+import { nonceManager, privateKeyToAccount } from 'viem/accounts';
+import { x402Facilitator } from '@x402/core/facilitator';
+import { HTTPFacilitatorClient } from '@x402/core/server';
+import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
+import { toFacilitatorEvmSigner } from '@x402/evm';
+import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
+import type { ConnectedChain } from '../chain/runtime.js';
+import { X402_NETWORK } from './terms.js';
+
+export interface Facilitator {
+  readonly kind: 'local' | 'remote';
+  verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse>;
+  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse>;
+}
+
+export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirmationTimeoutMs: number): Facilitator & { settler: Hex } {
+  const account = privateKeyToAccount(settlerKey, { nonceManager });
+  const client = createWalletClient({
+    account,
+    chain: chain.chain,
+    transport: http(chain.rpcUrl, { batch: { wait: 0 }, retryCount: 2 }),
+    pollingInterval: chain.source === 'embedded' ? 20 : 1_000,
+  }).extend(publicActions);
+  const signer = toFacilitatorEvmSigner(
+    {
+      address: account.address,
+      readContract: (args) => client.readContract(args as never),
+      verifyTypedData: (args) => client.verifyTypedData(args as never),
+      writeContract: (args) => client.writeContract(args as never),
+      sendTransaction: (args) => client.sendTransaction(args),
+      waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
+      getCode: (args) => client.getCode(args),
+    },
+    { confirmationTimeoutMs },
+  );
+  const facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: X402_NETWORK });
+  return {
+    kind: 'local',
+    settler: account.address,
+    verify: (payload, requirements) => facilitator.verify(payload, requirements),
+    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+  };
+}
+
+export function remoteFacilitator(url: string): Facilitator {
+  const client = new HTTPFacilitatorClient({ url });
+  return {
+    kind: 'remote',
+    verify: (payload, requirements) => client.verify(payload, requirements),
+    settle: (payload, requirements) => client.settle(payload, requirements),
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * The x402 gate, independent of any HTTP framework. For one priced request it:
+ * decodes the payment header (X-PAYMENT or PAYMENT-SIGNATURE, x402 v1 or v2), refuses what
+ * can be refused locally (wrong scheme, network, asset, recipient, amount, time window)
+ * without touching the chain, reserves the authorization in the store atomically (a replay,
+ * even a concurrent one on another instance, is refused there), verifies with the
+ * facilitator, and later settles only when the caller reports a successful answer.
+ */
+import { getAddress, isAddressEqual, type Address, type Hex } from 'viem';
+import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import { parsePaymentPayload } from '@x402/core/schemas';
+import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
+import { SibylError } from '../errors.js';
+import type { Store } from '../store/store.js';
+import type { Facilitator } from './facilitator.js';
+import type { SettlementLedger } from './settlements.js';
+import {
+  X402_NETWORK, X402_NETWORK_V1, paymentRequired, requirementsV1, requirementsV2,
+  type PaymentTerms, type Resource,
+} from './terms.js';
+
+/** A payment that passed verification and holds its replay reservation. */
+export interface Authorization {
+  readonly payload: PaymentPayload;
+  readonly requirements: PaymentRequirements;
+  readonly payer: Address;
+  readonly nonce: Hex;
+  readonly validBefore: bigint;
+  readonly amount: bigint;
+  readonly reservationKey: string;
+  readonly resource: Resource;
+}
+
+export interface Challenge {
+  readonly status: 402;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+}
+
+export interface Receipt {
+  readonly settlement: SettleResponse;
+  readonly headers: Record<string, string>;
+  readonly pending: boolean;
+}
+
+interface ExactAuthorization {
+  from: string;
+  to: string;
+  value: string;
+  validAfter: string;
+  validBefore: string;
+  nonce: string;
+}
+
+/** A refusal of the payment itself: answered with 402 and the requirements again. */
+export class PaymentRefused extends Error {
+  constructor(
+    readonly code: 'payment_invalid' | 'nonce_already_used' | 'settlement_failed',
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class Paywall {
+  constructor(
+    readonly terms: PaymentTerms,
+    private readonly facilitator: Facilitator,
+    private readonly store: Store,
+    private readonly ledger: SettlementLedger,
+    private readonly chainId: number,
+  ) {}
+
+  challenge(amount: bigint, resource: Resource, refusal?: PaymentRefused): Challenge {
+    const body = paymentRequired(this.terms, amount, resource, refusal?.reason);
+    return {
+      status: 402,
+      headers: { 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(body) },
+      body: refusal ? { ...body, code: refusal.code, message: refusal.message } : body,
+    };
+  }
+
+  /** Decodes, checks, reserves and verifies. Throws SibylError (400) or PaymentRefused (402). */
+  async authorize(header: string, amount: bigint, resource: Resource): Promise<Authorization> {
+    const payload = decode(header);
+    const requirements = payload.x402Version === 1
+      ? (requirementsV1(this.terms, amount, resource) as unknown as PaymentRequirements)
+      : requirementsV2(this.terms, amount);
+    const auth = this.checkLocally(payload, amount);
+
+    const payer = getAddress(auth.from);
+    const nonce = auth.nonce as Hex;
+    const validBefore = BigInt(auth.validBefore);
+    const reservationKey = `x402:auth:${this.chainId}:${this.terms.asset.toLowerCase()}:${payer.toLowerCase()}:${nonce.toLowerCase()}`;
+    const ttlMs = Math.max(60_000, Number(validBefore) * 1000 - Date.now() + 60_000);
+    if (!(await this.store.reserve(reservationKey, resource.url, ttlMs))) {
+      throw new PaymentRefused('nonce_already_used', 'nonce_already_used', 'this payment authorization was already presented');
+    }
+
+    let verdict;
+    try {
+      verdict = await this.facilitator.verify(payload, requirements);
+    } catch (err) {
+      await this.store.delete(reservationKey);
+      throw new SibylError('upstream_unavailable', `payment verification unavailable: ${(err as Error).message}`);
+    }
+    if (!verdict.isValid) {
+      await this.store.delete(reservationKey);
+      const reason = normaliseReason(verdict.invalidReason);
+      throw new PaymentRefused(reason === 'nonce_already_used' ? 'nonce_already_used' : 'payment_invalid', reason, verdict.invalidMessage ?? `payment refused: ${reason}`);
+    }
+    return { payload, requirements, payer, nonce, validBefore, amount, reservationKey, resource };
+  }
+
+  /** Gives the reservation back: the work failed, so the authorization was never used. */
+  async release(authorization: Authorization): Promise<void> {
+    await this.store.delete(authorization.reservationKey);
+  }
+
+  /** Settles on chain. Throws PaymentRefused when the transfer did not happen. */
+  async settle(authorization: Authorization): Promise<Receipt> {
+    let settlement: SettleResponse;
+    try {
+      settlement = await this.facilitator.settle(authorization.payload, authorization.requirements);
+    } catch (err) {
+      settlement = { success: false, errorReason: 'settlement_pending', errorMessage: (err as Error).message, transaction: '', network: X402_NETWORK, payer: authorization.payer };
+    }
+    const pending = !settlement.success && settlement.errorReason === 'settlement_pending';
+    const base = {
+      transaction: settlement.transaction as Hex,
+      payer: authorization.payer,
+      nonce: authorization.nonce,
+      amount: authorization.amount.toString(),
+      validBefore: authorization.validBefore.toString(),
+      resource: authorization.resource.url,
+      recordedAt: new Date().toISOString(),
+    };
+    if (settlement.success) await this.ledger.record({ ...base, status: 'settled' });
+    else if (pending) await this.ledger.record({ ...base, status: 'pending', reason: settlement.errorMessage });
+    else {
+      await this.release(authorization);
+      throw new PaymentRefused('settlement_failed', normaliseReason(settlement.errorReason), settlement.errorMessage ?? `settlement failed: ${settlement.errorReason}`);
+    }
+    const encoded = encodePaymentResponseHeader(settlement);
+    return { settlement, pending, headers: { 'PAYMENT-RESPONSE': encoded, 'X-PAYMENT-RESPONSE': encoded } };
+  }
+
+  private checkLocally(payload: PaymentPayload, amount: bigint): ExactAuthorization {
+    const refuse = (reason: string, message: string) => new PaymentRefused('payment_invalid', reason, message);
+    const v1 = payload.x402Version === 1;
+    const scheme = v1 ? (payload as unknown as { scheme: string }).scheme : payload.accepted.scheme;
+    const network = v1 ? (payload as unknown as { network: string }).network : payload.accepted.network;
+    if (scheme !== 'exact') throw refuse('scheme_mismatch', `scheme must be exact, got ${scheme}`);
+    if (network !== (v1 ? X402_NETWORK_V1 : X402_NETWORK)) throw refuse('network_mismatch', `network must be ${v1 ? X402_NETWORK_V1 : X402_NETWORK}, got ${network}`);
+    if (!v1) {
+      const accepted = payload.accepted;
+      if (!isAddressLike(accepted.asset) || !isAddressEqual(accepted.asset as Address, this.terms.asset)) throw refuse('asset_mismatch', `asset must be USDC at ${this.terms.asset}`);
+      if (!isAddressLike(accepted.payTo) || !isAddressEqual(accepted.payTo as Address, this.terms.payTo)) throw refuse('recipient_mismatch', `payTo must be ${this.terms.payTo}`);
+      if (accepted.amount !== amount.toString()) throw refuse('amount_mismatch', `amount must be exactly ${amount} atomic USDC`);
+    }
+    const auth = (payload.payload as { authorization?: ExactAuthorization }).authorization;
+    if (!auth || !isAddressLike(auth.from) || !isAddressLike(auth.to) || !/^0x[0-9a-fA-F]{64}$/.test(auth.nonce ?? '') ||
+        ![auth.value, auth.validAfter, auth.validBefore].every((n) => /^\d{1,78}$/.test(n ?? ''))) {
+      throw new SibylError('payment_header_malformed', 'payload.authorization must carry from, to, value, validAfter, validBefore and a 32-byte nonce');
+    }
+    if (!isAddressEqual(auth.to as Address, this.terms.payTo)) throw refuse('recipient_mismatch', `authorization.to must be ${this.terms.payTo}`);
+    if (BigInt(auth.value) !== amount) throw refuse('amount_mismatch', `authorization.value must be exactly ${amount} atomic USDC`);
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    if (BigInt(auth.validBefore) <= now + 5n) throw refuse('authorization_expired', 'authorization.validBefore has passed');
+    if (BigInt(auth.validAfter) > now) throw refuse('authorization_not_yet_valid', 'authorization.validAfter is in the future');
+    return auth;
+  }
+}
+
+function decode(header: string): PaymentPayload {
+  let raw: unknown;
+  try {
+    raw = decodePaymentSignatureHeader(header.trim());
+  } catch {
+    throw new SibylError('payment_header_malformed', 'the payment header must be base64-encoded JSON');
+  }
+  const parsed = parsePaymentPayload(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SibylError('payment_header_malformed', `not an x402 payment payload: ${issue ? `${issue.path.join('.') || 'payload'}: ${issue.message}` : 'invalid'}`);
+  }
+  return parsed.data as PaymentPayload;
+}
+
+function isAddressLike(value: unknown): value is string {
+  return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value);
+}
+
+/** The SDK's reasons with their scheme prefix dropped: `invalid_exact_evm_signature` → `invalid_signature`. */
+function normaliseReason(reason: string | undefined): string {
+  if (!reason) return 'payment_invalid';
+  const short = reason.replace(/^invalid_exact_evm_(payload_)?/, '');
+  const aliases: Record<string, string> = {
+    nonce_already_used: 'nonce_already_used',
+    signature: 'invalid_signature',
+    insufficient_balance: 'insufficient_balance',
+    authorization_valid_before: 'authorization_expired',
+    authorization_valid_after: 'authorization_not_yet_valid',
+    recipient_mismatch: 'recipient_mismatch',
+    authorization_value_mismatch: 'amount_mismatch',
+    network_mismatch: 'network_mismatch',
+  };
+  return aliases[short] ?? short;
+}

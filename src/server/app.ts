@@ -1,0 +1,59 @@
+/** The express application: JSON parsing, paid routes, discovery, health and error mapping. */
+import express, { type Express, type Request } from 'express';
+import { buildCatalog } from '../cards/catalog.js';
+import { buildOpenApi } from '../cards/openapi.js';
+import type { ChainRuntime } from '../chain/runtime.js';
+import { SibylError } from '../errors.js';
+import type { Paywall } from '../payments/paywall.js';
+import type { SkillContext } from '../skills/context.js';
+import type { Registry } from '../skills/registry.js';
+import type { Store } from '../store/store.js';
+import { errorHandler } from './errors.js';
+import { health } from './health.js';
+import { mountPaidRoutes } from './paid-routes.js';
+
+export const SERVICE_VERSION = '1.0.0';
+
+export interface AppDeps {
+  registry: Registry;
+  paywall: Paywall;
+  chains: ChainRuntime;
+  store: Store;
+  context: SkillContext;
+  facilitatorKind: 'local' | 'remote';
+  publicUrl?: string;
+  log: (msg: string, err?: unknown) => void;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+
+  app.use(express.json({ limit: '64kb', strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use((req, _res, next) => {
+    // A body that is not JSON never reaches a handler.
+    if (req.method === 'POST' && req.headers['content-length'] !== '0' && req.headers['content-type'] && !req.is(['application/json', 'application/*+json'])) {
+      return next(new SibylError('unsupported_media_type', 'the body must be application/json'));
+    }
+    next();
+  });
+
+  mountPaidRoutes(app, { registry: deps.registry, paywall: deps.paywall, context: deps.context, publicUrl });
+
+  app.get('/healthz', async (_req, res) => {
+    const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind);
+    res.status(report.status === 'ok' ? 200 : 503).json(report);
+  });
+  app.get('/openapi.json', (req, res) => {
+    res.json(buildOpenApi(deps.registry, deps.paywall.terms, publicUrl(req), SERVICE_VERSION));
+  });
+  app.get('/api/marketplace/catalog', (req, res) => {
+    res.json(buildCatalog(deps.registry, deps.paywall.terms, publicUrl(req)));
+  });
+
+  app.use((req, _res, next) => next(new SibylError('not_found', `no route for ${req.method} ${req.path}`)));
+  app.use(errorHandler(deps.log));
+  return app;
+}

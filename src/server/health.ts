@@ -1,0 +1,30 @@
+/** Readiness: the store in use and, for every chain, its JSON-RPC URL and head block. */
+import type { ChainRuntime } from '../chain/runtime.js';
+import type { Paywall } from '../payments/paywall.js';
+import { X402_NETWORK } from '../payments/terms.js';
+import type { Store } from '../store/store.js';
+
+export async function health(chains: ChainRuntime, store: Store, paywall: Paywall, facilitator: 'local' | 'remote') {
+  const chainReports = await Promise.all(
+    chains.list().map(async (c) => {
+      try {
+        const head = await c.client.getBlockNumber({ cacheTime: 0 });
+        return { name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: c.rpcUrl, headBlock: head.toString(), ok: true };
+      } catch (err) {
+        return { name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: c.rpcUrl, headBlock: null, ok: false, error: (err as Error).message.split('\n')[0] };
+      }
+    }),
+  );
+  let storeOk = true;
+  try {
+    await store.get('healthz');
+  } catch {
+    storeOk = false;
+  }
+  return {
+    status: storeOk && chainReports.every((c) => c.ok) ? 'ok' : 'degraded',
+    store: { kind: store.kind, ok: storeOk },
+    chains: chainReports,
+    payments: { network: X402_NETWORK, asset: paywall.terms.asset, payTo: paywall.terms.payTo, facilitator },
+  };
+}

@@ -1,0 +1,31 @@
+/** Turns a zod failure into `invalid_body` naming every field and the rule it broke. */
+import type { z } from 'zod';
+import { SibylError, type FieldError } from '../errors.js';
+
+export function parseBody<S extends z.ZodObject>(schema: S, body: unknown): z.output<S> {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new SibylError('invalid_json', 'the request body must be a JSON object');
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const allowed = Object.keys(schema.shape);
+  const fields: FieldError[] = result.error.issues.flatMap((issue): FieldError[] => {
+    const field = issue.path.join('.') || '(body)';
+    switch (issue.code) {
+      case 'unrecognized_keys':
+        return issue.keys.map((key) => ({ field: key, rule: `unknown field; allowed fields: ${allowed.join(', ')}` }));
+      case 'invalid_type':
+        return [{ field, rule: body && (body as Record<string, unknown>)[field] === undefined ? `required (${issue.expected})` : `must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}` }];
+      case 'too_small':
+        return [{ field, rule: `must be ${issue.inclusive === false ? '>' : '>='} ${issue.minimum}` }];
+      case 'too_big':
+        return [{ field, rule: `must be ${issue.inclusive === false ? '<' : '<='} ${issue.maximum}` }];
+      case 'invalid_value':
+        return [{ field, rule: `must be one of ${issue.values.join(', ')}` }];
+      default:
+        return [{ field, rule: issue.message }];
+    }
+  });
+  const summary = fields.map((f) => `${f.field}: ${f.rule}`).join('; ');
+  throw new SibylError('invalid_body', summary, { fields });
+}

@@ -1,0 +1,103 @@
+/**
+ * Assembles a running Sibyl from a Config: the embedded devnet (for chains without an RPC
+ * URL), the chain clients, the store, the facilitator and paywall, and the HTTP server.
+ * `npm start` and the tests both come through here.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CHAINS, PAYMENT_CHAIN } from './chain/chains.js';
+import { startDevnet, type Devnet } from './chain/devnet.js';
+import { ChainRuntime } from './chain/runtime.js';
+import { ConfigError, type Config } from './config.js';
+import { localFacilitator, remoteFacilitator, type Facilitator } from './payments/facilitator.js';
+import { Paywall } from './payments/paywall.js';
+import { SettlementLedger } from './payments/settlements.js';
+import { createApp } from './server/app.js';
+import { createRegistry } from './skills/index.js';
+import type { Skill } from './skills/registry.js';
+import { openStore, type Store } from './store/index.js';
+
+export interface Sibyl {
+  readonly url: string;
+  readonly port: number;
+  readonly chains: ChainRuntime;
+  readonly store: Store;
+  readonly ledger: SettlementLedger;
+  readonly devnet: Devnet | undefined;
+  readonly facilitator: Facilitator;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra skills (tests use this to register a skill that fails). */
+  extraSkills?: readonly Skill<any>[];
+  log?: (msg: string, err?: unknown) => void;
+  onProgress?: (msg: string) => void;
+  reconcileIntervalMs?: number;
+}
+
+export async function startSibyl(config: Config, options: StartOptions = {}): Promise<Sibyl> {
+  const log = options.log ?? ((msg, err) => console.error(`[sibyl] ${msg}`, err ?? ''));
+  if (!config.chains.some((c) => c.name === PAYMENT_CHAIN)) {
+    throw new ConfigError(`payments settle on ${PAYMENT_CHAIN}: embed it (EMBEDDED_CHAINS) or set CHAIN_RPC_URL_BASE`);
+  }
+  const embedded = config.chains.filter((c) => c.embedded).map((c) => c.name);
+  const devnet = embedded.length
+    ? await startDevnet({ chains: embedded, basePort: config.embeddedRpcPort, onProgress: options.onProgress })
+    : undefined;
+
+  const resources: { close(): Promise<void> }[] = devnet ? [{ close: () => devnet.stop() }] : [];
+  try {
+    const chains = new ChainRuntime();
+    for (const c of config.chains) {
+      if (c.embedded) chains.add(c.name, devnet!.chains.find((d) => d.name === c.name)!.rpcUrl, 'embedded');
+      else chains.add(c.name, c.rpcUrl!, 'rpc');
+    }
+    const store = await openStore(config.redisUrl, config.redisPrefix);
+    resources.unshift(store);
+
+    const baseChain = chains.get(PAYMENT_CHAIN);
+    const facilitator = config.facilitatorUrl
+      ? remoteFacilitator(config.facilitatorUrl)
+      : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs);
+    const terms = { asset: CHAINS[PAYMENT_CHAIN].usdc, payTo: config.payTo, maxTimeoutSeconds: config.maxTimeoutSeconds };
+    const ledger = new SettlementLedger(store, baseChain, terms.asset);
+    const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId);
+    const registry = createRegistry(options.extraSkills);
+    const context = { chains, store, logs: { range: config.logRange, lookbackBlocks: config.logLookbackBlocks } };
+
+    const app = createApp({ registry, paywall, chains, store, context, facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, log });
+    const server: Server = await new Promise((resolve, reject) => {
+      const s = app.listen(config.port, config.host, () => resolve(s));
+      s.once('error', reject);
+    });
+    server.keepAliveTimeout = 5_000;
+    const port = (server.address() as AddressInfo).port;
+
+    const reconciler = setInterval(() => {
+      ledger.reconcile().catch((err) => log('settlement reconciliation failed', err));
+    }, options.reconcileIntervalMs ?? 15_000);
+    reconciler.unref();
+
+    return {
+      url: `http://${config.host}:${port}`,
+      port,
+      chains,
+      store,
+      ledger,
+      devnet,
+      facilitator,
+      async close() {
+        clearInterval(reconciler);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        for (const r of resources) await r.close();
+      },
+    };
+  } catch (err) {
+    for (const r of resources) await r.close().catch(() => {});
+    throw err;
+  }
+}
