@@ -148,6 +148,11 @@ export class Paywall {
 
   private checkLocally(payload: PaymentPayload, amount: bigint): ExactAuthorization {
     const refuse = (reason: string, message: string) => new PaymentRefused('payment_invalid', reason, message);
+    const auth = (payload.payload as { authorization?: ExactAuthorization }).authorization;
+    if (!auth || !isAddressLike(auth.from) || !isAddressLike(auth.to) || !/^0x[0-9a-fA-F]{64}$/.test(auth.nonce ?? '') ||
+        ![auth.value, auth.validAfter, auth.validBefore].every((n) => /^\d{1,78}$/.test(n ?? ''))) {
+      throw new SibylError('payment_header_malformed', 'payload.authorization must carry from, to, value, validAfter, validBefore and a 32-byte nonce');
+    }
     const v1 = payload.x402Version === 1;
     const scheme = v1 ? (payload as unknown as { scheme: string }).scheme : payload.accepted.scheme;
     const network = v1 ? (payload as unknown as { network: string }).network : payload.accepted.network;
@@ -158,11 +163,6 @@ export class Paywall {
       if (!isAddressLike(accepted.asset) || !isAddressEqual(accepted.asset as Address, this.terms.asset)) throw refuse('asset_mismatch', `asset must be USDC at ${this.terms.asset}`);
       if (!isAddressLike(accepted.payTo) || !isAddressEqual(accepted.payTo as Address, this.terms.payTo)) throw refuse('recipient_mismatch', `payTo must be ${this.terms.payTo}`);
       if (accepted.amount !== amount.toString()) throw refuse('amount_mismatch', `amount must be exactly ${amount} atomic USDC`);
-    }
-    const auth = (payload.payload as { authorization?: ExactAuthorization }).authorization;
-    if (!auth || !isAddressLike(auth.from) || !isAddressLike(auth.to) || !/^0x[0-9a-fA-F]{64}$/.test(auth.nonce ?? '') ||
-        ![auth.value, auth.validAfter, auth.validBefore].every((n) => /^\d{1,78}$/.test(n ?? ''))) {
-      throw new SibylError('payment_header_malformed', 'payload.authorization must carry from, to, value, validAfter, validBefore and a 32-byte nonce');
     }
     if (!isAddressEqual(auth.to as Address, this.terms.payTo)) throw refuse('recipient_mismatch', `authorization.to must be ${this.terms.payTo}`);
     if (BigInt(auth.value) !== amount) throw refuse('amount_mismatch', `authorization.value must be exactly ${amount} atomic USDC`);

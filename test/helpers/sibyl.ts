@@ -1,0 +1,113 @@
+/**
+ * Test servers and wallets on the run's shared devnet. Every server gets its own settler key
+ * and payment recipient, and every payer is a fresh funded wallet, so test files running in
+ * parallel never see each other's balances or nonces.
+ */
+import { inject } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import {
+  createPublicClient, encodeFunctionData, http, parseAbi, parseEther, parseUnits, type Address, type Hex,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { demoAccount } from '../../src/chain/accounts.js';
+import { CHAINS } from '../../src/chain/chains.js';
+import { viemChain } from '../../src/chain/runtime.js';
+import { loadConfig } from '../../src/config.js';
+import { startSibyl, type Sibyl, type StartOptions } from '../../src/service.js';
+import { X402_NETWORK } from '../../src/payments/terms.js';
+import { TEST_REDIS_URL } from './env.js';
+
+export const USDC = CHAINS.base.usdc;
+const usdcAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function mint(address, uint256)']);
+
+export function rpcUrl(chain = 'base'): string {
+  return inject('rpcUrls')[chain]!;
+}
+
+export const baseClient = () => createPublicClient({ chain: viemChain('base', rpcUrl()), transport: http(rpcUrl()), pollingInterval: 50 });
+
+async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const json = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (json.error) throw new Error(`${method}: ${json.error.message}`);
+  return json.result;
+}
+
+/** Sends from the devnet's unlocked minter (demo #0); anvil assigns nonces, so parallel files never collide. */
+async function sendAsMinter(url: string, to: Address, data: Hex): Promise<void> {
+  const hash = (await rpc(url, 'eth_sendTransaction', [{ from: demoAccount(0).address, to, data }])) as Hex;
+  const client = createPublicClient({ transport: http(url), pollingInterval: 20 });
+  const receipt = await client.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') throw new Error('minting reverted');
+}
+
+export async function mintUsdc(to: Address, usd: string, url = rpcUrl()): Promise<void> {
+  await sendAsMinter(url, USDC, encodeFunctionData({ abi: usdcAbi, functionName: 'mint', args: [to, parseUnits(usd, 6)] }));
+}
+
+export async function usdcBalance(of: Address, url = rpcUrl()): Promise<bigint> {
+  const client = createPublicClient({ transport: http(url) });
+  return client.readContract({ address: USDC, abi: usdcAbi, functionName: 'balanceOf', args: [of] });
+}
+
+/** A fresh wallet holding `usd` USDC on the devnet's Base. */
+export async function fundedPayer(usd = '10', url = rpcUrl()) {
+  const key = generatePrivateKey();
+  const account = privateKeyToAccount(key);
+  if (usd !== '0') await mintUsdc(account.address, usd, url);
+  return { key, account };
+}
+
+export function freshAddress(): Address {
+  return privateKeyToAccount(generatePrivateKey()).address;
+}
+
+export interface TestServerOptions extends StartOptions {
+  env?: Record<string, string>;
+  redis?: boolean | string;
+  /** Point at a devnet other than the shared one (e.g. one a test stops mining on). */
+  rpcUrls?: Record<string, string>;
+}
+
+export async function startTestSibyl(options: TestServerOptions = {}): Promise<Sibyl & { payTo: Address }> {
+  const urls = options.rpcUrls ?? inject('rpcUrls');
+  const settlerKey = generatePrivateKey();
+  await rpc(urls.base!, 'anvil_setBalance', [privateKeyToAccount(settlerKey).address, `0x${parseEther('100').toString(16)}`]);
+  const payTo = freshAddress();
+  const env: Record<string, string> = {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    EMBEDDED_CHAINS: '',
+    X402_SETTLER_PRIVATE_KEY: settlerKey,
+    X402_PAY_TO: payTo,
+    ...Object.fromEntries(Object.entries(urls).map(([name, url]) => [`CHAIN_RPC_URL_${name.toUpperCase()}`, url])),
+    ...(options.redis && {
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: typeof options.redis === 'string' ? options.redis : `sibyl-test:${randomUUID()}:`,
+    }),
+    ...options.env,
+  };
+  const sibyl = await startSibyl(loadConfig(env), { log: () => {}, ...options });
+  return Object.assign(sibyl, { payTo });
+}
+
+/** The official x402 fetch client paying from `key`; `seen` records every payment header sent. */
+export function payingFetch(key: Hex) {
+  const seen: string[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const header = request.headers.get('payment-signature') ?? request.headers.get('x-payment');
+    if (header) seen.push(header);
+    return fetch(request);
+  };
+  const pay = wrapFetchWithPaymentFromConfig(recording, {
+    schemes: [{ network: X402_NETWORK, client: new ExactEvmScheme(privateKeyToAccount(key)) }],
+  });
+  return { pay, seen };
+}
+
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
