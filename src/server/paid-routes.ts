@@ -25,7 +25,7 @@ export function mountPaidRoutes(app: Express, deps: PaidRouteDeps): void {
 
 async function servePaid(skill: Skill, req: Request, res: Response, deps: PaidRouteDeps): Promise<void> {
   const { paywall } = deps;
-  const input = parseBody(skill.input, req.body);
+  const input = parseBody(skill.input, hasBody(req) ? req.body : undefined);
   const amount = skill.quote(input);
   const resource = { url: `${deps.publicUrl(req)}${skill.httpPath}`, description: skill.description, mimeType: 'application/json' };
 
@@ -57,6 +57,12 @@ async function servePaid(skill: Skill, req: Request, res: Response, deps: PaidRo
     if (err instanceof PaymentRefused) return sendChallenge(res, paywall.challenge(amount, resource, err));
     throw err;
   }
+}
+
+/** The spec requires a body on every operation; an empty POST is not `{}`. */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 function sendChallenge(res: Response, challenge: ReturnType<Paywall['challenge']>): void {

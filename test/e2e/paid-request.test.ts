@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { decodePaymentSignatureHeader } from '@x402/core/http';
 import type { Hex } from 'viem';
-import { baseClient, fundedPayer, payingFetch, postJson, startTestSibyl, usdcBalance } from '../helpers/sibyl.js';
+import { baseClient, fundedPayer, payingFetch, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 
 describe('a paid request with the official @x402/fetch client', () => {
   let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
@@ -15,7 +15,7 @@ describe('a paid request with the official @x402/fetch client', () => {
   it('answers 402 with the v2 PaymentRequired in header and body', async () => {
     const res = await postJson(`${sibyl.url}/x402/data/latest-pairs`, { limit: 5 });
     expect(res.status).toBe(402);
-    const body = await res.json();
+    const body = await json(res);
     const header = JSON.parse(Buffer.from(res.headers.get('payment-required')!, 'base64').toString());
     expect(header).toEqual(body);
     expect(body.x402Version).toBe(2);
@@ -34,7 +34,7 @@ describe('a paid request with the official @x402/fetch client', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ limit: 3 }),
     });
     expect(res.status).toBe(200);
-    const answer = await res.json();
+    const answer = await json(res);
     expect(answer.pairs).toHaveLength(3);
     expect(answer).toMatchObject({ chain: 'base', chainId: 8453, source: 'rpc', methodology: expect.stringContaining('latest-pairs/v1') });
     for (const pair of answer.pairs) {

@@ -1,8 +1,8 @@
 /** Payments that must be refused with a reason, and never move money. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generatePrivateKey } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
-import { freshAddress, fundedPayer, postJson, startTestSibyl, usdcBalance } from '../helpers/sibyl.js';
+import { freshAddress, fundedPayer, mintUsdc, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 import { signedPayment, type PaymentSpec } from '../helpers/payments.js';
 
 const PRICE = 400_000n;
@@ -35,7 +35,7 @@ describe('refused payments', () => {
     const { header } = await signedPayment(spec);
     const res = await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'X-PAYMENT': header });
     expect(res.status).toBe(402);
-    const body = await res.json();
+    const body = await json(res);
     expect(body.error).toBe(reason);
     expect(body.accepts[0].amount).toBe(PRICE.toString());
     expect(await usdcBalance(account.address)).toBe(5_000_000n);
@@ -47,7 +47,7 @@ describe('refused payments', () => {
     const { header } = await signedPayment({ key, payTo: sibyl.payTo, amount: PRICE });
     const res = await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'X-PAYMENT': header });
     expect(res.status).toBe(402);
-    expect((await res.json()).error).toBe('insufficient_balance');
+    expect((await json(res)).error).toBe('insufficient_balance');
     expect(await usdcBalance(account.address)).toBe(100_000n);
   });
 
@@ -55,9 +55,7 @@ describe('refused payments', () => {
     const { key } = await fundedPayer('0.10');
     const { header, nonce } = await signedPayment({ key, payTo: sibyl.payTo, amount: PRICE });
     expect((await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'X-PAYMENT': header })).status).toBe(402);
-    const { account } = await import('viem/accounts').then((m) => ({ account: m.privateKeyToAccount(key) }));
-    const { mintUsdc } = await import('../helpers/sibyl.js');
-    await mintUsdc(account.address, '1');
+    await mintUsdc(privateKeyToAccount(key).address, '1');
     const retry = await signedPayment({ key, payTo: sibyl.payTo, amount: PRICE, nonce });
     expect((await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'X-PAYMENT': retry.header })).status).toBe(200);
   });
@@ -78,6 +76,6 @@ describe('refused payments', () => {
   ])('malformed payment header (%s) → 400 payment_header_malformed', async (_name, header) => {
     const res = await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'X-PAYMENT': header });
     expect(res.status).toBe(400);
-    expect((await res.json()).error.code).toBe('payment_header_malformed');
+    expect((await json(res)).error.code).toBe('payment_header_malformed');
   });
 });

@@ -1,7 +1,7 @@
 /** One authorization buys one answer: replays, concurrent replays, and across instances. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { fundedPayer, payingFetch, postJson, startTestSibyl, usdcBalance } from '../helpers/sibyl.js';
+import { fundedPayer, payingFetch, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
 
 const PRICE = 400_000n;
@@ -21,7 +21,7 @@ describe('replay guard', () => {
     expect(first.status).toBe(200);
     const again = await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'PAYMENT-SIGNATURE': seen[0]! });
     expect(again.status).toBe(402);
-    const body = await again.json();
+    const body = await json(again);
     expect(body).toMatchObject({ error: 'nonce_already_used', code: 'nonce_already_used' });
     expect(again.headers.get('payment-required')).toBeTruthy();
     expect(await usdcBalance(account.address)).toBe(5_000_000n - PRICE);

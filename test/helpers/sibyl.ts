@@ -111,3 +111,8 @@ export function payingFetch(key: Hex) {
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 }
+
+/** A response body as loosely typed JSON, for assertions. */
+export async function json(res: Response): Promise<any> {
+  return res.json();
+}

@@ -1,0 +1,60 @@
+/** Published documents agree with what the server really charges and accepts. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRegistry } from '../../src/skills/index.js';
+import { postJson, startTestSibyl, json } from '../helpers/sibyl.js';
+
+describe('discovery and health', () => {
+  let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
+  beforeAll(async () => {
+    sibyl = await startTestSibyl();
+  });
+  afterAll(() => sibyl.close());
+
+  it('OpenAPI lists every paid operation with the price its 402 really asks', async () => {
+    const doc = await json(await fetch(`${sibyl.url}/openapi.json`));
+    expect(doc.openapi).toBe('3.1.0');
+    const registry = createRegistry();
+    const paths = registry.list('http').map((s) => s.httpPath);
+    expect(Object.keys(doc.paths).sort()).toEqual([...paths].sort());
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      const op = item.post;
+      expect(op['x-payment-requirement']).toMatchObject({ required: true, scheme: 'exact', network: 'eip155:8453', asset: 'USDC', decimals: 6 });
+      expect(op['x-price']).toMatchObject({ protocol: 'x402', mode: 'fixed', currency: 'USD' });
+      expect(op.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
+      // Ask the server with the defaults it publishes and compare its price.
+      const body = Object.fromEntries(
+        (op.requestBody.content['application/json'].schema.required ?? []).map((f: string) => [f, '0x70997970C51812dc3A010C7d01b50e0d17dc79C8']),
+      );
+      const res = await postJson(`${sibyl.url}${path}`, body);
+      expect(res.status).toBe(402);
+      const challenge = await json(res);
+      const atomic = String(Math.round(Number(op['x-price'].amount) * 1_000_000));
+      expect(challenge.accepts[0].amount).toBe(atomic);
+      expect(op['x-payment-requirement'].price).toBe(`$${op['x-price'].amount}`);
+      expect(op['x-payment-requirement'].assetAddress).toBe(challenge.accepts[0].asset);
+    }
+    expect(doc['x-x402']).toMatchObject({ minPriceUsd: '0.40', maxPriceUsd: '0.55' });
+  });
+
+  it('the catalogue lists each skill with how to buy it and its price', async () => {
+    const catalog = await json(await fetch(`${sibyl.url}/api/marketplace/catalog`));
+    expect(catalog.services.map((s: { id: string }) => s.id).sort()).toEqual(['latest-pairs', 'wallet-holdings']);
+    const pairs = catalog.services.find((s: { id: string }) => s.id === 'latest-pairs');
+    expect(pairs.purchase).toEqual([expect.objectContaining({ method: 'x402', path: '/x402/data/latest-pairs', priceUsd: '0.40', network: 'eip155:8453' })]);
+    expect(catalog).toMatchObject({ minPriceUsd: '0.40', maxPriceUsd: '0.55' });
+  });
+
+  it('healthz reports the store and every chain with its RPC URL and head block', async () => {
+    const res = await fetch(`${sibyl.url}/healthz`);
+    expect(res.status).toBe(200);
+    const health = await json(res);
+    expect(health.status).toBe('ok');
+    expect(health.store).toEqual({ kind: 'memory', ok: true });
+    expect(health.chains.map((c: { name: string }) => c.name)).toEqual(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism']);
+    for (const chain of health.chains) {
+      expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(Number(chain.headBlock)).toBeGreaterThan(0);
+    }
+    expect(health.payments).toMatchObject({ network: 'eip155:8453', payTo: sibyl.payTo, facilitator: 'local' });
+  });
+});
