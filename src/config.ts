@@ -30,6 +30,7 @@ export interface Config {
   readonly facilitatorUrl: string | undefined;
   readonly maxTimeoutSeconds: number;
   readonly settleTimeoutMs: number;
+  readonly settleBatchMax: number;
   readonly logRange: number;
   readonly logLookbackBlocks: number;
 }
@@ -53,6 +54,7 @@ const envSchema = z.object({
   X402_FACILITATOR_URL: z.url().optional(),
   X402_MAX_TIMEOUT_SECONDS: int(10, 3_600).default(300),
   X402_SETTLE_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
+  X402_SETTLE_BATCH_MAX: int(1, 500).default(50),
   CHAIN_LOG_RANGE: int(1, 1_000_000).default(10_000),
   CHAIN_LOOKBACK_BLOCKS: int(1, 100_000_000).default(200_000),
 });
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     facilitatorUrl: e.X402_FACILITATOR_URL,
     maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
     settleTimeoutMs: e.X402_SETTLE_TIMEOUT_MS,
+    settleBatchMax: e.X402_SETTLE_BATCH_MAX,
     logRange: e.CHAIN_LOG_RANGE,
     logLookbackBlocks: e.CHAIN_LOOKBACK_BLOCKS,
   };

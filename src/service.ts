@@ -59,7 +59,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const baseChain = chains.get(PAYMENT_CHAIN);
     const facilitator = config.facilitatorUrl
       ? remoteFacilitator(config.facilitatorUrl)
-      : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs);
+      : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs, config.settleBatchMax);
     const terms = { asset: CHAINS[PAYMENT_CHAIN].usdc, payTo: config.payTo, maxTimeoutSeconds: config.maxTimeoutSeconds };
     const ledger = new SettlementLedger(store, baseChain, terms.asset);
     const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId);

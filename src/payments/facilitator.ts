@@ -3,7 +3,7 @@
  * process against the configured Base chain, settling with Sibyl's own key; with
  * X402_FACILITATOR_URL set, a remote facilitator does both over HTTP.
  */
-import { createWalletClient, http, publicActions, type Hex } from 'viem';
+import { createWalletClient, getAddress, http, publicActions, type Hex } from 'viem';
 import { nonceManager, privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { HTTPFacilitatorClient } from '@x402/core/server';
@@ -11,6 +11,7 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyRespons
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import type { ConnectedChain } from '../chain/runtime.js';
+import { BatchSettler, isBatchableSignature, type ExactAuthorizationArgs } from './batch-settler.js';
 import { X402_NETWORK } from './terms.js';
 
 export interface Facilitator {
@@ -19,7 +20,17 @@ export interface Facilitator {
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse>;
 }
 
-export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirmationTimeoutMs: number): Facilitator & { settler: Hex } {
+export interface LocalFacilitator extends Facilitator {
+  readonly settler: Hex;
+  /** The supported-kinds answer, so the same instance can back the SDK's own middleware. */
+  getSupported(): ReturnType<x402Facilitator['getSupported']>;
+}
+
+/**
+ * @param settleBatchMax most EIP-3009 settlements one transaction may carry (1 settles each
+ * payment alone through the SDK, exactly as the stock facilitator does).
+ */
+export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirmationTimeoutMs: number, settleBatchMax = 1): LocalFacilitator {
   const account = privateKeyToAccount(settlerKey, { nonceManager });
   const client = createWalletClient({
     account,
@@ -40,11 +51,21 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
     { confirmationTimeoutMs },
   );
   const facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: X402_NETWORK });
+  const batcher = settleBatchMax > 1
+    ? new BatchSettler(client as never, client as never, getAddress(chain.spec.usdc), confirmationTimeoutMs, settleBatchMax)
+    : undefined;
   return {
     kind: 'local',
     settler: account.address,
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
-    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+    settle: (payload, requirements) => {
+      const exact = payload.payload as { authorization?: ExactAuthorizationArgs; signature?: unknown };
+      if (batcher && payload.x402Version === 2 && exact.authorization && typeof exact.signature === 'string' && isBatchableSignature(exact.signature)) {
+        return batcher.settle(exact.authorization, exact.signature as Hex);
+      }
+      return facilitator.settle(payload, requirements);
+    },
+    getSupported: () => facilitator.getSupported(),
   };
 }
 

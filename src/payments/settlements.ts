@@ -78,16 +78,17 @@ export class SettlementLedger {
     return { decided, stillPending };
   }
 
+  /** The token's own authorizationState is the truth: a batched transaction can succeed while one of its calls failed. */
   private async decide(record: SettlementRecord, now: number): Promise<Pick<SettlementRecord, 'status' | 'reason'> | null> {
     const client = this.chain!.client;
-    if (record.transaction) {
-      const receipt = await client.getTransactionReceipt({ hash: record.transaction }).catch(() => null);
-      if (receipt) return receipt.status === 'success' ? { status: 'settled' } : { status: 'failed', reason: 'transaction_reverted' };
-    }
     const used = await client.readContract({
       address: this.asset, abi: authorizationStateAbi, functionName: 'authorizationState', args: [record.payer, record.nonce],
     });
     if (used) return { status: 'settled', reason: 'authorization_used_on_chain' };
+    if (record.transaction) {
+      const receipt = await client.getTransactionReceipt({ hash: record.transaction }).catch(() => null);
+      if (receipt) return { status: 'failed', reason: receipt.status === 'success' ? 'transfer_call_failed' : 'transaction_reverted' };
+    }
     if (BigInt(record.validBefore) * 1000n < BigInt(now)) return { status: 'expired', reason: 'authorization_expired_unused' };
     return null;
   }

@@ -1,0 +1,111 @@
+/**
+ * Group-commit settlement: while one settlement transaction is in flight, new authorizations
+ * queue; when it lands, everything queued goes out as one Multicall3 `aggregate3` transaction
+ * of `transferWithAuthorization` calls (EIP-3009 lets any caller submit them). At low load each
+ * payment settles alone, exactly as before; under load, many share one transaction and one
+ * receipt wait. Each payment's outcome is read from its own `AuthorizationUsed` event, so one
+ * failed call never hides or fakes another.
+ */
+import {
+  encodeFunctionData, getAddress, isAddressEqual, parseAbi, parseEventLogs, parseSignature,
+  type Address, type Hash, type Hex, type PrivateKeyAccount, type PublicClient, type WalletClient,
+} from 'viem';
+import type { SettleResponse } from '@x402/core/types';
+import { MULTICALL3_ADDRESS } from '../chain/chains.js';
+import { X402_NETWORK } from './terms.js';
+
+const usdcAbi = parseAbi([
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+]);
+const aggregate3Abi = parseAbi([
+  'struct Call3 { address target; bool allowFailure; bytes callData; }',
+  'struct Result { bool success; bytes returnData; }',
+  'function aggregate3(Call3[] calls) payable returns (Result[] returnData)',
+]);
+
+export interface ExactAuthorizationArgs {
+  from: Address;
+  to: Address;
+  value: string;
+  validAfter: string;
+  validBefore: string;
+  nonce: Hex;
+}
+
+interface Queued {
+  auth: ExactAuthorizationArgs;
+  callData: Hex;
+  resolve: (r: SettleResponse) => void;
+}
+
+/** True for a plain 65-byte ECDSA signature, the only kind batched (contract wallets settle alone). */
+export function isBatchableSignature(signature: string): boolean {
+  return /^0x[0-9a-fA-F]{130}$/.test(signature);
+}
+
+export class BatchSettler {
+  private queue: Queued[] = [];
+  private inFlight = false;
+
+  constructor(
+    private readonly wallet: WalletClient & { account: PrivateKeyAccount },
+    private readonly client: PublicClient,
+    private readonly asset: Address,
+    private readonly confirmationTimeoutMs: number,
+    private readonly maxBatch: number,
+  ) {}
+
+  settle(auth: ExactAuthorizationArgs, signature: Hex): Promise<SettleResponse> {
+    const { v, r, s, yParity } = parseSignature(signature);
+    const callData = encodeFunctionData({
+      abi: usdcAbi,
+      functionName: 'transferWithAuthorization',
+      args: [auth.from, auth.to, BigInt(auth.value), BigInt(auth.validAfter), BigInt(auth.validBefore), auth.nonce, Number(v ?? BigInt(yParity + 27)), r, s],
+    });
+    return new Promise((resolve) => {
+      this.queue.push({ auth, callData, resolve });
+      // Let same-tick arrivals join before the first send.
+      if (!this.inFlight) setImmediate(() => this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.inFlight || !this.queue.length) return;
+    this.inFlight = true;
+    const batch = this.queue.splice(0, this.maxBatch);
+    try {
+      await this.send(batch);
+    } finally {
+      this.inFlight = false;
+      if (this.queue.length) void this.flush();
+    }
+  }
+
+  private async send(batch: Queued[]): Promise<void> {
+    const answer = (q: Queued, r: Omit<SettleResponse, 'network' | 'payer'>) => q.resolve({ network: X402_NETWORK, payer: q.auth.from, ...r });
+    let hash: Hash;
+    try {
+      const calls = batch.map((q) => ({ target: this.asset, allowFailure: true, callData: q.callData }));
+      const request = { address: MULTICALL3_ADDRESS, abi: aggregate3Abi, functionName: 'aggregate3', args: [calls], account: this.wallet.account, chain: this.wallet.chain } as const;
+      const gas = await this.client.estimateContractGas(request);
+      hash = await this.wallet.writeContract({ ...request, gas: (gas * 13n) / 10n });
+    } catch (err) {
+      for (const q of batch) answer(q, { success: false, errorReason: 'transaction_failed', errorMessage: (err as Error).message.split('\n')[0], transaction: '' });
+      return;
+    }
+    let receipt;
+    try {
+      receipt = await this.client.waitForTransactionReceipt({ hash, timeout: this.confirmationTimeoutMs });
+    } catch (err) {
+      // Broadcast but unconfirmed: indeterminate, for the ledger to reconcile.
+      for (const q of batch) answer(q, { success: false, errorReason: 'settlement_pending', errorMessage: (err as Error).message.split('\n')[0], transaction: hash });
+      return;
+    }
+    const used = parseEventLogs({ abi: usdcAbi, eventName: 'AuthorizationUsed', logs: receipt.logs.filter((l) => isAddressEqual(l.address, this.asset)) });
+    for (const q of batch) {
+      const settled = receipt.status === 'success' && used.some((l) => isAddressEqual(l.args.authorizer, getAddress(q.auth.from)) && l.args.nonce.toLowerCase() === q.auth.nonce.toLowerCase());
+      answer(q, settled ? { success: true, transaction: hash } : { success: false, errorReason: 'transaction_failed', transaction: hash });
+    }
+  }
+}
