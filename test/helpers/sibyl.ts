@@ -35,12 +35,27 @@ async function rpc(url: string, method: string, params: unknown[]): Promise<unkn
   return json.result;
 }
 
-/** Sends from the devnet's unlocked minter (demo #0); anvil assigns nonces, so parallel files never collide. */
-async function sendAsMinter(url: string, to: Address, data: Hex): Promise<void> {
-  const hash = (await rpc(url, 'eth_sendTransaction', [{ from: demoAccount(0).address, to, data }])) as Hex;
-  const client = createPublicClient({ transport: http(url), pollingInterval: 20 });
-  const receipt = await client.waitForTransactionReceipt({ hash });
-  if (receipt.status !== 'success') throw new Error('minting reverted');
+/**
+ * Sends from the devnet's unlocked minter (demo #0), letting anvil assign the nonce. Sends are
+ * serialised in this process and retried when another test process took the same nonce.
+ */
+let minterQueue: Promise<unknown> = Promise.resolve();
+function sendAsMinter(url: string, to: Address, data: Hex): Promise<void> {
+  const send = async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const hash = (await rpc(url, 'eth_sendTransaction', [{ from: demoAccount(0).address, to, data }])) as Hex;
+        const receipt = await createPublicClient({ transport: http(url), pollingInterval: 20 }).waitForTransactionReceipt({ hash });
+        if (receipt.status !== 'success') throw new Error('minting reverted');
+        return;
+      } catch (err) {
+        if (attempt >= 5 || !/nonce/i.test((err as Error).message)) throw err;
+      }
+    }
+  };
+  const result = minterQueue.then(send, send);
+  minterQueue = result.catch(() => {});
+  return result;
 }
 
 export async function mintUsdc(to: Address, usd: string, url = rpcUrl()): Promise<void> {
