@@ -1,18 +1,17 @@
 /** Every limit of the two operations at its edges; validation always comes before the 402. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundedPayer, payingFetch, postJson, startTestSibyl, json } from '../helpers/sibyl.js';
+import { paidPoster, postJson, startTestSibyl, json } from '../helpers/sibyl.js';
 
 describe('input limits', () => {
   let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
-  let pay: ReturnType<typeof payingFetch>['pay'];
+  let paidPost: Awaited<ReturnType<typeof paidPoster>>;
   beforeAll(async () => {
     sibyl = await startTestSibyl();
-    pay = payingFetch((await fundedPayer('20')).key).pay;
+    paidPost = await paidPoster(() => sibyl.url);
   });
   afterAll(() => sibyl.close());
 
-  const post = (path: string, body: unknown) =>
-    pay(`${sibyl.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) => paidPost(path, body);
 
   it.each([
     [{ limit: 0 }, 'limit', 'must be >= 1'],

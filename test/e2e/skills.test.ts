@@ -2,19 +2,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAccount } from '../../src/chain/accounts.js';
 import { CHAINS } from '../../src/chain/chains.js';
-import { fundedPayer, mintUsdc, payingFetch, startTestSibyl, freshAddress, json } from '../helpers/sibyl.js';
+import { mintUsdc, paidPoster, startTestSibyl, freshAddress, json } from '../helpers/sibyl.js';
 
 describe('wallet-holdings and latest-pairs read the chain', () => {
   let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
-  let pay: ReturnType<typeof payingFetch>['pay'];
+  let paidPost: Awaited<ReturnType<typeof paidPoster>>;
   beforeAll(async () => {
     sibyl = await startTestSibyl();
-    pay = payingFetch((await fundedPayer('20')).key).pay;
+    paidPost = await paidPoster(() => sibyl.url);
   });
   afterAll(() => sibyl.close());
 
   const post = async (path: string, body: unknown) => {
-    const res = await pay(`${sibyl.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await paidPost(path, body);
     expect(res.status).toBe(200);
     return json(res);
   };

@@ -131,3 +131,10 @@ export function postJson(url: string, body: unknown, headers: Record<string, str
 export async function json(res: Response): Promise<any> {
   return res.json();
 }
+
+/** POSTs JSON to `baseUrl + path`, paying with the official client from a fresh wallet holding `usd`. */
+export async function paidPoster(baseUrl: () => string, usd = '20') {
+  const { pay } = payingFetch((await fundedPayer(usd)).key);
+  return (path: string, body: unknown) =>
+    pay(`${baseUrl()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
