@@ -46,7 +46,7 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
       writeContract: (args) => client.writeContract(args as never),
       sendTransaction: (args) => client.sendTransaction(args),
       waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
-      getCode: (args) => client.getCode(args),
+      getCode: codeCache((args) => client.getCode(args)),
     },
     { confirmationTimeoutMs },
   );
@@ -66,6 +66,27 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
       return facilitator.settle(payload, requirements);
     },
     getSupported: () => facilitator.getSupported(),
+  };
+}
+
+/**
+ * The SDK reads a payer's code twice per verification (ERC-6492 classification, then the
+ * signature check); remembering it for a second halves those reads without letting a stale
+ * answer outlive the request that asked.
+ */
+function codeCache(getCode: (args: { address: `0x${string}` }) => Promise<Hex | undefined>) {
+  const TTL_MS = 1_000;
+  const entries = new Map<string, { at: number; code: Promise<Hex | undefined> }>();
+  return (args: { address: `0x${string}` }) => {
+    const now = Date.now();
+    const key = args.address.toLowerCase();
+    const hit = entries.get(key);
+    if (hit && now - hit.at < TTL_MS) return hit.code;
+    if (entries.size > 10_000) for (const [k, e] of entries) if (now - e.at >= TTL_MS) entries.delete(k);
+    const code = getCode(args);
+    entries.set(key, { at: now, code });
+    code.catch(() => entries.delete(key));
+    return code;
   };
 }
 
