@@ -7,7 +7,7 @@
  * failed call never hides or fakes another.
  */
 import {
-  encodeFunctionData, getAddress, isAddressEqual, parseAbi, parseEventLogs, parseSignature,
+  BaseError, HttpRequestError, TimeoutError, encodeFunctionData, getAddress, isAddressEqual, parseAbi, parseEventLogs, parseSignature,
   type Address, type Hash, type Hex, type PrivateKeyAccount, type PublicClient, type WalletClient,
 } from 'viem';
 import type { SettleResponse } from '@x402/core/types';
@@ -84,14 +84,26 @@ export class BatchSettler {
 
   private async send(batch: Queued[]): Promise<void> {
     const answer = (q: Queued, r: Omit<SettleResponse, 'network' | 'payer'>) => q.resolve({ network: X402_NETWORK, payer: q.auth.from, ...r });
+    const calls = batch.map((q) => ({ target: this.asset, allowFailure: true, callData: q.callData }));
+    const request = { address: MULTICALL3_ADDRESS, abi: aggregate3Abi, functionName: 'aggregate3', args: [calls], account: this.wallet.account, chain: this.wallet.chain } as const;
+    let gas: bigint;
+    try {
+      gas = await this.client.estimateContractGas(request);
+    } catch (err) {
+      // Nothing was sent: a plain failure, and every authorization stays unused.
+      for (const q of batch) answer(q, { success: false, errorReason: 'transaction_failed', errorMessage: firstLine(err), transaction: '' });
+      return;
+    }
     let hash: Hash;
     try {
-      const calls = batch.map((q) => ({ target: this.asset, allowFailure: true, callData: q.callData }));
-      const request = { address: MULTICALL3_ADDRESS, abi: aggregate3Abi, functionName: 'aggregate3', args: [calls], account: this.wallet.account, chain: this.wallet.chain } as const;
-      const gas = await this.client.estimateContractGas(request);
       hash = await this.wallet.writeContract({ ...request, gas: (gas * 13n) / 10n });
     } catch (err) {
-      for (const q of batch) answer(q, { success: false, errorReason: 'transaction_failed', errorMessage: (err as Error).message.split('\n')[0], transaction: '' });
+      // A node that answered with a rejection (funds, nonce, gas) took nothing; a lost or
+      // timed-out request may have reached the chain: indeterminate, for the ledger to decide.
+      const indeterminate = !(err instanceof BaseError) || !!err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError);
+      for (const q of batch) {
+        answer(q, { success: false, errorReason: indeterminate ? 'settlement_pending' : 'transaction_failed', errorMessage: firstLine(err), transaction: '' });
+      }
       return;
     }
     let receipt;
@@ -99,7 +111,7 @@ export class BatchSettler {
       receipt = await this.client.waitForTransactionReceipt({ hash, timeout: this.confirmationTimeoutMs });
     } catch (err) {
       // Broadcast but unconfirmed: indeterminate, for the ledger to reconcile.
-      for (const q of batch) answer(q, { success: false, errorReason: 'settlement_pending', errorMessage: (err as Error).message.split('\n')[0], transaction: hash });
+      for (const q of batch) answer(q, { success: false, errorReason: 'settlement_pending', errorMessage: firstLine(err), transaction: hash });
       return;
     }
     const used = parseEventLogs({ abi: usdcAbi, eventName: 'AuthorizationUsed', logs: receipt.logs.filter((l) => isAddressEqual(l.address, this.asset)) });
@@ -108,4 +120,8 @@ export class BatchSettler {
       answer(q, settled ? { success: true, transaction: hash } : { success: false, errorReason: 'transaction_failed', transaction: hash });
     }
   }
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
 }
