@@ -38,6 +38,7 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
     transport: http(chain.rpcUrl, { batch: { wait: 0 }, retryCount: 2 }),
     pollingInterval: chain.source === 'embedded' ? 20 : 1_000,
   }).extend(publicActions);
+  const getCode = codeCache((args) => client.getCode(args));
   const signer = toFacilitatorEvmSigner(
     {
       address: account.address,
@@ -46,7 +47,7 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
       writeContract: (args) => client.writeContract(args as never),
       sendTransaction: (args) => client.sendTransaction(args),
       waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
-      getCode: codeCache((args) => client.getCode(args)),
+      getCode,
     },
     { confirmationTimeoutMs },
   );
@@ -58,15 +59,22 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
     kind: 'local',
     settler: account.address,
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
-    settle: (payload, requirements) => {
+    settle: async (payload, requirements) => {
       const exact = payload.payload as { authorization?: ExactAuthorizationArgs; signature?: unknown };
-      if (batcher && payload.x402Version === 2 && exact.authorization && typeof exact.signature === 'string' && isBatchableSignature(exact.signature)) {
+      // Only plain EOA payments are batched; contract wallets (code at the payer) and v1
+      // payloads settle alone through the SDK facilitator, exactly as it would settle them.
+      if (batcher && payload.x402Version === 2 && exact.authorization && typeof exact.signature === 'string' &&
+          isBatchableSignature(exact.signature) && !hasCode(await getCode({ address: exact.authorization.from }))) {
         return batcher.settle(exact.authorization, exact.signature as Hex);
       }
       return facilitator.settle(payload, requirements);
     },
     getSupported: () => facilitator.getSupported(),
   };
+}
+
+function hasCode(code: Hex | undefined): boolean {
+  return code !== undefined && code !== '0x';
 }
 
 /**
