@@ -14,6 +14,8 @@ export interface AnvilOptions {
   port: number;
   accounts?: number;
   balanceEth?: number;
+  /** Unix seconds of the genesis block (a world backfilling history starts in the past). */
+  genesisTimestamp?: number;
 }
 
 export interface AnvilNode {
@@ -55,6 +57,7 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
     '--accounts', String(options.accounts ?? 10),
     '--balance', String(options.balanceEth ?? 10_000),
     '--disable-console-log',
+    ...(options.genesisTimestamp !== undefined ? ['--timestamp', String(options.genesisTimestamp)] : []),
   ];
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);

@@ -73,10 +73,6 @@ export type EvmChainName = { [K in ChainName]: (typeof CHAINS)[K] extends EvmCha
 export const CHAIN_NAMES = Object.keys(CHAINS) as [ChainName, ...ChainName[]];
 export const EVM_CHAIN_NAMES = CHAIN_NAMES.filter((c) => CHAINS[c].kind === 'evm') as EvmChainName[];
 
-export function evmChain(name: EvmChainName): EvmChainSpec {
-  return CHAINS[name];
-}
-
 /** The chain x402 payments settle on (spec 2.1: network eip155:8453). */
 export const PAYMENT_CHAIN = 'base' satisfies EvmChainName;
 

@@ -58,10 +58,6 @@ export class ChainRuntime {
     return chain;
   }
 
-  has(name: ChainName): boolean {
-    return this.chains.has(name);
-  }
-
   list(): ConnectedChain[] {
     return [...this.chains.values()];
   }

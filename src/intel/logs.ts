@@ -9,7 +9,7 @@ export interface LogBounds {
   readonly lookbackBlocks: number;
 }
 
-export function lookbackFloor(head: bigint, bounds: LogBounds): bigint {
+function lookbackFloor(head: bigint, bounds: LogBounds): bigint {
   const floor = head - BigInt(bounds.lookbackBlocks) + 1n;
   return floor > 0n ? floor : 0n;
 }

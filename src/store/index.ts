@@ -3,7 +3,6 @@ import { RedisStore } from './redis.js';
 import type { Store } from './store.js';
 
 export type { Store } from './store.js';
-export { getJson, setJson } from './store.js';
 
 /** `REDIS_URL` selects Redis; without it the embedded in-memory store serves one instance. */
 export async function openStore(redisUrl: string | undefined, prefix?: string): Promise<Store> {

@@ -18,12 +18,3 @@ export interface Store {
   hashDelete(key: string, field: string): Promise<void>;
   close(): Promise<void>;
 }
-
-export async function getJson<T>(store: Store, key: string): Promise<T | null> {
-  const raw = await store.get(key);
-  return raw === null ? null : (JSON.parse(raw) as T);
-}
-
-export function setJson(store: Store, key: string, value: unknown, ttlMs?: number): Promise<void> {
-  return store.set(key, JSON.stringify(value), ttlMs);
-}
