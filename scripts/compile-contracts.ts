@@ -35,6 +35,7 @@ const input = {
   settings: {
     evmVersion: 'cancun', // OpenZeppelin 5 uses mcopy
     optimizer: { enabled: true, runs: 200 },
+    viaIR: true, // the V2 router's 8-argument functions exceed the legacy pipeline's stack
     outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
   },
 };
