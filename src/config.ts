@@ -32,6 +32,8 @@ export interface Config {
   readonly settleTimeoutMs: number;
   readonly settleBatchMax: number;
   readonly logRange: number;
+  /** The simulated market on the embedded chains; undefined when WORLD_DAYS is 0. */
+  readonly world: { seed: string; days: number; meanBlockSeconds: number; liveBlockMs: number; labelsPath: string } | undefined;
   readonly logLookbackBlocks: number;
 }
 
@@ -56,6 +58,11 @@ const envSchema = z.object({
   X402_SETTLE_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   X402_SETTLE_BATCH_MAX: int(1, 500).default(50),
   CHAIN_LOG_RANGE: int(1, 1_000_000).default(10_000),
+  WORLD_SEED: z.string().min(1).max(100).default('sibyl'),
+  WORLD_DAYS: z.coerce.number().min(0).max(60).default(14),
+  WORLD_BLOCK_SECONDS: int(60, 86_400).default(2_400),
+  WORLD_LIVE_BLOCK_MS: int(0, 600_000).default(3_000),
+  WORLD_LABELS_PATH: z.string().min(1).default('.sibyl/world-labels.json'),
   CHAIN_LOOKBACK_BLOCKS: int(1, 100_000_000).default(200_000),
 });
 
@@ -104,6 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     settleTimeoutMs: e.X402_SETTLE_TIMEOUT_MS,
     settleBatchMax: e.X402_SETTLE_BATCH_MAX,
     logRange: e.CHAIN_LOG_RANGE,
+    world: e.WORLD_DAYS > 0
+      ? { seed: e.WORLD_SEED, days: e.WORLD_DAYS, meanBlockSeconds: e.WORLD_BLOCK_SECONDS, liveBlockMs: e.WORLD_LIVE_BLOCK_MS, labelsPath: e.WORLD_LABELS_PATH }
+      : undefined,
     logLookbackBlocks: e.CHAIN_LOOKBACK_BLOCKS,
   };
 }

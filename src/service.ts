@@ -14,6 +14,7 @@ import { Paywall } from './payments/paywall.js';
 import { SettlementLedger } from './payments/settlements.js';
 import { createApp } from './server/app.js';
 import { createRegistry } from './skills/index.js';
+import { startWorld, worldGenesisTimestamp } from './world/index.js';
 import type { Skill } from './skills/registry.js';
 import { openStore, type Store } from './store/index.js';
 
@@ -42,12 +43,22 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     throw new ConfigError(`payments settle on ${PAYMENT_CHAIN}: embed it (EMBEDDED_CHAINS) or set CHAIN_RPC_URL_BASE`);
   }
   const embedded = config.chains.filter((c) => c.embedded).map((c) => c.name);
+  const world = embedded.length ? config.world : undefined;
   const devnet = embedded.length
-    ? await startDevnet({ chains: embedded, basePort: config.embeddedRpcPort, onProgress: options.onProgress })
+    ? await startDevnet({
+        chains: embedded,
+        basePort: config.embeddedRpcPort,
+        onProgress: options.onProgress,
+        ...(world && { genesisTimestamp: worldGenesisTimestamp(world.days), fifo: true }),
+      })
     : undefined;
 
   const resources: { close(): Promise<void> }[] = devnet ? [{ close: () => devnet.stop() }] : [];
   try {
+    if (world && devnet) {
+      const running = await startWorld(devnet.chains, world, options.onProgress, (err) => log('world block failed', err));
+      resources.unshift({ close: async () => running.stop() });
+    }
     const chains = new ChainRuntime();
     for (const c of config.chains) {
       if (c.embedded) chains.add(c.name, devnet!.chains.find((d) => d.name === c.name)!.rpcUrl, 'embedded');

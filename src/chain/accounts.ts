@@ -1,17 +1,27 @@
 /**
  * Demo accounts of the standard development mnemonic (the one Hardhat, Anvil and Foundry
- * users know). They hold value only on the embedded devnet.
+ * users know). They hold value only on the embedded devnet. Derivation runs PBKDF2 over the
+ * mnemonic, so each key is derived once and remembered.
  */
 import { bytesToHex, type Hex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from './anvil.js';
 
+const keys = new Map<number, Hex>();
+const accounts = new Map<number, PrivateKeyAccount>();
+
 export function demoPrivateKey(index: number): Hex {
-  const key = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index }).getHdKey().privateKey;
-  if (!key) throw new Error(`cannot derive demo key ${index}`);
-  return bytesToHex(key);
+  let key = keys.get(index);
+  if (!key) {
+    const raw = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index }).getHdKey().privateKey;
+    if (!raw) throw new Error(`cannot derive demo key ${index}`);
+    keys.set(index, (key = bytesToHex(raw)));
+  }
+  return key;
 }
 
 export function demoAccount(index: number): PrivateKeyAccount {
-  return privateKeyToAccount(demoPrivateKey(index));
+  let account = accounts.get(index);
+  if (!account) accounts.set(index, (account = privateKeyToAccount(demoPrivateKey(index))));
+  return account;
 }

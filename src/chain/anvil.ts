@@ -3,6 +3,7 @@
  * the binary: nothing is downloaded) as a child process bound to 127.0.0.1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -16,6 +17,8 @@ export interface AnvilOptions {
   balanceEth?: number;
   /** Unix seconds of the genesis block (a world backfilling history starts in the past). */
   genesisTimestamp?: number;
+  /** Transaction order within a block: anvil's default is by fee. */
+  order?: 'fifo' | 'fees';
 }
 
 export interface AnvilNode {
@@ -49,48 +52,50 @@ function installExitHook(): void {
 
 export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
   installExitHook();
+  // A port picked here may be taken by the time anvil binds it: try again on another.
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port === 0 ? await freePort() : options.port;
+    try {
+      return await spawnAnvil(options, port);
+    } catch (err) {
+      if (options.port !== 0 || attempt >= 3) throw err;
+    }
+  }
+}
+
+async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNode> {
   const args = [
     '--host', '127.0.0.1',
-    '--port', String(options.port),
+    '--port', String(port),
     '--chain-id', String(options.chainId),
     '--mnemonic', DEV_MNEMONIC,
     '--accounts', String(options.accounts ?? 10),
     '--balance', String(options.balanceEth ?? 10_000),
-    '--disable-console-log',
+    '--quiet', // its per-request log would cost the service a pipe read per call
     ...(options.genesisTimestamp !== undefined ? ['--timestamp', String(options.genesisTimestamp)] : []),
+    ...(options.order ? ['--order', options.order] : []),
   ];
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   live.add(child);
-
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`anvil did not start within 15 s: ${out.slice(-500)}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /Listening on 127\.0\.0\.1:(\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        child.stdout!.resume(); // keep draining so the pipe never blocks anvil
-        resolve(Number(match[1]));
-      }
-    };
-    const fail = (err: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      live.delete(child);
-      reject(err);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('error', fail);
-    child.once('exit', (code) => fail(new Error(`anvil exited with code ${code}: ${out.slice(-500)}`)));
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2_000)));
+  const exited = new Promise<never>((_, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`anvil exited with code ${code}: ${stderr.trim()}`)));
   });
-  child.removeAllListeners('exit');
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  try {
+    await Promise.race([waitForRpc(rpcUrl, 15_000), exited]);
+  } catch (err) {
+    child.kill('SIGKILL');
+    live.delete(child);
+    throw err;
+  }
+  exited.catch(() => {});
   child.once('exit', () => live.delete(child));
 
   return {
-    rpcUrl: `http://127.0.0.1:${port}`,
+    rpcUrl,
     port,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -100,4 +105,27 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
         setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
       }),
   };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForRpc(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+      if (res.ok) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`anvil did not answer at ${url} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -28,6 +28,8 @@ export interface DexSpec {
 // Uniswap V2 factory addresses as published in Uniswap's deployment list; PancakeSwap V2 on BSC.
 const UNISWAP_V2_L2_FACTORY: Address = '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6';
 const OP_STACK_WETH: Address = '0x4200000000000000000000000000000000000006';
+// SushiSwap V2 factories (its multichain deployment address on most L2s and sidechains).
+const SUSHI_V2_MULTICHAIN_FACTORY: Address = '0xc35DADB65012eC5796536bD9864eD8773aBc74C4';
 
 export interface NonEvmChainSpec {
   readonly kind: 'solana';
@@ -37,27 +39,27 @@ export interface NonEvmChainSpec {
 export const CHAINS = {
   base: {
     kind: 'evm', chainId: 8453, title: 'Base', nativeSymbol: 'ETH', usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-    wrappedNative: OP_STACK_WETH, wrappedNativeSymbol: 'WETH', wrappedNativeName: 'Wrapped Ether', dexes: [{ id: 'uniswap-v2', factory: UNISWAP_V2_L2_FACTORY }],
+    wrappedNative: OP_STACK_WETH, wrappedNativeSymbol: 'WETH', wrappedNativeName: 'Wrapped Ether', dexes: [{ id: 'uniswap-v2', factory: UNISWAP_V2_L2_FACTORY }, { id: 'sushiswap-v2', factory: '0x71524B4f93c58fcbF659783284E38825f0622859' }],
   },
   ethereum: {
     kind: 'evm', chainId: 1, title: 'Ethereum', nativeSymbol: 'ETH', usdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
-    wrappedNative: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', wrappedNativeSymbol: 'WETH', wrappedNativeName: 'Wrapped Ether', dexes: [{ id: 'uniswap-v2', factory: '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f' }],
+    wrappedNative: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', wrappedNativeSymbol: 'WETH', wrappedNativeName: 'Wrapped Ether', dexes: [{ id: 'uniswap-v2', factory: '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f' }, { id: 'sushiswap-v2', factory: '0xC0AEe478e3658e2610c5F7A4A2E1777cE9e4f2Ac' }],
   },
   bsc: {
     kind: 'evm', chainId: 56, title: 'BNB Smart Chain', nativeSymbol: 'BNB', usdc: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d',
-    wrappedNative: '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c', wrappedNativeSymbol: 'WBNB', wrappedNativeName: 'Wrapped BNB', dexes: [{ id: 'pancakeswap-v2', factory: '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73' }],
+    wrappedNative: '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c', wrappedNativeSymbol: 'WBNB', wrappedNativeName: 'Wrapped BNB', dexes: [{ id: 'pancakeswap-v2', factory: '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73' }, { id: 'uniswap-v2', factory: UNISWAP_V2_L2_FACTORY }],
   },
   arbitrum: {
     kind: 'evm', chainId: 42161, title: 'Arbitrum One', nativeSymbol: 'ETH', usdc: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
-    wrappedNative: '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1', wrappedNativeSymbol: 'WETH', wrappedNativeName: 'Wrapped Ether', dexes: [{ id: 'uniswap-v2', factory: '0xf1D7CC64Fb4452F05c498126312eBE29f30Fbcf9' }],
+    wrappedNative: '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1', wrappedNativeSymbol: 'WETH', wrappedNativeName: 'Wrapped Ether', dexes: [{ id: 'uniswap-v2', factory: '0xf1D7CC64Fb4452F05c498126312eBE29f30Fbcf9' }, { id: 'sushiswap-v2', factory: SUSHI_V2_MULTICHAIN_FACTORY }],
   },
   polygon: {
     kind: 'evm', chainId: 137, title: 'Polygon PoS', nativeSymbol: 'POL', usdc: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
-    wrappedNative: '0x0d500B1d8E8eF31E21C99d1Db9A6444d3ADf1270', wrappedNativeSymbol: 'WPOL', wrappedNativeName: 'Wrapped Polygon Ecosystem Token', dexes: [{ id: 'uniswap-v2', factory: '0x9e5A52f57b3038F1B8EeE45F28b3C1967e22799C' }],
+    wrappedNative: '0x0d500B1d8E8eF31E21C99d1Db9A6444d3ADf1270', wrappedNativeSymbol: 'WPOL', wrappedNativeName: 'Wrapped Polygon Ecosystem Token', dexes: [{ id: 'uniswap-v2', factory: '0x9e5A52f57b3038F1B8EeE45F28b3C1967e22799C' }, { id: 'sushiswap-v2', factory: SUSHI_V2_MULTICHAIN_FACTORY }],
   },
   optimism: {
     kind: 'evm', chainId: 10, title: 'OP Mainnet', nativeSymbol: 'ETH', usdc: '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85',
-    wrappedNative: OP_STACK_WETH, wrappedNativeSymbol: 'WETH', wrappedNativeName: 'Wrapped Ether', dexes: [{ id: 'uniswap-v2', factory: '0x0c3c1c532F1e39EdF36BE9Fe0bE1410313E074Bf' }],
+    wrappedNative: OP_STACK_WETH, wrappedNativeSymbol: 'WETH', wrappedNativeName: 'Wrapped Ether', dexes: [{ id: 'uniswap-v2', factory: '0x0c3c1c532F1e39EdF36BE9Fe0bE1410313E074Bf' }, { id: 'sushiswap-v2', factory: SUSHI_V2_MULTICHAIN_FACTORY }],
   },
   zksync: {
     kind: 'evm', chainId: 324, title: 'ZKsync Era', nativeSymbol: 'ETH', usdc: '0x1d17CBcF0D6D143135aE902365D2E5e2A16538D4',

@@ -14,10 +14,24 @@ import { demoAccount } from './accounts.js';
 import { CHAINS, MULTICALL3_ADDRESS, type EvmChainName } from './chains.js';
 import { DEMO_ACCOUNT_COUNT, DEMO_USDC_PER_ACCOUNT, GENESIS, type GenesisMarket } from './genesis.js';
 
+export interface GenesisToken {
+  readonly symbol: string;
+  readonly address: Address;
+  readonly decimals: number;
+  readonly priceUsd: number;
+}
+
+/** What genesis put on a chain; `USDC` and `NATIVE` (the wrapped native) are always present. */
+export interface GenesisDeployment {
+  readonly tokens: ReadonlyMap<string, GenesisToken>;
+  readonly pools: readonly { readonly pair: Address; readonly a: string; readonly b: string }[];
+}
+
 export interface DevnetChain {
   readonly name: EvmChainName;
   readonly chainId: number;
   readonly rpcUrl: string;
+  readonly genesis: GenesisDeployment;
 }
 
 export interface Devnet {
@@ -29,6 +43,10 @@ export interface DevnetOptions {
   chains: readonly EvmChainName[];
   /** First RPC port; chains take consecutive ports in the order given. 0 picks free ports. */
   basePort: number;
+  /** Unix seconds of every chain's genesis block (a world backfilling history starts in the past). */
+  genesisTimestamp?: number;
+  /** Include transactions in the order they arrive, not by fee (a simulator needs exact order). */
+  fifo?: boolean;
   onProgress?: (message: string) => void;
 }
 
@@ -38,12 +56,17 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     const chains = await Promise.all(
       options.chains.map(async (name, i) => {
         const spec = CHAINS[name];
-        const node = await startAnvil({ chainId: spec.chainId, port: options.basePort === 0 ? 0 : options.basePort + i });
+        const node = await startAnvil({
+          chainId: spec.chainId,
+          port: options.basePort === 0 ? 0 : options.basePort + i,
+          genesisTimestamp: options.genesisTimestamp,
+          order: options.fifo ? 'fifo' : undefined,
+        });
         nodes.push(node);
         const started = Date.now();
-        await deployGenesis(name, node.rpcUrl);
+        const genesis = await deployGenesis(name, node.rpcUrl);
         options.onProgress?.(`${name}: chain ${spec.chainId} at ${node.rpcUrl}, genesis deployed in ${Date.now() - started} ms`);
-        return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl };
+        return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl, genesis };
       }),
     );
     return { chains, stop: async () => void (await Promise.all(nodes.map((n) => n.stop()))) };
@@ -53,7 +76,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   }
 }
 
-async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<void> {
+async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<GenesisDeployment> {
   const spec = CHAINS[name];
   const market: GenesisMarket = GENESIS[name] ?? { nativeUsd: 1, tokens: [], pools: [] };
   const deployer = demoAccount(0).address;
@@ -82,21 +105,22 @@ async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<void> 
     await call(spec.usdc, EmbeddedUSDC.abi, 'mint', [demoAccount(i).address, DEMO_USDC_PER_ACCOUNT * 10n ** 6n]);
   }
 
-  const dex = spec.dexes[0];
-  if (!dex) return;
-  await client.setCode({ address: dex.factory, bytecode: SibylV2Factory.deployedBytecode });
-
-  const tokens = new Map<string, { address: Address; decimals: number; priceUsd: number }>([
-    ['USDC', { address: spec.usdc, decimals: 6, priceUsd: 1 }],
-    ['NATIVE', { address: spec.wrappedNative, decimals: 18, priceUsd: market.nativeUsd }],
+  const tokens = new Map<string, GenesisToken>([
+    ['USDC', { symbol: 'USDC', address: spec.usdc, decimals: 6, priceUsd: 1 }],
+    ['NATIVE', { symbol: spec.wrappedNativeSymbol, address: spec.wrappedNative, decimals: 18, priceUsd: market.nativeUsd }],
   ]);
+  const pools: { pair: Address; a: string; b: string }[] = [];
+  const dex = spec.dexes[0];
+  if (!dex) return { tokens, pools };
+  for (const d of spec.dexes) await client.setCode({ address: d.factory, bytecode: SibylV2Factory.deployedBytecode });
+
   for (const t of market.tokens) {
     const hash = await client.deployContract({
       account: deployer, chain: null, abi: DemoToken.abi, bytecode: DemoToken.bytecode,
       args: [t.name, t.symbol, t.decimals, parseUnits('1000000000000000', t.decimals), deployer],
     });
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    tokens.set(t.symbol, { address: receipt.contractAddress!, decimals: t.decimals, priceUsd: t.priceUsd });
+    tokens.set(t.symbol, { symbol: t.symbol, address: receipt.contractAddress!, decimals: t.decimals, priceUsd: t.priceUsd });
   }
 
   for (const [a, b, liquidityUsd] of market.pools) {
@@ -115,5 +139,7 @@ async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<void> 
       } else await call(t.address, DemoToken.abi, 'transfer', [pair, amount]);
     }
     await call(pair, SibylV2Pair.abi, 'mint', [deployer]);
+    pools.push({ pair, a, b });
   }
+  return { tokens, pools };
 }

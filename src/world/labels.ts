@@ -1,0 +1,32 @@
+/**
+ * Ground truth written by the simulator: who is what and which blocks hold what. Only the
+ * detector evaluation reads it; the analytics never do.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Address } from 'viem';
+
+export interface WorldLabels {
+  chain: string;
+  seed: string;
+  contracts: { routers: Address[]; flashLoanPool?: Address; launchpad?: Address };
+  wallets: { whales: Address[]; smartMoney: Address[]; snipers: Address[]; sandwichers: Address[]; arbitrageurs: Address[] };
+  tokens: { token: Address; symbol: string; kind: 'listing' | 'honeypot' | 'taxed' | 'owner-powers' | 'launchpad' | 'genesis'; creator: Address; pair: Address | null; rug: boolean }[];
+  snipes: { sniper: Address; token: Address; pair: Address; block: number }[];
+  sandwiches: { pool: Address; attacker: Address; victim: Address; victimUsd: number; block: number }[];
+  arbitrages: { arber: Address; buyPool: Address; sellPool: Address; block: number }[];
+  rugs: { token: Address; pair: Address; creator: Address; block: number }[];
+}
+
+export function emptyLabels(chain: string, seed: string): WorldLabels {
+  return {
+    chain, seed, contracts: { routers: [] },
+    wallets: { whales: [], smartMoney: [], snipers: [], sandwichers: [], arbitrageurs: [] },
+    tokens: [], snipes: [], sandwiches: [], arbitrages: [], rugs: [],
+  };
+}
+
+export async function writeLabels(path: string, labels: readonly WorldLabels[]): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify({ writtenAt: new Date().toISOString(), chains: labels }, null, 1));
+}

@@ -1,0 +1,91 @@
+/**
+ * The simulator's mirror of its pools: reserves kept in step with the chain (V2 math applied
+ * locally as transactions are queued, re-read from the chain after every block), so actors
+ * can size trades without a round trip per decision.
+ */
+import type { Address, PublicClient } from 'viem';
+import { v2PairAbi } from '../intel/abis.js';
+
+export interface Pool {
+  readonly pair: Address;
+  readonly dex: number;
+  readonly token0: Address;
+  readonly token1: Address;
+  r0: bigint;
+  r1: bigint;
+}
+
+export function v2AmountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigint): bigint {
+  if (amountIn <= 0n || reserveIn <= 0n || reserveOut <= 0n) return 0n;
+  const withFee = amountIn * 997n;
+  return (withFee * reserveOut) / (reserveIn * 1000n + withFee);
+}
+
+export class Market {
+  private readonly pools = new Map<string, Pool>();
+
+  add(pool: Pool): Pool {
+    this.pools.set(pool.pair.toLowerCase(), pool);
+    return pool;
+  }
+
+  all(): Pool[] {
+    return [...this.pools.values()];
+  }
+
+  get(pair: Address): Pool | undefined {
+    return this.pools.get(pair.toLowerCase());
+  }
+
+  find(dex: number, a: Address, b: Address): Pool | undefined {
+    const [t0, t1] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a];
+    return this.all().find((p) => p.dex === dex && p.token0.toLowerCase() === t0.toLowerCase() && p.token1.toLowerCase() === t1.toLowerCase());
+  }
+
+  /** Reserves of (in, out) for a trade of `tokenIn` through `pool`. */
+  sides(pool: Pool, tokenIn: Address): [bigint, bigint] {
+    return tokenIn.toLowerCase() === pool.token0.toLowerCase() ? [pool.r0, pool.r1] : [pool.r1, pool.r0];
+  }
+
+  quote(pool: Pool, tokenIn: Address, amountIn: bigint): bigint {
+    const [rin, rout] = this.sides(pool, tokenIn);
+    return v2AmountOut(amountIn, rin, rout);
+  }
+
+  /** Applies a swap to the mirror and returns the output. */
+  swap(pool: Pool, tokenIn: Address, amountIn: bigint): bigint {
+    const out = this.quote(pool, tokenIn, amountIn);
+    if (tokenIn.toLowerCase() === pool.token0.toLowerCase()) {
+      pool.r0 += amountIn;
+      pool.r1 -= out;
+    } else {
+      pool.r1 += amountIn;
+      pool.r0 -= out;
+    }
+    return out;
+  }
+
+  /** Price of `token` in units of `quote` (both raw units scaled by their decimals). */
+  price(pool: Pool, token: Address, tokenDecimals: number, quoteDecimals: number): number {
+    const [rt, rq] = this.sides(pool, token);
+    if (rt === 0n) return 0;
+    return (Number(rq) / 10 ** quoteDecimals) / (Number(rt) / 10 ** tokenDecimals);
+  }
+
+  /** Re-reads reserves of the given pools (or all) from the chain. */
+  async refresh(client: PublicClient, pools: Pool[] = this.all()): Promise<void> {
+    if (!pools.length) return;
+    const results = await client.multicall({
+      contracts: pools.map((p) => ({ address: p.pair, abi: v2PairAbi, functionName: 'getReserves' }) as const),
+      allowFailure: true,
+    });
+    pools.forEach((p, i) => {
+      const r = results[i];
+      if (r?.status === 'success') {
+        const [r0, r1] = r.result as readonly [bigint, bigint, number];
+        p.r0 = r0;
+        p.r1 = r1;
+      }
+    });
+  }
+}

@@ -1,0 +1,647 @@
+/**
+ * The market world: a deterministic simulator (for a seed) that turns an embedded chain into a
+ * living market. It backfills a history ending now, then keeps producing blocks. Its actors
+ * leave the traces real ones leave (retail flow, whales, smart money that trades ahead of
+ * trends, snipers in a listing's first blocks, sandwiches around victims in one block,
+ * arbitrage across two DEXes, rug pulls, honeypots, launchpad curves), and it writes the
+ * ground truth to a labels file that the analytics never read.
+ */
+import {
+  createPublicClient, encodeDeployData, encodeFunctionData, getContractAddress, http, keccak256, maxUint256, parseEther,
+  parseUnits, toHex, type Abi, type Address, type Hex, type PublicClient,
+} from 'viem';
+import {
+  BondingCurveLaunchpad, DemoToken, EmbeddedUSDC, FlashLoanPool, OwnerPowersToken, SellTaxToken, SibylV2Factory,
+  SibylV2Pair, SibylV2Router, WrappedNative,
+} from '../chain/artifacts/index.js';
+import { demoAccount } from '../chain/accounts.js';
+import { CHAINS, type EvmChainName } from '../chain/chains.js';
+import type { GenesisDeployment } from '../chain/devnet.js';
+import { viemChain } from '../chain/runtime.js';
+import { emptyLabels, type WorldLabels } from './labels.js';
+import { Market, type Pool } from './market.js';
+import { Rng } from './random.js';
+import { WorldRpc, type TxRequest } from './rpc.js';
+
+const GAS = { swap: 300_000n, approve: 80_000n, transfer: 100_000n, deploy: 3_000_000n, addLiquidity: 4_000_000n, remove: 400_000n, launch: 2_500_000n, curve: 250_000n };
+const FAR_DEADLINE = 2n ** 40n;
+
+export interface WorldOptions {
+  readonly name: EvmChainName;
+  readonly rpcUrl: string;
+  readonly genesis: GenesisDeployment;
+  readonly seed: string;
+  /** First simulated second (after genesis) and how the simulated clock steps in the backfill. */
+  readonly startTimestamp: number;
+  readonly meanBlockSeconds: number;
+}
+
+interface TokenInfo {
+  readonly symbol: string;
+  readonly address: Address;
+  readonly decimals: number;
+  /** Quote token this token is listed against on dex 0. */
+  readonly quote: Address;
+  readonly kind: 'genesis' | 'listing' | 'honeypot' | 'taxed' | 'owner-powers' | 'launchpad';
+  /** Hidden trend: +1 bullish, -1 bearish, 0 flat; changes at `regimeUntil`. */
+  regime: number;
+  regimeUntil: number;
+  tradeable: boolean;
+}
+
+interface Listing {
+  token: TokenInfo;
+  creator: Address;
+  pool: Pool;
+  /** LP tokens the creator received: sqrt(amount0 * amount1) minus the locked minimum. */
+  lp: bigint;
+  rugAt?: number;
+  listedAt: number;
+}
+
+type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'creator';
+
+export class World {
+  readonly labels: WorldLabels;
+  private readonly rng: Rng;
+  private readonly rpc: WorldRpc;
+  private readonly client: PublicClient;
+  private readonly market = new Market();
+  private readonly tokens = new Map<string, TokenInfo>(); // by lower-case address
+  private readonly routers: Address[] = [];
+  private readonly actors = new Map<Role, Address[]>();
+  private readonly holdings = new Map<string, bigint>(); // `${actor}:${token}` → raw amount
+  private readonly approved = new Set<string>();
+  private readonly listings: Listing[] = [];
+  private readonly smartPositions = new Map<string, { actor: Address; token: TokenInfo }>();
+  private launchpad?: Address;
+  private readonly curveTokens: { address: Address; creator: Address; raisedWei: bigint; graduated: boolean }[] = [];
+  private block = 0n;
+  private now: number;
+  /** The next block's transactions, in order, and the balances to set before they are sent. */
+  private pending: TxRequest[] = [];
+  private balancesToSet = new Map<string, bigint>();
+  /** Labels that learn their block number once it is mined. */
+  private blockEvents: ((block: number) => void)[] = [];
+  private touched = new Set<Pool>();
+  private listingCounter = 0;
+  private timer?: NodeJS.Timeout;
+  /** Live blocks re-read every touched pool: other wallets may trade between them. */
+  private live = false;
+
+  private constructor(private readonly options: WorldOptions) {
+    this.rng = new Rng(`${options.seed}:${options.name}`);
+    this.rpc = new WorldRpc(options.rpcUrl);
+    this.client = createPublicClient({ chain: viemChain(options.name, options.rpcUrl), transport: http(options.rpcUrl, { batch: { wait: 0 } }), batch: { multicall: { wait: 0 } } }) as PublicClient;
+    this.labels = emptyLabels(options.name, options.seed);
+    this.now = options.startTimestamp;
+  }
+
+  private get deployer(): Address {
+    return demoAccount(0).address;
+  }
+
+  private get usdc(): TokenInfo {
+    return this.tokens.get(CHAINS[this.options.name].usdc.toLowerCase())!;
+  }
+
+  private get native(): TokenInfo {
+    return this.tokens.get(CHAINS[this.options.name].wrappedNative.toLowerCase())!;
+  }
+
+  /** Deploys the world's own contracts on top of genesis and funds its actors. */
+  static async create(options: WorldOptions): Promise<World> {
+    const world = new World(options);
+    await world.setup();
+    return world;
+  }
+
+  // ---- setup ---------------------------------------------------------------------------------
+
+  private async setup(): Promise<void> {
+    const spec = CHAINS[this.options.name];
+    await this.rpc.call('anvil_autoImpersonateAccount', [true]);
+    await this.rpc.call('evm_setAutomine', [false]);
+    this.block = BigInt(await this.rpc.call<Hex>('eth_blockNumber'));
+    this.nonces.set(this.deployer.toLowerCase(), Number(await this.rpc.call<Hex>('eth_getTransactionCount', [this.deployer, 'latest'])));
+
+    const quoteOf = (symbol: string) => {
+      if (symbol === 'USDC') return spec.wrappedNative;
+      const pool = this.options.genesis.pools.find((p) => p.a === symbol || p.b === symbol);
+      const other = pool ? (pool.a === symbol ? pool.b : pool.a) : 'USDC';
+      return this.options.genesis.tokens.get(other)!.address;
+    };
+    for (const t of this.options.genesis.tokens.values()) {
+      const quote = quoteOf(t.symbol === spec.wrappedNativeSymbol ? 'NATIVE' : t.symbol);
+      this.tokens.set(t.address.toLowerCase(), { symbol: t.symbol, address: t.address, decimals: t.decimals, quote, kind: 'genesis', regime: 0, regimeUntil: 0, tradeable: true });
+    }
+    for (const p of this.options.genesis.pools) {
+      const a = this.options.genesis.tokens.get(p.a)!.address;
+      const b = this.options.genesis.tokens.get(p.b)!.address;
+      const [token0, token1] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a];
+      this.market.add({ pair: p.pair, dex: 0, token0, token1, r0: 0n, r1: 0n });
+    }
+
+    for (const dex of spec.dexes) this.routers.push(this.deploy(SibylV2Router.abi, SibylV2Router.bytecode, [dex.factory]));
+    const flashPool = this.deploy(FlashLoanPool.abi, FlashLoanPool.bytecode, []);
+    if (this.options.name === 'base') {
+      this.launchpad = this.deploy(BondingCurveLaunchpad.abi, BondingCurveLaunchpad.bytecode, [spec.dexes[0]!.factory, spec.wrappedNative, this.deployer]);
+    }
+
+    const counts: Record<Role, number> = { retail: 30, whale: 4, smart: 4, sniper: 3, sandwicher: 2, arber: 2, lp: 3, creator: 0 };
+    for (const [role, n] of Object.entries(counts) as [Role, number][]) {
+      this.actors.set(role, Array.from({ length: n }, (_, i) => this.actorAddress(role, i)));
+    }
+    this.labels.wallets.whales = [...this.actors.get('whale')!];
+    this.labels.wallets.smartMoney = [...this.actors.get('smart')!];
+    this.labels.wallets.snipers = [...this.actors.get('sniper')!];
+    this.labels.wallets.sandwichers = [...this.actors.get('sandwicher')!];
+    this.labels.wallets.arbitrageurs = [...this.actors.get('arber')!];
+    this.labels.contracts = { routers: [...this.routers], flashLoanPool: flashPool, ...(this.launchpad && { launchpad: this.launchpad }) };
+
+    // Fund every actor with gas, wrapped native and USDC; approve both routers for both.
+    const usdPerRole: Record<Role, number> = { retail: 20_000, whale: 3_000_000, smart: 600_000, sniper: 200_000, sandwicher: 500_000, arber: 500_000, lp: 1_000_000, creator: 0 };
+    for (const [role, list] of this.actors) {
+      for (const actor of list) {
+        const usd = usdPerRole[role];
+        const wrapped = parseUnits((usd / 2 / this.nativeUsd()).toFixed(6), 18);
+        this.queueBalance(actor, wrapped + parseEther('10000')); // what it wraps, and gas
+        this.queue({ from: this.deployer, to: this.usdc.address, data: encodeFunctionData({ abi: EmbeddedUSDC.abi, functionName: 'mint', args: [actor, parseUnits(String(usd / 2), 6)] }), gas: GAS.transfer });
+        this.queue({ from: actor, to: this.native.address, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'deposit' }), value: wrapped, gas: GAS.transfer });
+        this.credit(actor, this.usdc.address, parseUnits(String(usd / 2), 6));
+        this.credit(actor, this.native.address, wrapped);
+        for (const router of this.routers) {
+          this.approve(actor, this.usdc.address, router);
+          this.approve(actor, this.native.address, router);
+        }
+      }
+    }
+    // The flash-loan pool lends USDC and the wrapped native.
+    this.queue({ from: this.deployer, to: this.usdc.address, data: encodeFunctionData({ abi: EmbeddedUSDC.abi, functionName: 'mint', args: [flashPool, parseUnits('5000000', 6)] }), gas: GAS.transfer });
+    await this.mineBlock(this.options.startTimestamp);
+    await this.market.refresh(this.client);
+
+    // A second DEX with shallower copies of the main pools, so prices diverge and arbitrage exists.
+    const lp = this.actors.get('lp')![0]!;
+    for (const pool of this.market.all().filter((p) => p.dex === 0).slice(0, 3)) {
+      const share = 0.2 + this.rng.next() * 0.2;
+      const amount0 = BigInt(Math.floor(Number(pool.r0) * share));
+      const amount1 = BigInt(Math.floor(Number(pool.r1) * share));
+      this.fundToken(lp, pool.token0, amount0);
+      this.fundToken(lp, pool.token1, amount1);
+      this.approve(lp, pool.token0, this.routers[1]!);
+      this.approve(lp, pool.token1, this.routers[1]!);
+      this.queue({ from: lp, to: this.routers[1]!, data: encodeFunctionData({ abi: SibylV2Router.abi, functionName: 'addLiquidity', args: [pool.token0, pool.token1, amount0, amount1, 0n, 0n, lp, FAR_DEADLINE] }), gas: GAS.addLiquidity });
+    }
+    if (this.routers[1]) {
+      await this.mineBlock(this.options.startTimestamp + 1);
+      await this.discoverPairs(1);
+    }
+  }
+
+  private actorAddress(role: string, i: number): Address {
+    return `0x${keccak256(toHex(`${this.options.seed}:${this.options.name}:${role}:${i}`)).slice(26)}` as Address;
+  }
+
+  private nativeUsd(): number {
+    return this.options.genesis.tokens.get('NATIVE')!.priceUsd;
+  }
+
+  /** Queues a deployment and returns the address CREATE will give it. */
+  private deploy(abi: Abi, bytecode: Hex, args: readonly unknown[], from: Address = this.deployer): Address {
+    const nonce = this.nonces.get(from.toLowerCase()) ?? 0;
+    this.queue({ from, data: encodeDeployData({ abi, bytecode, args } as never), gas: GAS.deploy });
+    return contractAddress(from, nonce);
+  }
+
+  /** Every sender's next nonce: anvil assigns them in arrival order, so counting is exact. */
+  private readonly nonces = new Map<string, number>();
+
+  private queue(tx: TxRequest): void {
+    const nonce = this.nonces.get(tx.from.toLowerCase()) ?? 0;
+    this.nonces.set(tx.from.toLowerCase(), nonce + 1);
+    this.pending.push({ ...tx, nonce });
+  }
+
+  private queueBalance(account: Address, wei: bigint): void {
+    // Several needs of one account in one block add up (setBalance itself is absolute).
+    const key = account.toLowerCase();
+    this.balancesToSet.set(key, (this.balancesToSet.get(key) ?? 0n) + wei);
+  }
+
+  private approve(actor: Address, token: Address, spender: Address): void {
+    const key = `${actor}:${token}:${spender}`.toLowerCase();
+    if (this.approved.has(key)) return;
+    this.approved.add(key);
+    this.queue({ from: actor, to: token, data: encodeFunctionData({ abi: DemoToken.abi, functionName: 'approve', args: [spender, maxUint256] }), gas: GAS.approve });
+  }
+
+  private credit(actor: Address, token: Address, amount: bigint): void {
+    const key = `${actor}:${token}`.toLowerCase();
+    this.holdings.set(key, (this.holdings.get(key) ?? 0n) + amount);
+  }
+
+  private balance(actor: Address, token: Address): bigint {
+    return this.holdings.get(`${actor}:${token}`.toLowerCase()) ?? 0n;
+  }
+
+  /** Gives an actor genesis tokens from the deployer (USDC is minted, the native wrapped). */
+  private fundToken(actor: Address, token: Address, amount: bigint): void {
+    if (token.toLowerCase() === this.usdc.address.toLowerCase()) {
+      this.queue({ from: this.deployer, to: token, data: encodeFunctionData({ abi: EmbeddedUSDC.abi, functionName: 'mint', args: [actor, amount] }), gas: GAS.transfer });
+    } else if (token.toLowerCase() === this.native.address.toLowerCase()) {
+      this.queueBalance(actor, amount + parseEther('10000')); // the native it wraps, and gas
+      this.queue({ from: actor, to: token, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'deposit' }), value: amount, gas: GAS.transfer });
+    } else {
+      this.queue({ from: this.deployer, to: token, data: encodeFunctionData({ abi: DemoToken.abi, functionName: 'transfer', args: [actor, amount] }), gas: GAS.transfer });
+    }
+    this.credit(actor, token, amount);
+  }
+
+  private async discoverPairs(dex: number): Promise<void> {
+    const factory = CHAINS[this.options.name].dexes[dex]!.factory;
+    const count = Number(await this.client.readContract({ address: factory, abi: SibylV2Factory.abi, functionName: 'allPairsLength' }));
+    for (let i = 0; i < count; i++) {
+      const pair = (await this.client.readContract({ address: factory, abi: SibylV2Factory.abi, functionName: 'allPairs', args: [BigInt(i)] })) as Address;
+      if (this.market.get(pair)) continue;
+      const [token0, token1] = await Promise.all([
+        this.client.readContract({ address: pair, abi: PAIR_TOKENS_ABI, functionName: 'token0' }),
+        this.client.readContract({ address: pair, abi: PAIR_TOKENS_ABI, functionName: 'token1' }),
+      ]);
+      this.market.add({ pair, dex, token0, token1, r0: 0n, r1: 0n });
+    }
+    await this.market.refresh(this.client);
+  }
+
+  // ---- blocks ------------------------------------------------------------------------------
+
+  /** Sends everything queued, in order, and mines it into one block at `timestamp`. */
+  private async mineBlock(timestamp: number): Promise<bigint> {
+    if (this.balancesToSet.size) {
+      await this.rpc.batch([...this.balancesToSet].map(([account, wei]) => ({ method: 'anvil_setBalance', params: [account, `0x${wei.toString(16)}`] })));
+      this.balancesToSet.clear();
+    }
+    const calls = this.pending.map((tx) => WorldRpc.sendCall(tx));
+    this.pending = [];
+    await this.rpc.batch(calls);
+    await this.rpc.call('evm_mine', [timestamp]);
+    this.block += 1n;
+    this.now = timestamp;
+    for (const event of this.blockEvents.splice(0)) event(Number(this.block));
+    // The mirror follows the same V2 math the chain runs; a periodic re-read bounds any drift.
+    if (this.touched.size && (this.live || this.block % 32n === 0n || this.touched.size > 64)) {
+      await this.market.refresh(this.client, [...this.touched]);
+      this.touched.clear();
+    }
+    return this.block;
+  }
+
+  /** Advances the simulated clock to `until`, producing blocks of activity along the way. */
+  async backfill(until: number, onProgress?: (fraction: number) => void): Promise<void> {
+    const start = this.now;
+    let reported = 0;
+    while (this.now < until) {
+      const next = Math.min(until, this.now + Math.max(1, Math.round(-Math.log(1 - this.rng.next()) * this.options.meanBlockSeconds)));
+      await this.step(next);
+      const fraction = (this.now - start) / Math.max(1, until - start);
+      if (fraction - reported >= 0.1) {
+        reported = fraction;
+        onProgress?.(fraction);
+      }
+    }
+  }
+
+  /** Produces a block every `intervalMs` of real time, stamped with the wall clock. */
+  startLive(intervalMs: number, onError: (err: unknown) => void): void {
+    let busy = false;
+    this.live = true;
+    this.timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      const t = Math.max(this.now + 1, Math.floor(Date.now() / 1000));
+      // Between world blocks the node mines on arrival (payments settle at once); while the
+      // world assembles a block, arrivals wait and are sealed into it.
+      this.rpc.call('evm_setAutomine', [false])
+        .then(() => this.step(t))
+        .finally(() => this.rpc.call('evm_setAutomine', [true]))
+        .catch(onError)
+        .finally(() => (busy = false));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  /** Hands the node back to mining on arrival once the backfill is written. */
+  async finishBackfill(): Promise<void> {
+    await this.market.refresh(this.client);
+    await this.rpc.call('evm_setAutomine', [true]);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** One block: scheduled events, then the flow of the moment, then whatever it provokes. */
+  private async step(timestamp: number): Promise<void> {
+    const dt = timestamp - this.now;
+    this.updateRegimes(timestamp);
+    this.maybeList(timestamp, dt);
+    this.maybeRug(timestamp);
+    this.smartMoney(timestamp);
+    this.launchpadFlow(dt);
+    const retailTrades = this.rng.poisson((dt / 3600) * 6);
+    for (let i = 0; i < retailTrades; i++) this.retailTrade(false);
+    if (this.rng.chance((dt / 3600) * 0.4)) this.retailTrade(true);
+    this.arbitrage();
+    await this.mineBlock(timestamp);
+  }
+
+  // ---- actors --------------------------------------------------------------------------------
+
+  private updateRegimes(t: number): void {
+    for (const token of this.tokens.values()) {
+      if (token.kind === 'genesis' && token.symbol !== 'USDC' && t >= token.regimeUntil) {
+        token.regime = this.rng.pick([-1, 0, 1]);
+        token.regimeUntil = t + this.rng.int(12, 72) * 3600;
+      }
+    }
+  }
+
+  private tradeablePools(): Pool[] {
+    return this.market.all().filter((p) => {
+      const a = this.tokens.get(p.token0.toLowerCase());
+      const b = this.tokens.get(p.token1.toLowerCase());
+      return a?.tradeable !== false && b?.tradeable !== false && p.r0 > 0n && p.r1 > 0n;
+    });
+  }
+
+  /** The non-quote side of a pool and its quote side. */
+  private sidesOf(pool: Pool): { token: TokenInfo; quote: TokenInfo } | undefined {
+    const t0 = this.tokens.get(pool.token0.toLowerCase());
+    const t1 = this.tokens.get(pool.token1.toLowerCase());
+    if (!t0 || !t1) return undefined;
+    const isQuote = (t: TokenInfo) => t.address.toLowerCase() === this.usdc.address.toLowerCase() || t.address.toLowerCase() === this.native.address.toLowerCase() || t.symbol === 'VIRTUAL';
+    if (isQuote(t0) && !isQuote(t1)) return { token: t1, quote: t0 };
+    if (isQuote(t1) && !isQuote(t0)) return { token: t0, quote: t1 };
+    // Two quote assets (e.g. WETH/USDC): the native is the "token".
+    return t0.address.toLowerCase() === this.native.address.toLowerCase() ? { token: t0, quote: t1 } : { token: t1, quote: t0 };
+  }
+
+  private usdOf(token: TokenInfo): number {
+    if (token.address.toLowerCase() === this.usdc.address.toLowerCase()) return 1;
+    const viaUsdc = this.market.find(0, token.address, this.usdc.address);
+    if (viaUsdc) return this.market.price(viaUsdc, token.address, token.decimals, 6);
+    const viaNative = this.market.find(0, token.address, this.native.address);
+    if (viaNative) return this.market.price(viaNative, token.address, token.decimals, 18) * this.usdOf(this.native);
+    return 0;
+  }
+
+  private toRaw(token: TokenInfo, usd: number): bigint {
+    const price = this.usdOf(token);
+    if (price <= 0) return 0n;
+    const units = usd / price;
+    return BigInt(Math.floor(units * 10 ** Math.min(token.decimals, 12))) * 10n ** BigInt(Math.max(0, token.decimals - 12));
+  }
+
+  /** Queues a router swap and applies it to the mirror and the holdings. Returns the output. */
+  private swap(actor: Address, pool: Pool, tokenIn: Address, amountIn: bigint): bigint {
+    if (amountIn <= 0n || this.balance(actor, tokenIn) < amountIn) return 0n;
+    const router = this.routers[pool.dex]!;
+    const tokenOut = tokenIn.toLowerCase() === pool.token0.toLowerCase() ? pool.token1 : pool.token0;
+    this.approve(actor, tokenIn, router);
+    const info = this.tokens.get(tokenIn.toLowerCase());
+    const sellBlocked = info && (info.kind === 'honeypot') && this.isPoolOf(info, pool);
+    this.queue({ from: actor, to: router, data: encodeFunctionData({ abi: SibylV2Router.abi, functionName: 'swapExactTokensForTokens', args: [amountIn, 0n, [tokenIn, tokenOut], actor, FAR_DEADLINE] }), gas: GAS.swap });
+    this.touched.add(pool);
+    if (sellBlocked) return 0n; // reverts on chain: nothing moves
+    const taxBps = info?.kind === 'taxed' && this.isPoolOf(info, pool) ? 2_500n : 0n;
+    const effectiveIn = amountIn - (amountIn * taxBps) / 10_000n;
+    const out = this.market.swap(pool, tokenIn, effectiveIn);
+    this.credit(actor, tokenIn, -amountIn);
+    this.credit(actor, tokenOut, out);
+    return out;
+  }
+
+  private isPoolOf(token: TokenInfo, pool: Pool): boolean {
+    return pool.token0.toLowerCase() === token.address.toLowerCase() || pool.token1.toLowerCase() === token.address.toLowerCase();
+  }
+
+  private retailTrade(whale: boolean): void {
+    const pools = this.tradeablePools();
+    if (!pools.length) return;
+    const pool = this.rng.pick(pools);
+    const sides = this.sidesOf(pool);
+    if (!sides) return;
+    const { token, quote } = sides;
+    const actor = this.rng.pick(this.actors.get(whale ? 'whale' : 'retail')!);
+    const usd = whale ? this.rng.logUniform(60_000, 600_000) : this.rng.logUniform(20, 4_000);
+    const buyBias = 0.5 + 0.15 * token.regime + (token.kind === 'genesis' ? 0 : 0.2);
+    const held = this.balance(actor, token.address);
+    const buy = held === 0n || this.rng.chance(buyBias);
+    if (buy) {
+      const amountIn = this.toRaw(quote, usd);
+      if (this.balance(actor, quote.address) < amountIn) return;
+      const victimUsd = usd;
+      const sandwich = !whale && victimUsd > 400 && this.rng.chance(0.12) && token.kind === 'genesis';
+      if (sandwich) return this.sandwich(actor, pool, quote.address, amountIn, victimUsd);
+      this.swap(actor, pool, quote.address, amountIn);
+    } else {
+      const amountIn = (held * BigInt(this.rng.int(20, 100))) / 100n;
+      this.swap(actor, pool, token.address, amountIn);
+    }
+  }
+
+  /** Front-run the victim's buy, let it fill at a worse price, back-run: all in one block. */
+  private sandwich(victim: Address, pool: Pool, quoteIn: Address, victimIn: bigint, victimUsd: number): void {
+    const attacker = this.rng.pick(this.actors.get('sandwicher')!);
+    const frontIn = (victimIn * BigInt(this.rng.int(100, 300))) / 100n;
+    if (this.balance(attacker, quoteIn) < frontIn) return void this.swap(victim, pool, quoteIn, victimIn);
+    const tokenOut = quoteIn.toLowerCase() === pool.token0.toLowerCase() ? pool.token1 : pool.token0;
+    const bought = this.swap(attacker, pool, quoteIn, frontIn);
+    this.swap(victim, pool, quoteIn, victimIn);
+    this.swap(attacker, pool, tokenOut, bought);
+    const label = { pool: pool.pair, attacker, victim, victimUsd: Math.round(victimUsd) };
+    this.blockEvents.push((block) => this.labels.sandwiches.push({ ...label, block }));
+  }
+
+  /** Trades between the two DEXes when the same pair's prices diverge by more than 0.6%. */
+  private arbitrage(): void {
+    for (const a of this.market.all().filter((p) => p.dex === 0)) {
+      const b = this.market.find(1, a.token0, a.token1);
+      if (!b || b.r0 === 0n || a.r0 === 0n) continue;
+      const pa = Number(a.r1) / Number(a.r0);
+      const pb = Number(b.r1) / Number(b.r0);
+      if (Math.abs(pa / pb - 1) < 0.006) continue;
+      const arber = this.rng.pick(this.actors.get('arber')!);
+      // token0 is cheaper (in token1) on the lower-priced pool: buy it there with token1 and
+      // sell it on the other; or, holding token0, the mirror trade on token1.
+      const [cheap0, dear0] = pa < pb ? [a, b] : [b, a];
+      const routes: [Pool, Pool, Address][] = [[cheap0, dear0, cheap0.token1], [dear0, cheap0, dear0.token0]];
+      for (const [buyPool, sellPool, input] of routes) {
+        const [reserveIn] = this.market.sides(buyPool, input);
+        const held = this.balance(arber, input);
+        let best = 0n;
+        let bestProfit = 0n;
+        for (let i = 1; i <= 20; i++) {
+          const amountIn = (reserveIn * BigInt(i)) / 400n;
+          if (amountIn > held) break;
+          const got = this.market.quote(buyPool, input, amountIn);
+          const middle = input.toLowerCase() === buyPool.token0.toLowerCase() ? buyPool.token1 : buyPool.token0;
+          const back = this.market.quote(sellPool, middle, got);
+          if (back - amountIn > bestProfit) {
+            bestProfit = back - amountIn;
+            best = amountIn;
+          }
+        }
+        if (best === 0n) continue;
+        const middle = input.toLowerCase() === buyPool.token0.toLowerCase() ? buyPool.token1 : buyPool.token0;
+        const got = this.swap(arber, buyPool, input, best);
+        this.swap(arber, sellPool, middle, got);
+        const label = { arber, buyPool: buyPool.pair, sellPool: sellPool.pair };
+        this.blockEvents.push((block) => this.labels.arbitrages.push({ ...label, block }));
+        break;
+      }
+    }
+  }
+
+  /** Roughly every 10 simulated hours a creator lists a new token; some are traps. */
+  private maybeList(t: number, dt: number): void {
+    if (!this.rng.chance((dt / 3600) / 10)) return;
+    const n = ++this.listingCounter;
+    const creator = this.actorAddress('creator', n);
+    this.queueBalance(creator, parseEther('10000000'));
+    const roll = this.rng.next();
+    const kind: TokenInfo['kind'] = roll < 0.45 ? 'listing' : roll < 0.65 ? 'honeypot' : roll < 0.8 ? 'taxed' : 'owner-powers';
+    const base = this.options.name === 'base' && this.rng.chance(0.4) ? [...this.tokens.values()].find((x) => x.symbol === 'VIRTUAL') : undefined;
+    const quote = base ?? this.native;
+    const symbol = `${kind === 'listing' ? 'NEW' : kind === 'honeypot' ? 'HONEY' : kind === 'taxed' ? 'TAX' : 'OWN'}${n}`;
+    const supply = parseEther('1000000000');
+    const token = kind === 'honeypot' || kind === 'taxed'
+      ? this.deploy(SellTaxToken.abi, SellTaxToken.bytecode, [`${symbol} Token`, symbol, supply, kind === 'taxed' ? 2_500 : 0, kind === 'honeypot'], creator)
+      : kind === 'owner-powers'
+        ? this.deploy(OwnerPowersToken.abi, OwnerPowersToken.bytecode, [`${symbol} Token`, symbol, supply], creator)
+        : this.deploy(DemoToken.abi, DemoToken.bytecode, [`${symbol} Token`, symbol, 18, supply, creator], creator);
+    const info: TokenInfo = { symbol, address: token, decimals: 18, quote: quote.address, kind, regime: 1, regimeUntil: t + 86_400, tradeable: true };
+    this.tokens.set(token.toLowerCase(), info);
+
+    // Liquidity: most of the supply against $20k-$120k of the quote asset.
+    const quoteUsd = this.rng.logUniform(20_000, 120_000);
+    const quoteAmount = this.toRaw(quote, quoteUsd);
+    const tokenAmount = (supply * 8n) / 10n;
+    this.fundToken(creator, quote.address, quoteAmount);
+    this.credit(creator, token, supply);
+    const router = this.routers[0]!;
+    this.approve(creator, token, router);
+    this.approve(creator, quote.address, router);
+    this.queue({ from: creator, to: router, data: encodeFunctionData({ abi: SibylV2Router.abi, functionName: 'addLiquidity', args: [token, quote.address, tokenAmount, quoteAmount, 0n, 0n, creator, FAR_DEADLINE] }), gas: GAS.addLiquidity });
+    const pair = pairAddress(CHAINS[this.options.name].dexes[0]!.factory, token, quote.address);
+    if (kind === 'honeypot' || kind === 'taxed') {
+      this.queue({ from: creator, to: token, data: encodeFunctionData({ abi: SellTaxToken.abi, functionName: 'setPool', args: [pair, true] }), gas: GAS.approve });
+    }
+    const [token0, token1] = token.toLowerCase() < quote.address.toLowerCase() ? [token, quote.address] : [quote.address, token];
+    const pool = this.market.add({ pair, dex: 0, token0, token1, r0: 0n, r1: 0n });
+    if (token0 === token) { pool.r0 = tokenAmount; pool.r1 = quoteAmount; } else { pool.r0 = quoteAmount; pool.r1 = tokenAmount; }
+    this.credit(creator, token, -tokenAmount);
+    this.touched.add(pool);
+    const rugAt = (kind === 'listing' || kind === 'owner-powers') && this.rng.chance(0.35) ? t + this.rng.int(6, 30) * 3600 : undefined;
+    this.listings.push({ token: info, creator, pool, lp: sqrt(tokenAmount * quoteAmount) - 1000n, rugAt, listedAt: t });
+    this.labels.tokens.push({ token, symbol, kind, creator, pair, rug: rugAt !== undefined });
+
+    // Snipers buy in the very block liquidity arrives, right behind it.
+    for (const sniper of this.actors.get('sniper')!) {
+      if (!this.rng.chance(0.8)) continue;
+      const amountIn = this.toRaw(quote, this.rng.logUniform(500, 5_000));
+      if (this.balance(sniper, quote.address) < amountIn) continue;
+      this.swap(sniper, pool, quote.address, amountIn);
+      this.blockEvents.push((block) => this.labels.snipes.push({ sniper, token, pair, block }));
+    }
+  }
+
+  /** Rug-pullers remove all their liquidity once buyers have come in. */
+  private maybeRug(t: number): void {
+    for (const l of this.listings) {
+      if (l.rugAt === undefined || t < l.rugAt) continue;
+      l.rugAt = undefined;
+      const router = this.routers[0]!;
+      const lpBalance = l.lp;
+      this.approve(l.creator, l.pool.pair, router);
+      this.queue({ from: l.creator, to: router, data: encodeFunctionData({ abi: SibylV2Router.abi, functionName: 'removeLiquidity', args: [l.pool.token0, l.pool.token1, lpBalance, 0n, 0n, l.creator, FAR_DEADLINE] }), gas: GAS.remove });
+      this.touched.add(l.pool);
+      l.token.tradeable = false;
+      const rug = { token: l.token.address, pair: l.pool.pair, creator: l.creator };
+      this.blockEvents.push((block) => this.labels.rugs.push({ ...rug, block }));
+    }
+  }
+
+  /** Smart money enters bullish regimes at their start and leaves at their end. */
+  private smartMoney(t: number): void {
+    for (const token of this.tokens.values()) {
+      if (token.kind !== 'genesis' || token.symbol === 'USDC') continue;
+      const pool = this.market.find(0, token.address, token.quote);
+      if (!pool) continue;
+      const key = token.address.toLowerCase();
+      const held = this.smartPositions.get(key);
+      const quote = this.tokens.get(token.quote.toLowerCase())!;
+      if (token.regime === 1 && !held && t < token.regimeUntil - 6 * 3600) {
+        const actor = this.rng.pick(this.actors.get('smart')!);
+        if (this.swap(actor, pool, quote.address, this.toRaw(quote, this.rng.logUniform(15_000, 60_000))) > 0n) {
+          this.smartPositions.set(key, { actor, token });
+        }
+      } else if (held && (token.regime !== 1 || t >= token.regimeUntil - 3600)) {
+        this.swap(held.actor, pool, token.address, this.balance(held.actor, token.address));
+        this.smartPositions.delete(key);
+      }
+    }
+  }
+
+  /** Base only: creators launch curve tokens; buyers push some of them to graduation. */
+  private launchpadFlow(dt: number): void {
+    if (!this.launchpad) return;
+    if (this.rng.chance((dt / 3600) / 5)) {
+      const n = ++this.listingCounter;
+      const creator = this.actorAddress('creator', n);
+      this.queueBalance(creator, parseEther('1000000'));
+      const symbol = `CRV${n}`;
+      const index = this.curveTokens.length;
+      this.queue({ from: creator, to: this.launchpad, data: encodeFunctionData({ abi: BondingCurveLaunchpad.abi, functionName: 'launch', args: [`${symbol} Coin`, symbol] }), value: parseEther('0.1'), gas: GAS.launch });
+      const address = contractAddress(this.launchpad, index + 1);
+      this.curveTokens.push({ address, creator, raisedWei: parseEther('0.099'), graduated: false });
+      this.labels.tokens.push({ token: address, symbol, kind: 'launchpad', creator, pair: null, rug: false });
+    }
+    const open = this.curveTokens.filter((c) => !c.graduated);
+    const buys = this.rng.poisson((dt / 3600) * 3);
+    for (let i = 0; i < buys && open.length; i++) {
+      const curve = this.rng.pick(open);
+      const buyer = this.rng.pick(this.actors.get('retail')!);
+      const wei = parseEther(this.rng.logUniform(0.02, 1.2).toFixed(4));
+      this.queue({ from: buyer, to: this.launchpad, data: encodeFunctionData({ abi: BondingCurveLaunchpad.abi, functionName: 'buy', args: [curve.address, 0n] }), value: wei, gas: GAS.curve * 8n });
+      curve.raisedWei += (wei * 99n) / 100n;
+      if (curve.raisedWei >= parseEther('4.25')) curve.graduated = true; // the launchpad migrates it
+    }
+  }
+}
+
+const PAIR_TOKENS_ABI = [
+  { type: 'function', name: 'token0', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] },
+  { type: 'function', name: 'token1', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] },
+] as const;
+
+function contractAddress(from: Address, nonce: number): Address {
+  return getContractAddress({ from, nonce: BigInt(nonce) });
+}
+
+/** The V2 CREATE2 pair address: salt is keccak(token0 ++ token1), init code is the pair's. */
+function pairAddress(factory: Address, a: Address, b: Address): Address {
+  const [t0, t1] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a];
+  return getContractAddress({ opcode: 'CREATE2', from: factory, salt: keccak256(`0x${t0.slice(2)}${t1.slice(2)}`), bytecode: SibylV2Pair.bytecode });
+}
+
+function sqrt(n: bigint): bigint {
+  if (n < 2n) return n;
+  let x = n;
+  let y = (x + 1n) / 2n;
+  while (y < x) {
+    x = y;
+    y = (x + n / x) / 2n;
+  }
+  return x;
+}
