@@ -10,7 +10,10 @@ export interface WorldLabels {
   chain: string;
   seed: string;
   contracts: { routers: Address[]; flashLoanPool?: Address; launchpad?: Address };
-  wallets: { whales: Address[]; smartMoney: Address[]; snipers: Address[]; sandwichers: Address[]; arbitrageurs: Address[] };
+  wallets: {
+    whales: Address[]; smartMoney: Address[]; snipers: Address[]; sandwichers: Address[]; arbitrageurs: Address[];
+    exchanges: Address[]; liquidityProviders: Address[];
+  };
   tokens: { token: Address; symbol: string; kind: 'listing' | 'honeypot' | 'taxed' | 'owner-powers' | 'launchpad' | 'genesis'; creator: Address; pair: Address | null; rug: boolean }[];
   snipes: { sniper: Address; token: Address; pair: Address; block: number }[];
   sandwiches: { pool: Address; attacker: Address; victim: Address; victimUsd: number; block: number }[];
@@ -21,7 +24,7 @@ export interface WorldLabels {
 export function emptyLabels(chain: string, seed: string): WorldLabels {
   return {
     chain, seed, contracts: { routers: [] },
-    wallets: { whales: [], smartMoney: [], snipers: [], sandwichers: [], arbitrageurs: [] },
+    wallets: { whales: [], smartMoney: [], snipers: [], sandwichers: [], arbitrageurs: [], exchanges: [], liquidityProviders: [] },
     tokens: [], snipes: [], sandwiches: [], arbitrages: [], rugs: [],
   };
 }

@@ -59,7 +59,7 @@ interface Listing {
   listedAt: number;
 }
 
-type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'creator';
+type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator';
 
 export class World {
   readonly labels: WorldLabels;
@@ -148,7 +148,7 @@ export class World {
       this.launchpad = this.deploy(BondingCurveLaunchpad.abi, BondingCurveLaunchpad.bytecode, [spec.dexes[0]!.factory, spec.wrappedNative, this.deployer]);
     }
 
-    const counts: Record<Role, number> = { retail: 30, whale: 4, smart: 4, sniper: 3, sandwicher: 2, arber: 2, lp: 3, creator: 0 };
+    const counts: Record<Role, number> = { retail: 30, whale: 4, smart: 4, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0 };
     for (const [role, n] of Object.entries(counts) as [Role, number][]) {
       this.actors.set(role, Array.from({ length: n }, (_, i) => this.actorAddress(role, i)));
     }
@@ -157,10 +157,12 @@ export class World {
     this.labels.wallets.snipers = [...this.actors.get('sniper')!];
     this.labels.wallets.sandwichers = [...this.actors.get('sandwicher')!];
     this.labels.wallets.arbitrageurs = [...this.actors.get('arber')!];
+    this.labels.wallets.exchanges = [...this.actors.get('exchange')!];
+    this.labels.wallets.liquidityProviders = [...this.actors.get('lp')!];
     this.labels.contracts = { routers: [...this.routers], flashLoanPool: flashPool, ...(this.launchpad && { launchpad: this.launchpad }) };
 
     // Fund every actor with gas, wrapped native and USDC; approve both routers for both.
-    const usdPerRole: Record<Role, number> = { retail: 20_000, whale: 3_000_000, smart: 600_000, sniper: 200_000, sandwicher: 500_000, arber: 500_000, lp: 1_000_000, creator: 0 };
+    const usdPerRole: Record<Role, number> = { retail: 20_000, whale: 3_000_000, smart: 600_000, sniper: 200_000, sandwicher: 500_000, arber: 500_000, lp: 1_000_000, exchange: 5_000_000, creator: 0 };
     for (const [role, list] of this.actors) {
       for (const actor of list) {
         const usd = usdPerRole[role];
@@ -338,6 +340,7 @@ export class World {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    this.rpc.close();
   }
 
   /** One block: scheduled events, then the flow of the moment, then whatever it provokes. */
@@ -348,6 +351,8 @@ export class World {
     this.maybeRug(timestamp);
     this.smartMoney(timestamp);
     this.launchpadFlow(dt);
+    await this.liquidityFlow(dt);
+    this.whaleTransfers(dt);
     const retailTrades = this.rng.poisson((dt / 3600) * 6);
     for (let i = 0; i < retailTrades; i++) this.retailTrade(false);
     if (this.rng.chance((dt / 3600) * 0.4)) this.retailTrade(true);
@@ -591,6 +596,48 @@ export class World {
         this.smartPositions.delete(key);
       }
     }
+  }
+
+  /** Liquidity providers add to and withdraw from the main pools (Mint and Burn events). */
+  private async liquidityFlow(dt: number): Promise<void> {
+    if (!this.rng.chance((dt / 3600) * 0.5)) return;
+    const lp = this.rng.pick(this.actors.get('lp')!);
+    const pools = this.market.all().filter((p) => this.tokens.get(p.token0.toLowerCase())?.kind === 'genesis' && this.tokens.get(p.token1.toLowerCase())?.kind === 'genesis' && p.r0 > 0n);
+    if (!pools.length) return;
+    const pool = this.rng.pick(pools);
+    const router = this.routers[pool.dex]!;
+    const held = (await this.client.readContract({ address: pool.pair, abi: DemoToken.abi, functionName: 'balanceOf', args: [lp] })) as bigint;
+    if (held > 0n && this.rng.chance(0.4)) {
+      const amount = (held * BigInt(this.rng.int(30, 100))) / 100n;
+      this.approve(lp, pool.pair, router);
+      this.queue({ from: lp, to: router, data: encodeFunctionData({ abi: SibylV2Router.abi, functionName: 'removeLiquidity', args: [pool.token0, pool.token1, amount, 0n, 0n, lp, FAR_DEADLINE] }), gas: GAS.remove });
+    } else {
+      const share = this.rng.logUniform(0.01, 0.15);
+      const amount0 = BigInt(Math.floor(Number(pool.r0) * share));
+      const amount1 = BigInt(Math.floor(Number(pool.r1) * share));
+      this.fundToken(lp, pool.token0, amount0);
+      this.fundToken(lp, pool.token1, amount1);
+      this.approve(lp, pool.token0, router);
+      this.approve(lp, pool.token1, router);
+      this.queue({ from: lp, to: router, data: encodeFunctionData({ abi: SibylV2Router.abi, functionName: 'addLiquidity', args: [pool.token0, pool.token1, amount0, amount1, 0n, 0n, lp, FAR_DEADLINE] }), gas: GAS.addLiquidity });
+      pool.r0 += amount0;
+      pool.r1 += amount1;
+    }
+    this.touched.add(pool);
+  }
+
+  /** Whales move size between themselves and exchange hot wallets (large Transfer events). */
+  private whaleTransfers(dt: number): void {
+    if (!this.rng.chance((dt / 3600) * 0.3)) return;
+    const whale = this.rng.pick(this.actors.get('whale')!);
+    const exchanges = this.actors.get('exchange')!;
+    const token = this.rng.chance(0.6) ? this.usdc : this.native;
+    const amount = this.toRaw(token, this.rng.logUniform(100_000, 1_500_000));
+    if (this.balance(whale, token.address) < amount) return;
+    const to = this.rng.chance(0.5) ? this.rng.pick(exchanges) : this.rng.pick(this.actors.get('whale')!.filter((w) => w !== whale));
+    this.queue({ from: whale, to: token.address, data: encodeFunctionData({ abi: DemoToken.abi, functionName: 'transfer', args: [to, amount] }), gas: GAS.transfer });
+    this.credit(whale, token.address, -amount);
+    this.credit(to, token.address, amount);
   }
 
   /** Base only: creators launch curve tokens; buyers push some of them to graduation. */
