@@ -1,5 +1,5 @@
 /** The embedded default: a single-process store with the same semantics as the Redis one. */
-import type { Store } from './store.js';
+import type { SortedEntry, Store } from './store.js';
 
 interface Entry {
   value: string;
@@ -10,6 +10,8 @@ export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
   private readonly entries = new Map<string, Entry>();
   private readonly hashes = new Map<string, Map<string, string>>();
+  /** Sorted sets: member → score, plus an ordering rebuilt lazily after writes. */
+  private readonly sorted = new Map<string, { scores: Map<string, number>; ordered: SortedEntry[] | null }>();
   private writes = 0;
 
   private live(key: string): Entry | undefined {
@@ -47,6 +49,7 @@ export class MemoryStore implements Store {
   async delete(key: string): Promise<void> {
     this.entries.delete(key);
     this.hashes.delete(key);
+    this.sorted.delete(key);
   }
 
   async incrBy(key: string, by: number, ttlMs?: number): Promise<number> {
@@ -73,6 +76,57 @@ export class MemoryStore implements Store {
 
   async hashDelete(key: string, field: string): Promise<void> {
     this.hashes.get(key)?.delete(field);
+  }
+
+  async hashSetMany(key: string, fields: Record<string, string>): Promise<void> {
+    for (const [field, value] of Object.entries(fields)) await this.hashSet(key, field, value);
+  }
+
+  async sortedAdd(key: string, entries: readonly SortedEntry[]): Promise<void> {
+    let set = this.sorted.get(key);
+    if (!set) this.sorted.set(key, (set = { scores: new Map(), ordered: null }));
+    for (const e of entries) set.scores.set(e.member, e.score);
+    set.ordered = null;
+  }
+
+  private ordered(key: string): SortedEntry[] {
+    const set = this.sorted.get(key);
+    if (!set) return [];
+    // Same order as Redis: by score, then by member.
+    set.ordered ??= [...set.scores].map(([member, score]) => ({ member, score })).sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
+    return set.ordered;
+  }
+
+  async sortedRange(key: string, min: number, max: number, limit?: number): Promise<SortedEntry[]> {
+    const all = this.ordered(key);
+    let lo = 0;
+    let hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (all[mid]!.score < min) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: SortedEntry[] = [];
+    for (let i = lo; i < all.length && all[i]!.score <= max && (limit === undefined || out.length < limit); i++) out.push(all[i]!);
+    return out;
+  }
+
+  async sortedRemoveRange(key: string, min: number, max: number): Promise<number> {
+    const set = this.sorted.get(key);
+    if (!set) return 0;
+    let removed = 0;
+    for (const [member, score] of set.scores) {
+      if (score >= min && score <= max) {
+        set.scores.delete(member);
+        removed++;
+      }
+    }
+    if (removed) set.ordered = null;
+    return removed;
+  }
+
+  async sortedCount(key: string): Promise<number> {
+    return this.sorted.get(key)?.scores.size ?? 0;
   }
 
   async close(): Promise<void> {}

@@ -1,6 +1,6 @@
 /** The production store: Redis through the official `redis` client, keys under one prefix. */
 import { createClient, type RedisClientType } from 'redis';
-import type { Store } from './store.js';
+import type { SortedEntry, Store } from './store.js';
 
 // INCRBY and a ttl that is set only when the key has none, in one atomic step.
 const INCR_WITH_TTL = `
@@ -66,6 +66,30 @@ export class RedisStore implements Store {
 
   async hashDelete(key: string, field: string): Promise<void> {
     await this.client.hDel(this.k(key), field);
+  }
+
+  async hashSetMany(key: string, fields: Record<string, string>): Promise<void> {
+    if (Object.keys(fields).length) await this.client.hSet(this.k(key), fields);
+  }
+
+  async sortedAdd(key: string, entries: readonly SortedEntry[]): Promise<void> {
+    // Large batches go in slices so no single command grows without bound.
+    for (let i = 0; i < entries.length; i += 1_000) {
+      await this.client.zAdd(this.k(key), entries.slice(i, i + 1_000).map((e) => ({ score: e.score, value: e.member })));
+    }
+  }
+
+  async sortedRange(key: string, min: number, max: number, limit?: number): Promise<SortedEntry[]> {
+    const rows = await this.client.zRangeByScoreWithScores(this.k(key), min, max, limit === undefined ? undefined : { LIMIT: { offset: 0, count: limit } });
+    return rows.map((r) => ({ member: String(r.value), score: r.score }));
+  }
+
+  async sortedRemoveRange(key: string, min: number, max: number): Promise<number> {
+    return Number(await this.client.zRemRangeByScore(this.k(key), min, max));
+  }
+
+  async sortedCount(key: string): Promise<number> {
+    return Number(await this.client.zCard(this.k(key)));
   }
 
   async close(): Promise<void> {

@@ -16,5 +16,19 @@ export interface Store {
   hashGet(key: string, field: string): Promise<string | null>;
   hashGetAll(key: string): Promise<Record<string, string>>;
   hashDelete(key: string, field: string): Promise<void>;
+  /** Writes several fields of one hash at once. */
+  hashSetMany(key: string, fields: Record<string, string>): Promise<void>;
+  /** Adds members to a sorted set (a member already present takes the new score). */
+  sortedAdd(key: string, entries: readonly SortedEntry[]): Promise<void>;
+  /** Members with min <= score <= max, lowest score first; `limit` caps how many. */
+  sortedRange(key: string, min: number, max: number, limit?: number): Promise<SortedEntry[]>;
+  /** Removes members with min <= score <= max; returns how many went. */
+  sortedRemoveRange(key: string, min: number, max: number): Promise<number>;
+  sortedCount(key: string): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface SortedEntry {
+  readonly score: number;
+  readonly member: string;
 }

@@ -66,4 +66,26 @@ describe.each(implementations)('Store contract: %s', (_name, open) => {
     expect(await store.hashGetAll('h')).toEqual({ b: '2' });
     expect(await store.hashGetAll('nothing')).toEqual({});
   });
+
+  it('hashSetMany writes every field', async () => {
+    await store.hashSetMany('hm', { a: '1', b: '2' });
+    await store.hashSetMany('hm', {});
+    expect(await store.hashGetAll('hm')).toEqual({ a: '1', b: '2' });
+  });
+
+  it('sorted sets order by score then member, range by score inclusively, and remove ranges', async () => {
+    await store.sortedAdd('z', [{ score: 5, member: 'e' }, { score: 1, member: 'b' }, { score: 1, member: 'a' }, { score: 3, member: 'c' }]);
+    expect(await store.sortedCount('z')).toBe(4);
+    expect((await store.sortedRange('z', 1, 3)).map((e) => e.member)).toEqual(['a', 'b', 'c']);
+    expect(await store.sortedRange('z', 2, 2)).toEqual([]);
+    expect(await store.sortedRange('z', 0, 10, 2)).toEqual([{ score: 1, member: 'a' }, { score: 1, member: 'b' }]);
+    await store.sortedAdd('z', [{ score: 9, member: 'a' }]); // re-scored, not duplicated
+    expect(await store.sortedCount('z')).toBe(4);
+    expect((await store.sortedRange('z', 0, 100)).map((e) => e.member)).toEqual(['b', 'c', 'e', 'a']);
+    expect(await store.sortedRemoveRange('z', 3, 5)).toBe(2);
+    expect((await store.sortedRange('z', -Infinity, Infinity)).map((e) => e.member)).toEqual(['b', 'a']);
+    expect(await store.sortedRange('missing', 0, 1)).toEqual([]);
+    await store.delete('z');
+    expect(await store.sortedCount('z')).toBe(0);
+  });
 });
