@@ -32,6 +32,7 @@ export interface Config {
   readonly settleTimeoutMs: number;
   readonly settleBatchMax: number;
   readonly logRange: number;
+  readonly indexer: { reorgDepth: number; pollMs: number };
   /** The simulated market on the embedded chains; undefined when WORLD_DAYS is 0. */
   readonly world: { seed: string; days: number; meanBlockSeconds: number; liveBlockMs: number; labelsPath: string } | undefined;
   readonly logLookbackBlocks: number;
@@ -58,6 +59,8 @@ const envSchema = z.object({
   X402_SETTLE_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   X402_SETTLE_BATCH_MAX: int(1, 500).default(50),
   CHAIN_LOG_RANGE: int(1, 1_000_000).default(10_000),
+  INDEXER_REORG_DEPTH: int(0, 1_000).default(12),
+  INDEXER_POLL_MS: int(100, 600_000).default(2_000),
   WORLD_SEED: z.string().min(1).max(100).default('sibyl'),
   WORLD_DAYS: z.coerce.number().min(0).max(60).default(14),
   WORLD_BLOCK_SECONDS: int(60, 86_400).default(2_400),
@@ -111,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     settleTimeoutMs: e.X402_SETTLE_TIMEOUT_MS,
     settleBatchMax: e.X402_SETTLE_BATCH_MAX,
     logRange: e.CHAIN_LOG_RANGE,
+    indexer: { reorgDepth: e.INDEXER_REORG_DEPTH, pollMs: e.INDEXER_POLL_MS },
     world: e.WORLD_DAYS > 0
       ? { seed: e.WORLD_SEED, days: e.WORLD_DAYS, meanBlockSeconds: e.WORLD_BLOCK_SECONDS, liveBlockMs: e.WORLD_LIVE_BLOCK_MS, labelsPath: e.WORLD_LABELS_PATH }
       : undefined,

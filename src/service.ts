@@ -15,6 +15,7 @@ import { SettlementLedger } from './payments/settlements.js';
 import { createApp } from './server/app.js';
 import { createRegistry } from './skills/index.js';
 import { startWorld, worldGenesisTimestamp } from './world/index.js';
+import { ChainIndexer } from './indexer/indexer.js';
 import type { Skill } from './skills/registry.js';
 import { openStore, type Store } from './store/index.js';
 
@@ -66,6 +67,14 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     }
     const store = await openStore(config.redisUrl, config.redisPrefix);
     resources.unshift(store);
+
+    // Index every chain up to head before serving, then follow it.
+    const indexers = chains.list().map((c) => new ChainIndexer(c, store, { range: config.logRange, reorgDepth: config.indexer.reorgDepth, lookbackBlocks: config.logLookbackBlocks }));
+    const indexStarted = Date.now();
+    const logsRead = await Promise.all(indexers.map((i) => i.sync()));
+    options.onProgress?.(`indexed ${logsRead.reduce((a, b) => a + b, 0)} logs on ${indexers.length} chains in ${Date.now() - indexStarted} ms`);
+    for (const i of indexers) i.start(config.indexer.pollMs, (err) => log(`indexer ${i.chain.name} failed`, err));
+    resources.unshift({ close: async () => indexers.forEach((i) => i.stop()) });
 
     const baseChain = chains.get(PAYMENT_CHAIN);
     const facilitator = config.facilitatorUrl

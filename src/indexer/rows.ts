@@ -1,0 +1,57 @@
+/** What the indexer stores: one row per event (addresses lower-case), and the store keys that hold them. */
+import type { Address, Hash } from 'viem';
+import type { EventName } from './events.js';
+
+interface Base {
+  block: number;
+  logIndex: number;
+  txIndex: number;
+  tx: Hash;
+  /** Block timestamp, unix seconds. */
+  ts: number;
+}
+
+interface Rows {
+  pairCreated: { factory: Address; pair: Address; token0: Address; token1: Address };
+  swap: { pair: Address; sender: Address; to: Address; amount0In: string; amount1In: string; amount0Out: string; amount1Out: string };
+  sync: { pair: Address; reserve0: string; reserve1: string };
+  mint: { pair: Address; sender: Address; to: Address | null; amount0: string; amount1: string };
+  burn: { pair: Address; sender: Address; to: Address | null; amount0: string; amount1: string };
+  transfer: { token: Address; from: Address; to: Address; value: string };
+  tokenLaunched: { venue: Address; token: Address; creator: Address; name: string; symbol: string };
+  curveTrade: { venue: Address; token: Address; trader: Address; isBuy: boolean; ethAmount: string; tokenAmount: string; realEth: string; progressBps: number };
+  graduated: { venue: Address; token: Address; pair: Address; ethAmount: string; tokenAmount: string };
+  flashLoan: { lender: Address; receiver: Address; token: Address; amount: string; fee: string };
+}
+
+/** Deposit and Withdrawal of the wrapped native are stored as transfers, so they have no row of their own. */
+export type RowEvent = Exclude<EventName, 'deposit' | 'withdrawal'>;
+export type Row<E extends RowEvent = RowEvent> = E extends RowEvent ? { event: E } & Base & Rows[E] : never;
+
+/** Rows sort by block, then by position in the block: the score is block * 100,000 + logIndex. */
+export function rowScore(block: number, logIndex: number): number {
+  return block * 100_000 + logIndex;
+}
+
+export function indexKeys(chainId: number) {
+  const p = `idx:${chainId}:`;
+  return {
+    checkpoint: `${p}checkpoint`,
+    lease: `${p}lease`,
+    /** Recent block hashes and times (member `block:hash:ts`, score block), for reorg repair and time lookups. */
+    blocks: `${p}blocks`,
+    reserves: `${p}reserves`,
+    balances: (token: string) => `${p}bal:${token.toLowerCase()}`,
+    sets: {
+      pairs: `${p}pairs`,
+      swaps: `${p}swaps`,
+      syncs: `${p}syncs`,
+      liquidity: `${p}liquidity`,
+      transfers: `${p}transfers`,
+      launchpad: `${p}launchpad`,
+      flashLoans: `${p}flashloans`,
+    },
+  } as const;
+}
+
+export type IndexKeys = ReturnType<typeof indexKeys>;

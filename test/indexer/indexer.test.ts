@@ -1,0 +1,135 @@
+/**
+ * The indexer against a world's history: what it stores matches raw getLogs exactly, a new
+ * instance resumes from the checkpoint without gaps or duplicates, a reorganisation is
+ * repaired, and balances match balanceOf.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { encodeFunctionData, parseAbi, type Address, type Hex } from 'viem';
+import { demoAccount } from '../../src/chain/accounts.js';
+import { CHAINS } from '../../src/chain/chains.js';
+import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { ChainRuntime, type ConnectedChain } from '../../src/chain/runtime.js';
+import { ChainIndexer } from '../../src/indexer/indexer.js';
+import { EVENTS } from '../../src/indexer/events.js';
+import type { Row } from '../../src/indexer/rows.js';
+import { RedisStore } from '../../src/store/redis.js';
+import type { Store } from '../../src/store/store.js';
+import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import { TEST_REDIS_URL } from '../helpers/env.js';
+
+const OPTIONS = { range: 50, reorgDepth: 16, lookbackBlocks: 1_000_000 };
+const usdcAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function mint(address, uint256)']);
+
+describe('chain indexer', () => {
+  let devnet: Devnet;
+  let chain: ConnectedChain;
+  let store: Store;
+  let rpc: (method: string, params?: unknown[]) => Promise<any>;
+
+  beforeAll(async () => {
+    devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(1), fifo: true });
+    const world = await startWorld(devnet.chains, { seed: 'indexer-test', days: 1, meanBlockSeconds: 1_200, liveBlockMs: 0, labelsPath: `/tmp/sibyl-idx-${process.pid}.json` });
+    world.stop();
+    chain = new ChainRuntime().add('base', devnet.chains[0]!.rpcUrl, 'embedded');
+    store = await RedisStore.connect(TEST_REDIS_URL, `sibyl-test:${randomUUID()}:`);
+    rpc = async (method, params = []) => {
+      const res = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+      return ((await res.json()) as { result: unknown }).result;
+    };
+  });
+  afterAll(async () => {
+    await store?.close();
+    await devnet?.stop();
+  });
+
+  /** What a plain getLogs says the index should hold. */
+  async function rawCounts() {
+    const logs = await chain.client.getLogs({ fromBlock: 0n, toBlock: 'latest', events: [EVENTS.transfer, EVENTS.swap, EVENTS.pairCreated, EVENTS.deposit, EVENTS.withdrawal] } as never) as any[];
+    const factories = CHAINS.base.dexes.map((d) => d.factory.toLowerCase());
+    const pairs = new Set(logs.filter((l) => l.eventName === 'PairCreated' && factories.includes(l.address.toLowerCase())).map((l) => l.args.pair.toLowerCase()));
+    const weth = CHAINS.base.wrappedNative.toLowerCase();
+    return {
+      pairs: pairs.size,
+      swaps: logs.filter((l) => l.eventName === 'Swap' && pairs.has(l.address.toLowerCase())).length,
+      transfers: logs.filter((l) => (l.eventName === 'Transfer' && l.topics.length === 3) || ((l.eventName === 'Deposit' || l.eventName === 'Withdrawal') && l.address.toLowerCase() === weth)).length,
+    };
+  }
+
+  async function indexedCounts(indexer: ChainIndexer) {
+    return {
+      pairs: await store.sortedCount(indexer.keys.sets.pairs),
+      swaps: await store.sortedCount(indexer.keys.sets.swaps),
+      transfers: await store.sortedCount(indexer.keys.sets.transfers),
+    };
+  }
+
+  it('indexes the whole history exactly as getLogs reports it', async () => {
+    const indexer = new ChainIndexer(chain, store, OPTIONS);
+    const read = await indexer.sync();
+    expect(read).toBeGreaterThan(1_000);
+    const counts = await indexedCounts(indexer);
+    expect(counts).toEqual(await rawCounts());
+    expect(counts.swaps).toBeGreaterThan(100);
+    expect((await indexer.checkpoint())!.block).toBe(Number(await chain.client.getBlockNumber({ cacheTime: 0 })));
+  });
+
+  it('a new instance resumes from the checkpoint without gaps or duplicates; a second one waits for the lease', async () => {
+    const first = new ChainIndexer(chain, store, OPTIONS);
+    const before = (await first.checkpoint())!.block;
+    for (let i = 0; i < 3; i++) await mintUsdc(demoAccount(5).address, 7n);
+    const resumed = new ChainIndexer(chain, store, OPTIONS);
+    // The earlier instance in this file still holds the lease: a fresh one must not write.
+    expect(await resumed.sync()).toBe(0);
+    await store.delete(resumed.keys.lease);
+    expect(await resumed.sync()).toBe(3);
+    expect((await resumed.checkpoint())!.block).toBe(before + 3);
+    expect(await indexedCounts(resumed)).toEqual(await rawCounts());
+  });
+
+  it('repairs a reorganisation: rows above the fork go, the new branch comes in, balances follow', async () => {
+    const indexer = new ChainIndexer(chain, store, OPTIONS);
+    await store.delete(indexer.keys.lease);
+    await indexer.sync();
+    const holder = demoAccount(6).address;
+    const snapshot = await rpc('evm_snapshot');
+    for (let i = 0; i < 3; i++) await mintUsdc(holder, 1_000_000n);
+    await indexer.sync();
+    expect(await indexedBalance(indexer, holder)).toBe(await chainBalance(holder));
+
+    await rpc('evm_revert', [snapshot]);
+    await mintUsdc(holder, 5n); // a different branch at the same heights
+    await mintUsdc(demoAccount(7).address, 9n);
+    await indexer.sync();
+    expect(await indexedCounts(indexer)).toEqual(await rawCounts());
+    expect(await indexedBalance(indexer, holder)).toBe(await chainBalance(holder));
+    const head = await chain.client.getBlock({ blockTag: 'latest' });
+    expect((await indexer.checkpoint())!.hash).toBe(head.hash);
+    const transfers = (await store.sortedRange(indexer.keys.sets.transfers, -Infinity, Infinity)).map((e) => JSON.parse(e.member) as Row<'transfer'>);
+    expect(transfers.filter((t) => t.to.toLowerCase() === holder.toLowerCase() && t.value === '1000000')).toHaveLength(0);
+  });
+
+  it('indexed balances equal balanceOf for the world actors', async () => {
+    const indexer = new ChainIndexer(chain, store, OPTIONS);
+    const holders = Object.keys(await store.hashGetAll(indexer.keys.balances(CHAINS.base.usdc))).slice(0, 15) as Address[];
+    expect(holders.length).toBeGreaterThan(10);
+    for (const h of holders) expect(await indexedBalance(indexer, h)).toBe(await chainBalance(h));
+    const wethHolders = Object.entries(await store.hashGetAll(indexer.keys.balances(CHAINS.base.wrappedNative))).slice(0, 10);
+    for (const [h, bal] of wethHolders) {
+      expect(BigInt(bal)).toBe(await chain.client.readContract({ address: CHAINS.base.wrappedNative, abi: usdcAbi, functionName: 'balanceOf', args: [h as Address] }));
+    }
+  });
+
+  async function mintUsdc(to: Address, amount: bigint) {
+    const hash = (await rpc('eth_sendTransaction', [{ from: demoAccount(0).address, to: CHAINS.base.usdc, data: encodeFunctionData({ abi: usdcAbi, functionName: 'mint', args: [to, amount] }) }])) as Hex;
+    await chain.client.waitForTransactionReceipt({ hash });
+  }
+
+  async function indexedBalance(indexer: ChainIndexer, holder: Address) {
+    return BigInt((await store.hashGet(indexer.keys.balances(CHAINS.base.usdc), holder.toLowerCase())) ?? '0');
+  }
+
+  async function chainBalance(holder: Address) {
+    return chain.client.readContract({ address: CHAINS.base.usdc, abi: usdcAbi, functionName: 'balanceOf', args: [holder] });
+  }
+});
