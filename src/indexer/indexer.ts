@@ -9,7 +9,7 @@
  * real chain or the embedded one: nothing here knows the world is simulated.
  */
 import { randomUUID } from 'node:crypto';
-import { decodeEventLog, formatLog, toHex, zeroAddress, type Address, type Hash, type Log, type RpcLog } from 'viem';
+import { decodeEventLog, toHex, zeroAddress, type Address, type Hash, type Hex, type RpcLog } from 'viem';
 import type { ConnectedChain } from '../chain/runtime.js';
 import type { Store } from '../store/store.js';
 import { v2PairAbi } from '../intel/abis.js';
@@ -31,6 +31,43 @@ export interface IndexProgress {
 }
 
 export class ReorgTooDeepError extends Error {}
+
+/** A log as the node sent it, numbers parsed; no client formatting on the hot path. */
+interface RawLog {
+  address: string;
+  topics: Hex[];
+  data: Hex;
+  blockNumber: number;
+  blockHash: Hash;
+  blockTimestamp?: number;
+  logIndex: number;
+  transactionHash: Hash;
+  transactionIndex: number;
+}
+
+interface FetchedWindow {
+  to: number;
+  logs: RawLog[];
+  end: { hash: Hash; timestamp: number };
+  times: Map<number, number>;
+}
+
+/** Pending logs (no block yet) and removed ones are not history: they are skipped. */
+function parseLog(l: RpcLog): RawLog | null {
+  if (l.blockNumber === null || l.logIndex === null || l.blockHash === null || l.transactionHash === null || l.transactionIndex === null || l.removed) return null;
+  const ts = (l as RpcLog & { blockTimestamp?: Hex }).blockTimestamp;
+  return {
+    address: l.address,
+    topics: l.topics as Hex[],
+    data: l.data,
+    blockNumber: parseInt(l.blockNumber, 16),
+    blockHash: l.blockHash,
+    ...(ts !== undefined && { blockTimestamp: parseInt(ts, 16) }),
+    logIndex: parseInt(l.logIndex, 16),
+    transactionHash: l.transactionHash,
+    transactionIndex: parseInt(l.transactionIndex, 16),
+  };
+}
 
 const LEASE_MS = 30_000;
 
@@ -67,15 +104,28 @@ export class ChainIndexer {
       const onChain = await client.getBlock({ blockNumber: BigInt(cp.block) }).catch(() => null);
       if (!onChain || onChain.hash !== cp.hash) cp = await this.repairReorg(cp);
     }
-    let from = cp ? cp.block + 1 : Math.max(0, Number(head) - this.options.lookbackBlocks + 1);
+    const start = cp ? cp.block + 1 : Math.max(0, Number(head) - this.options.lookbackBlocks + 1);
+    const windows: [number, number][] = [];
+    for (let from = start; from <= Number(head); from += this.options.range) windows.push([from, Math.min(Number(head), from + this.options.range - 1)]);
+    // The next window is fetched while the current one is written.
     let read = 0;
-    while (from <= Number(head)) {
-      const to = Math.min(Number(head), from + this.options.range - 1);
-      read += await this.ingest(from, to);
-      from = to + 1;
+    let next = windows.length ? this.fetchWindow(...windows[0]!) : undefined;
+    for (let i = 0; i < windows.length; i++) {
+      const window = await next!;
+      next = i + 1 < windows.length ? this.fetchWindow(...windows[i + 1]!) : undefined;
+      read += await this.apply(window);
       await this.holdLease();
     }
     return read;
+  }
+
+  private async fetchWindow(from: number, to: number): Promise<FetchedWindow> {
+    const [raw, end] = await Promise.all([
+      this.chain.client.request({ method: 'eth_getLogs', params: [{ fromBlock: toHex(from), toBlock: toHex(to), topics: [ALL_TOPICS] }] }) as Promise<RpcLog[]>,
+      this.chain.client.getBlock({ blockNumber: BigInt(to) }),
+    ]);
+    const logs = raw.map(parseLog).filter((l): l is RawLog => l !== null);
+    return { to, logs, end: { hash: end.hash, timestamp: Number(end.timestamp) }, times: await this.blockTimes(logs) };
   }
 
   /** Keeps syncing every `intervalMs` until stopped. */
@@ -110,15 +160,8 @@ export class ChainIndexer {
     return (await this.store.sortedRange(this.keys.sets[set], min, max)).map((e) => JSON.parse(e.member) as Row);
   }
 
-  /** Reads and stores every log of blocks [from, to]; the checkpoint moves last. */
-  private async ingest(from: number, to: number): Promise<number> {
-    const client = this.chain.client;
-    const [logs, end] = await Promise.all([
-      // Raw logs filtered by topic: decoding is done once, below, not also by the client.
-      client.request({ method: 'eth_getLogs', params: [{ fromBlock: toHex(from), toBlock: toHex(to), topics: [ALL_TOPICS] }] }).then((raw) => (raw as RpcLog[]).map((l) => formatLog(l))),
-      client.getBlock({ blockNumber: BigInt(to) }),
-    ]);
-    const times = await this.blockTimes(logs);
+  /** Stores every log of a fetched window; the checkpoint moves last. */
+  private async apply({ to, logs, end, times }: FetchedWindow): Promise<number> {
     const sets = new Map<keyof IndexKeys['sets'], { score: number; member: string }[]>();
     const push = (set: keyof IndexKeys['sets'], row: Row) => {
       let list = sets.get(set);
@@ -131,10 +174,10 @@ export class ChainIndexer {
 
     for (const log of logs) {
       const name = NAME_BY_TOPIC.get(log.topics[0] as `0x${string}`);
-      if (!name || log.blockNumber === null || log.logIndex === null) continue;
+      if (!name) continue;
       const row = this.decode(name, log, times.get(log.blockNumber)!);
       if (!row) continue;
-      hashes.set(Number(log.blockNumber), log.blockHash!);
+      hashes.set(log.blockNumber, log.blockHash);
       switch (row.event) {
         case 'pairCreated':
           this.pairs.add(row.pair.toLowerCase());
@@ -170,30 +213,28 @@ export class ChainIndexer {
     for (const [set, entries] of sets) await this.store.sortedAdd(this.keys.sets[set], entries);
     await this.applyBalances(balanceDeltas);
     if (Object.keys(reserves).length) await this.store.hashSetMany(this.keys.reserves, reserves);
-    await this.store.sortedAdd(this.keys.blocks, [...hashes].map(([block, hash]) => ({ score: block, member: `${block}:${hash}:${times.get(BigInt(block)) ?? Number(end.timestamp)}` })));
+    await this.store.sortedAdd(this.keys.blocks, [...hashes].map(([block, hash]) => ({ score: block, member: `${block}:${hash}:${times.get(block) ?? end.timestamp}` })));
     await this.store.sortedRemoveRange(this.keys.blocks, -Infinity, to - this.options.reorgDepth * 4);
-    await this.store.set(this.keys.checkpoint, JSON.stringify({ block: to, hash: end.hash, timestamp: Number(end.timestamp) }));
+    await this.store.set(this.keys.checkpoint, JSON.stringify({ block: to, hash: end.hash, timestamp: end.timestamp }));
     return logs.length;
   }
 
   /** Block timestamps from the logs (anvil and recent nodes include them), else from the blocks. */
-  private async blockTimes(logs: Log[]): Promise<Map<bigint, number>> {
-    const times = new Map<bigint, number>();
-    const missing = new Set<bigint>();
+  private async blockTimes(logs: RawLog[]): Promise<Map<number, number>> {
+    const times = new Map<number, number>();
+    const missing = new Set<number>();
     for (const log of logs) {
-      const ts = (log as Log & { blockTimestamp?: bigint | `0x${string}` }).blockTimestamp;
-      if (log.blockNumber === null) continue;
-      if (ts !== undefined) times.set(log.blockNumber, Number(ts));
+      if (log.blockTimestamp !== undefined) times.set(log.blockNumber, log.blockTimestamp);
       else missing.add(log.blockNumber);
     }
     await Promise.all([...missing].filter((b) => !times.has(b)).map(async (b) => {
-      times.set(b, Number((await this.chain.client.getBlock({ blockNumber: b })).timestamp));
+      times.set(b, Number((await this.chain.client.getBlock({ blockNumber: BigInt(b) })).timestamp));
     }));
     return times;
   }
 
-  private decode(name: EventName, log: Log, ts: number): Row | null {
-    const base = { block: Number(log.blockNumber), logIndex: log.logIndex!, tx: log.transactionHash!, txIndex: log.transactionIndex!, ts };
+  private decode(name: EventName, log: RawLog, ts: number): Row | null {
+    const base = { block: log.blockNumber, logIndex: log.logIndex, tx: log.transactionHash, txIndex: log.transactionIndex, ts };
     const address = log.address.toLowerCase() as Address;
     const isPair = this.pairs.has(log.address.toLowerCase());
     try {
@@ -308,7 +349,7 @@ function addDelta(deltas: Map<string, Map<string, bigint>>, token: string, holde
  * The events that make up nearly every log (Transfer, Swap, Sync, Mint, Burn) decoded by
  * slicing their fixed layout; the ABI decoder handles the rest. Returns null to defer to it.
  */
-function decodeHot(name: EventName, log: Log): { args: Record<string, unknown> } | null | 'skip' {
+function decodeHot(name: EventName, log: RawLog): { args: Record<string, unknown> } | null | 'skip' {
   const word = (i: number) => BigInt(`0x${log.data.slice(2 + i * 64, 2 + (i + 1) * 64)}`);
   const topicAddress = (i: number) => `0x${log.topics[i]!.slice(26)}` as Address;
   const words = (log.data.length - 2) / 64;

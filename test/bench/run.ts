@@ -2,6 +2,7 @@
 import { startAnvil } from '../../src/chain/anvil.js';
 import { benchChain } from './chain.js';
 import { benchGate } from './gate.js';
+import { benchIndexer } from './indexer.js';
 
 const node = await startAnvil({ chainId: 8453, port: 0 });
 const chain = await benchChain(node.rpcUrl);
@@ -19,3 +20,11 @@ const ours = gate['sibyl: full paid request']!.perSec;
 const stock = gate['stock @x402/express: full paid request']!.perSec;
 console.log(`\n  Sibyl full paid request vs stock @x402/express: ${(ours / stock).toFixed(2)}x`);
 console.log(`  Sibyl gate (verify + replay guard) vs stock full request: ${(gate['sibyl gate: verification + replay guard']!.perSec / stock).toFixed(2)}x`);
+
+const idx = await benchIndexer();
+console.log(`\nWorld and indexer (one chain, 14 days, ${idx.blocks} blocks)`);
+console.log(`  world seeding                      ${idx.seedingMs.toFixed(0).padStart(7)} ms`);
+console.log(`  bare eth_getLogs                   ${idx.raw.perSec.toFixed(0).padStart(7)} logs/s  (${idx.raw.logs} logs)`);
+console.log(`  viem getLogs (decoded)             ${idx.viemGetLogs.perSec.toFixed(0).padStart(7)} logs/s`);
+console.log(`  indexer into the memory store      ${idx.memory.perSec.toFixed(0).padStart(7)} logs/s  (${(idx.memory.perSec / idx.raw.perSec * 100).toFixed(0)}% of bare getLogs)`);
+console.log(`  indexer into Redis                 ${idx.redis.perSec.toFixed(0).padStart(7)} logs/s  (${(idx.redis.perSec / idx.raw.perSec * 100).toFixed(0)}% of bare getLogs)`);
