@@ -1,5 +1,6 @@
-/** Readiness: the store in use and, for every chain, its JSON-RPC URL and head block. */
+/** Readiness: the store in use and, for every chain, its JSON-RPC URL, head block and indexed block. */
 import type { ChainRuntime } from '../chain/runtime.js';
+import { indexKeys } from '../indexer/rows.js';
 import type { Paywall } from '../payments/paywall.js';
 import { X402_NETWORK } from '../payments/terms.js';
 import type { Store } from '../store/store.js';
@@ -8,8 +9,9 @@ export async function health(chains: ChainRuntime, store: Store, paywall: Paywal
   const chainReports = await Promise.all(
     chains.list().map(async (c) => {
       try {
-        const head = await c.client.getBlockNumber({ cacheTime: 0 });
-        return { name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: c.rpcUrl, headBlock: head.toString(), ok: true };
+        const [head, checkpoint] = await Promise.all([c.client.getBlockNumber({ cacheTime: 0 }), store.get(indexKeys(c.spec.chainId).checkpoint)]);
+        const indexedBlock = checkpoint ? String((JSON.parse(checkpoint) as { block: number }).block) : null;
+        return { name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: c.rpcUrl, headBlock: head.toString(), indexedBlock, ok: true };
       } catch (err) {
         return { name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: c.rpcUrl, headBlock: null, ok: false, error: (err as Error).message.split('\n')[0] };
       }

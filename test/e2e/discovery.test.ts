@@ -54,6 +54,7 @@ describe('discovery and health', () => {
     for (const chain of health.chains) {
       expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(Number(chain.headBlock)).toBeGreaterThan(0);
+      expect(Number(chain.indexedBlock)).toBeGreaterThan(0);
     }
     expect(health.payments).toMatchObject({ network: 'eip155:8453', payTo: sibyl.payTo, facilitator: 'local' });
   });
