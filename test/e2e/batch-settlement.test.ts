@@ -1,17 +1,13 @@
 /** Concurrent payments share settlement transactions, and each one's outcome is its own. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodePaymentResponseHeader } from '@x402/core/http';
-import { fundedPayer, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
+import { fundedPayer, postJson, useTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
 
 const PRICE = 400_000n;
 
 describe('group-commit settlement', () => {
-  let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
-  beforeAll(async () => {
-    sibyl = await startTestSibyl();
-  });
-  afterAll(() => sibyl.close());
+  const sibyl = useTestSibyl();
 
   it('settles 30 concurrent payments, several per transaction, each exactly once', async () => {
     const payers = await Promise.all(Array.from({ length: 30 }, () => fundedPayer('1')));

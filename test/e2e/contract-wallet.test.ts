@@ -1,5 +1,5 @@
 /** A contract wallet pays: its owner signs, the token asks the wallet through EIP-1271. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPublicClient, createWalletClient, hashTypedData, http, parseEther, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { randomBytes } from 'node:crypto';
@@ -9,14 +9,10 @@ import { DemoSmartWallet } from '../../src/chain/artifacts/index.js';
 import { CHAINS } from '../../src/chain/chains.js';
 import { viemChain } from '../../src/chain/runtime.js';
 import { X402_NETWORK } from '../../src/payments/terms.js';
-import { mintUsdc, postJson, rpcUrl, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
+import { mintUsdc, postJson, rpcUrl, useTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 
 describe('payment from an EIP-1271 contract wallet', () => {
-  let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
-  beforeAll(async () => {
-    sibyl = await startTestSibyl();
-  });
-  afterAll(() => sibyl.close());
+  const sibyl = useTestSibyl();
 
   it('is verified through isValidSignature and settled', async () => {
     const owner = privateKeyToAccount(generatePrivateKey());

@@ -1,14 +1,10 @@
 /** Published documents agree with what the server really charges and accepts. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/skills/index.js';
-import { postJson, startTestSibyl, json } from '../helpers/sibyl.js';
+import { postJson, useTestSibyl, json } from '../helpers/sibyl.js';
 
 describe('discovery and health', () => {
-  let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
-  beforeAll(async () => {
-    sibyl = await startTestSibyl();
-  });
-  afterAll(() => sibyl.close());
+  const sibyl = useTestSibyl();
 
   it('OpenAPI lists every paid operation with the price its 402 really asks', async () => {
     const doc = await json(await fetch(`${sibyl.url}/openapi.json`));

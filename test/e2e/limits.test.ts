@@ -1,15 +1,13 @@
 /** Every limit of the two operations at its edges; validation always comes before the 402. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paidPoster, postJson, startTestSibyl, json } from '../helpers/sibyl.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { paidPoster, postJson, useTestSibyl, json } from '../helpers/sibyl.js';
 
 describe('input limits', () => {
-  let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
+  const sibyl = useTestSibyl();
   let paidPost: Awaited<ReturnType<typeof paidPoster>>;
   beforeAll(async () => {
-    sibyl = await startTestSibyl();
     paidPost = await paidPoster(() => sibyl.url);
   });
-  afterAll(() => sibyl.close());
 
   const post = (path: string, body: unknown) => paidPost(path, body);
 

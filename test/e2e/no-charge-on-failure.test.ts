@@ -1,8 +1,8 @@
 /** Failed work moves no money: a failing handler and an unindexed chain both leave the payer whole. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineSkill } from '../../src/skills/registry.js';
-import { fundedPayer, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
+import { fundedPayer, postJson, useTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
 
 let calls = 0;
@@ -23,11 +23,7 @@ const failingSkill = defineSkill({
 });
 
 describe('no charge on failure', () => {
-  let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
-  beforeAll(async () => {
-    sibyl = await startTestSibyl({ extraSkills: [failingSkill] });
-  });
-  afterAll(() => sibyl.close());
+  const sibyl = useTestSibyl({ extraSkills: [failingSkill] });
 
   it('a handler that fails → 500 internal_error, payer balance unchanged, payment reusable', async () => {
     const { key, account } = await fundedPayer('5');

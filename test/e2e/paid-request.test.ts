@@ -1,16 +1,12 @@
 /** The official x402 client pays Sibyl, and the USDC really moves on the embedded chain. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { decodePaymentSignatureHeader } from '@x402/core/http';
 import type { Hex } from 'viem';
-import { baseClient, fundedPayer, payingFetch, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
+import { baseClient, fundedPayer, payingFetch, postJson, useTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 
 describe('a paid request with the official @x402/fetch client', () => {
-  let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
-  beforeAll(async () => {
-    sibyl = await startTestSibyl();
-  });
-  afterAll(() => sibyl.close());
+  const sibyl = useTestSibyl();
 
   it('answers 402 with the v2 PaymentRequired in header and body', async () => {
     const res = await postJson(`${sibyl.url}/x402/data/latest-pairs`, { limit: 5 });

@@ -1,19 +1,15 @@
 /** Payments that must be refused with a reason, and never move money. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
-import { freshAddress, fundedPayer, mintUsdc, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
+import { freshAddress, fundedPayer, mintUsdc, postJson, useTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 import { signedPayment, type PaymentSpec } from '../helpers/payments.js';
 
 const PRICE = 400_000n;
 const path = '/x402/data/latest-pairs';
 
 describe('refused payments', () => {
-  let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
-  beforeAll(async () => {
-    sibyl = await startTestSibyl();
-  });
-  afterAll(() => sibyl.close());
+  const sibyl = useTestSibyl();
 
   const now = () => BigInt(Math.floor(Date.now() / 1000));
   const cases: [string, (payTo: `0x${string}`) => Partial<PaymentSpec>, string][] = [

@@ -1,18 +1,14 @@
 /** One authorization buys one answer: replays, concurrent replays, and across instances. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { fundedPayer, payingFetch, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
+import { fundedPayer, payingFetch, postJson, startTestSibyl, useTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
 
 const PRICE = 400_000n;
 const path = '/x402/data/latest-pairs';
 
 describe('replay guard', () => {
-  let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
-  beforeAll(async () => {
-    sibyl = await startTestSibyl();
-  });
-  afterAll(() => sibyl.close());
+  const sibyl = useTestSibyl();
 
   it('refuses the same payment sent twice with nonce_already_used', async () => {
     const { key, account } = await fundedPayer('5');

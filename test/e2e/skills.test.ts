@@ -1,17 +1,15 @@
 /** The two skills answer real figures read from the chain, with provenance. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoAccount } from '../../src/chain/accounts.js';
 import { CHAINS } from '../../src/chain/chains.js';
-import { mintUsdc, paidPoster, startTestSibyl, freshAddress, json } from '../helpers/sibyl.js';
+import { mintUsdc, paidPoster, useTestSibyl, freshAddress, json } from '../helpers/sibyl.js';
 
 describe('wallet-holdings and latest-pairs read the chain', () => {
-  let sibyl: Awaited<ReturnType<typeof startTestSibyl>>;
+  const sibyl = useTestSibyl();
   let paidPost: Awaited<ReturnType<typeof paidPoster>>;
   beforeAll(async () => {
-    sibyl = await startTestSibyl();
     paidPost = await paidPoster(() => sibyl.url);
   });
-  afterAll(() => sibyl.close());
 
   const post = async (path: string, body: unknown) => {
     const res = await paidPost(path, body);

@@ -3,7 +3,7 @@
  * and payment recipient, and every payer is a fresh funded wallet, so test files running in
  * parallel never see each other's balances or nonces.
  */
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import {
   createPublicClient, encodeFunctionData, http, parseAbi, parseEther, parseUnits, type Address, type Hex,
@@ -137,4 +137,25 @@ export async function paidPoster(baseUrl: () => string, usd = '20') {
   const { pay } = payingFetch((await fundedPayer(usd)).key);
   return (path: string, body: unknown) =>
     pay(`${baseUrl()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+export type TestSibyl = Awaited<ReturnType<typeof startTestSibyl>>;
+
+/**
+ * A test server started before the file's tests and closed after them. The returned object
+ * stands for the server once it is up (property reads go to it).
+ */
+export function useTestSibyl(options: TestServerOptions = {}): TestSibyl {
+  let server: TestSibyl | undefined;
+  beforeAll(async () => {
+    server = await startTestSibyl(options);
+  });
+  afterAll(() => server?.close());
+  return new Proxy({} as TestSibyl, {
+    get(_target, property) {
+      if (!server) throw new Error('the test server is not started yet (use it inside a test or hook)');
+      const value = Reflect.get(server, property);
+      return typeof value === 'function' ? value.bind(server) : value;
+    },
+  });
 }
