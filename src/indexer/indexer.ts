@@ -162,12 +162,13 @@ export class ChainIndexer {
 
   /** Stores every log of a fetched window; the checkpoint moves last. */
   private async apply({ to, logs, end, times }: FetchedWindow): Promise<number> {
-    const sets = new Map<keyof IndexKeys['sets'], { score: number; member: string }[]>();
-    const push = (set: keyof IndexKeys['sets'], row: Row) => {
-      let list = sets.get(set);
-      if (!list) sets.set(set, (list = []));
+    const sets = new Map<string, { score: number; member: string }[]>();
+    const push = (key: string, row: Row) => {
+      let list = sets.get(key);
+      if (!list) sets.set(key, (list = []));
       list.push({ score: rowScore(row.block, row.logIndex), member: JSON.stringify(row) });
     };
+    const k = this.keys.sets;
     const balanceDeltas = new Map<string, Map<string, bigint>>();
     const reserves: Record<string, string> = {};
     const hashes = new Map<number, Hash>([[to, end.hash]]);
@@ -181,40 +182,41 @@ export class ChainIndexer {
       switch (row.event) {
         case 'pairCreated':
           this.pairs.add(row.pair.toLowerCase());
-          push('pairs', row);
+          push(k.pairs, row);
           break;
         case 'swap':
-          push('swaps', row);
+          push(k.swaps, row);
           break;
         case 'mint':
         case 'burn':
-          push('liquidity', row);
+          push(k.liquidity, row);
           break;
         case 'sync':
-          push('syncs', row);
+          push(this.keys.syncs(row.pair), row);
           reserves[row.pair.toLowerCase()] = JSON.stringify({ r0: row.reserve0, r1: row.reserve1, block: row.block });
           break;
         case 'transfer':
-          push('transfers', row);
+          push(k.transfers, row);
           addDelta(balanceDeltas, row.token, row.from, -BigInt(row.value));
           addDelta(balanceDeltas, row.token, row.to, BigInt(row.value));
           break;
         case 'tokenLaunched':
         case 'curveTrade':
         case 'graduated':
-          push('launchpad', row);
+          push(k.launchpad, row);
           break;
         case 'flashLoan':
-          push('flashLoans', row);
+          push(k.flashLoans, row);
           break;
       }
     }
 
-    for (const [set, entries] of sets) await this.store.sortedAdd(this.keys.sets[set], entries);
+    for (const [key, entries] of sets) await this.store.sortedAdd(key, entries);
     await this.applyBalances(balanceDeltas);
     if (Object.keys(reserves).length) await this.store.hashSetMany(this.keys.reserves, reserves);
     await this.store.sortedAdd(this.keys.blocks, [...hashes].map(([block, hash]) => ({ score: block, member: `${block}:${hash}:${times.get(block) ?? end.timestamp}` })));
     await this.store.sortedRemoveRange(this.keys.blocks, -Infinity, to - this.options.reorgDepth * 4);
+    await this.store.sortedAdd(this.keys.times, [...hashes.keys()].map((block) => ({ score: times.get(block) ?? end.timestamp, member: String(block) })));
     await this.store.set(this.keys.checkpoint, JSON.stringify({ block: to, hash: end.hash, timestamp: end.timestamp }));
     return logs.length;
   }
@@ -311,7 +313,10 @@ export class ChainIndexer {
 
     const above = rowScore(fork.block + 1, 0);
     const removedTransfers = (await this.rows('transfers', above, Infinity)) as Row<'transfer'>[];
-    const removedSyncs = (await this.rows('syncs', above, Infinity)) as Row<'sync'>[];
+    const touchedPairs: string[] = [];
+    for (const pair of this.pairs) {
+      if (await this.store.sortedRemoveRange(this.keys.syncs(pair), above, Infinity)) touchedPairs.push(pair);
+    }
     const deltas = new Map<string, Map<string, bigint>>();
     for (const t of removedTransfers) {
       addDelta(deltas, t.token, t.from, BigInt(t.value));
@@ -319,16 +324,18 @@ export class ChainIndexer {
     }
     for (const set of Object.values(this.keys.sets)) await this.store.sortedRemoveRange(set, above, Infinity);
     await this.applyBalances(deltas);
+    // Pairs created on the abandoned branch are no longer pairs.
+    this.pairs.clear();
     for (const p of (await this.rows('pairs', -Infinity, Infinity)) as Row<'pairCreated'>[]) this.pairs.add(p.pair.toLowerCase());
     // Reserves of pairs whose later Syncs went: as they stood at the fork block.
-    const pairs = [...new Set(removedSyncs.map((s) => s.pair))];
     const restored: Record<string, string> = {};
-    await Promise.all(pairs.map(async (pair) => {
-      const r = await this.chain.client.readContract({ address: pair, abi: v2PairAbi, functionName: 'getReserves', blockNumber: BigInt(fork!.block) }).catch(() => null);
+    await Promise.all(touchedPairs.map(async (pair) => {
+      const r = await this.chain.client.readContract({ address: pair as Address, abi: v2PairAbi, functionName: 'getReserves', blockNumber: BigInt(fork!.block) }).catch(() => null);
       if (r) restored[pair.toLowerCase()] = JSON.stringify({ r0: String(r[0]), r1: String(r[1]), block: fork!.block });
     }));
     await this.store.hashSetMany(this.keys.reserves, restored);
     await this.store.sortedRemoveRange(this.keys.blocks, fork.block + 1, Infinity);
+    await this.store.sortedRemoveRange(this.keys.times, fork.ts + 1, Infinity);
     const progress = { block: fork.block, hash: fork.hash, timestamp: fork.ts };
     await this.store.set(this.keys.checkpoint, JSON.stringify(progress));
     return progress;

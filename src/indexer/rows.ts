@@ -40,12 +40,15 @@ export function indexKeys(chainId: number) {
     lease: `${p}lease`,
     /** Recent block hashes and times (member `block:hash:ts`, score block), for reorg repair and time lookups. */
     blocks: `${p}blocks`,
+    /** Block times (score unix seconds, member block number) of every block with logs, for time lookups. */
+    times: `${p}times`,
     reserves: `${p}reserves`,
     balances: (token: string) => `${p}bal:${token.toLowerCase()}`,
+    /** One pool's Sync rows: its reserves over time, the source of its price history. */
+    syncs: (pair: string) => `${p}syncs:${pair.toLowerCase()}`,
     sets: {
       pairs: `${p}pairs`,
       swaps: `${p}swaps`,
-      syncs: `${p}syncs`,
       liquidity: `${p}liquidity`,
       transfers: `${p}transfers`,
       launchpad: `${p}launchpad`,

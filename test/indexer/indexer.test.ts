@@ -72,6 +72,11 @@ describe('chain indexer', () => {
     expect(counts).toEqual(await rawCounts());
     expect(counts.swaps).toBeGreaterThan(100);
     expect((await indexer.checkpoint())!.block).toBe(Number(await chain.client.getBlockNumber({ cacheTime: 0 })));
+    // Each pool's reserves history holds exactly its Sync logs.
+    const pair = (JSON.parse((await store.sortedRange(indexer.keys.sets.pairs, -Infinity, Infinity, 1))[0]!.member) as Row<'pairCreated'>).pair;
+    const syncs = await chain.client.getLogs({ address: pair, event: EVENTS.sync, fromBlock: 0n, toBlock: 'latest' });
+    expect(await store.sortedCount(indexer.keys.syncs(pair))).toBe(syncs.length);
+    expect(syncs.length).toBeGreaterThan(1);
   });
 
   it('a new instance resumes from the checkpoint without gaps or duplicates; a second one waits for the lease', async () => {
