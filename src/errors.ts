@@ -11,11 +11,13 @@ export const ERROR_CODES = {
   nonce_already_used: { status: 402, meaning: 'This authorization was already presented (replay); nothing was charged again.' },
   settlement_failed: { status: 402, meaning: 'The transfer could not be settled on chain; the answer is withheld and nothing moved.' },
   not_found: { status: 404, meaning: 'No such path.' },
+  price_unavailable: { status: 404, meaning: 'The token has no pool deep enough to price it over the period; nothing was charged.' },
+  token_not_found: { status: 404, meaning: 'The token is neither an address nor a symbol this chain\'s index knows; nothing was charged.' },
   payload_too_large: { status: 413, meaning: 'The body exceeds 64 KiB.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not application/json.' },
   internal_error: { status: 500, meaning: 'An unexpected failure; nothing was charged.' },
   chain_unavailable: { status: 503, meaning: 'This deployment does not index the requested chain; nothing was charged.' },
-  upstream_unavailable: { status: 503, meaning: 'A chain or data source did not answer; nothing was charged.' },
+  upstream_unavailable: { status: 503, meaning: 'A chain or data source did not answer, or the chain is not indexed yet; nothing was charged.' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

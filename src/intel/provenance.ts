@@ -25,3 +25,11 @@ export function provenance(
     methodology,
   };
 }
+
+/** Provenance of an answer read from the index: as of its checkpoint, over the blocks it read. */
+export function indexProvenance(chain: ConnectedChain, checkpoint: { block: number; timestamp: number }, methodology: string, fromBlock: number): Provenance {
+  return provenance(chain, { number: BigInt(checkpoint.block), timestamp: BigInt(checkpoint.timestamp) }, methodology, {
+    from: BigInt(Math.min(fromBlock, checkpoint.block)),
+    to: BigInt(checkpoint.block),
+  });
+}

@@ -1,9 +1,13 @@
 /** Every skill Sibyl sells. Surfaces are projected from this list and nothing else. */
 import { latestPairsSkill } from './market/latest-pairs.js';
 import { walletHoldingsSkill } from './market/wallet-holdings.js';
+import { ohlcvSkill, tokenchartRawSkill, tokenchartSkill } from './market/tokenchart.js';
+import { topTokensSkill, topVolumeSkill } from './market/top-tokens.js';
 import { Registry, type Skill } from './registry.js';
 
-export const ALL_SKILLS: readonly Skill<any>[] = [latestPairsSkill, walletHoldingsSkill];
+export const ALL_SKILLS: readonly Skill<any>[] = [
+  latestPairsSkill, walletHoldingsSkill, tokenchartSkill, tokenchartRawSkill, ohlcvSkill, topTokensSkill, topVolumeSkill,
+];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {
   return new Registry([...ALL_SKILLS, ...extra]);

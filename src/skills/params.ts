@@ -1,7 +1,11 @@
 /** Parameter shapes shared by skills (spec 4.2 "common parameter shapes"), defined once. */
 import { z } from 'zod';
 import { getAddress } from 'viem';
-import { CHAIN_NAMES, type ChainName } from '../chain/chains.js';
+import { CHAIN_NAMES, EVM_CHAIN_NAMES, type ChainName } from '../chain/chains.js';
+import { PERIOD_NAMES, type Period } from '../intel/periods.js';
+
+/** The seven EVM chain values (spec 2.2 without solana). */
+export const EVM_CHAINS = EVM_CHAIN_NAMES as unknown as readonly [ChainName, ...ChainName[]];
 
 /** `chain`: one of `allowed` (all eight by default), with the operation's default. */
 export function chainParam<const C extends readonly [ChainName, ...ChainName[]]>(defaultChain: C[number], allowed: C = CHAIN_NAMES as unknown as C) {
@@ -19,5 +23,18 @@ export function evmAddressParam(what: string) {
     .string()
     .regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters')
     .transform((a) => getAddress(a))
+    .describe(what);
+}
+
+/** `timeperiod`: one of the spec's periods (all seven by default), with the operation's default. */
+export function periodParam<const P extends readonly [Period, ...Period[]]>(defaultPeriod: P[number], allowed: P = PERIOD_NAMES as unknown as P) {
+  return z.enum(allowed).default(defaultPeriod as never).describe(`Time period: one of ${allowed.join(', ')}; default ${defaultPeriod}.`);
+}
+
+/** A token as an EVM contract address or a canonical symbol (BTC, ETH, ADA, BNB, DOT, ...). */
+export function tokenParam(what: string) {
+  return z
+    .string()
+    .regex(/^(0x[0-9a-fA-F]{40}|[A-Za-z0-9]{2,15})$/, 'must be 0x followed by 40 hex characters, or a token symbol of 2-15 letters and digits')
     .describe(what);
 }

@@ -29,15 +29,15 @@ describe('discovery and health', () => {
       expect(op['x-payment-requirement'].price).toBe(`$${op['x-price'].amount}`);
       expect(op['x-payment-requirement'].assetAddress).toBe(challenge.accepts[0].asset);
     }
-    expect(doc['x-x402']).toMatchObject({ minPriceUsd: '0.40', maxPriceUsd: '0.55' });
+    expect(doc['x-x402']).toMatchObject({ minPriceUsd: '0.25', maxPriceUsd: '0.55' });
   });
 
   it('the catalogue lists each skill with how to buy it and its price', async () => {
     const catalog = await json(await fetch(`${sibyl.url}/api/marketplace/catalog`));
-    expect(catalog.services.map((s: { id: string }) => s.id).sort()).toEqual(['latest-pairs', 'wallet-holdings']);
+    expect(catalog.services.map((s: { id: string }) => s.id).sort()).toEqual(createRegistry().list('http').map((s) => s.id).sort());
     const pairs = catalog.services.find((s: { id: string }) => s.id === 'latest-pairs');
     expect(pairs.purchase).toEqual([expect.objectContaining({ method: 'x402', path: '/x402/data/latest-pairs', priceUsd: '0.40', network: 'eip155:8453' })]);
-    expect(catalog).toMatchObject({ minPriceUsd: '0.40', maxPriceUsd: '0.55' });
+    expect(catalog).toMatchObject({ minPriceUsd: '0.25', maxPriceUsd: '0.55' });
   });
 
   it('healthz reports the store and every chain with its RPC URL and head block', async () => {

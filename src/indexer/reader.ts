@@ -1,0 +1,75 @@
+/** Read access to one chain's index, for the engines. Writes happen only in the indexer. */
+import type { Store } from '../store/store.js';
+import { indexKeys, rowScore, type IndexKeys, type Row } from './rows.js';
+
+export interface Checkpoint {
+  readonly block: number;
+  readonly hash: string;
+  readonly timestamp: number;
+}
+
+export class IndexReader {
+  readonly keys: IndexKeys;
+
+  constructor(
+    private readonly store: Store,
+    readonly chainId: number,
+  ) {
+    this.keys = indexKeys(chainId);
+  }
+
+  async checkpoint(): Promise<Checkpoint | null> {
+    const raw = await this.store.get(this.keys.checkpoint);
+    return raw ? (JSON.parse(raw) as Checkpoint) : null;
+  }
+
+  private async rows<E extends Row['event']>(key: string, min: number, max: number, limit?: number): Promise<Row<E>[]> {
+    return (await this.store.sortedRange(key, min, max, limit)).map((e) => JSON.parse(e.member) as Row<E>);
+  }
+
+  pairs(): Promise<Row<'pairCreated'>[]> {
+    return this.rows(this.keys.sets.pairs, -Infinity, Infinity);
+  }
+
+  /** The first indexed block at or after `ts` (unix seconds), or null when none is that late. */
+  async firstBlockAtOrAfter(ts: number): Promise<number | null> {
+    const [first] = await this.store.sortedRange(this.keys.times, ts, Infinity, 1);
+    return first ? Number(first.member) : null;
+  }
+
+  swaps(fromBlock: number, toBlock: number): Promise<Row<'swap'>[]> {
+    return this.rows(this.keys.sets.swaps, rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
+  }
+
+  liquidity(fromBlock: number, toBlock: number): Promise<Row<'mint' | 'burn'>[]> {
+    return this.rows(this.keys.sets.liquidity, rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
+  }
+
+  syncs(pair: string, fromBlock: number, toBlock: number): Promise<Row<'sync'>[]> {
+    return this.rows(this.keys.syncs(pair), rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
+  }
+
+  /** The pool's last Sync before `block`, searching back in widening steps. */
+  async lastSyncBefore(pair: string, block: number): Promise<Row<'sync'> | null> {
+    let step = 256;
+    let hi = rowScore(block, 0) - 1;
+    while (hi >= 0) {
+      const lo = Math.max(0, hi - rowScore(step, 0));
+      const rows = await this.rows<'sync'>(this.keys.syncs(pair), lo, hi);
+      if (rows.length) return rows[rows.length - 1]!;
+      if (lo === 0) return null;
+      hi = lo - 1;
+      step *= 4;
+    }
+    return null;
+  }
+
+  /** Current reserves of every pool the index has seen sync, keyed by lower-case pair address. */
+  async reserves(): Promise<Map<string, { r0: bigint; r1: bigint; block: number }>> {
+    const raw = await this.store.hashGetAll(this.keys.reserves);
+    return new Map(Object.entries(raw).map(([pair, v]) => {
+      const { r0, r1, block } = JSON.parse(v) as { r0: string; r1: string; block: number };
+      return [pair, { r0: BigInt(r0), r1: BigInt(r1), block }];
+    }));
+  }
+}

@@ -1,0 +1,113 @@
+/** Price history of one token: the chart (tokenchart), its raw OHLCV arrays (tokenchart/raw), and full candles (ohlcv). */
+import { z } from 'zod';
+import { SibylError } from '../../errors.js';
+import { MARKET_METHODOLOGY, round, type Market } from '../../intel/market.js';
+import { indexProvenance } from '../../intel/provenance.js';
+import { resolveToken } from '../../intel/resolve.js';
+import type { Period } from '../../intel/periods.js';
+import type { ChainName } from '../../chain/chains.js';
+import type { SkillContext } from '../context.js';
+import { EVM_CHAINS, chainParam, periodParam, tokenParam } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { loadMarket } from './load.js';
+
+const chartInput = z.strictObject({
+  tokenAddress: tokenParam('Token contract address (0x + 40 hex) or a canonical symbol such as BTC, ETH, ADA, BNB, DOT.'),
+  chain: chainParam('base', EVM_CHAINS),
+  timeperiod: periodParam('24h'),
+});
+
+/** Candles and summary of a token over a period, or price_unavailable (nothing charged). */
+async function chart(ctx: SkillContext, input: { tokenAddress: string; chain: ChainName; timeperiod: Period }) {
+  const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+  const token = resolveToken(market, input.tokenAddress);
+  const { candles, fromBlock, intervalSeconds } = await market.candles(token, input.timeperiod);
+  if (!candles.length) throw new SibylError('price_unavailable', `no qualifying pool prices ${input.tokenAddress} on ${input.chain} in the last ${input.timeperiod}; nothing was charged`);
+  return { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds };
+}
+
+function describeToken(market: Market, token: string) {
+  const info = market.tokens.get(token)!;
+  const main = market.mainPool(token);
+  return {
+    token: { address: info.address, symbol: info.symbol, name: info.name, decimals: info.decimals },
+    pricedBy: main ? { pool: main.pool.pair, quote: market.tokens.get(main.quote)?.symbol ?? main.quote, quoteLiquidityUsd: round(main.quoteUsd, 2) } : null,
+  };
+}
+
+export const tokenchartSkill = defineSkill({
+  id: 'tokenchart',
+  title: 'Token price chart',
+  description: 'USD price chart of a token over a period, from its deepest DEX pool: candles, last price, change, high, low and traded volume.',
+  tags: ['chart', 'price', 'market'],
+  examples: ['Chart WETH on base over the last 24h', 'How did 0x... trade this week on ethereum?'],
+  input: chartInput,
+  price: '0.25',
+  httpPath: '/x402/data/tokenchart',
+  toolName: 'token_chart',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  async handler(input, ctx) {
+    const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);
+    const first = candles[0]!;
+    const last = candles[candles.length - 1]!;
+    return {
+      ...indexProvenance(chain, checkpoint, MARKET_METHODOLOGY, fromBlock),
+      ...describeToken(market, token),
+      timeperiod: input.timeperiod,
+      intervalSeconds,
+      priceUsd: last.close,
+      changePct: round(((last.close - first.open) / first.open) * 100, 4),
+      highUsd: Math.max(...candles.map((c) => c.high)),
+      lowUsd: Math.min(...candles.map((c) => c.low)),
+      volumeUsd: round(candles.reduce((s, c) => s + c.volumeUsd, 0), 2),
+      trades: candles.reduce((s, c) => s + c.trades, 0),
+      candles: candles.map(({ time, open, high, low, close, volumeUsd }) => ({ time, open, high, low, close, volumeUsd })),
+    };
+  },
+});
+
+export const tokenchartRawSkill = defineSkill({
+  id: 'tokenchart-raw',
+  title: 'Token OHLCV, raw',
+  description: 'The raw OHLCV series of a token over a period as arrays [time, open, high, low, close, volumeUsd], nothing else.',
+  tags: ['chart', 'ohlcv', 'raw'],
+  examples: ['Raw OHLCV for WETH on base, 4h'],
+  input: chartInput,
+  price: '0.25',
+  httpPath: '/x402/data/tokenchart/raw',
+  toolName: 'token_chart_raw',
+  surfaces: ['http', 'a2a', 'mcp'],
+  async handler(input, ctx) {
+    const { chain, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);
+    return {
+      ...indexProvenance(chain, checkpoint, MARKET_METHODOLOGY, fromBlock),
+      token,
+      intervalSeconds,
+      columns: ['time', 'open', 'high', 'low', 'close', 'volumeUsd'],
+      ohlcv: candles.map((c) => [Date.parse(c.time) / 1000, c.open, c.high, c.low, c.close, c.volumeUsd]),
+    };
+  },
+});
+
+export const ohlcvSkill = defineSkill({
+  id: 'ohlcv',
+  title: 'Token OHLCV candles',
+  description: 'OHLCV candles of a token over a period with USD and token volume and trade counts per candle; candles with no trade carry the previous close and trades 0.',
+  tags: ['ohlcv', 'candles', 'market'],
+  examples: ['OHLCV candles for WBTC on arbitrum over 7d'],
+  input: chartInput,
+  price: '0.35',
+  httpPath: '/x402/data/ohlcv',
+  toolName: 'ohlcv',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  async handler(input, ctx) {
+    const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);
+    return {
+      ...indexProvenance(chain, checkpoint, MARKET_METHODOLOGY, fromBlock),
+      ...describeToken(market, token),
+      timeperiod: input.timeperiod,
+      intervalSeconds,
+      candles,
+    };
+  },
+});

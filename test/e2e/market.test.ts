@@ -1,0 +1,107 @@
+/**
+ * Price history and rankings, paid end to end, on a world's history: figures cross-checked
+ * against raw logs and pool reserves read straight from the chain.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatUnits, parseAbiItem, type Address } from 'viem';
+import { CHAINS } from '../../src/chain/chains.js';
+import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import { baseClient, fundedPayer, json, payingFetch, postJson, startTestSibyl, usdcBalance, type TestSibyl } from '../helpers/sibyl.js';
+import { createPublicClient, http } from 'viem';
+import { viemChain } from '../../src/chain/runtime.js';
+
+describe('market operations on a world', () => {
+  let devnet: Devnet;
+  let sibyl: TestSibyl;
+  let post: (path: string, body: unknown) => Promise<Response>;
+  let client: ReturnType<typeof baseClient>;
+  beforeAll(async () => {
+    devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(2), fifo: true });
+    (await startWorld(devnet.chains, { seed: 'market-test', days: 2, meanBlockSeconds: 1_200, liveBlockMs: 0, labelsPath: `/tmp/sibyl-market-${process.pid}.json` })).stop();
+    const rpcUrls = { base: devnet.chains[0]!.rpcUrl };
+    sibyl = await startTestSibyl({ rpcUrls });
+    client = createPublicClient({ chain: viemChain('base', rpcUrls.base), transport: http(rpcUrls.base) }) as never;
+    const { key } = await fundedPayer('50', rpcUrls.base);
+    post = (path, body) => payingFetch(key).pay(`${sibyl.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  });
+  afterAll(async () => {
+    await sibyl?.close();
+    await devnet?.stop();
+  });
+
+  it('tokenchart for ETH resolves WETH and ends at the pool price the chain holds now', async () => {
+    const res = await post('/x402/data/tokenchart', { tokenAddress: 'ETH', timeperiod: '24h' });
+    expect(res.status).toBe(200);
+    const chart = await json(res);
+    expect(chart.token.address.toLowerCase()).toBe(CHAINS.base.wrappedNative.toLowerCase());
+    expect(chart).toMatchObject({ chain: 'base', timeperiod: '24h', intervalSeconds: 1_800, methodology: expect.stringContaining('market/v1') });
+    expect(chart.candles.length).toBeGreaterThan(40);
+    // The last price equals the main pool's reserves ratio on chain, read independently.
+    const [r0, r1] = await client.readContract({ address: chart.pricedBy.pool as Address, abi: [parseAbiItem('function getReserves() view returns (uint112, uint112, uint32)')], functionName: 'getReserves' });
+    const wethIs0 = CHAINS.base.wrappedNative.toLowerCase() < CHAINS.base.usdc.toLowerCase();
+    const onChain = Number(formatUnits(wethIs0 ? r1 : r0, 6)) / Number(formatUnits(wethIs0 ? r0 : r1, 18));
+    expect(chart.priceUsd).toBeCloseTo(onChain, 6);
+    expect(chart.volumeUsd).toBeGreaterThan(0);
+  });
+
+  it('ohlcv counts exactly the swaps the chain logged on the token pools in the window', async () => {
+    const res = await post('/x402/data/ohlcv', { tokenAddress: CHAINS.base.wrappedNative, timeperiod: '7d' });
+    expect(res.status).toBe(200);
+    const ohlcv = await json(res);
+    const trades = ohlcv.candles.reduce((s: number, c: { trades: number }) => s + c.trades, 0);
+    const pairs = await client.getLogs({ event: parseAbiItem('event PairCreated(address indexed token0, address indexed token1, address pair, uint256)'), fromBlock: 0n, toBlock: 'latest' });
+    const args = pairs.map((l) => l.args as unknown as readonly [Address, Address, Address]);
+    const wethPools = args.filter(([t0, t1]) => [t0, t1].some((t) => t.toLowerCase() === CHAINS.base.wrappedNative.toLowerCase())).map(([, , pair]) => pair);
+    expect(wethPools.length).toBeGreaterThan(2);
+    const swaps = await client.getLogs({ address: wethPools, event: parseAbiItem('event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)'), fromBlock: BigInt(ohlcv.blockRange.from), toBlock: BigInt(ohlcv.blockRange.to) });
+    const windowStart = Date.parse(ohlcv.candles[0].time) / 1000;
+    const blocks = new Map<bigint, number>();
+    for (const s of swaps) if (!blocks.has(s.blockNumber)) blocks.set(s.blockNumber, Number((await client.getBlock({ blockNumber: s.blockNumber })).timestamp));
+    expect(trades).toBe(swaps.filter((s) => blocks.get(s.blockNumber)! >= windowStart).length);
+    for (const c of ohlcv.candles) {
+      expect(c.high).toBeGreaterThanOrEqual(Math.max(c.open, c.close));
+      expect(c.low).toBeLessThanOrEqual(Math.min(c.open, c.close));
+    }
+  });
+
+  it('tokenchart/raw is arrays in the announced columns', async () => {
+    const res = await post('/x402/data/tokenchart/raw', { tokenAddress: 'BTC', timeperiod: '4h' });
+    expect(res.status).toBe(200);
+    const raw = await json(res);
+    expect(raw.columns).toEqual(['time', 'open', 'high', 'low', 'close', 'volumeUsd']);
+    expect(raw.ohlcv.every((row: unknown[]) => row.length === 6)).toBe(true);
+  });
+
+  it('an unknown token is 404 token_not_found, and nothing is charged', async () => {
+    const { key, account } = await fundedPayer('1', devnet.chains[0]!.rpcUrl);
+    const res = await payingFetch(key).pay(`${sibyl.url}/x402/data/tokenchart`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tokenAddress: 'NOSUCHCOIN' }) });
+    expect(res.status).toBe(404);
+    expect((await json(res)).error.code).toBe('token_not_found');
+    expect(await usdcBalance(account.address, devnet.chains[0]!.rpcUrl)).toBe(1_000_000n);
+  });
+
+  it('topvolume is sorted by volume, top-tokens by liquidity, and limit cuts the list', async () => {
+    const volume = await json(await post('/x402/data/topvolume', { timeperiod: '7d', limit: 500 }));
+    const vols = volume.tokens.map((t: { volumeUsd: number }) => t.volumeUsd);
+    expect(vols).toEqual([...vols].sort((a, b) => b - a));
+    expect(vols[0]).toBeGreaterThan(0);
+    const top = await json(await post('/x402/data/top-tokens', { limit: 1 }));
+    expect(top.tokens).toHaveLength(1);
+    const all = await json(await post('/x402/data/top-tokens', { limit: 500 }));
+    expect(all.tokens[0].token).toBe(top.tokens[0].token);
+    const liq = all.tokens.map((t: { liquidityUsd: number }) => t.liquidityUsd);
+    expect(liq).toEqual([...liq].sort((a, b) => b - a));
+  });
+
+  it.each([
+    [{ tokenAddress: 'ETH', timeperiod: '2d' }, 'timeperiod'],
+    [{ tokenAddress: 'ETH', chain: 'solana' }, 'chain'],
+    [{ tokenAddress: 'not a token!' }, 'tokenAddress'],
+    [{}, 'tokenAddress'],
+  ])('tokenchart %j → 400 naming %s', async (body, field) => {
+    const res = await postJson(`${sibyl.url}/x402/data/tokenchart`, body);
+    expect(res.status).toBe(400);
+    expect((await json(res)).error.fields.map((f: { field: string }) => f.field)).toContain(field);
+  });
+});
