@@ -9,6 +9,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { demoPrivateKey } from '../chain/accounts.js';
 import { X402_NETWORK } from '../payments/terms.js';
+import { formatUsd } from '../payments/money.js';
+import { createRegistry } from '../skills/index.js';
 
 async function main() {
   const [path, body = '{}'] = process.argv.slice(2);
@@ -18,7 +20,12 @@ async function main() {
   }
   const baseUrl = (process.env.SIBYL_URL ?? 'http://127.0.0.1:4021').replace(/\/$/, '');
   const account = privateKeyToAccount((process.env.SIBYL_PAYER_KEY as Hex | undefined) ?? demoPrivateKey(1));
-  const pay = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: X402_NETWORK, client: new ExactEvmScheme(account) }] });
+  // The client refuses to pay more than $1 unless told otherwise; Sibyl's dearest operation is the cap.
+  const maxPrice = createRegistry().httpPriceBounds()!.max;
+  const pay = wrapFetchWithPaymentFromConfig(fetch, {
+    schemes: [{ network: X402_NETWORK, client: new ExactEvmScheme(account) }],
+    spendControls: { maxAmountPerPayment: formatUsd(maxPrice) },
+  });
 
   const response = await pay(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const text = await response.text();

@@ -45,6 +45,14 @@ export class IndexReader {
     return this.rows(this.keys.sets.liquidity, rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
   }
 
+  transfers(fromBlock: number, toBlock: number): Promise<Row<'transfer'>[]> {
+    return this.rows(this.keys.sets.transfers, rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
+  }
+
+  async balance(token: string, holder: string): Promise<bigint> {
+    return BigInt((await this.store.hashGet(this.keys.balances(token), holder.toLowerCase())) ?? '0');
+  }
+
   syncs(pair: string, fromBlock: number, toBlock: number): Promise<Row<'sync'>[]> {
     return this.rows(this.keys.syncs(pair), rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
   }

@@ -3,10 +3,13 @@ import { latestPairsSkill } from './market/latest-pairs.js';
 import { walletHoldingsSkill } from './market/wallet-holdings.js';
 import { ohlcvSkill, tokenchartRawSkill, tokenchartSkill } from './market/tokenchart.js';
 import { topTokensSkill, topVolumeSkill } from './market/top-tokens.js';
+import { mevDetectionSkill } from './mev/mevdetection.js';
+import { tokenSnipingSkill } from './security/tokensniping.js';
 import { Registry, type Skill } from './registry.js';
 
 export const ALL_SKILLS: readonly Skill<any>[] = [
   latestPairsSkill, walletHoldingsSkill, tokenchartSkill, tokenchartRawSkill, ohlcvSkill, topTokensSkill, topVolumeSkill,
+  tokenSnipingSkill, mevDetectionSkill,
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {

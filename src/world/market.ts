@@ -3,8 +3,11 @@
  * locally as transactions are queued, re-read from the chain after every block), so actors
  * can size trades without a round trip per decision.
  */
-import type { Address, PublicClient } from 'viem';
-import { v2PairAbi } from '../intel/abis.js';
+import type { Address } from 'viem';
+import type { WorldRpc } from './rpc.js';
+
+/** Selector of getReserves(). */
+const GET_RESERVES = '0x0902f1ac';
 
 export interface Pool {
   readonly pair: Address;
@@ -72,20 +75,15 @@ export class Market {
     return (Number(rq) / 10 ** quoteDecimals) / (Number(rt) / 10 ** tokenDecimals);
   }
 
-  /** Re-reads reserves of the given pools (or all) from the chain. */
-  async refresh(client: PublicClient, pools: Pool[] = this.all()): Promise<void> {
+  /** Re-reads reserves of the given pools (or all) with one batch of eth_calls. */
+  async refresh(rpc: WorldRpc, pools: Pool[] = this.all()): Promise<void> {
     if (!pools.length) return;
-    const results = await client.multicall({
-      contracts: pools.map((p) => ({ address: p.pair, abi: v2PairAbi, functionName: 'getReserves' }) as const),
-      allowFailure: true,
-    });
+    const results = await rpc.batch(pools.map((p) => ({ method: 'eth_call', params: [{ to: p.pair, data: GET_RESERVES }, 'latest'] })));
     pools.forEach((p, i) => {
-      const r = results[i];
-      if (r?.status === 'success') {
-        const [r0, r1] = r.result as readonly [bigint, bigint, number];
-        p.r0 = r0;
-        p.r1 = r1;
-      }
+      const data = results[i] as string | undefined;
+      if (!data || data.length < 2 + 128) return;
+      p.r0 = BigInt(`0x${data.slice(2, 66)}`);
+      p.r1 = BigInt(`0x${data.slice(66, 130)}`);
     });
   }
 }

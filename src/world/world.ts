@@ -19,7 +19,7 @@ import { CHAINS, type EvmChainName } from '../chain/chains.js';
 import type { GenesisDeployment } from '../chain/devnet.js';
 import { viemChain } from '../chain/runtime.js';
 import { emptyLabels, type WorldLabels } from './labels.js';
-import { Market, type Pool } from './market.js';
+import { Market, v2AmountOut, type Pool } from './market.js';
 import { Rng } from './random.js';
 import { WorldRpc, type TxRequest } from './rpc.js';
 
@@ -47,6 +47,8 @@ interface TokenInfo {
   regime: number;
   regimeUntil: number;
   tradeable: boolean;
+  /** Block time of its listing: only snipers, who watch the mempool, trade it in that block. */
+  listedAt?: number;
 }
 
 interface Listing {
@@ -86,8 +88,9 @@ export class World {
   private touched = new Set<Pool>();
   private listingCounter = 0;
   private timer?: NodeJS.Timeout;
-  /** Live blocks re-read every touched pool: other wallets may trade between them. */
-  private live = false;
+  /** Timestamp of the block being assembled, and who has traded in it. */
+  private stepTime = 0;
+  private readonly tradedThisBlock = new Set<Address>();
 
   private constructor(private readonly options: WorldOptions) {
     this.rng = new Rng(`${options.seed}:${options.name}`);
@@ -181,7 +184,7 @@ export class World {
     // The flash-loan pool lends USDC and the wrapped native.
     this.queue({ from: this.deployer, to: this.usdc.address, data: encodeFunctionData({ abi: EmbeddedUSDC.abi, functionName: 'mint', args: [flashPool, parseUnits('5000000', 6)] }), gas: GAS.transfer });
     await this.mineBlock(this.options.startTimestamp);
-    await this.market.refresh(this.client);
+    await this.market.refresh(this.rpc);
 
     // A second DEX with shallower copies of the main pools, so prices diverge and arbitrage exists.
     const lp = this.actors.get('lp')![0]!;
@@ -272,7 +275,7 @@ export class World {
       ]);
       this.market.add({ pair, dex, token0, token1, r0: 0n, r1: 0n });
     }
-    await this.market.refresh(this.client);
+    await this.market.refresh(this.rpc);
   }
 
   // ---- blocks ------------------------------------------------------------------------------
@@ -290,9 +293,10 @@ export class World {
     this.block += 1n;
     this.now = timestamp;
     for (const event of this.blockEvents.splice(0)) event(Number(this.block));
-    // The mirror follows the same V2 math the chain runs; a periodic re-read bounds any drift.
-    if (this.touched.size && (this.live || this.block % 32n === 0n || this.touched.size > 64)) {
-      await this.market.refresh(this.client, [...this.touched]);
+    // The mirror follows the V2 math the chain runs, but liquidity adds, sell taxes and other
+    // wallets move reserves too: touched pools are re-read after every block.
+    if (this.touched.size) {
+      await this.market.refresh(this.rpc, [...this.touched]);
       this.touched.clear();
     }
     return this.block;
@@ -316,7 +320,6 @@ export class World {
   /** Produces a block every `intervalMs` of real time, stamped with the wall clock. */
   startLive(intervalMs: number, onError: (err: unknown) => void): void {
     let busy = false;
-    this.live = true;
     this.timer = setInterval(() => {
       if (busy) return;
       busy = true;
@@ -334,7 +337,7 @@ export class World {
 
   /** Hands the node back to mining on arrival once the backfill is written. */
   async finishBackfill(): Promise<void> {
-    await this.market.refresh(this.client);
+    await this.market.refresh(this.rpc);
     await this.rpc.call('evm_setAutomine', [true]);
   }
 
@@ -346,6 +349,8 @@ export class World {
   /** One block: scheduled events, then the flow of the moment, then whatever it provokes. */
   private async step(timestamp: number): Promise<void> {
     const dt = timestamp - this.now;
+    this.stepTime = timestamp;
+    this.tradedThisBlock.clear();
     this.updateRegimes(timestamp);
     this.maybeList(timestamp, dt);
     this.maybeRug(timestamp);
@@ -375,7 +380,8 @@ export class World {
     return this.market.all().filter((p) => {
       const a = this.tokens.get(p.token0.toLowerCase());
       const b = this.tokens.get(p.token1.toLowerCase());
-      return a?.tradeable !== false && b?.tradeable !== false && p.r0 > 0n && p.r1 > 0n;
+      const fresh = (t?: TokenInfo) => t?.listedAt !== undefined && t.listedAt >= this.stepTime;
+      return a?.tradeable !== false && b?.tradeable !== false && !fresh(a) && !fresh(b) && p.r0 > 0n && p.r1 > 0n;
     });
   }
 
@@ -438,6 +444,9 @@ export class World {
     if (!sides) return;
     const { token, quote } = sides;
     const actor = this.rng.pick(this.actors.get(whale ? 'whale' : 'retail')!);
+    // A person trades once per block: a block stands for seconds of a real chain.
+    if (this.tradedThisBlock.has(actor)) return;
+    this.tradedThisBlock.add(actor);
     const usd = whale ? this.rng.logUniform(60_000, 600_000) : this.rng.logUniform(20, 4_000);
     const buyBias = 0.5 + 0.15 * token.regime + (token.kind === 'genesis' ? 0 : 0.2);
     const held = this.balance(actor, token.address);
@@ -455,13 +464,29 @@ export class World {
     }
   }
 
-  /** Front-run the victim's buy, let it fill at a worse price, back-run: all in one block. */
+  /**
+   * Front-run the victim's buy, let it fill at a worse price, back-run: all in one block. Like
+   * a real bot, the attacker sizes the front leg for the best profit on the pool as it stands
+   * and attacks only when that profit is positive.
+   */
   private sandwich(victim: Address, pool: Pool, quoteIn: Address, victimIn: bigint, victimUsd: number): void {
     const attacker = this.rng.pick(this.actors.get('sandwicher')!);
-    const frontIn = (victimIn * BigInt(this.rng.int(100, 300))) / 100n;
-    if (this.balance(attacker, quoteIn) < frontIn) return void this.swap(victim, pool, quoteIn, victimIn);
+    const [rq, rt] = this.market.sides(pool, quoteIn);
+    let best = 0n;
+    let bestProfit = 0n;
+    for (const tenths of [2, 5, 10, 15, 20, 30, 40, 60, 80]) {
+      const frontIn = (victimIn * BigInt(tenths)) / 10n;
+      const bought = v2AmountOut(frontIn, rq, rt);
+      const victimOut = v2AmountOut(victimIn, rq + frontIn, rt - bought);
+      const back = v2AmountOut(bought, rt - bought - victimOut, rq + frontIn + victimIn);
+      if (back - frontIn > bestProfit) {
+        bestProfit = back - frontIn;
+        best = frontIn;
+      }
+    }
+    if (best === 0n || this.balance(attacker, quoteIn) < best) return void this.swap(victim, pool, quoteIn, victimIn);
     const tokenOut = quoteIn.toLowerCase() === pool.token0.toLowerCase() ? pool.token1 : pool.token0;
-    const bought = this.swap(attacker, pool, quoteIn, frontIn);
+    const bought = this.swap(attacker, pool, quoteIn, best);
     this.swap(victim, pool, quoteIn, victimIn);
     this.swap(attacker, pool, tokenOut, bought);
     const label = { pool: pool.pair, attacker, victim, victimUsd: Math.round(victimUsd) };
@@ -525,7 +550,7 @@ export class World {
       : kind === 'owner-powers'
         ? this.deploy(OwnerPowersToken.abi, OwnerPowersToken.bytecode, [`${symbol} Token`, symbol, supply], creator)
         : this.deploy(DemoToken.abi, DemoToken.bytecode, [`${symbol} Token`, symbol, 18, supply, creator], creator);
-    const info: TokenInfo = { symbol, address: token, decimals: 18, quote: quote.address, kind, regime: 1, regimeUntil: t + 86_400, tradeable: true };
+    const info: TokenInfo = { symbol, address: token, decimals: 18, quote: quote.address, kind, regime: 1, regimeUntil: t + 86_400, tradeable: true, listedAt: t };
     this.tokens.set(token.toLowerCase(), info);
 
     // Liquidity: most of the supply against $20k-$120k of the quote asset.

@@ -10,15 +10,19 @@ import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
 import { baseClient, fundedPayer, json, payingFetch, postJson, startTestSibyl, usdcBalance, type TestSibyl } from '../helpers/sibyl.js';
 import { createPublicClient, http } from 'viem';
 import { viemChain } from '../../src/chain/runtime.js';
+import type { WorldLabels } from '../../src/world/labels.js';
 
 describe('market operations on a world', () => {
   let devnet: Devnet;
   let sibyl: TestSibyl;
   let post: (path: string, body: unknown) => Promise<Response>;
   let client: ReturnType<typeof baseClient>;
+  let labels: WorldLabels;
   beforeAll(async () => {
     devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(2), fifo: true });
-    (await startWorld(devnet.chains, { seed: 'market-test', days: 2, meanBlockSeconds: 1_200, liveBlockMs: 0, labelsPath: `/tmp/sibyl-market-${process.pid}.json` })).stop();
+    const world = await startWorld(devnet.chains, { seed: 'market-test', days: 2, meanBlockSeconds: 1_200, liveBlockMs: 0, labelsPath: `/tmp/sibyl-market-${process.pid}.json` });
+    world.stop();
+    labels = world.worlds[0]!.labels;
     const rpcUrls = { base: devnet.chains[0]!.rpcUrl };
     sibyl = await startTestSibyl({ rpcUrls });
     client = createPublicClient({ chain: viemChain('base', rpcUrls.base), transport: http(rpcUrls.base) }) as never;
@@ -103,5 +107,35 @@ describe('market operations on a world', () => {
     const res = await postJson(`${sibyl.url}/x402/data/tokenchart`, body);
     expect(res.status).toBe(400);
     expect((await json(res)).error.fields.map((f: { field: string }) => f.field)).toContain(field);
+  });
+
+  it('mevdetection finds the world\'s sandwiches, and only sandwich bots as attackers', async () => {
+    const res = await post('/x402/data/mevdetection', { timeperiod: '7d', limit: 500 });
+    expect(res.status).toBe(200);
+    const mev = await json(res);
+    const bots = new Set(labels.wallets.sandwichers.map((a) => a.toLowerCase()));
+    expect(mev.sandwiches.length).toBeGreaterThan(0);
+    for (const s of mev.sandwiches) expect(bots.has(s.attacker)).toBe(true);
+    const found = new Set(mev.sandwiches.map((s: { block: number; attacker: string }) => `${s.block}:${s.attacker}`));
+    const hits = labels.sandwiches.filter((l) => found.has(`${l.block}:${l.attacker.toLowerCase()}`)).length;
+    expect(hits / labels.sandwiches.length).toBeGreaterThanOrEqual(0.9);
+    expect(mev.methodology).toContain('sandwich/v1');
+    for (const s of mev.sandwiches) expect(typeof s.netProfitUsd).toBe('number');
+  });
+
+  it('tokensniping names the snipers of a listing, and what they still hold', async () => {
+    const listing = labels.tokens.find((t) => t.kind === 'listing' && labels.snipes.some((s) => s.token === t.token))!;
+    const res = await post('/x402/data/tokensniping', { tokenAddress: listing.token });
+    expect(res.status).toBe(200);
+    const report = await json(res);
+    const expected = new Set(labels.snipes.filter((s) => s.token === listing.token).map((s) => s.sniper.toLowerCase()));
+    expect(new Set(report.snipers.map((s: { wallet: string }) => s.wallet))).toEqual(expected);
+    for (const s of report.snipers) {
+      expect(s.blocksAfterLiquidity).toBe(0);
+      expect(s.bought).toBeGreaterThan(0);
+      const onChain = await client.readContract({ address: listing.token, abi: [parseAbiItem('function balanceOf(address) view returns (uint256)')], functionName: 'balanceOf', args: [s.wallet] });
+      expect(s.holdsNow).toBeCloseTo(Number(formatUnits(onChain, 18)), 6);
+    }
+    expect(report.pools[0].liquidityProvider).toBe(listing.creator.toLowerCase());
   });
 });

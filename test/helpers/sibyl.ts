@@ -17,6 +17,8 @@ import { viemChain } from '../../src/chain/runtime.js';
 import { loadConfig } from '../../src/config.js';
 import { startSibyl, type Sibyl, type StartOptions } from '../../src/service.js';
 import { X402_NETWORK } from '../../src/payments/terms.js';
+import { formatUsd } from '../../src/payments/money.js';
+import { createRegistry } from '../../src/skills/index.js';
 import { TEST_REDIS_URL } from './env.js';
 
 export const USDC = CHAINS.base.usdc;
@@ -119,6 +121,8 @@ export function payingFetch(key: Hex) {
   };
   const pay = wrapFetchWithPaymentFromConfig(recording, {
     schemes: [{ network: X402_NETWORK, client: new ExactEvmScheme(privateKeyToAccount(key)) }],
+    // The client's default cap is $1 a payment; Sibyl's dearest operation sets it.
+    spendControls: { maxAmountPerPayment: formatUsd(createRegistry().httpPriceBounds()!.max) },
   });
   return { pay, seen };
 }

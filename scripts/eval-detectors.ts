@@ -1,0 +1,95 @@
+/**
+ * `npm run eval:detectors -- --seed N [--days D] [--chains base,ethereum] [--json]`: builds the
+ * world for a seed, indexes it, runs the detectors over everything indexed, and prints their
+ * precision and recall against the world's labels (which only this script reads).
+ */
+import { parseArgs } from 'node:util';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EvmChainName } from '../src/chain/chains.js';
+import { startDevnet } from '../src/chain/devnet.js';
+import { ChainRuntime } from '../src/chain/runtime.js';
+import { ChainIndexer } from '../src/indexer/indexer.js';
+import { IndexReader } from '../src/indexer/reader.js';
+import { Market } from '../src/intel/market.js';
+import { detectSandwiches } from '../src/intel/mev.js';
+import { detectSnipers } from '../src/intel/snipers.js';
+import { MemoryStore } from '../src/store/memory.js';
+import { startWorld, worldGenesisTimestamp } from '../src/world/index.js';
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: 'sibyl' },
+    days: { type: 'string', default: '14' },
+    chains: { type: 'string', default: 'base,ethereum,bsc,arbitrum,polygon,optimism' },
+    json: { type: 'boolean', default: false },
+    debug: { type: 'boolean', default: false },
+  },
+});
+const days = Number(values.days);
+const chains = values.chains!.split(',') as EvmChainName[];
+
+interface Score { truePositives: number; predicted: number; actual: number }
+const scores: Record<string, Score> = { snipers: { truePositives: 0, predicted: 0, actual: 0 }, sandwiches: { truePositives: 0, predicted: 0, actual: 0 } };
+const add = (name: string, predicted: Set<string>, actual: Set<string>) => {
+  const s = scores[name]!;
+  if (values.debug) {
+    console.log(name, 'false positives', [...predicted].filter((p) => !actual.has(p)).slice(0, 4));
+    console.log(name, 'missed', [...actual].filter((p) => !predicted.has(p)).slice(0, 4));
+  }
+  s.predicted += predicted.size;
+  s.actual += actual.size;
+  for (const p of predicted) if (actual.has(p)) s.truePositives++;
+};
+
+const devnet = await startDevnet({ chains, basePort: 0, genesisTimestamp: worldGenesisTimestamp(days), fifo: true });
+try {
+  const world = await startWorld(devnet.chains, { seed: values.seed!, days, meanBlockSeconds: 2_400, liveBlockMs: 0, labelsPath: join(tmpdir(), `sibyl-eval-${values.seed}.json`) });
+  world.stop();
+  const runtime = new ChainRuntime();
+  for (const [i, c] of devnet.chains.entries()) {
+    const chain = runtime.add(c.name, c.rpcUrl, 'embedded');
+    const store = new MemoryStore();
+    await new ChainIndexer(chain, store, { range: 10_000, reorgDepth: 12, lookbackBlocks: 1e9 }).sync();
+    const reader = new IndexReader(store, chain.spec.chainId);
+    const market = await Market.load(chain, reader);
+    const labels = world.worlds[i]!.labels;
+
+    const sandwiches = await detectSandwiches(chain, market, await reader.swaps(0, market.head.block));
+    if (values.debug) {
+      const labelled = new Set(labels.sandwiches.map((s) => `${s.block}:${s.attacker.toLowerCase()}`));
+      const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? 'retail/other';
+      for (const s of sandwiches.filter((x) => !labelled.has(`${x.block}:${x.attacker.toLowerCase()}`))) {
+        console.log('FP', c.name, s.block, 'attacker', role(s.attacker), 'victims', s.victims.map((v) => role(v.address.toLowerCase())), 'gross', s.grossProfit);
+      }
+    }
+    add('sandwiches',
+      new Set(sandwiches.map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)),
+      new Set(labels.sandwiches.map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)));
+
+    const predicted = new Set<string>();
+    for (const token of market.tokens.keys()) {
+      if (token === chain.spec.usdc.toLowerCase() || token === chain.spec.wrappedNative.toLowerCase()) continue;
+      for (const s of (await detectSnipers(chain, market, reader, token)).snipers) predicted.add(`${s.wallet}:${token}`);
+    }
+    add('snipers', predicted, new Set(labels.snipes.map((s) => `${s.sniper.toLowerCase()}:${s.token.toLowerCase()}`)));
+  }
+} finally {
+  await devnet.stop();
+}
+
+const result = Object.fromEntries(Object.entries(scores).map(([name, s]) => [name, {
+  precision: s.predicted ? s.truePositives / s.predicted : null,
+  recall: s.actual ? s.truePositives / s.actual : null,
+  predicted: s.predicted,
+  actual: s.actual,
+}]));
+if (values.json) console.log(JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, { precision: v.precision, recall: v.recall }]))));
+else {
+  console.log(`seed ${values.seed}, ${days} days, chains ${chains.join(', ')}`);
+  console.log('detector      precision  recall  predicted  labelled');
+  for (const [name, r] of Object.entries(result)) {
+    console.log(`${name.padEnd(13)} ${r.precision === null ? '   -' : r.precision.toFixed(3)}      ${r.recall === null ? '  -' : r.recall.toFixed(3)}   ${String(r.predicted).padStart(6)}    ${String(r.actual).padStart(6)}`);
+  }
+  console.log('not evaluated yet: honeypots, rugs, whales, smart money (their detectors come with the remaining operations)');
+}
