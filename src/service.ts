@@ -68,11 +68,13 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const store = await openStore(config.redisUrl, config.redisPrefix);
     resources.unshift(store);
 
-    // Index every chain up to head before serving, then follow it.
+    // Embedded chains are indexed to head before serving; a real chain's lookback may take long,
+    // so it is read in the background (health shows how far it has come). Then all are followed.
     const indexers = chains.list().map((c) => new ChainIndexer(c, store, { range: config.logRange, reorgDepth: config.indexer.reorgDepth, lookbackBlocks: config.logLookbackBlocks }));
     const indexStarted = Date.now();
-    const logsRead = await Promise.all(indexers.map((i) => i.sync()));
-    options.onProgress?.(`indexed ${logsRead.reduce((a, b) => a + b, 0)} logs on ${indexers.length} chains in ${Date.now() - indexStarted} ms`);
+    const logsRead = await Promise.all(indexers.filter((i) => i.chain.source === 'embedded').map((i) => i.sync()));
+    if (logsRead.length) options.onProgress?.(`indexed ${logsRead.reduce((a, b) => a + b, 0)} logs on ${logsRead.length} embedded chains in ${Date.now() - indexStarted} ms`);
+    for (const i of indexers.filter((x) => x.chain.source === 'rpc')) void i.sync().catch((err) => log(`indexer ${i.chain.name} failed`, err));
     for (const i of indexers) i.start(config.indexer.pollMs, (err) => log(`indexer ${i.chain.name} failed`, err));
     resources.unshift({ close: async () => indexers.forEach((i) => i.stop()) });
 

@@ -107,7 +107,19 @@ export async function startTestSibyl(options: TestServerOptions = {}): Promise<S
     ...options.env,
   };
   const sibyl = await startSibyl(loadConfig(env), { log: () => {}, ...options });
+  await untilIndexed(sibyl.url);
   return Object.assign(sibyl, { payTo });
+}
+
+/** Chains reached by URL are indexed in the background: wait until health shows them at head. */
+async function untilIndexed(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const health = (await (await fetch(`${url}/healthz`)).json()) as { chains: { headBlock: string | null; indexedBlock: string | null }[] };
+    if (health.chains.every((c) => c.indexedBlock !== null && Number(c.indexedBlock) >= Number(c.headBlock))) return;
+    if (Date.now() > deadline) throw new Error(`chains not indexed within ${timeoutMs} ms: ${JSON.stringify(health.chains)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** The official x402 fetch client paying from `key`; `seen` records every payment header sent. */
