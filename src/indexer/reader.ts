@@ -49,6 +49,11 @@ export class IndexReader {
     return this.rows(this.keys.sets.transfers, rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
   }
 
+  /** Every holder's replayed balance of `token` (lower-case addresses, raw units as strings). */
+  balances(token: string): Promise<Record<string, string>> {
+    return this.store.hashGetAll(this.keys.balances(token));
+  }
+
   async balance(token: string, holder: string): Promise<bigint> {
     return BigInt((await this.store.hashGet(this.keys.balances(token), holder.toLowerCase())) ?? '0');
   }

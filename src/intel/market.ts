@@ -246,7 +246,7 @@ export class Market {
 }
 
 /** The value of the last point at or before `score`; null when nothing is known that early. */
-function valueAt(line: readonly PricePoint[], score: number): number | null {
+export function valueAt(line: readonly PricePoint[], score: number): number | null {
   if (!line.length || line[0]!.score > score) return null;
   let lo = 0;
   let hi = line.length - 1;

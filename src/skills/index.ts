@@ -5,11 +5,14 @@ import { ohlcvSkill, tokenchartRawSkill, tokenchartSkill } from './market/tokenc
 import { topTokensSkill, topVolumeSkill } from './market/top-tokens.js';
 import { mevDetectionSkill } from './mev/mevdetection.js';
 import { tokenSnipingSkill } from './security/tokensniping.js';
+import { holderConcentrationSkill } from './security/holderconcentration.js';
+import { liquidityShiftsSkill } from './market/liquidityshifts.js';
+import { whaleIntelSkill } from './whales/whaleintel.js';
 import { Registry, type Skill } from './registry.js';
 
 export const ALL_SKILLS: readonly Skill<any>[] = [
   latestPairsSkill, walletHoldingsSkill, tokenchartSkill, tokenchartRawSkill, ohlcvSkill, topTokensSkill, topVolumeSkill,
-  tokenSnipingSkill, mevDetectionSkill,
+  tokenSnipingSkill, mevDetectionSkill, holderConcentrationSkill, liquidityShiftsSkill, whaleIntelSkill,
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {

@@ -138,4 +138,48 @@ describe('market operations on a world', () => {
     }
     expect(report.pools[0].liquidityProvider).toBe(listing.creator.toLowerCase());
   });
+
+  it('holderconcentration replays balances that add up to totalSupply and match balanceOf', async () => {
+    const listing = labels.tokens.find((t) => t.kind === 'listing' && !t.rug)!;
+    const res = await post('/x402/data/holderconcentration', { tokenAddress: listing.token });
+    expect(res.status).toBe(200);
+    const report = await json(res);
+    expect(report.excluded.map((e: { address: string }) => e.address)).toContain(listing.pair!.toLowerCase());
+    expect(report.holderCount).toBeGreaterThan(1);
+    expect(report.top1Pct).toBeLessThanOrEqual(100);
+    expect(report.top10Pct).toBeGreaterThanOrEqual(report.top1Pct);
+    expect(report.nakamotoCoefficient).toBeGreaterThanOrEqual(1);
+    expect(report.gini).toBeGreaterThanOrEqual(0);
+    expect(report.gini).toBeLessThanOrEqual(1);
+    const top = report.topHolders[0];
+    const onChain = await client.readContract({ address: listing.token, abi: [parseAbiItem('function balanceOf(address) view returns (uint256)')], functionName: 'balanceOf', args: [top.address] });
+    expect(top.balance).toBe(formatUnits(onChain, 18));
+    const weth = await json(await post('/x402/data/holderconcentration', { tokenAddress: 'ETH' }));
+    expect(weth.holderCount).toBeGreaterThan(10); // wrapped-native deposits count as transfers
+  });
+
+  it('liquidityshifts accounts for every Mint and Burn of the window', async () => {
+    const res = await post('/x402/data/liquidityshifts', { timeperiod: '7d', limit: 500 });
+    expect(res.status).toBe(200);
+    const shifts = await json(res);
+    const mints = await client.getLogs({ event: parseAbiItem('event Mint(address indexed sender, uint256 amount0, uint256 amount1)'), fromBlock: BigInt(shifts.blockRange.from), toBlock: BigInt(shifts.blockRange.to) });
+    const burns = await client.getLogs({ event: parseAbiItem('event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to)'), fromBlock: BigInt(shifts.blockRange.from), toBlock: BigInt(shifts.blockRange.to) });
+    expect(shifts.eventCount).toBe(mints.length + burns.length);
+    expect(shifts.pools.reduce((n: number, p: { events: number }) => n + p.events, 0)).toBe(shifts.eventCount);
+    expect(shifts.totals.addedUsd).toBeGreaterThan(0);
+    const nets = shifts.pools.map((p: { netUsd: number }) => Math.abs(p.netUsd));
+    expect(nets).toEqual([...nets].sort((a, b) => b - a));
+  });
+
+  it('whaleintel reports only moves of at least the threshold, made by the world\'s big wallets', async () => {
+    const res = await post('/x402/data/whaleintel', { timeperiod: '7d', limit: 500 });
+    expect(res.status).toBe(200);
+    const whales = await json(res);
+    expect(whales.events.length).toBeGreaterThan(0);
+    for (const e of whales.events) expect(e.usd).toBeGreaterThanOrEqual(whales.minUsd);
+    const big = new Set([...labels.wallets.whales, ...labels.wallets.exchanges, ...labels.wallets.liquidityProviders, ...labels.wallets.smartMoney, ...labels.wallets.arbitrageurs, ...labels.wallets.sandwichers].map((a) => a.toLowerCase()));
+    const labelledShare = whales.wallets.filter((w: { wallet: string }) => big.has(w.wallet)).length / whales.wallets.length;
+    expect(labelledShare).toBeGreaterThan(0.5);
+    expect(whales.wallets.some((w: { wallet: string }) => labels.wallets.whales.some((l) => l.toLowerCase() === w.wallet))).toBe(true);
+  });
 });
