@@ -14,6 +14,7 @@ import { IndexReader } from '../src/indexer/reader.js';
 import { Market } from '../src/intel/market.js';
 import { detectSandwiches } from '../src/intel/mev.js';
 import { detectSnipers } from '../src/intel/snipers.js';
+import { isSmartMoney, walletRecords } from '../src/intel/smart-money.js';
 import { MemoryStore } from '../src/store/memory.js';
 import { startWorld, worldGenesisTimestamp } from '../src/world/index.js';
 
@@ -30,7 +31,11 @@ const days = Number(values.days);
 const chains = values.chains!.split(',') as EvmChainName[];
 
 interface Score { truePositives: number; predicted: number; actual: number }
-const scores: Record<string, Score> = { snipers: { truePositives: 0, predicted: 0, actual: 0 }, sandwiches: { truePositives: 0, predicted: 0, actual: 0 } };
+const scores: Record<string, Score> = {
+  snipers: { truePositives: 0, predicted: 0, actual: 0 },
+  sandwiches: { truePositives: 0, predicted: 0, actual: 0 },
+  smartMoney: { truePositives: 0, predicted: 0, actual: 0 },
+};
 const add = (name: string, predicted: Set<string>, actual: Set<string>) => {
   const s = scores[name]!;
   if (values.debug) {
@@ -73,6 +78,9 @@ try {
       for (const s of (await detectSnipers(chain, market, reader, token)).snipers) predicted.add(`${s.wallet}:${token}`);
     }
     add('snipers', predicted, new Set(labels.snipes.map((s) => `${s.sniper.toLowerCase()}:${s.token.toLowerCase()}`)));
+
+    const records = await walletRecords(market, market.head.block);
+    add('smartMoney', new Set([...records.values()].filter(isSmartMoney).map((r) => r.wallet)), new Set(labels.wallets.smartMoney.map((w) => w.toLowerCase())));
   }
 } finally {
   await devnet.stop();
@@ -91,5 +99,5 @@ else {
   for (const [name, r] of Object.entries(result)) {
     console.log(`${name.padEnd(13)} ${r.precision === null ? '   -' : r.precision.toFixed(3)}      ${r.recall === null ? '  -' : r.recall.toFixed(3)}   ${String(r.predicted).padStart(6)}    ${String(r.actual).padStart(6)}`);
   }
-  console.log('not evaluated yet: honeypots, rugs, whales, smart money (their detectors come with the remaining operations)');
+  console.log('not evaluated yet: honeypots, rugs, whales (their detectors come with the remaining operations)');
 }

@@ -120,10 +120,10 @@ export class ChainIndexer {
   }
 
   private async fetchWindow(from: number, to: number): Promise<FetchedWindow> {
-    const [raw, end] = await Promise.all([
-      this.chain.client.request({ method: 'eth_getLogs', params: [{ fromBlock: toHex(from), toBlock: toHex(to), topics: [ALL_TOPICS] }] }) as Promise<RpcLog[]>,
-      this.chain.client.getBlock({ blockNumber: BigInt(to) }),
-    ]);
+    // One after the other: the client batches concurrent calls into one HTTP body, and a log
+    // range too large for it would take the block request down with it.
+    const raw = await this.getLogs(from, to);
+    const end = await this.chain.client.getBlock({ blockNumber: BigInt(to) });
     const logs = raw.map(parseLog).filter((l): l is RawLog => l !== null);
     return { to, logs, end: { hash: end.hash, timestamp: Number(end.timestamp) }, times: await this.blockTimes(logs) };
   }
@@ -158,6 +158,20 @@ export class ChainIndexer {
 
   private async rows(set: keyof IndexKeys['sets'], min: number, max: number): Promise<Row[]> {
     return (await this.store.sortedRange(this.keys.sets[set], min, max)).map((e) => JSON.parse(e.member) as Row);
+  }
+
+  /**
+   * Raw logs of [from, to]. When a node refuses a range as too large (a result cap, or a body
+   * over the client's size limit) the range is halved until it passes.
+   */
+  private async getLogs(from: number, to: number): Promise<RpcLog[]> {
+    try {
+      return (await this.chain.client.request({ method: 'eth_getLogs', params: [{ fromBlock: toHex(from), toBlock: toHex(to), topics: [ALL_TOPICS] }] })) as RpcLog[];
+    } catch (err) {
+      if (from >= to || !isRangeTooLarge(err)) throw err;
+      const mid = Math.floor((from + to) / 2);
+      return [...(await this.getLogs(from, mid)), ...(await this.getLogs(mid + 1, to))];
+    }
   }
 
   /** Stores every log of a fetched window; the checkpoint moves last. */
@@ -340,6 +354,12 @@ export class ChainIndexer {
     await this.store.set(this.keys.checkpoint, JSON.stringify(progress));
     return progress;
   }
+}
+
+/** Errors by which nodes and clients say a getLogs range returns too much. */
+function isRangeTooLarge(err: unknown): boolean {
+  const text = `${(err as { shortMessage?: string }).shortMessage ?? ''} ${(err as Error).message ?? ''} ${(err as { details?: string }).details ?? ''}`;
+  return /size limit|exceeded|too many|more than \d+ results|query returned more than|response size|block range|range is too large|limit exceeded/i.test(text);
 }
 
 /** Mints and burns move supply, not the zero address's balance: it is never a holder. */

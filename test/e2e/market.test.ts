@@ -124,7 +124,8 @@ describe('market operations on a world', () => {
   });
 
   it('tokensniping names the snipers of a listing, and what they still hold', async () => {
-    const listing = labels.tokens.find((t) => t.kind === 'listing' && labels.snipes.some((s) => s.token === t.token))!;
+    const listing = labels.tokens.find((t) => t.pair && labels.snipes.some((s) => s.token === t.token))!;
+    expect(listing).toBeDefined();
     const res = await post('/x402/data/tokensniping', { tokenAddress: listing.token });
     expect(res.status).toBe(200);
     const report = await json(res);
@@ -140,7 +141,8 @@ describe('market operations on a world', () => {
   });
 
   it('holderconcentration replays balances that add up to totalSupply and match balanceOf', async () => {
-    const listing = labels.tokens.find((t) => t.kind === 'listing' && !t.rug)!;
+    const listing = labels.tokens.find((t) => t.pair && t.kind !== 'launchpad' && !t.rug)!;
+    expect(listing).toBeDefined();
     const res = await post('/x402/data/holderconcentration', { tokenAddress: listing.token });
     expect(res.status).toBe(200);
     const report = await json(res);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { encodeFunctionData, parseAbi, type Address, type Hex } from 'viem';
+import { createPublicClient, custom, encodeFunctionData, parseAbi, type Address, type Hex } from 'viem';
 import { demoAccount } from '../../src/chain/accounts.js';
 import { CHAINS } from '../../src/chain/chains.js';
 import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
@@ -137,4 +137,28 @@ describe('chain indexer', () => {
   async function chainBalance(holder: Address) {
     return chain.client.readContract({ address: CHAINS.base.usdc, abi: usdcAbi, functionName: 'balanceOf', args: [holder] });
   }
+
+  it('halves a getLogs range the node refuses as too large, and still indexes everything', async () => {
+    // A node that caps ranges at 20 blocks, as public RPCs cap results.
+    const capped = createPublicClient({
+      chain: chain.chain,
+      transport: custom({
+        async request({ method, params }) {
+          if (method === 'eth_getLogs') {
+            const [{ fromBlock, toBlock }] = params as [{ fromBlock: string; toBlock: string }];
+            if (Number(toBlock) - Number(fromBlock) > 20) throw new Error('query returned more than 10000 results');
+          }
+          return chain.client.request({ method, params } as never);
+        },
+      }),
+    });
+    const fresh = await RedisStore.connect(TEST_REDIS_URL, `sibyl-test:${randomUUID()}:`);
+    try {
+      const indexer = new ChainIndexer({ ...chain, client: capped as never }, fresh, { ...OPTIONS, range: 10_000 });
+      await indexer.sync();
+      expect(await fresh.sortedCount(indexer.keys.sets.transfers)).toBe((await rawCounts()).transfers);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
