@@ -75,7 +75,7 @@ try {
     const predicted = new Set<string>();
     for (const token of market.tokens.keys()) {
       if (token === chain.spec.usdc.toLowerCase() || token === chain.spec.wrappedNative.toLowerCase()) continue;
-      for (const s of (await detectSnipers(chain, market, reader, token)).snipers) predicted.add(`${s.wallet}:${token}`);
+      for (const s of (await detectSnipers(chain, market, token)).snipers) predicted.add(`${s.wallet}:${token}`);
     }
     add('snipers', predicted, new Set(labels.snipes.map((s) => `${s.sniper.toLowerCase()}:${s.token.toLowerCase()}`)));
 

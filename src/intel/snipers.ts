@@ -7,7 +7,6 @@
  */
 import { formatUnits, type Address, type Hash } from 'viem';
 import type { ConnectedChain } from '../chain/runtime.js';
-import type { IndexReader } from '../indexer/reader.js';
 import type { Row } from '../indexer/rows.js';
 import type { Market } from './market.js';
 
@@ -38,7 +37,8 @@ export interface SniperReport {
   snipers: Sniper[];
 }
 
-export async function detectSnipers(chain: ConnectedChain, market: Market, reader: IndexReader, token: string, window: SniperWindow = DEFAULT_SNIPER_WINDOW): Promise<SniperReport> {
+export async function detectSnipers(chain: ConnectedChain, market: Market, token: string, window: SniperWindow = DEFAULT_SNIPER_WINDOW): Promise<SniperReport> {
+  const reader = market.reader;
   const t = token.toLowerCase();
   const decimals = market.decimals(t) ?? 18;
   const pools = market.pools.filter((p) => p.token0 === t || p.token1 === t);

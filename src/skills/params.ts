@@ -38,3 +38,13 @@ export function tokenParam(what: string) {
     .regex(/^(0x[0-9a-fA-F]{40}|[A-Za-z0-9]{2,15})$/, 'must be 0x followed by 40 hex characters, or a token symbol of 2-15 letters and digits')
     .describe(what);
 }
+
+/**
+ * The chain-wide list shape several operations share (spec 4.2: "same shape as whaleintel"):
+ * chain (8 values, default base), limit 1-500 (default 50), timeperiod (default 24h).
+ */
+export const chainListInput = z.strictObject({
+  chain: chainParam('base'),
+  limit: limitParam(1, 500, 50),
+  timeperiod: periodParam('24h'),
+});

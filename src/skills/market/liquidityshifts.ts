@@ -1,11 +1,9 @@
-import { z } from 'zod';
 import { LIQUIDITY_METHODOLOGY, liquidityShifts } from '../../intel/flows.js';
 import { round } from '../../intel/market.js';
-import { PERIODS } from '../../intel/periods.js';
 import { indexProvenance } from '../../intel/provenance.js';
-import { chainParam, limitParam, periodParam } from '../params.js';
+import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
-import { loadMarket } from './load.js';
+import { loadMarket, periodStartBlock } from './load.js';
 
 export const liquidityShiftsSkill = defineSkill({
   id: 'liquidityshifts',
@@ -13,18 +11,14 @@ export const liquidityShiftsSkill = defineSkill({
   description: 'Where liquidity moved on a chain over a period: USD added to and removed from each pool, net change, and the largest single moves.',
   tags: ['liquidity', 'defi', 'pools'],
   examples: ['Where is liquidity moving on base today?', 'Which pools lost liquidity on ethereum this week?'],
-  input: z.strictObject({
-    chain: chainParam('base'),
-    limit: limitParam(1, 500, 50),
-    timeperiod: periodParam('24h'),
-  }),
+  input: chainListInput,
   price: '0.75',
   httpPath: '/x402/data/liquidityshifts',
   toolName: 'liquidity_shifts',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
-    const fromBlock = (await market.reader.firstBlockAtOrAfter(checkpoint.timestamp - PERIODS[input.timeperiod].seconds)) ?? checkpoint.block + 1;
+    const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
     const shifts = await liquidityShifts(market, fromBlock);
     const money = (n: number) => round(n, 2);
     return {

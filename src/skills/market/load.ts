@@ -4,6 +4,7 @@ import type { ConnectedChain } from '../../chain/runtime.js';
 import { SibylError } from '../../errors.js';
 import { IndexReader, type Checkpoint } from '../../indexer/reader.js';
 import { Market } from '../../intel/market.js';
+import { PERIODS, type Period } from '../../intel/periods.js';
 import type { SkillContext } from '../context.js';
 
 export async function loadMarket(ctx: SkillContext, chainName: ChainName): Promise<{ chain: ConnectedChain; market: Market; checkpoint: Checkpoint }> {
@@ -12,4 +13,9 @@ export async function loadMarket(ctx: SkillContext, chainName: ChainName): Promi
   const checkpoint = await reader.checkpoint();
   if (!checkpoint) throw new SibylError('upstream_unavailable', `${chainName} is not indexed yet; nothing was charged`);
   return { chain, market: await Market.load(chain, reader), checkpoint };
+}
+
+/** The first indexed block of the period ending at the checkpoint (past head when none). */
+export async function periodStartBlock(market: Market, checkpoint: Checkpoint, period: Period): Promise<number> {
+  return (await market.reader.firstBlockAtOrAfter(checkpoint.timestamp - PERIODS[period].seconds)) ?? checkpoint.block + 1;
 }

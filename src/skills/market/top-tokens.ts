@@ -1,25 +1,18 @@
 /** Chain-wide rankings from the index: by liquidity (top-tokens) and by traded volume (topvolume). */
-import { z } from 'zod';
 import { MARKET_METHODOLOGY, round, type Market } from '../../intel/market.js';
 import { PERIODS } from '../../intel/periods.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import type { SkillContext } from '../context.js';
-import { chainParam, limitParam, periodParam } from '../params.js';
+import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
-import { loadMarket } from './load.js';
+import { loadMarket, periodStartBlock } from './load.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { Period } from '../../intel/periods.js';
-
-const rankingInput = z.strictObject({
-  chain: chainParam('base'),
-  limit: limitParam(1, 500, 50),
-  timeperiod: periodParam('24h'),
-});
 
 async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: number; timeperiod: Period }, sortBy: 'liquidityUsd' | 'volumeUsd') {
   const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
   const start = checkpoint.timestamp - PERIODS[input.timeperiod].seconds;
-  const fromBlock = (await market.reader.firstBlockAtOrAfter(start)) ?? checkpoint.block + 1;
+  const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
   const volumes = await market.volumes(fromBlock);
   const usdc = chain.spec.usdc.toLowerCase();
   const rows = [];
@@ -67,7 +60,7 @@ export const topTokensSkill = defineSkill({
   description: 'Tokens of a chain ranked by USD liquidity across their DEX pools, with price, change and volume over the period.',
   tags: ['market', 'rankings', 'tokens'],
   examples: ['What are the biggest tokens on base?', 'Top 10 tokens on bsc by liquidity this week'],
-  input: rankingInput,
+  input: chainListInput,
   price: '0.55',
   httpPath: '/x402/data/top-tokens',
   toolName: 'top_tokens',
@@ -81,7 +74,7 @@ export const topVolumeSkill = defineSkill({
   description: 'Tokens of a chain ranked by USD traded volume over the period, with price, change and liquidity.',
   tags: ['market', 'volume', 'rankings'],
   examples: ['Which tokens traded the most on base in the last 24h?', 'Top volume on arbitrum over 7d'],
-  input: rankingInput,
+  input: chainListInput,
   price: '0.55',
   httpPath: '/x402/data/topvolume',
   toolName: 'top_volume',

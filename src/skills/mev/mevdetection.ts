@@ -1,12 +1,9 @@
-import { z } from 'zod';
-import { IndexReader } from '../../indexer/reader.js';
 import { SANDWICH_METHODOLOGY, detectSandwiches } from '../../intel/mev.js';
 import { round } from '../../intel/market.js';
-import { PERIODS } from '../../intel/periods.js';
 import { indexProvenance } from '../../intel/provenance.js';
-import { chainParam, limitParam, periodParam } from '../params.js';
+import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
-import { loadMarket } from '../market/load.js';
+import { loadMarket, periodStartBlock } from '../market/load.js';
 
 export const mevDetectionSkill = defineSkill({
   id: 'mev-detection',
@@ -14,20 +11,15 @@ export const mevDetectionSkill = defineSkill({
   description: 'Sandwich attacks on a chain over a period: attacker, victims, pool, block, and the attacker profit net of gas.',
   tags: ['mev', 'sandwich', 'security'],
   examples: ['Were there sandwich attacks on base in the last hour?', 'Show MEV bots on ethereum this week'],
-  input: z.strictObject({
-    chain: chainParam('base'),
-    limit: limitParam(1, 500, 50),
-    timeperiod: periodParam('24h'),
-  }),
+  input: chainListInput,
   price: '1.15',
   httpPath: '/x402/data/mevdetection',
   toolName: 'mev_detection',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
-    const reader = new IndexReader(ctx.store, chain.spec.chainId);
-    const fromBlock = (await reader.firstBlockAtOrAfter(checkpoint.timestamp - PERIODS[input.timeperiod].seconds)) ?? checkpoint.block + 1;
-    const sandwiches = await detectSandwiches(chain, market, await reader.swaps(fromBlock, checkpoint.block));
+    const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
+    const sandwiches = await detectSandwiches(chain, market, await market.reader.swaps(fromBlock, checkpoint.block));
     sandwiches.sort((a, b) => b.block - a.block);
     const attackers = new Map<string, { attacker: string; sandwiches: number; netProfitUsd: number }>();
     for (const s of sandwiches) {

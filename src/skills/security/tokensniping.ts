@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { IndexReader } from '../../indexer/reader.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { resolveToken } from '../../intel/resolve.js';
 import { DEFAULT_SNIPER_WINDOW, detectSnipers, sniperMethodology } from '../../intel/snipers.js';
@@ -24,7 +23,7 @@ export const tokenSnipingSkill = defineSkill({
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const token = resolveToken(market, input.tokenAddress);
-    const report = await detectSnipers(chain, market, new IndexReader(ctx.store, chain.spec.chainId), token);
+    const report = await detectSnipers(chain, market, token);
     const info = market.tokens.get(token)!;
     const firstPool = Math.min(...report.pools.map((p) => p.liquidityBlock), checkpoint.block);
     return {

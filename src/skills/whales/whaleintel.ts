@@ -1,11 +1,9 @@
-import { z } from 'zod';
 import { WHALE_METHODOLOGY, WHALE_MIN_USD, whaleActivity } from '../../intel/flows.js';
 import { round } from '../../intel/market.js';
-import { PERIODS } from '../../intel/periods.js';
 import { indexProvenance } from '../../intel/provenance.js';
-import { chainParam, limitParam, periodParam } from '../params.js';
+import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
-import { loadMarket } from '../market/load.js';
+import { loadMarket, periodStartBlock } from '../market/load.js';
 
 export const whaleIntelSkill = defineSkill({
   id: 'whale-tracking',
@@ -13,18 +11,14 @@ export const whaleIntelSkill = defineSkill({
   description: `Whale activity on a chain over a period: every swap and transfer worth at least $${WHALE_MIN_USD.toLocaleString('en-US')}, and the wallets behind them ranked by volume.`,
   tags: ['whales', 'flows', 'wallets'],
   examples: ['Show me the biggest whale moves on base in the last 24h', 'Whale transfers on ethereum this week'],
-  input: z.strictObject({
-    chain: chainParam('base'),
-    limit: limitParam(1, 500, 50),
-    timeperiod: periodParam('24h'),
-  }),
+  input: chainListInput,
   price: '1.00',
   httpPath: '/x402/data/whaleintel',
   toolName: 'whale_intel',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
-    const fromBlock = (await market.reader.firstBlockAtOrAfter(checkpoint.timestamp - PERIODS[input.timeperiod].seconds)) ?? checkpoint.block + 1;
+    const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
     const events = await whaleActivity(market, fromBlock);
     const wallets = new Map<string, { wallet: string; events: number; volumeUsd: number }>();
     for (const e of events) {
