@@ -48,3 +48,9 @@ export const chainListInput = z.strictObject({
   limit: limitParam(1, 500, 50),
   timeperiod: periodParam('24h'),
 });
+
+/** One token on one of the five chains the token-analysis operations cover (spec 4.2), default base. */
+export const tokenOnChainInput = z.strictObject({
+  tokenAddress: tokenParam('Token contract address (0x + 40 hex) or symbol.'),
+  chain: chainParam('base', ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon']),
+});

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { holderConcentration, HOLDERS_METHODOLOGY } from '../../intel/holders.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { resolveToken } from '../../intel/resolve.js';
-import { chainParam, tokenParam } from '../params.js';
+import { tokenOnChainInput } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { loadMarket } from '../market/load.js';
 
@@ -12,10 +11,7 @@ export const holderConcentrationSkill = defineSkill({
   description: 'How concentrated a token\'s holders are: top-1 and top-10 shares, Gini and Nakamoto coefficients, the top holders, with pools and burn addresses excluded and listed.',
   tags: ['holders', 'distribution', 'security'],
   examples: ['How concentrated are the holders of 0x... on ethereum?', 'Who holds most of this token on base?'],
-  input: z.strictObject({
-    tokenAddress: tokenParam('Token contract address (0x + 40 hex) or symbol.'),
-    chain: chainParam('base', ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon']),
-  }),
+  input: tokenOnChainInput,
   price: '0.55',
   httpPath: '/x402/data/holderconcentration',
   toolName: 'holder_concentration',

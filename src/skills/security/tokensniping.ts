@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { indexProvenance } from '../../intel/provenance.js';
 import { resolveToken } from '../../intel/resolve.js';
 import { DEFAULT_SNIPER_WINDOW, detectSnipers, sniperMethodology } from '../../intel/snipers.js';
-import { chainParam, tokenParam } from '../params.js';
+import { tokenOnChainInput } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { loadMarket } from '../market/load.js';
 
@@ -12,10 +11,7 @@ export const tokenSnipingSkill = defineSkill({
   description: 'Wallets that bought a token in the first blocks after its liquidity was added, what they bought, what they still hold and what they have sold since.',
   tags: ['snipers', 'launches', 'security'],
   examples: ['Any snipers on token 0x... on base?', 'Who bought this token in the first block on ethereum?'],
-  input: z.strictObject({
-    tokenAddress: tokenParam('Token contract address (0x + 40 hex) or symbol.'),
-    chain: chainParam('base', ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon']),
-  }),
+  input: tokenOnChainInput,
   price: '1.00',
   httpPath: '/x402/data/tokensniping',
   toolName: 'token_sniping',
