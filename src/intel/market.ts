@@ -43,6 +43,8 @@ export interface Candle {
 
 export class Market {
   private readonly timelines = new Map<string, Promise<PricePoint[]>>();
+  /** Current reserves never change within one Market: main pools are chosen once per token. */
+  private readonly mainPools = new Map<string, { pool: Pool; quote: string; quoteUsd: number } | null>();
 
   private constructor(
     readonly chain: ConnectedChain,
@@ -100,7 +102,12 @@ export class Market {
 
   /** The token's deepest pool whose other side can be priced, judged by quote-side USD now. */
   mainPool(token: string, depth = 0): { pool: Pool; quote: string; quoteUsd: number } | null {
-    const t = token.toLowerCase();
+    const key = `${token.toLowerCase()}:${depth}`;
+    if (!this.mainPools.has(key)) this.mainPools.set(key, this.findMainPool(token.toLowerCase(), depth));
+    return this.mainPools.get(key)!;
+  }
+
+  private findMainPool(t: string, depth: number): { pool: Pool; quote: string; quoteUsd: number } | null {
     if (depth > 1) return null;
     let best: { pool: Pool; quote: string; quoteUsd: number } | null = null;
     for (const pool of this.pools) {

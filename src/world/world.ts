@@ -58,7 +58,6 @@ interface Listing {
   /** LP tokens the creator received: sqrt(amount0 * amount1) minus the locked minimum. */
   lp: bigint;
   rugAt?: number;
-  listedAt: number;
 }
 
 type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator';
@@ -573,7 +572,7 @@ export class World {
     this.credit(creator, token, -tokenAmount);
     this.touched.add(pool);
     const rugAt = (kind === 'listing' || kind === 'owner-powers') && this.rng.chance(0.35) ? t + this.rng.int(6, 30) * 3600 : undefined;
-    this.listings.push({ token: info, creator, pool, lp: sqrt(tokenAmount * quoteAmount) - 1000n, rugAt, listedAt: t });
+    this.listings.push({ token: info, creator, pool, lp: sqrt(tokenAmount * quoteAmount) - 1000n, rugAt });
     this.labels.tokens.push({ token, symbol, kind, creator, pair, rug: rugAt !== undefined });
 
     // Snipers buy in the very block liquidity arrives, right behind it.

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, parseAbiItem, type PublicClient } from 'viem';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { startDevnet } from '../../src/chain/devnet.js';
 import { viemChain } from '../../src/chain/runtime.js';
 import { startWorld, worldGenesisTimestamp, type RunningWorld } from '../../src/world/index.js';
 import type { WorldLabels } from '../../src/world/labels.js';
