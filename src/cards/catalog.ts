@@ -5,7 +5,7 @@
  */
 import { atomicToUsdString } from '../payments/money.js';
 import { X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
-import type { Registry } from '../skills/registry.js';
+import { httpPaths, type Registry } from '../skills/registry.js';
 import { priceOptions } from './openapi.js';
 
 export const CATALOG_VERSION = '1.3.0';
@@ -16,18 +16,16 @@ export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl:
     title: skill.title,
     description: skill.description,
     tags: [...skill.tags],
-    purchase: skill.httpPath
-      ? [{
-          method: 'x402',
-          httpMethod: 'POST',
-          url: `${serverUrl}${skill.httpPath}`,
-          path: skill.httpPath,
-          priceUsd: priceOptions(skill).join('-'),
-          network: X402_NETWORK,
-          asset: terms.asset,
-          payTo: terms.payTo,
-        }]
-      : [],
+    purchase: httpPaths(skill).map((path) => ({
+      method: 'x402',
+      httpMethod: 'POST',
+      url: `${serverUrl}${path}`,
+      path,
+      priceUsd: priceOptions(skill).join('-'),
+      network: X402_NETWORK,
+      asset: terms.asset,
+      payTo: terms.payTo,
+    })),
     rateLimitPerMinute: skill.rateLimitPerMinute ?? null,
     responseTimeTargetSeconds: skill.timeTargetSeconds ?? null,
   }));

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
 import { atomicToUsdString } from '../payments/money.js';
 import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
-import type { Registry, Skill } from '../skills/registry.js';
+import { httpPaths, type Registry, type Skill } from '../skills/registry.js';
 
 const errorSchema = {
   type: 'object',
@@ -36,25 +36,27 @@ export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl:
   const bounds = registry.httpPriceBounds();
   const paths: Record<string, unknown> = {};
   for (const skill of registry.list('http')) {
-    if (!skill.httpPath) continue;
     const prices = priceOptions(skill);
-    paths[skill.httpPath] = {
-      post: {
-        operationId: skill.id,
-        summary: skill.title,
-        description: skill.description,
-        tags: [...skill.tags],
-        requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(skill.input, { io: 'input' }) } } },
-        responses: {
-          '200': { description: 'The answer, with provenance; the settlement receipt is in PAYMENT-RESPONSE / X-PAYMENT-RESPONSE.' },
-          '400': { description: 'Invalid body or malformed payment header.', content: { 'application/json': { schema: errorSchema } } },
-          '402': { description: 'Payment required or refused: x402 v2 PaymentRequired (also base64 in PAYMENT-REQUIRED).' },
-          '503': { description: 'Chain or source unavailable; nothing charged.', content: { 'application/json': { schema: errorSchema } } },
+    httpPaths(skill).forEach((path, i) => {
+      paths[path] = {
+        post: {
+          operationId: i === 0 ? skill.id : `${skill.id}-${i}`,
+          summary: skill.title,
+          description: i === 0 ? skill.description : `${skill.description} (Also served at ${skill.httpPath}.)`,
+          tags: [...skill.tags],
+          requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(skill.input, { io: 'input' }) } } },
+          responses: {
+            '200': { description: 'The answer, with provenance; the settlement receipt is in PAYMENT-RESPONSE / X-PAYMENT-RESPONSE.' },
+            '400': { description: 'Invalid body or malformed payment header.', content: { 'application/json': { schema: errorSchema } } },
+            '402': { description: 'Payment required or refused: x402 v2 PaymentRequired (also base64 in PAYMENT-REQUIRED).' },
+            '404': { description: 'Token unknown or unpriceable; nothing charged.', content: { 'application/json': { schema: errorSchema } } },
+            '503': { description: 'Chain or source unavailable; nothing charged.', content: { 'application/json': { schema: errorSchema } } },
+          },
+          'x-payment-requirement': requirementRecord(terms, prices[0]!),
+          'x-price': prices.length === 1 ? fixedPriceRecord(prices[0]!) : prices.map(fixedPriceRecord),
         },
-        'x-payment-requirement': requirementRecord(terms, prices[0]!),
-        'x-price': prices.length === 1 ? fixedPriceRecord(prices[0]!) : prices.map(fixedPriceRecord),
-      },
-    };
+      };
+    });
   }
   return {
     openapi: '3.1.0',

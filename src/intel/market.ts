@@ -18,6 +18,8 @@ export const MARKET_METHODOLOGY = 'market/v1 (USD from the deepest qualifying po
 
 export interface Pool {
   readonly pair: string;
+  /** Which DEX: the id of its factory in the chain catalogue, or the factory address. */
+  readonly dex: string;
   readonly token0: string;
   readonly token1: string;
   readonly r0: bigint;
@@ -59,7 +61,8 @@ export class Market {
     const [pairs, reserves, checkpoint] = await Promise.all([reader.pairs(), reader.reserves(), reader.checkpoint()]);
     const pools = pairs.map((p) => {
       const r = reserves.get(p.pair.toLowerCase());
-      return { pair: p.pair.toLowerCase(), token0: p.token0.toLowerCase(), token1: p.token1.toLowerCase(), r0: r?.r0 ?? 0n, r1: r?.r1 ?? 0n };
+      const dex = chain.spec.dexes.find((d) => d.factory.toLowerCase() === p.factory.toLowerCase())?.id ?? p.factory.toLowerCase();
+      return { pair: p.pair.toLowerCase(), dex, token0: p.token0.toLowerCase(), token1: p.token1.toLowerCase(), r0: r?.r0 ?? 0n, r1: r?.r1 ?? 0n };
     });
     const addresses = [...new Set(pools.flatMap((p) => [p.token0, p.token1]))] as Address[];
     const infos = await tokenInfos(chain, addresses);

@@ -6,7 +6,7 @@
 import type { Express, Request, Response } from 'express';
 import { PaymentRefused, type Paywall } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
-import type { Registry, Skill } from '../skills/registry.js';
+import { httpPaths, type Registry, type Skill } from '../skills/registry.js';
 import { toSibylError } from './errors.js';
 import { parseBody } from './validation.js';
 
@@ -19,7 +19,7 @@ export interface PaidRouteDeps {
 
 export function mountPaidRoutes(app: Express, deps: PaidRouteDeps): void {
   for (const skill of deps.registry.list('http')) {
-    if (skill.httpPath) app.post(skill.httpPath, (req, res) => servePaid(skill, req, res, deps));
+    for (const path of httpPaths(skill)) app.post(path, (req, res) => servePaid(skill, req, res, deps));
   }
 }
 
@@ -27,7 +27,7 @@ async function servePaid(skill: Skill, req: Request, res: Response, deps: PaidRo
   const { paywall } = deps;
   const input = parseBody(skill.input, hasBody(req) ? req.body : undefined);
   const amount = skill.quote(input);
-  const resource = { url: `${deps.publicUrl(req)}${skill.httpPath}`, description: skill.description, mimeType: 'application/json' };
+  const resource = { url: `${deps.publicUrl(req)}${req.path}`, description: skill.description, mimeType: 'application/json' };
 
   const header = req.get('x-payment') ?? req.get('payment-signature');
   if (!header) return sendChallenge(res, paywall.challenge(amount, resource));

@@ -25,6 +25,8 @@ export interface SkillDefinition<S extends z.ZodObject> {
   readonly price: PriceSpec<z.output<S>>;
   /** Paid HTTP path, e.g. `/x402/data/latest-pairs`. */
   readonly httpPath?: string;
+  /** Other paths that sell the same operation at the same price (spec spellings). */
+  readonly httpAliases?: readonly string[];
   /** Tool name on tool-calling surfaces (agent, MCP). */
   readonly toolName?: string;
   readonly surfaces: readonly Surface[];
@@ -68,7 +70,7 @@ export class Registry {
   constructor(skills: readonly Skill<any>[]) {
     for (const skill of skills) {
       claim(this.byIdMap, skill.id, skill, 'id');
-      if (skill.httpPath) claim(this.byPathMap, skill.httpPath, skill, 'path');
+      for (const path of httpPaths(skill)) claim(this.byPathMap, path, skill, 'path');
       if (skill.toolName) claim(this.byToolMap, skill.toolName, skill, 'tool name');
     }
   }
@@ -99,6 +101,11 @@ export class Registry {
       max: paid.map((s) => s.priceRange.max).reduce((a, b) => (b > a ? b : a)),
     };
   }
+}
+
+/** Every HTTP path that sells the skill: its path, then its aliases. */
+export function httpPaths(skill: Pick<Skill, 'httpPath' | 'httpAliases'>): string[] {
+  return skill.httpPath ? [skill.httpPath, ...(skill.httpAliases ?? [])] : [];
 }
 
 function claim(map: Map<string, Skill>, key: string, skill: Skill, what: string): void {

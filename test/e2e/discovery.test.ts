@@ -1,6 +1,7 @@
 /** Published documents agree with what the server really charges and accepts. */
 import { describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/skills/index.js';
+import { httpPaths } from '../../src/skills/registry.js';
 import { formatUsd } from '../../src/payments/money.js';
 import { postJson, useTestSibyl, json } from '../helpers/sibyl.js';
 
@@ -18,7 +19,7 @@ describe.sequential('discovery and health', () => {
     const doc = await json(await fetch(`${sibyl.url}/openapi.json`));
     expect(doc.openapi).toBe('3.1.0');
     const registry = createRegistry();
-    const paths = registry.list('http').map((s) => s.httpPath);
+    const paths = registry.list('http').flatMap((s) => httpPaths(s));
     expect(Object.keys(doc.paths).sort()).toEqual([...paths].sort());
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       const op = item.post;

@@ -8,7 +8,8 @@ import { CHAINS } from '../../src/chain/chains.js';
 import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
 import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
 import { baseClient, fundedPayer, json, payingFetch, postJson, startTestSibyl, usdcBalance, type TestSibyl } from '../helpers/sibyl.js';
-import { createPublicClient, http } from 'viem';
+import { createPublicClient, createWalletClient, http, parseAbi } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { viemChain } from '../../src/chain/runtime.js';
 import type { WorldLabels } from '../../src/world/labels.js';
 
@@ -183,5 +184,51 @@ describe('market operations on a world', () => {
     const labelledShare = whales.wallets.filter((w: { wallet: string }) => big.has(w.wallet)).length / whales.wallets.length;
     expect(labelledShare).toBeGreaterThan(0.5);
     expect(whales.wallets.some((w: { wallet: string }) => labels.wallets.whales.some((l) => l.toLowerCase() === w.wallet))).toBe(true);
+  });
+
+  it('arbitrage-scanner finds a gap a big trade opened, and the cycle it reports really pays', async () => {
+    const rpcUrl = devnet.chains[0]!.rpcUrl;
+    const routerAbi = parseAbi(['function swapExactTokensForTokens(uint256, uint256, address[], address, uint256) returns (uint256[])']);
+    const erc20 = parseAbi(['function approve(address, uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)']);
+    const trader = privateKeyToAccount((await fundedPayer('400000', rpcUrl)).key);
+    await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [trader.address, '0x56BC75E2D63100000'] }) });
+    const wallet = createWalletClient({ account: trader, chain: viemChain('base', rpcUrl), transport: http(rpcUrl) });
+    const send = async (hash: Promise<`0x${string}`>) => expect((await client.waitForTransactionReceipt({ hash: await hash })).status).toBe('success');
+    const [router0, router1] = labels.contracts.routers as [Address, Address];
+    const usdc = CHAINS.base.usdc;
+    const weth = CHAINS.base.wrappedNative;
+    for (const r of [router0, router1]) {
+      await send(wallet.writeContract({ address: usdc, abi: erc20, functionName: 'approve', args: [r, 2n ** 255n] }));
+      await send(wallet.writeContract({ address: weth, abi: erc20, functionName: 'approve', args: [r, 2n ** 255n] }));
+    }
+    // Buy WETH with $300k on the first DEX: WETH is now dearer there than on the second.
+    await send(wallet.writeContract({ address: router0, abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [300_000n * 10n ** 6n, 0n, [usdc, weth], trader.address, 2n ** 40n], gas: 400_000n }));
+    const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
+    for (let i = 0; i < 100; i++) {
+      const h = await json(await fetch(`${sibyl.url}/healthz`));
+      if (Number(h.chains[0].indexedBlock) >= head) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const res = await post('/x402/data/arbitragescanner', { limit: 500 });
+    expect(res.status).toBe(200);
+    const scan = await json(res);
+    const opp = scan.opportunities.find((o: any) => o.tokenIn === usdc.toLowerCase() && o.tokenOut === weth.toLowerCase());
+    expect(opp).toBeDefined();
+    expect(opp.sellPool.dex).toBe('uniswap-v2');
+    expect(opp.netProfitUsd).toBeGreaterThan(0);
+
+    // Execute the reported cycle: buy WETH where it is cheap, sell it where it is dear.
+    const before = await client.readContract({ address: usdc, abi: erc20, functionName: 'balanceOf', args: [trader.address] });
+    const amountIn = BigInt(Math.floor(opp.amountIn * 1e6));
+    const buyRouter = opp.buyPool.dex === 'uniswap-v2' ? router0 : router1;
+    const sellRouter = opp.sellPool.dex === 'uniswap-v2' ? router0 : router1;
+    const wethBefore = await client.readContract({ address: weth, abi: erc20, functionName: 'balanceOf', args: [trader.address] });
+    await send(wallet.writeContract({ address: buyRouter, abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [amountIn, 0n, [usdc, weth], trader.address, 2n ** 40n], gas: 400_000n }));
+    const got = (await client.readContract({ address: weth, abi: erc20, functionName: 'balanceOf', args: [trader.address] })) - wethBefore;
+    await send(wallet.writeContract({ address: sellRouter, abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [got, 0n, [weth, usdc], trader.address, 2n ** 40n], gas: 400_000n }));
+    const after = await client.readContract({ address: usdc, abi: erc20, functionName: 'balanceOf', args: [trader.address] });
+    const realized = Number(after - before) / 1e6;
+    expect(realized).toBeGreaterThan(0);
+    expect(realized).toBeCloseTo(opp.grossProfitUsd, -1); // within ~$5 of what was reported
   });
 });
