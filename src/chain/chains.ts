@@ -78,5 +78,12 @@ export const EVM_CHAIN_NAMES = CHAIN_NAMES.filter((c) => CHAINS[c].kind === 'evm
 /** The chain x402 payments settle on (spec 2.1: network eip155:8453). */
 export const PAYMENT_CHAIN = 'base' satisfies EvmChainName;
 
+/**
+ * ERC-3156 flash lenders read for flash-loan opportunities. No public one fits every chain, so
+ * the embedded devnet places its own lender (FlashLoanPool) at this address on each chain;
+ * a real deployment lists its lenders with FLASH_LENDERS_<CHAIN>.
+ */
+export const EMBEDDED_FLASH_LENDER: Address = '0x00000000000000000000000000000000F1a5f1a5';
+
 /** Multicall3's address, identical on every EVM chain. */
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';

@@ -9,12 +9,13 @@ import { holderConcentrationSkill } from './security/holderconcentration.js';
 import { liquidityShiftsSkill } from './market/liquidityshifts.js';
 import { whaleIntelSkill } from './whales/whaleintel.js';
 import { arbitrageScannerSkill } from './defi/arbitrage-scanner.js';
+import { flashloanOpportunitiesSkill } from './defi/flashloan-opportunities.js';
 import { Registry, type Skill } from './registry.js';
 
 export const ALL_SKILLS: readonly Skill<any>[] = [
   latestPairsSkill, walletHoldingsSkill, tokenchartSkill, tokenchartRawSkill, ohlcvSkill, topTokensSkill, topVolumeSkill,
   tokenSnipingSkill, mevDetectionSkill, holderConcentrationSkill, liquidityShiftsSkill, whaleIntelSkill,
-  arbitrageScannerSkill,
+  arbitrageScannerSkill, flashloanOpportunitiesSkill,
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {

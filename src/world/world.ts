@@ -15,7 +15,7 @@ import {
   SibylV2Pair, SibylV2Router, WrappedNative,
 } from '../chain/artifacts/index.js';
 import { demoAccount } from '../chain/accounts.js';
-import { CHAINS, type EvmChainName } from '../chain/chains.js';
+import { CHAINS, EMBEDDED_FLASH_LENDER, type EvmChainName } from '../chain/chains.js';
 import type { GenesisDeployment } from '../chain/devnet.js';
 import { viemChain } from '../chain/runtime.js';
 import { emptyLabels, type WorldLabels } from './labels.js';
@@ -145,7 +145,9 @@ export class World {
     }
 
     for (const dex of spec.dexes) this.routers.push(this.deploy(SibylV2Router.abi, SibylV2Router.bytecode, [dex.factory]));
-    const flashPool = this.deploy(FlashLoanPool.abi, FlashLoanPool.bytecode, []);
+    // The lender sits at the address the chain catalogue announces for embedded chains.
+    const flashPool = EMBEDDED_FLASH_LENDER;
+    await this.rpc.call('anvil_setCode', [flashPool, FlashLoanPool.deployedBytecode]);
     if (this.options.name === 'base') {
       this.launchpad = this.deploy(BondingCurveLaunchpad.abi, BondingCurveLaunchpad.bytecode, [spec.dexes[0]!.factory, spec.wrappedNative, this.deployer]);
     }
@@ -182,6 +184,10 @@ export class World {
     }
     // The flash-loan pool lends USDC and the wrapped native.
     this.queue({ from: this.deployer, to: this.usdc.address, data: encodeFunctionData({ abi: EmbeddedUSDC.abi, functionName: 'mint', args: [flashPool, parseUnits('5000000', 6)] }), gas: GAS.transfer });
+    const lentNative = parseUnits((2_000_000 / this.nativeUsd()).toFixed(6), 18);
+    this.queueBalance(this.deployer, lentNative + parseEther('1000000'));
+    this.queue({ from: this.deployer, to: this.native.address, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'deposit' }), value: lentNative, gas: GAS.transfer });
+    this.queue({ from: this.deployer, to: this.native.address, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'transfer', args: [flashPool, lentNative] }), gas: GAS.transfer });
     await this.mineBlock(this.options.startTimestamp);
     await this.market.refresh(this.rpc);
 

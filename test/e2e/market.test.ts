@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUnits, parseAbiItem, type Address } from 'viem';
-import { CHAINS } from '../../src/chain/chains.js';
+import { CHAINS, EMBEDDED_FLASH_LENDER } from '../../src/chain/chains.js';
 import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
 import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
 import { baseClient, fundedPayer, json, payingFetch, postJson, startTestSibyl, usdcBalance, type TestSibyl } from '../helpers/sibyl.js';
@@ -216,6 +216,15 @@ describe('market operations on a world', () => {
     expect(opp).toBeDefined();
     expect(opp.sellPool.dex).toBe('uniswap-v2');
     expect(opp.netProfitUsd).toBeGreaterThan(0);
+
+    // The same gap, financed by the chain's flash lender: its fee (0.09%) comes off the profit.
+    const flash = await json(await post('/x402/flashloan/opportunities', { limit: 500 }));
+    expect(flash.lenders).toEqual([EMBEDDED_FLASH_LENDER]);
+    const financed = flash.opportunities.find((o: any) => o.buyPool.pair === opp.buyPool.pair && o.tokenIn === opp.tokenIn);
+    expect(financed).toBeDefined();
+    expect(financed.lender).toBe(EMBEDDED_FLASH_LENDER);
+    expect(financed.flashFeeUsd).toBeCloseTo(opp.amountInUsd * 0.0009, 0);
+    expect(financed.netProfitUsd).toBeCloseTo(opp.netProfitUsd - financed.flashFeeUsd, 0);
 
     // Execute the reported cycle: buy WETH where it is cheap, sell it where it is dear.
     const before = await client.readContract({ address: usdc, abi: erc20, functionName: 'balanceOf', args: [trader.address] });
