@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import { round } from '../../intel/market.js';
 import { FLASHLOAN_METHODOLOGY, flashLoanOpportunities } from '../../intel/flashloans.js';
 import { indexProvenance } from '../../intel/provenance.js';
-import { chainParam, limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { loadMarket } from '../market/load.js';
+import { arbitrageInput, roundedOpportunity } from './arbitrage-scanner.js';
 
 export const flashloanOpportunitiesSkill = defineSkill({
   id: 'flashloan-opportunities',
@@ -12,11 +11,7 @@ export const flashloanOpportunitiesSkill = defineSkill({
   description: 'Cross-DEX arbitrage cycles that a flash loan can finance right now: the lender, its fee, and the profit in USD net of the fee and gas.',
   tags: ['flashloan', 'arbitrage', 'defi'],
   examples: ['Are there flash-loan arbitrage opportunities on base?'],
-  input: z.strictObject({
-    chain: chainParam('base'),
-    limit: limitParam(1, 500, 50),
-    minProfitUsd: z.number().min(0).max(1_000_000_000).default(0).describe('Smallest net profit in USD to report; default 0 (every profitable one).'),
-  }),
+  input: arbitrageInput,
   price: '1.00',
   httpPath: '/x402/flashloan/opportunities',
   toolName: 'flashloan_opportunities',
@@ -25,7 +20,6 @@ export const flashloanOpportunitiesSkill = defineSkill({
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const { lenders, opportunities } = await flashLoanOpportunities(market);
     const profitable = opportunities.filter((o) => o.netProfitUsd !== null && o.netProfitUsd > 0 && o.netProfitUsd >= input.minProfitUsd);
-    const money = (n: number | null, d = 2) => (n === null ? null : round(n, d));
     return {
       ...indexProvenance(chain, checkpoint, FLASHLOAN_METHODOLOGY, checkpoint.block),
       lenders,
@@ -33,13 +27,8 @@ export const flashloanOpportunitiesSkill = defineSkill({
       minProfitUsd: input.minProfitUsd,
       count: Math.min(profitable.length, input.limit),
       opportunities: profitable.slice(0, input.limit).map((o) => ({
-        ...o,
-        amountInUsd: money(o.amountInUsd),
-        grossProfitUsd: money(o.grossProfitUsd),
-        gasUsd: money(o.gasUsd, 4),
-        flashFeeUsd: money(o.flashFeeUsd, 4),
-        feeUsd: money(o.feeUsd, 4),
-        netProfitUsd: money(o.netProfitUsd),
+        ...roundedOpportunity(o),
+        flashFeeUsd: o.flashFeeUsd === null ? null : round(o.flashFeeUsd, 4),
       })),
     };
   },
