@@ -7,12 +7,28 @@ import { Market } from '../../intel/market.js';
 import { PERIODS, type Period } from '../../intel/periods.js';
 import type { SkillContext } from '../context.js';
 
+/**
+ * A Market is fixed for one checkpoint: requests that arrive while the index stands still share
+ * it (and the price timelines it has already built), per store and chain.
+ */
+const markets = new WeakMap<object, Map<number, { block: number; market: Promise<Market> }>>();
+
 export async function loadMarket(ctx: SkillContext, chainName: ChainName): Promise<{ chain: ConnectedChain; market: Market; checkpoint: Checkpoint }> {
   const chain = ctx.chains.get(chainName);
   const reader = new IndexReader(ctx.store, chain.spec.chainId);
   const checkpoint = await reader.checkpoint();
   if (!checkpoint) throw new SibylError('upstream_unavailable', `${chainName} is not indexed yet; nothing was charged`);
-  return { chain, market: await Market.load(chain, reader), checkpoint };
+  let perStore = markets.get(ctx.store);
+  if (!perStore) markets.set(ctx.store, (perStore = new Map()));
+  let cached = perStore.get(chain.spec.chainId);
+  if (!cached || cached.block !== checkpoint.block) {
+    cached = { block: checkpoint.block, market: Market.load(chain, reader) };
+    perStore.set(chain.spec.chainId, cached);
+    cached.market.catch(() => perStore!.delete(chain.spec.chainId));
+  }
+  const market = await cached.market;
+  // The market was built at this checkpoint; answer with the same one.
+  return { chain, market, checkpoint: { ...checkpoint, block: market.head.block, timestamp: market.head.timestamp } };
 }
 
 /** The first indexed block of the period ending at the checkpoint (past head when none). */
