@@ -80,6 +80,16 @@ try {
     add('snipers', predicted, new Set(labels.snipes.map((s) => `${s.sniper.toLowerCase()}:${s.token.toLowerCase()}`)));
 
     const records = await walletRecords(market, market.head.block);
+    if (process.env.DEBUG_SMART) {
+      const smart = new Set(labels.wallets.smartMoney.map((w) => w.toLowerCase()));
+      for (const s of await reader.swaps(0, market.head.block)) if (smart.has(s.to.toLowerCase())) console.log('SWAP', s.block, s.to.slice(0, 8), s.pair.slice(0, 8), s.amount0In, s.amount1In, s.amount0Out, s.amount1Out);
+    }
+    if (values.debug) {
+      const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? 'retail/other';
+      for (const r of [...records.values()].filter((x) => x.closedTrades > 0).sort((a, b) => b.realizedUsd - a.realizedUsd).slice(0, 14)) {
+        console.log('smart?', c.name, role(r.wallet), 'closed', r.closedTrades, 'winRate', r.winRate.toFixed(2), 'realized', Math.round(r.realizedUsd), isSmartMoney(r) ? 'SMART' : '');
+      }
+    }
     add('smartMoney', new Set([...records.values()].filter(isSmartMoney).map((r) => r.wallet)), new Set(labels.wallets.smartMoney.map((w) => w.toLowerCase())));
   }
 } finally {

@@ -21,6 +21,11 @@ export interface GenesisMarket {
 }
 
 const btc = { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, priceUsd: 64_000 };
+/** Wrapped majors from other chains, so canonical symbols (SOL, BNB, ADA, DOT) resolve to a pool. */
+const sol = { symbol: 'WSOL', name: 'Wrapped SOL', decimals: 9, priceUsd: 150 };
+const bnb = { symbol: 'WBNB', name: 'Wrapped BNB', decimals: 18, priceUsd: 600 };
+const ada = { symbol: 'WADA', name: 'Wrapped ADA', decimals: 6, priceUsd: 0.45 };
+const dot = { symbol: 'WDOT', name: 'Wrapped DOT', decimals: 10, priceUsd: 4.5 };
 
 export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
   base: {
@@ -31,6 +36,7 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
       { symbol: 'BRETT', name: 'Brett', decimals: 18, priceUsd: 0.07 },
       { symbol: 'AERO', name: 'Aerodrome', decimals: 18, priceUsd: 1.1 },
       { symbol: 'VIRTUAL', name: 'Virtual Protocol', decimals: 18, priceUsd: 1.6 },
+      sol, ada, dot,
     ],
     pools: [
       ['NATIVE', 'USDC', 4_000_000],
@@ -39,6 +45,9 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
       ['BRETT', 'NATIVE', 900_000],
       ['AERO', 'USDC', 1_200_000],
       ['VIRTUAL', 'NATIVE', 800_000],
+      ['WSOL', 'USDC', 1_500_000],
+      ['WADA', 'NATIVE', 400_000],
+      ['WDOT', 'NATIVE', 400_000],
     ],
   },
   ethereum: {
@@ -48,6 +57,7 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
       { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, priceUsd: 14 },
       { symbol: 'UNI', name: 'Uniswap', decimals: 18, priceUsd: 7.5 },
       { symbol: 'PEPE', name: 'Pepe', decimals: 18, priceUsd: 0.00001 },
+      sol, bnb, ada, dot,
     ],
     pools: [
       ['NATIVE', 'USDC', 10_000_000],
@@ -55,6 +65,10 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
       ['LINK', 'NATIVE', 2_000_000],
       ['UNI', 'NATIVE', 1_500_000],
       ['PEPE', 'NATIVE', 1_000_000],
+      ['WSOL', 'NATIVE', 2_000_000],
+      ['WBNB', 'USDC', 1_500_000],
+      ['WADA', 'USDC', 600_000],
+      ['WDOT', 'NATIVE', 600_000],
     ],
   },
   bsc: {
@@ -62,11 +76,18 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
     tokens: [
       { symbol: 'BTCB', name: 'BTCB Token', decimals: 18, priceUsd: 64_000 },
       { symbol: 'CAKE', name: 'PancakeSwap Token', decimals: 18, priceUsd: 2.2 },
+      // Binance-Peg tokens carry the plain symbols.
+      { symbol: 'ETH', name: 'Binance-Peg Ethereum Token', decimals: 18, priceUsd: 3_000 },
+      { symbol: 'ADA', name: 'Binance-Peg Cardano Token', decimals: 18, priceUsd: 0.45 },
+      { symbol: 'DOT', name: 'Binance-Peg Polkadot Token', decimals: 18, priceUsd: 4.5 },
     ],
     pools: [
       ['NATIVE', 'USDC', 3_000_000],
       ['BTCB', 'NATIVE', 2_000_000],
       ['CAKE', 'NATIVE', 900_000],
+      ['ETH', 'NATIVE', 1_500_000],
+      ['ADA', 'NATIVE', 500_000],
+      ['DOT', 'USDC', 500_000],
     ],
   },
   arbitrum: {
@@ -88,11 +109,15 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
     tokens: [
       { symbol: 'AAVE', name: 'Aave Token', decimals: 18, priceUsd: 150 },
       { symbol: 'QUICK', name: 'QuickSwap', decimals: 18, priceUsd: 0.04 },
+      btc,
+      { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, priceUsd: 3_000 },
     ],
     pools: [
       ['NATIVE', 'USDC', 1_500_000],
       ['AAVE', 'NATIVE', 700_000],
       ['QUICK', 'USDC', 300_000],
+      ['WBTC', 'USDC', 1_000_000],
+      ['WETH', 'NATIVE', 1_200_000],
     ],
   },
   optimism: {
@@ -100,11 +125,15 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
     tokens: [
       { symbol: 'OP', name: 'Optimism', decimals: 18, priceUsd: 1.7 },
       { symbol: 'VELO', name: 'Velodrome', decimals: 18, priceUsd: 0.09 },
+      btc,
+      { symbol: 'SNX', name: 'Synthetix Network Token', decimals: 18, priceUsd: 1.5 },
     ],
     pools: [
       ['NATIVE', 'USDC', 2_500_000],
       ['OP', 'NATIVE', 1_000_000],
       ['VELO', 'USDC', 400_000],
+      ['WBTC', 'NATIVE', 1_500_000],
+      ['SNX', 'NATIVE', 500_000],
     ],
   },
 };

@@ -1,20 +1,20 @@
 /**
  * Smart money, methodology `smart-money/v1`: every swap of the index is attributed to the wallet
  * that received its output (never a pool); per wallet and token, buys and sells are valued at
- * the USD price of their block and matched at average cost. A round trip opened and closed in
- * one block is arbitrage or a sandwich, not a view on the token, and does not count. Smart money
+ * their execution price (quote paid or received, in USD at that moment) and matched at average cost. A wallet that buys and sells a
+ * token in one block is running arbitrage or a sandwich, not holding a view: those swaps do not count. Smart money
  * is a wallet with at least MIN_CLOSED_TRADES closed trades, a win rate of at least MIN_WIN_RATE
  * and realized profit of at least MIN_REALIZED_USD; what such wallets bought and sold in the
  * period is what they are accumulating or distributing now.
  */
 import { formatUnits, type Address } from 'viem';
 import { rowScore } from '../indexer/rows.js';
-import { valueAt, type Market } from './market.js';
+import { valueAt, type Market, type Pool } from './market.js';
 
-export const MIN_CLOSED_TRADES = 2;
-export const MIN_WIN_RATE = 0.6;
-export const MIN_REALIZED_USD = 1_000;
-export const SMART_MONEY_METHODOLOGY = `smart-money/v1 (swaps attributed to their recipient; average-cost matching at block prices; same-block round trips excluded; >= ${MIN_CLOSED_TRADES} closed trades, win rate >= ${MIN_WIN_RATE * 100}%, realized >= $${MIN_REALIZED_USD})`;
+export const MIN_CLOSED_TRADES = 4;
+export const MIN_WIN_RATE = 0.7;
+export const MIN_REALIZED_USD = 500;
+export const SMART_MONEY_METHODOLOGY = `smart-money/v2 (swaps attributed to their recipient; execution prices, average-cost matching; a wallet's swaps of a token in a block where it both buys and sells it (arbitrage, sandwich legs) excluded; >= ${MIN_CLOSED_TRADES} closed trades, win rate >= ${MIN_WIN_RATE * 100}%, realized >= $${MIN_REALIZED_USD})`;
 
 interface Position {
   qty: number;
@@ -35,24 +35,43 @@ export interface WalletRecord {
 
 export async function walletRecords(market: Market, periodFromBlock: number): Promise<Map<string, WalletRecord>> {
   const swaps = await market.reader.swaps(0, market.head.block);
-  const poolSet = new Set(market.pools.map((p) => p.pair));
   const records = new Map<string, WalletRecord>();
   const positions = new Map<string, Position>();
+  const pools = new Map(market.pools.map((p) => [p.pair, p]));
+  // The traded token is the side whose main pool is quoted by the other side (on any DEX).
+  const tradedToken = (pool: Pool): string | null => {
+    if (market.mainPool(pool.token0)?.quote === pool.token1) return pool.token0;
+    return market.mainPool(pool.token1)?.quote === pool.token0 ? pool.token1 : null;
+  };
+  // A wallet that buys and sells one token in one block is running arbitrage or a sandwich
+  // there (legs may start from inventory): those swaps are not a view and are left out.
+  const sides = new Map<string, number>();
   for (const s of swaps) {
-    const pool = market.pools.find((p) => p.pair === s.pair.toLowerCase());
-    const wallet = s.to.toLowerCase();
-    if (!pool || poolSet.has(wallet)) continue;
-    const main0 = market.mainPool(pool.token0);
-    const main1 = market.mainPool(pool.token1);
-    // The traded token is the side whose main pool is this pool quoted by the other side.
-    const token = main0?.pool.pair === pool.pair ? pool.token0 : main1?.pool.pair === pool.pair ? pool.token1 : null;
+    const pool = pools.get(s.pair.toLowerCase());
+    const token = pool && tradedToken(pool);
     if (!token) continue;
-    const decimals = market.decimals(token);
-    const price = valueAt(await market.timeline(token, 0), rowScore(s.block, s.logIndex));
-    if (decimals === null || price === null) continue;
+    const key = `${s.block}:${s.to.toLowerCase()}:${token}`;
+    const buys = BigInt(token === pool.token0 ? s.amount0Out : s.amount1Out) > 0n;
+    sides.set(key, (sides.get(key) ?? 0) | (buys ? 1 : 2));
+  }
+  for (const s of swaps) {
+    const pool = pools.get(s.pair.toLowerCase());
+    const wallet = s.to.toLowerCase();
+    if (!pool || pools.has(wallet)) continue;
+    const token = tradedToken(pool);
+    if (!token || sides.get(`${s.block}:${wallet}:${token}`) === 3) continue;
+    const quote = token === pool.token0 ? pool.token1 : pool.token0;
+    const [decimals, quoteDecimals] = [market.decimals(token), market.decimals(quote)];
+    const quoteUsd = quote === market.chain.spec.usdc.toLowerCase() ? 1 : valueAt(await market.timeline(quote, 0), rowScore(s.block, s.logIndex));
+    if (decimals === null || quoteDecimals === null || quoteUsd === null) continue;
     const is0 = token === pool.token0;
     const bought = Number(formatUnits(BigInt(is0 ? s.amount0Out : s.amount1Out), decimals));
     const sold = Number(formatUnits(BigInt(is0 ? s.amount0In : s.amount1In), decimals));
+    // The price the wallet really got: quote paid or received per token, fees and impact included.
+    const quoteMoved = Number(formatUnits(BigInt(is0 ? (bought > 0 ? s.amount1In : s.amount1Out) : (bought > 0 ? s.amount0In : s.amount0Out)), quoteDecimals));
+    const traded = bought > 0 ? bought : sold;
+    if (traded <= 0) continue;
+    const price = (quoteMoved / traded) * quoteUsd;
     const record = records.get(wallet) ?? { wallet: wallet as Address, closedTrades: 0, wins: 0, winRate: 0, realizedUsd: 0, recent: new Map() };
     records.set(wallet, record);
     const key = `${wallet}:${token}`;
@@ -69,11 +88,14 @@ export async function walletRecords(market: Market, periodFromBlock: number): Pr
       pos.realizedThisTrade += matched * (price - avg);
       pos.cost -= matched * avg;
       pos.qty -= matched;
-      // Closed when less than 1% of the peak remains; same-block round trips are not views.
-      if (pos.qty <= pos.peak * 0.01 && s.block !== pos.openedBlock) {
-        record.closedTrades++;
-        if (pos.realizedThisTrade > 0) record.wins++;
-        record.realizedUsd += pos.realizedThisTrade;
+      // Closed when less than 1% of the peak remains; same-block round trips are not views,
+      // but they close the position all the same (no dust carries their profit forward).
+      if (pos.qty <= pos.peak * 0.01) {
+        if (s.block !== pos.openedBlock) {
+          record.closedTrades++;
+          if (pos.realizedThisTrade > 0) record.wins++;
+          record.realizedUsd += pos.realizedThisTrade;
+        }
         pos.qty = 0;
       }
     }

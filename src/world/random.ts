@@ -47,6 +47,11 @@ export class Rng {
     return Math.exp(Math.log(min) + this.next() * (Math.log(max) - Math.log(min)));
   }
 
+  /** Standard normal (Box-Muller). */
+  normal(): number {
+    return Math.sqrt(-2 * Math.log(1 - this.next())) * Math.cos(2 * Math.PI * this.next());
+  }
+
   /** Poisson-distributed count with mean `lambda`. */
   poisson(lambda: number): number {
     const limit = Math.exp(-lambda);

@@ -43,9 +43,12 @@ interface TokenInfo {
   /** Quote token this token is listed against on dex 0. */
   readonly quote: Address;
   readonly kind: 'genesis' | 'listing' | 'honeypot' | 'taxed' | 'owner-powers' | 'launchpad';
-  /** Hidden trend: +1 bullish, -1 bearish, 0 flat; changes at `regimeUntil`. */
+  /** Hidden trend: +1 bullish, -1 bearish, 0 flat, from `regimeFrom` until `regimeUntil`. */
   regime: number;
+  regimeFrom?: number;
   regimeUntil: number;
+  /** Hidden fair price in units of `quote`: drifts with the regime; the crowd trades pools toward it. */
+  fair?: number;
   tradeable: boolean;
   /** Block time of its listing: only snipers, who watch the mempool, trade it in that block. */
   listedAt?: number;
@@ -60,7 +63,8 @@ interface Listing {
   rugAt?: number;
 }
 
-type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator';
+/** `accumulator` and `distributor` are the crowd behind value flow: one only buys, the other only sells what it holds. */
+type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator' | 'accumulator' | 'distributor';
 
 export class World {
   readonly labels: WorldLabels;
@@ -74,7 +78,8 @@ export class World {
   private readonly holdings = new Map<string, bigint>(); // `${actor}:${token}` → raw amount
   private readonly approved = new Set<string>();
   private readonly listings: Listing[] = [];
-  private readonly smartPositions = new Map<string, { actor: Address; token: TokenInfo }>();
+  private readonly smartPositions = new Map<string, { actor: Address; token: TokenInfo; amount: bigint }>();
+  private readonly smartDecisions = new Set<string>();
   private launchpad?: Address;
   private readonly curveTokens: { address: Address; creator: Address; raisedWei: bigint; graduated: boolean }[] = [];
   private block = 0n;
@@ -152,7 +157,7 @@ export class World {
       this.launchpad = this.deploy(BondingCurveLaunchpad.abi, BondingCurveLaunchpad.bytecode, [spec.dexes[0]!.factory, spec.wrappedNative, this.deployer]);
     }
 
-    const counts: Record<Role, number> = { retail: 30, whale: 4, smart: 4, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0 };
+    const counts: Record<Role, number> = { retail: 30, whale: 4, smart: 3, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0, accumulator: 24, distributor: 24 };
     for (const [role, n] of Object.entries(counts) as [Role, number][]) {
       this.actors.set(role, Array.from({ length: n }, (_, i) => this.actorAddress(role, i)));
     }
@@ -166,7 +171,7 @@ export class World {
     this.labels.contracts = { routers: [...this.routers], flashLoanPool: flashPool, ...(this.launchpad && { launchpad: this.launchpad }) };
 
     // Fund every actor with gas, wrapped native and USDC; approve both routers for both.
-    const usdPerRole: Record<Role, number> = { retail: 20_000, whale: 3_000_000, smart: 600_000, sniper: 200_000, sandwicher: 500_000, arber: 500_000, lp: 1_000_000, exchange: 5_000_000, creator: 0 };
+    const usdPerRole: Record<Role, number> = { retail: 20_000, whale: 3_000_000, smart: 600_000, sniper: 200_000, sandwicher: 500_000, arber: 500_000, lp: 1_000_000, exchange: 5_000_000, creator: 0, accumulator: 400_000, distributor: 0 };
     for (const [role, list] of this.actors) {
       for (const actor of list) {
         const usd = usdPerRole[role];
@@ -360,6 +365,7 @@ export class World {
     this.maybeList(timestamp, dt);
     this.maybeRug(timestamp);
     this.smartMoney(timestamp);
+    this.valueFlow(dt);
     this.launchpadFlow(dt);
     await this.liquidityFlow(dt);
     this.whaleTransfers(dt);
@@ -376,7 +382,8 @@ export class World {
     for (const token of this.tokens.values()) {
       if (token.kind === 'genesis' && token.symbol !== 'USDC' && t >= token.regimeUntil) {
         token.regime = this.rng.pick([-1, 0, 1]);
-        token.regimeUntil = t + this.rng.int(12, 72) * 3600;
+        token.regimeFrom = t;
+        token.regimeUntil = t + this.rng.int(16, 48) * 3600;
       }
     }
   }
@@ -452,7 +459,8 @@ export class World {
     // A person trades once per block: a block stands for seconds of a real chain.
     if (this.tradedThisBlock.has(actor)) return;
     this.tradedThisBlock.add(actor);
-    const usd = whale ? this.rng.logUniform(60_000, 600_000) : this.rng.logUniform(20, 4_000);
+    // A whale's order is large but still a fraction of the book: at most 10% of the quote reserve.
+    const usd = whale ? Math.min(this.rng.logUniform(60_000, 600_000), 0.1 * this.usdOf(quote) * Number(this.market.sides(pool, quote.address)[0]) / 10 ** quote.decimals) : this.rng.logUniform(20, 4_000);
     const buyBias = 0.5 + 0.15 * token.regime + (token.kind === 'genesis' ? 0 : 0.2);
     const held = this.balance(actor, token.address);
     const buy = held === 0n || this.rng.chance(buyBias);
@@ -607,23 +615,80 @@ export class World {
     }
   }
 
-  /** Smart money enters bullish regimes at their start and leaves at their end. */
+  /**
+   * The crowd's view of value: each genesis token has a hidden fair price (in its quote) that
+   * drifts with its regime (about +/-0.5% an hour, with noise), and about every 75 minutes per
+   * token a trader closes 40-90% of the gap between the pool and that price. Prices therefore
+   * trend through a regime and revert after a whale's shove: the trend smart money trades ahead
+   * of. The crowd is two sets of wallets, buyers that never sell and holders that only sell
+   * (their tokens come from the deployer's supply), so none of them books trading profit.
+   */
+  private valueFlow(dt: number): void {
+    const hours = dt / 3600;
+    for (const token of this.tokens.values()) {
+      if (token.kind !== 'genesis' || token.symbol === 'USDC') continue;
+      const pool = this.market.find(0, token.address, token.quote);
+      const quote = this.tokens.get(token.quote.toLowerCase());
+      if (!pool || !quote || pool.r0 === 0n) continue;
+      const price = this.market.price(pool, token.address, token.decimals, quote.decimals);
+      token.fair = (token.fair ?? price) * Math.exp(token.regime * 0.005 * hours + 0.004 * Math.sqrt(hours) * this.rng.normal());
+      const trades = this.rng.poisson(hours * 0.8);
+      for (let i = 0; i < trades; i++) {
+        const gap = token.fair / this.market.price(pool, token.address, token.decimals, quote.decimals);
+        if (Math.abs(gap - 1) < 0.003) break;
+        const actor = this.rng.pick(this.actors.get(gap > 1 ? 'accumulator' : 'distributor')!);
+        if (this.tradedThisBlock.has(actor)) continue;
+        this.tradedThisBlock.add(actor);
+        // Moving a constant-product price by a factor g takes sqrt(g) - 1 of the input reserve.
+        const closed = 0.4 + 0.5 * this.rng.next();
+        const tokenIn = gap > 1 ? quote : token;
+        const factor = Math.min(Math.sqrt(1 + (Math.max(gap, 1 / gap) - 1) * closed) - 1, 0.02);
+        const [reserveIn] = this.market.sides(pool, tokenIn.address);
+        const amountIn = (reserveIn * BigInt(Math.round(factor * 1e6))) / 1_000_000n;
+        const short = amountIn - this.balance(actor, tokenIn.address);
+        // Funded in bulk: one transfer stands for a holder's bag, not one per trade.
+        if (short > 0n) this.fundToken(actor, tokenIn.address, short * 20n);
+        this.swap(actor, pool, tokenIn.address, amountIn);
+      }
+    }
+  }
+
+  /**
+   * Smart money knows a bullish regime early: in its first 4 hours, when at least 14 hours of it
+   * remain and its quote is not in a bearish regime, each smart wallet takes a position with
+   * probability 0.85 (0.3-0.8% of the pool's quote reserve, small enough that the trend
+   * outruns its own price impact), and sells an hour before the regime ends.
+   */
   private smartMoney(t: number): void {
     for (const token of this.tokens.values()) {
       if (token.kind !== 'genesis' || token.symbol === 'USDC') continue;
       const pool = this.market.find(0, token.address, token.quote);
       if (!pool) continue;
-      const key = token.address.toLowerCase();
-      const held = this.smartPositions.get(key);
-      const quote = this.tokens.get(token.quote.toLowerCase())!;
-      if (token.regime === 1 && !held && t < token.regimeUntil - 6 * 3600) {
-        const actor = this.rng.pick(this.actors.get('smart')!);
-        if (this.swap(actor, pool, quote.address, this.toRaw(quote, this.rng.logUniform(15_000, 60_000))) > 0n) {
-          this.smartPositions.set(key, { actor, token });
+      // Informed about the quote too: a token quoted in a falling native is no buy in USD.
+      const quoteRegime = this.tokens.get(token.quote.toLowerCase())?.regime ?? 0;
+      const early = token.regime === 1 && quoteRegime >= 0 && token.regimeFrom !== undefined && t < token.regimeFrom + 4 * 3600 && t < token.regimeUntil - 14 * 3600;
+      for (const actor of this.actors.get('smart')!) {
+        if (this.tradedThisBlock.has(actor)) continue;
+        const key = `${actor}:${token.address}`.toLowerCase();
+        const position = this.smartPositions.get(key);
+        if (!position && early) {
+          const decision = `${key}:${token.regimeFrom}`;
+          if (this.smartDecisions.has(decision)) continue;
+          this.smartDecisions.add(decision);
+          if (!this.rng.chance(0.85)) continue;
+          const [quoteReserve] = this.market.sides(pool, token.quote);
+          const amountIn = (quoteReserve * BigInt(this.rng.int(30, 80))) / 10_000n;
+          const amount = this.swap(actor, pool, token.quote, amountIn);
+          if (amount > 0n) {
+            this.tradedThisBlock.add(actor);
+            this.smartPositions.set(key, { actor, token, amount });
+          }
+        } else if (position && (token.regime !== 1 || t >= token.regimeUntil - 3600)) {
+          this.tradedThisBlock.add(actor);
+          // Sells the position, not the wallet's float of the token (e.g. its wrapped native).
+          this.swap(actor, pool, token.address, position.amount);
+          this.smartPositions.delete(key);
         }
-      } else if (held && (token.regime !== 1 || t >= token.regimeUntil - 3600)) {
-        this.swap(held.actor, pool, token.address, this.balance(held.actor, token.address));
-        this.smartPositions.delete(key);
       }
     }
   }
