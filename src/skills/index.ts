@@ -8,6 +8,8 @@ import { tokenSnipingSkill } from './security/tokensniping.js';
 import { holderConcentrationSkill } from './security/holderconcentration.js';
 import { liquidityShiftsSkill } from './market/liquidityshifts.js';
 import { whaleIntelSkill } from './whales/whaleintel.js';
+import { smartMoneySkill } from './whales/smartmoney.js';
+import { dexCapitalSkill } from './defi/dexcapital.js';
 import { arbitrageScannerSkill } from './defi/arbitrage-scanner.js';
 import { flashloanOpportunitiesSkill } from './defi/flashloan-opportunities.js';
 import { Registry, type Skill } from './registry.js';
@@ -15,7 +17,7 @@ import { Registry, type Skill } from './registry.js';
 export const ALL_SKILLS: readonly Skill<any>[] = [
   latestPairsSkill, walletHoldingsSkill, tokenchartSkill, tokenchartRawSkill, ohlcvSkill, topTokensSkill, topVolumeSkill,
   tokenSnipingSkill, mevDetectionSkill, holderConcentrationSkill, liquidityShiftsSkill, whaleIntelSkill,
-  arbitrageScannerSkill, flashloanOpportunitiesSkill,
+  arbitrageScannerSkill, flashloanOpportunitiesSkill, smartMoneySkill, dexCapitalSkill,
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {

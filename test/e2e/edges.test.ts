@@ -1,0 +1,84 @@
+/**
+ * Every data operation's limits and enums at their edges, as the interface spec (4.2 and 8)
+ * states them, typed here from the spec rather than read from the registry: a value just
+ * inside is priced (402, nothing charged), a value just outside is a 400 naming the field.
+ */
+import { describe, expect, it } from 'vitest';
+import { json, postJson, useTestSibyl } from '../helpers/sibyl.js';
+
+const ALL_PERIODS = ['1h', '4h', '12h', '24h', '7d', '14d', '30d'];
+const ALL_CHAINS = ['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism', 'zksync', 'solana'];
+const FIVE_CHAINS = ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon'];
+const TOKEN = { tokenAddress: '0x4200000000000000000000000000000000000006' };
+
+interface Edges {
+  required?: Record<string, unknown>;
+  limit?: [number, number];
+  periods?: string[];
+  chains?: string[];
+}
+
+const chainList: Edges = { limit: [1, 500], periods: ALL_PERIODS, chains: ALL_CHAINS };
+const SPEC: Record<string, Edges> = {
+  'latest-pairs': { limit: [1, 500], chains: ALL_CHAINS },
+  tokenchart: { required: TOKEN, periods: ALL_PERIODS, chains: ALL_CHAINS.filter((c) => c !== 'solana') },
+  'tokenchart/raw': { required: TOKEN, periods: ALL_PERIODS, chains: ALL_CHAINS.filter((c) => c !== 'solana') },
+  ohlcv: { required: TOKEN, periods: ALL_PERIODS, chains: ALL_CHAINS.filter((c) => c !== 'solana') },
+  'top-tokens': chainList,
+  topvolume: chainList,
+  'wallet-holdings': { required: { walletAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }, chains: FIVE_CHAINS },
+  holderconcentration: { required: TOKEN, chains: FIVE_CHAINS },
+  tokensniping: { required: TOKEN, chains: FIVE_CHAINS },
+  liquidityshifts: chainList,
+  whaleintel: chainList,
+  smartmoney: chainList,
+  dexcapital: chainList,
+  mevdetection: chainList,
+};
+
+const outside = (allowed: string[], universe: string[]) => universe.find((v) => !allowed.includes(v));
+
+describe('spec limits and enums at their edges', () => {
+  const sibyl = useTestSibyl();
+  const post = (path: string, body: unknown) => postJson(`${sibyl.url}/x402/data/${path}`, body);
+  const refused = async (path: string, body: unknown, field: string, rule: RegExp) => {
+    const res = await post(path, body);
+    expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+    const { error } = await json(res);
+    expect(error.code).toBe('invalid_body');
+    expect(error.fields.some((f: { field: string; rule: string }) => f.field === field && rule.test(f.rule)), JSON.stringify(error.fields)).toBe(true);
+  };
+  const priced = async (path: string, body: unknown) => {
+    const res = await post(path, body);
+    expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(402);
+  };
+
+  for (const [path, edges] of Object.entries(SPEC)) {
+    const base = edges.required ?? {};
+    it(`${path}: ${JSON.stringify(edges)}`, async () => {
+      if (edges.limit) {
+        const [min, max] = edges.limit;
+        await refused(path, { ...base, limit: min - 1 }, 'limit', new RegExp(`>= ${min}`));
+        await refused(path, { ...base, limit: max + 1 }, 'limit', new RegExp(`<= ${max}`));
+        await priced(path, { ...base, limit: min });
+        await priced(path, { ...base, limit: max });
+      } else {
+        await refused(path, { ...base, limit: 5 }, 'limit', /unknown field/);
+      }
+      if (edges.periods) {
+        for (const p of edges.periods) await priced(path, { ...base, timeperiod: p });
+        const bad = outside(edges.periods, ALL_PERIODS) ?? '60d';
+        await refused(path, { ...base, timeperiod: bad }, 'timeperiod', /must be one of/);
+      }
+      if (edges.chains) {
+        for (const c of edges.chains) await priced(path, { ...base, chain: c });
+        const bad = outside(edges.chains, ALL_CHAINS) ?? 'dogechain';
+        await refused(path, { ...base, chain: bad }, 'chain', /must be one of/);
+      }
+      for (const [field] of Object.entries(base)) {
+        const { [field]: _, ...rest } = base;
+        await refused(path, rest, field, /required/);
+      }
+    });
+  }
+});

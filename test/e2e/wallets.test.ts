@@ -1,0 +1,135 @@
+/**
+ * Smart money and DEX capital, paid end to end on a world's history, with figures checked
+ * against what really happened on chain: a wallet the test trades itself (its USDC balance is
+ * the truth about its profit) and raw Swap logs and reserves read straight from the chain.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPublicClient, createWalletClient, http, parseAbi, parseAbiItem, parseEther, type Address, type PrivateKeyAccount } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { CHAINS } from '../../src/chain/chains.js';
+import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { viemChain } from '../../src/chain/runtime.js';
+import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import type { WorldLabels } from '../../src/world/labels.js';
+import { fundedPayer, json, payingFetch, startTestSibyl, type TestSibyl } from '../helpers/sibyl.js';
+
+const routerAbi = parseAbi(['function swapExactTokensForTokens(uint256, uint256, address[], address, uint256) returns (uint256[])']);
+const erc20 = parseAbi(['function approve(address, uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)']);
+const usdc = CHAINS.base.usdc;
+const weth = CHAINS.base.wrappedNative;
+
+describe('wallet and capital operations on a world', () => {
+  let devnet: Devnet;
+  let sibyl: TestSibyl;
+  let post: (path: string, body: unknown) => Promise<Response>;
+  let client: ReturnType<typeof createPublicClient>;
+  let labels: WorldLabels;
+  let rpcUrl: string;
+
+  const trader = async (usd: string) => {
+    const account = privateKeyToAccount((await fundedPayer(usd, rpcUrl)).key);
+    await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [account.address, `0x${parseEther('100').toString(16)}`] }) });
+    const wallet = createWalletClient({ account, chain: viemChain('base', rpcUrl), transport: http(rpcUrl) });
+    const router = labels.contracts.routers[0]!;
+    const send = async (hash: Promise<`0x${string}`>) => expect((await client.waitForTransactionReceipt({ hash: await hash })).status).toBe('success');
+    await send(wallet.writeContract({ address: usdc, abi: erc20, functionName: 'approve', args: [router, 2n ** 255n] }));
+    await send(wallet.writeContract({ address: weth, abi: erc20, functionName: 'approve', args: [router, 2n ** 255n] }));
+    const balance = (token: Address) => client.readContract({ address: token, abi: erc20, functionName: 'balanceOf', args: [account.address] });
+    const swap = async (from: Address, to: Address, amount: bigint) => {
+      const before = await balance(to);
+      await send(wallet.writeContract({ address: router, abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [amount, 0n, [from, to], account.address, 2n ** 40n], gas: 400_000n }));
+      return (await balance(to)) - before;
+    };
+    return { account: account as PrivateKeyAccount, swap, balance };
+  };
+
+  const untilIndexed = async () => {
+    const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
+    for (let i = 0; i < 200; i++) {
+      const h = await json(await fetch(`${sibyl.url}/healthz`));
+      if (Number(h.chains[0].indexedBlock) >= head) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('index did not reach the head');
+  };
+
+  beforeAll(async () => {
+    devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(2), fifo: true });
+    const world = await startWorld(devnet.chains, { seed: 'wallets-test', days: 2, meanBlockSeconds: 1_200, liveBlockMs: 0, labelsPath: `/tmp/sibyl-wallets-${process.pid}.json` });
+    world.stop();
+    labels = world.worlds[0]!.labels;
+    rpcUrl = devnet.chains[0]!.rpcUrl;
+    sibyl = await startTestSibyl({ rpcUrls: { base: rpcUrl } });
+    client = createPublicClient({ chain: viemChain('base', rpcUrl), transport: http(rpcUrl), pollingInterval: 50 }) as never;
+    const { key } = await fundedPayer('50', rpcUrl);
+    post = (path, body) => payingFetch(key).pay(`${sibyl.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  });
+  afterAll(async () => {
+    await sibyl?.close();
+    await devnet?.stop();
+  });
+
+  it('smartmoney finds a wallet that won four round trips, with the profit its USDC balance shows', async () => {
+    const smart = await trader('100000');
+    const pumper = await trader('2000000');
+    const loser = await trader('100000');
+    const start = await smart.balance(usdc);
+    for (let round = 0; round < 4; round++) {
+      const got = await smart.swap(usdc, weth, 20_000n * 10n ** 6n);
+      const lost = await loser.swap(usdc, weth, 10_000n * 10n ** 6n);
+      await pumper.swap(usdc, weth, 150_000n * 10n ** 6n); // the move the smart wallet saw coming
+      await smart.swap(weth, usdc, got);
+      await pumper.swap(weth, usdc, await pumper.balance(weth)); // and back down: the loser sells late
+      await loser.swap(weth, usdc, lost);
+    }
+    const profit = Number((await smart.balance(usdc)) - start) / 1e6;
+    expect(profit).toBeGreaterThan(500);
+    await untilIndexed();
+
+    const res = await post('/x402/data/smartmoney', { timeperiod: '1h', limit: 500 });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toMatchObject({ chain: 'base', source: 'rpc', methodology: expect.stringContaining('smart-money/v2'), timeperiod: '1h' });
+    const found = body.wallets.find((w: any) => w.wallet === smart.account.address.toLowerCase());
+    expect(found).toMatchObject({ closedTrades: 4, wins: 4, winRate: 1 });
+    expect(found.realizedUsd).toBeCloseTo(profit, 1);
+    // What it did in the period: it sold more USD of WETH than it bought, by its profit.
+    expect(found.period.find((p: any) => p.token === weth.toLowerCase()).netUsd).toBeCloseTo(-profit, 0);
+    const wallets = body.wallets.map((w: any) => w.wallet);
+    expect(wallets).not.toContain(loser.account.address.toLowerCase());
+    expect(wallets).not.toContain(pumper.account.address.toLowerCase()); // bought and sold in separate blocks, but at a loss
+    for (const w of body.wallets) {
+      expect(w.closedTrades).toBeGreaterThanOrEqual(body.criteria.minClosedTrades);
+      expect(w.winRate).toBeGreaterThanOrEqual(body.criteria.minWinRate);
+      expect(w.realizedUsd).toBeGreaterThanOrEqual(body.criteria.minRealizedUsd);
+    }
+    const distributed = body.distributing.find((t: any) => t.token === weth.toLowerCase());
+    const sumNet = body.wallets.reduce((s: number, w: any) => s + (w.period.find((p: any) => p.token === weth.toLowerCase())?.netUsd ?? 0), 0);
+    expect(distributed.netUsd).toBeCloseTo(sumNet, 0);
+  });
+
+  it('dexcapital counts every Swap log of each DEX in the window and values the WETH/USDC pool at its reserves', async () => {
+    const res = await post('/x402/data/dexcapital', { timeperiod: '24h', limit: 500 });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toMatchObject({ chain: 'base', methodology: expect.stringContaining('dex-capital/v1') });
+    const from = BigInt(body.blockRange.from);
+    const to = BigInt(body.blockRange.to);
+    const created = await client.getLogs({ event: parseAbiItem('event PairCreated(address indexed token0, address indexed token1, address pair, uint256 count)'), fromBlock: 0n, toBlock: to });
+    const swapEvent = parseAbiItem('event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)');
+    for (const dex of CHAINS.base.dexes) {
+      const pairs = created.filter((l) => l.address.toLowerCase() === dex.factory.toLowerCase()).map((l) => l.args.pair!);
+      expect(pairs.length).toBeGreaterThan(0);
+      const swaps = pairs.length ? await client.getLogs({ address: pairs, event: swapEvent, fromBlock: from, toBlock: to }) : [];
+      const reported = body.dexes.find((d: any) => d.dex === dex.id);
+      expect(reported.pools).toBe(pairs.length);
+      expect(reported.swaps).toBe(swaps.length);
+    }
+    const main = body.dexes.find((d: any) => d.dex === CHAINS.base.dexes[0]!.id).topPools.find((p: any) => p.pair === 'WETH/USDC' || p.pair === 'USDC/WETH');
+    const held = await client.readContract({ address: usdc, abi: erc20, functionName: 'balanceOf', args: [main.pool] });
+    // WETH is priced by this very pool, so its side is worth exactly the USDC side.
+    expect(main.tvlUsd).toBeCloseTo((2 * Number(held)) / 1e6, 0);
+    expect(body.totals.tvlUsd).toBeCloseTo(body.dexes.reduce((s: number, d: any) => s + d.tvlUsd, 0), 0);
+    expect(body.dexes[0].shareOfTvlPct).toBeGreaterThan(50);
+  });
+});
