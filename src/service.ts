@@ -86,7 +86,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const ledger = new SettlementLedger(store, baseChain, terms.asset);
     const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId);
     const registry = createRegistry(options.extraSkills);
-    const context = { chains, store, logs: { range: config.logRange, lookbackBlocks: config.logLookbackBlocks } };
+    const context = { chains, store };
 
     const app = createApp({ registry, paywall, chains, store, context, facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, log });
     const server: Server = await new Promise((resolve, reject) => {

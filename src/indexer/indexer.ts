@@ -299,15 +299,23 @@ export class ChainIndexer {
     return address.toLowerCase() === this.chain.spec.wrappedNative.toLowerCase();
   }
 
+  /** Balances are kept twice: per token (holder sets) and per holder (wallet holdings). */
   private async applyBalances(deltas: Map<string, Map<string, bigint>>): Promise<void> {
+    const byHolder = new Map<string, Record<string, string>>();
     for (const [token, holders] of deltas) {
       const key = this.keys.balances(token);
       const entries = [...holders];
       const current = await Promise.all(entries.map(([holder]) => this.store.hashGet(key, holder)));
       const next: Record<string, string> = {};
-      entries.forEach(([holder, delta], i) => (next[holder] = (BigInt(current[i] ?? '0') + delta).toString()));
+      entries.forEach(([holder, delta], i) => {
+        next[holder] = (BigInt(current[i] ?? '0') + delta).toString();
+        let held = byHolder.get(holder);
+        if (!held) byHolder.set(holder, (held = {}));
+        held[token.toLowerCase()] = next[holder];
+      });
       await this.store.hashSetMany(key, next);
     }
+    await Promise.all([...byHolder].map(([holder, tokens]) => this.store.hashSetMany(this.keys.holdings(holder), tokens)));
   }
 
   /** Finds the newest kept block still on the chain and undoes everything indexed above it. */

@@ -54,6 +54,11 @@ export class IndexReader {
     return this.store.hashGetAll(this.keys.balances(token));
   }
 
+  /** Every token `holder` has held, with its replayed balance now (raw units as strings; zero when spent). */
+  holdings(holder: string): Promise<Record<string, string>> {
+    return this.store.hashGetAll(this.keys.holdings(holder));
+  }
+
   async balance(token: string, holder: string): Promise<bigint> {
     return BigInt((await this.store.hashGet(this.keys.balances(token), holder.toLowerCase())) ?? '0');
   }

@@ -44,6 +44,8 @@ export function indexKeys(chainId: number) {
     times: `${p}times`,
     reserves: `${p}reserves`,
     balances: (token: string) => `${p}bal:${token.toLowerCase()}`,
+    /** One holder's balances (field token, raw units): the same figures as `balances`, by wallet. */
+    holdings: (holder: string) => `${p}held:${holder.toLowerCase()}`,
     /** One pool's Sync rows: its reserves over time, the source of its price history. */
     syncs: (pair: string) => `${p}syncs:${pair.toLowerCase()}`,
     sets: {

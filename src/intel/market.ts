@@ -10,9 +10,11 @@ import { formatUnits, type Address } from 'viem';
 import type { ConnectedChain } from '../chain/runtime.js';
 import type { IndexReader } from '../indexer/reader.js';
 import { rowScore, type Row } from '../indexer/rows.js';
-import { MIN_QUOTE_LIQUIDITY_USD } from './pricing.js';
 import { PERIODS, type Period } from './periods.js';
 import { tokenInfos, type TokenInfo } from './tokens.js';
+
+/** A pool prices a token only with at least this much USD on its quote side: dust cannot set a price. */
+export const MIN_QUOTE_LIQUIDITY_USD = 1_000;
 
 export const MARKET_METHODOLOGY = 'market/v1 (USD from the deepest qualifying pool: USDC at peg, wrapped native or one hop; history from Sync events; volume from Swap events)';
 

@@ -32,7 +32,7 @@ describe('a paid request with the official @x402/fetch client', () => {
     expect(res.status).toBe(200);
     const answer = await json(res);
     expect(answer.pairs).toHaveLength(3);
-    expect(answer).toMatchObject({ chain: 'base', chainId: 8453, source: 'rpc', methodology: expect.stringContaining('latest-pairs/v1') });
+    expect(answer).toMatchObject({ chain: 'base', chainId: 8453, source: 'rpc', methodology: expect.stringContaining('latest-pairs/v2') });
     for (const pair of answer.pairs) {
       expect(pair.token0.symbol).toBeTruthy();
       expect(pair.liquidityUsd).toBeGreaterThan(0);

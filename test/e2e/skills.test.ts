@@ -1,10 +1,10 @@
-/** The two skills answer real figures read from the chain, with provenance. */
+/** The two skills answer real figures replayed from the chain's logs, with provenance. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoAccount } from '../../src/chain/accounts.js';
 import { CHAINS } from '../../src/chain/chains.js';
-import { mintUsdc, paidPoster, useTestSibyl, freshAddress, json } from '../helpers/sibyl.js';
+import { mintUsdc, paidPoster, useTestSibyl, freshAddress, json, untilIndexed } from '../helpers/sibyl.js';
 
-describe('wallet-holdings and latest-pairs read the chain', () => {
+describe('wallet-holdings and latest-pairs read the index', () => {
   const sibyl = useTestSibyl();
   let paidPost: Awaited<ReturnType<typeof paidPoster>>;
   beforeAll(async () => {
@@ -20,10 +20,11 @@ describe('wallet-holdings and latest-pairs read the chain', () => {
   it('values a wallet that just received USDC at exactly what it holds', async () => {
     const wallet = freshAddress();
     await mintUsdc(wallet, '1234.56');
+    await untilIndexed(sibyl.url); // balances are replayed from the index
     const answer = await post('/x402/data/wallet-holdings', { walletAddress: wallet.toLowerCase(), chain: 'base' });
-    expect(answer).toMatchObject({ chain: 'base', chainId: 8453, wallet, methodology: expect.stringContaining('wallet-holdings/v1') });
+    expect(answer).toMatchObject({ chain: 'base', chainId: 8453, wallet, methodology: expect.stringContaining('wallet-holdings/v2') });
     expect(answer.holdings).toEqual([
-      expect.objectContaining({ token: CHAINS.base.usdc, symbol: 'USDC', balance: '1234.56', priceUsd: 1, valueUsd: 1234.56, priceSource: 'peg' }),
+      expect.objectContaining({ token: CHAINS.base.usdc, symbol: 'USDC', balance: '1234.56', priceUsd: 1, valueUsd: 1234.56, pricedBy: 'peg' }),
     ]);
     expect(answer.totalUsd).toBe(1234.56);
     expect(Number(answer.blockRange.to)).toBeGreaterThanOrEqual(Number(answer.blockRange.from));

@@ -112,7 +112,7 @@ export async function startTestSibyl(options: TestServerOptions = {}): Promise<S
 }
 
 /** Chains reached by URL are indexed in the background: wait until health shows them at head. */
-async function untilIndexed(url: string, timeoutMs = 30_000): Promise<void> {
+export async function untilIndexed(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const health = (await (await fetch(`${url}/healthz`)).json()) as { chains: { headBlock: string | null; indexedBlock: string | null }[] };

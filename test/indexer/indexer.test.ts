@@ -130,8 +130,12 @@ describe('chain indexer', () => {
     await chain.client.waitForTransactionReceipt({ hash });
   }
 
+  /** The indexed balance, kept per token and per holder: both copies must agree. */
   async function indexedBalance(indexer: ChainIndexer, holder: Address) {
-    return BigInt((await store.hashGet(indexer.keys.balances(CHAINS.base.usdc), holder.toLowerCase())) ?? '0');
+    const byToken = BigInt((await store.hashGet(indexer.keys.balances(CHAINS.base.usdc), holder.toLowerCase())) ?? '0');
+    const byHolder = BigInt((await store.hashGet(indexer.keys.holdings(holder), CHAINS.base.usdc.toLowerCase())) ?? '0');
+    expect(byHolder).toBe(byToken);
+    return byToken;
   }
 
   async function chainBalance(holder: Address) {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { latestPairs } from '../../intel/pairs.js';
+import { LATEST_PAIRS_METHODOLOGY, latestPairs } from '../../intel/pairs.js';
+import { indexProvenance } from '../../intel/provenance.js';
+import { loadMarket } from './load.js';
 import { chainParam, limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 
@@ -7,7 +9,7 @@ export const latestPairsSkill = defineSkill({
   id: 'latest-pairs',
   title: 'Latest DEX pairs',
   description:
-    'Newest Uniswap-V2-style pairs on a chain, read from PairCreated logs: both tokens with symbols, current reserves, USD liquidity, creation block and time.',
+    'Newest Uniswap-V2-style pairs on a chain, from indexed PairCreated logs: both tokens with symbols, current reserves, USD liquidity, creation block and time.',
   tags: ['dex', 'pairs', 'new-listings', 'market'],
   examples: ['What are the newest trading pairs on base?', 'Show the 10 latest pairs created on ethereum'],
   input: z.strictObject({
@@ -19,7 +21,8 @@ export const latestPairsSkill = defineSkill({
   toolName: 'latest_pairs',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   async handler(input, ctx) {
-    const result = await latestPairs(ctx.chains.get(input.chain), input.limit, ctx.logs);
-    return { ...result, count: result.pairs.length, limit: input.limit };
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const { pairs, fromBlock } = await latestPairs(market, input.limit);
+    return { ...indexProvenance(chain, checkpoint, LATEST_PAIRS_METHODOLOGY, fromBlock), pairs, count: pairs.length, limit: input.limit };
   },
 });

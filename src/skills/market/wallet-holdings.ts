@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { walletHoldings } from '../../intel/holdings.js';
+import { HOLDINGS_METHODOLOGY, walletHoldings } from '../../intel/holdings.js';
+import { indexProvenance } from '../../intel/provenance.js';
+import { loadMarket } from './load.js';
 import { chainParam, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 
@@ -7,7 +9,7 @@ export const walletHoldingsSkill = defineSkill({
   id: 'wallet-holdings',
   title: 'Wallet holdings',
   description:
-    'ERC-20 balances of a wallet on one EVM chain with USD prices read from DEX pools, plus its native balance and total value.',
+    'ERC-20 balances of a wallet on one EVM chain, replayed from indexed Transfer logs and valued at DEX pool prices, plus its native balance and total value.',
   tags: ['wallet', 'portfolio', 'balances'],
   examples: ['What does 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 hold on base?', 'Portfolio value of my wallet on ethereum'],
   input: z.strictObject({
@@ -19,6 +21,8 @@ export const walletHoldingsSkill = defineSkill({
   toolName: 'wallet_holdings',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   async handler(input, ctx) {
-    return { ...(await walletHoldings(ctx.chains.get(input.chain), input.walletAddress, ctx.logs)) };
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    // Balances are replayed over the whole index.
+    return { ...indexProvenance(chain, checkpoint, HOLDINGS_METHODOLOGY, 0), ...(await walletHoldings(market, checkpoint, input.walletAddress)) };
   },
 });
