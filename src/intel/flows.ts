@@ -8,6 +8,7 @@
 import { formatUnits, type Address, type Hash } from 'viem';
 import { rowScore } from '../indexer/rows.js';
 import { valueAt, type Market } from './market.js';
+import { txSenders } from './senders.js';
 
 export const LIQUIDITY_METHODOLOGY = 'liquidity-shifts/v1 (Mint and Burn events per pool, each side valued at the USD price of its block)';
 export const WHALE_MIN_USD = 100_000;
@@ -83,11 +84,7 @@ export async function whaleActivity(market: Market, fromBlock: number): Promise<
     }
   }
   // Traders are the senders of the transactions.
-  const senders = new Map<Hash, Address>();
-  await Promise.all([...new Set(found.map((f) => f.block))].map(async (b) => {
-    const block = await market.chain.client.getBlock({ blockNumber: BigInt(b), includeTransactions: true });
-    for (const tx of block.transactions) senders.set(tx.hash, tx.from.toLowerCase() as Address);
-  }));
+  const senders = await txSenders(market.chain, found);
   return found
     .map((f) => ({ ...f, wallet: (f.kind === 'transfer' ? walletOfTransfer.get(f.tx) : undefined) ?? senders.get(f.tx)! }))
     .sort((a, b) => b.usd - a.usd);

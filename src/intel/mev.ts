@@ -7,6 +7,7 @@
  * is a trader's round trip, not a sandwich. Joined on block, never on time.
  */
 import { formatUnits, type Address, type Hash } from 'viem';
+import { txSenders } from './senders.js';
 import type { ConnectedChain } from '../chain/runtime.js';
 import type { Row } from '../indexer/rows.js';
 import type { Market } from './market.js';
@@ -47,12 +48,7 @@ export async function detectSandwiches(chain: ConnectedChain, market: Market, sw
     groups.set(key, list);
   }
   const candidates = [...groups.values()].filter((g) => g.length >= 3);
-  const blocks = [...new Set(candidates.map((g) => g[0]!.block))];
-  const senders = new Map<string, Address>();
-  await Promise.all(blocks.map(async (b) => {
-    const block = await chain.client.getBlock({ blockNumber: BigInt(b), includeTransactions: true });
-    for (const tx of block.transactions) senders.set(tx.hash, tx.from.toLowerCase() as Address);
-  }));
+  const senders: Map<string, Address> = await txSenders(chain, candidates.flat());
 
   const found: Sandwich[] = [];
   for (const group of candidates) {

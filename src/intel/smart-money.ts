@@ -33,7 +33,21 @@ export interface WalletRecord {
   recent: Map<string, { boughtUsd: number; soldUsd: number }>;
 }
 
-export async function walletRecords(market: Market, periodFromBlock: number): Promise<Map<string, WalletRecord>> {
+/** One pass per Market (one index checkpoint) and period start: repeated asks between blocks share it. */
+const computed = new WeakMap<Market, Map<number, Promise<Map<string, WalletRecord>>>>();
+
+export function walletRecords(market: Market, periodFromBlock: number): Promise<Map<string, WalletRecord>> {
+  let perPeriod = computed.get(market);
+  if (!perPeriod) computed.set(market, (perPeriod = new Map()));
+  let records = perPeriod.get(periodFromBlock);
+  if (!records) {
+    perPeriod.set(periodFromBlock, (records = computeWalletRecords(market, periodFromBlock)));
+    records.catch(() => perPeriod!.delete(periodFromBlock));
+  }
+  return records;
+}
+
+async function computeWalletRecords(market: Market, periodFromBlock: number): Promise<Map<string, WalletRecord>> {
   const swaps = await market.reader.swaps(0, market.head.block);
   const records = new Map<string, WalletRecord>();
   const positions = new Map<string, Position>();

@@ -6,6 +6,7 @@
  * balance) and what it has sold since (its transfers into the token's pools).
  */
 import { formatUnits, type Address, type Hash } from 'viem';
+import { txSenders } from './senders.js';
 import type { ConnectedChain } from '../chain/runtime.js';
 import type { Row } from '../indexer/rows.js';
 import type { Market } from './market.js';
@@ -49,11 +50,8 @@ export async function detectSnipers(chain: ConnectedChain, market: Market, token
   for (const m of liquidity as Row<'mint'>[]) if (!firstMint.has(m.pair.toLowerCase())) firstMint.set(m.pair.toLowerCase(), m);
 
   const senders = new Map<Hash, Address>();
-  const senderOf = async (blocks: number[]) => {
-    await Promise.all([...new Set(blocks)].map(async (b) => {
-      const block = await chain.client.getBlock({ blockNumber: BigInt(b), includeTransactions: true });
-      for (const tx of block.transactions) senders.set(tx.hash, tx.from.toLowerCase() as Address);
-    }));
+  const senderOf = async (rows: readonly { tx: Hash; block: number }[]) => {
+    for (const [tx, from] of await txSenders(chain, rows)) senders.set(tx, from);
   };
 
   const reportPools: SniperReport['pools'] = [];
@@ -62,7 +60,7 @@ export async function detectSnipers(chain: ConnectedChain, market: Market, token
     const mint = firstMint.get(pool.pair);
     if (!mint) continue;
     const candidates = (await reader.swaps(mint.block, mint.block + window.blocks)).filter((s) => s.pair.toLowerCase() === pool.pair && s.ts - mint.ts <= window.seconds);
-    await senderOf([mint.block, ...candidates.map((s) => s.block)]);
+    await senderOf([mint, ...candidates]);
     const provider = senders.get(mint.tx) ?? null;
     reportPools.push({ pool: pool.pair, liquidityBlock: mint.block, liquidityAt: new Date(mint.ts * 1000).toISOString(), liquidityProvider: provider });
     for (const s of candidates) {

@@ -1,8 +1,9 @@
-/** `npm run bench`: the chain engine figures and the paid-request gate figures, in one run. */
+/** `npm run bench`: chain engine, paid-request gate, world and indexer, and per-operation latency figures, in one run. */
 import { startAnvil } from '../../src/chain/anvil.js';
 import { benchChain } from './chain.js';
 import { benchGate } from './gate.js';
 import { benchIndexer } from './indexer.js';
+import { benchOperations, printOperations } from './operations.js';
 
 const node = await startAnvil({ chainId: 8453, port: 0 });
 const chain = await benchChain(node.rpcUrl);
@@ -28,3 +29,5 @@ console.log(`  bare eth_getLogs                   ${idx.raw.perSec.toFixed(0).pa
 console.log(`  viem getLogs (decoded)             ${idx.viemGetLogs.perSec.toFixed(0).padStart(7)} logs/s`);
 console.log(`  indexer into the memory store      ${idx.memory.perSec.toFixed(0).padStart(7)} logs/s  (${(idx.memory.perSec / idx.raw.perSec * 100).toFixed(0)}% of bare getLogs)`);
 console.log(`  indexer into Redis                 ${idx.redis.perSec.toFixed(0).padStart(7)} logs/s  (${(idx.redis.perSec / idx.raw.perSec * 100).toFixed(0)}% of bare getLogs)`);
+
+printOperations(await benchOperations());

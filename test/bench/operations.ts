@@ -1,0 +1,89 @@
+/**
+ * p50/p99 latency of every data operation over N calls (default 1,000): a 14-day world on base,
+ * indexed into the memory store, each skill's handler called with a validated body, as the paid
+ * route calls it once payment is verified (the gate's own cost is measured by gate.ts).
+ * "warm" calls share one index checkpoint (between two blocks: the Market and its timelines
+ * are reused); "cold" is the first call after a new block was indexed (the Market is rebuilt).
+ */
+import { startDevnet } from '../../src/chain/devnet.js';
+import { demoAccount } from '../../src/chain/accounts.js';
+import { ChainRuntime } from '../../src/chain/runtime.js';
+import { ChainIndexer } from '../../src/indexer/indexer.js';
+import { ALL_SKILLS } from '../../src/skills/index.js';
+import type { SkillContext } from '../../src/skills/context.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+
+/** A body each operation accepts on base (or its only chain); defaults fill the rest. */
+const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
+  tokenAddress: { tokenAddress: 'ETH', chain: 'base' },
+  walletAddress: { walletAddress: demoAccount(1).address, chain: 'base' },
+  chains: { chains: ['base'] },
+};
+
+function sampleBody(shape: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of Object.keys(shape)) Object.assign(body, SAMPLE_BODIES[field] ?? {});
+  if ('chain' in shape && !('chain' in body)) body.chain = 'base';
+  return body;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+export async function benchOperations(calls = Number(process.env.BENCH_CALLS ?? 1_000)) {
+  const devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(14), fifo: true });
+  try {
+    const world = await startWorld(devnet.chains, { seed: 'bench', days: 14, meanBlockSeconds: 2_400, liveBlockMs: 0, labelsPath: `/tmp/sibyl-bench-ops-${process.pid}.json` });
+    world.stop();
+    const chains = new ChainRuntime();
+    const chain = chains.add('base', devnet.chains[0]!.rpcUrl, 'embedded');
+    const store = new MemoryStore();
+    const indexer = new ChainIndexer(chain, store, { range: 10_000, reorgDepth: 12, lookbackBlocks: 1e9 });
+    await indexer.sync();
+    const ctx: SkillContext = { chains, store };
+    const results: { operation: string; p50: number; p99: number; cold: number; failed?: string }[] = [];
+    for (const skill of ALL_SKILLS.filter((s) => s.httpPath)) {
+      const parsed = skill.input.safeParse(sampleBody(skill.input.shape));
+      if (!parsed.success) {
+        results.push({ operation: skill.httpPath!, p50: NaN, p99: NaN, cold: NaN, failed: 'no sample body' });
+        continue;
+      }
+      try {
+        // Cold: a new block is indexed before each of a few calls.
+        const cold: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          await chain.client.request({ method: 'evm_mine' as never, params: [] as never });
+          await indexer.sync();
+          const t = performance.now();
+          await skill.handler(parsed.data, ctx);
+          cold.push(performance.now() - t);
+        }
+        const warm: number[] = [];
+        for (let i = 0; i < calls; i++) {
+          const t = performance.now();
+          await skill.handler(parsed.data, ctx);
+          warm.push(performance.now() - t);
+        }
+        warm.sort((a, b) => a - b);
+        cold.sort((a, b) => a - b);
+        results.push({ operation: skill.httpPath!, p50: quantile(warm, 0.5), p99: quantile(warm, 0.99), cold: quantile(cold, 0.5) });
+      } catch (err) {
+        results.push({ operation: skill.httpPath!, p50: NaN, p99: NaN, cold: NaN, failed: (err as Error).message.slice(0, 80) });
+      }
+    }
+    return { calls, results };
+  } finally {
+    await devnet.stop();
+  }
+}
+
+export function printOperations({ calls, results }: Awaited<ReturnType<typeof benchOperations>>) {
+  console.log(`\nOperations (handler after payment, base, 14-day world; ${calls} warm calls each)`);
+  console.log(`  ${'operation'.padEnd(36)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'cold ms'.padStart(8)}`);
+  for (const r of results) {
+    if (r.failed) console.log(`  ${r.operation.padEnd(36)} not measured: ${r.failed}`);
+    else console.log(`  ${r.operation.padEnd(36)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${r.cold.toFixed(0).padStart(8)}`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) printOperations(await benchOperations());
