@@ -15,10 +15,12 @@ export function parseBody<S extends z.ZodObject>(schema: S, body: unknown): z.ou
       case 'unrecognized_keys':
         return issue.keys.map((key) => ({ field: key, rule: `unknown field; allowed fields: ${allowed.join(', ')}` }));
       case 'invalid_type':
-        return [{ field, rule: body && (body as Record<string, unknown>)[field] === undefined ? `required (${issue.expected})` : `must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}` }];
+        return [{ field, rule: body && (body as Record<string, unknown>)[field] === undefined ? `required (${issue.expected})` : `must be ${issue.expected === 'int' ? 'an integer' : `${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`}` }];
       case 'too_small':
+        if (issue.origin === 'array') return [{ field, rule: `must have at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}` }];
         return [{ field, rule: `must be ${issue.inclusive === false ? '>' : '>='} ${issue.minimum}` }];
       case 'too_big':
+        if (issue.origin === 'array') return [{ field, rule: `must have at most ${issue.maximum} items` }];
         return [{ field, rule: `must be ${issue.inclusive === false ? '<' : '<='} ${issue.maximum}` }];
       case 'invalid_value':
         return [{ field, rule: `must be one of ${issue.values.join(', ')}` }];

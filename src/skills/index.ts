@@ -10,6 +10,7 @@ import { liquidityShiftsSkill } from './market/liquidityshifts.js';
 import { whaleIntelSkill } from './whales/whaleintel.js';
 import { smartMoneySkill } from './whales/smartmoney.js';
 import { dexCapitalSkill } from './defi/dexcapital.js';
+import { investmentReportSkill } from './defi/investment-report.js';
 import { arbitrageScannerSkill } from './defi/arbitrage-scanner.js';
 import { flashloanOpportunitiesSkill } from './defi/flashloan-opportunities.js';
 import { Registry, type Skill } from './registry.js';
@@ -17,7 +18,7 @@ import { Registry, type Skill } from './registry.js';
 export const ALL_SKILLS: readonly Skill<any>[] = [
   latestPairsSkill, walletHoldingsSkill, tokenchartSkill, tokenchartRawSkill, ohlcvSkill, topTokensSkill, topVolumeSkill,
   tokenSnipingSkill, mevDetectionSkill, holderConcentrationSkill, liquidityShiftsSkill, whaleIntelSkill,
-  arbitrageScannerSkill, flashloanOpportunitiesSkill, smartMoneySkill, dexCapitalSkill,
+  arbitrageScannerSkill, flashloanOpportunitiesSkill, smartMoneySkill, dexCapitalSkill, investmentReportSkill,
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {

@@ -53,6 +53,22 @@ describe('spec limits and enums at their edges', () => {
     expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(402);
   };
 
+  it('investment-report: chains is a required array of 1-8 distinct chain values', async () => {
+    await refused('investment-report', {}, 'chains', /required/);
+    await refused('investment-report', { chains: [] }, 'chains', /must have at least 1 item/);
+    await refused('investment-report', { chains: [...ALL_CHAINS, 'base'] }, 'chains', /must have at most 8 items/);
+    await refused('investment-report', { chains: ['base', 'base'] }, 'chains', /must not repeat/);
+    await refused('investment-report', { chains: ['dogechain'] }, 'chains.0', /must be one of/);
+    await refused('investment-report', { chains: 'base' }, 'chains', /must be an array/);
+    await priced('investment-report', { chains: ['base'] });
+    await priced('investment-report', { chains: ALL_CHAINS });
+    for (const [limit, ok] of [[0, false], [1, true], [500, true], [501, false]] as const) {
+      if (ok) await priced('investment-report', { chains: ['base'], limit });
+      else await refused('investment-report', { chains: ['base'], limit }, 'limit', /must be/);
+    }
+    for (const p of ALL_PERIODS) await priced('investment-report', { chains: ['base'], timeperiod: p });
+  });
+
   for (const [path, edges] of Object.entries(SPEC)) {
     const base = edges.required ?? {};
     it(`${path}: ${JSON.stringify(edges)}`, async () => {

@@ -108,6 +108,31 @@ describe('wallet and capital operations on a world', () => {
     expect(distributed.netUsd).toBeCloseTo(sumNet, 0);
   });
 
+  it('investment-report ranks base ideas from the same figures, flags smart-money selling, and reports unindexed chains as gaps', async () => {
+    const res = await post('/x402/data/investment-report', { chains: ['base', 'solana', 'zksync'], timeperiod: '1h', limit: 500 });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toMatchObject({ source: 'rpc', chains: ['base', 'solana', 'zksync'], methodology: expect.stringContaining('investment-report/v1') });
+    expect(body.errors.map((e: any) => e.chain).sort()).toEqual(['solana', 'zksync']);
+    const base = body.perChain.find((c: any) => c.chain === 'base');
+    expect(base).toMatchObject({ available: true, chainId: 8453 });
+    expect(body.ideas.length).toBe(base.ideaCount);
+    const scores = body.ideas.map((i: any) => i.score);
+    expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
+    for (const idea of body.ideas) {
+      expect(idea.signals.liquidityUsd).toBeGreaterThanOrEqual(100_000);
+      expect(idea.score).toBeGreaterThanOrEqual(0);
+      expect(idea.score).toBeLessThanOrEqual(1);
+    }
+    // WETH: priced at the pool's reserves on chain, and the smart wallet's sales show as a risk.
+    const wethIdea = body.ideas.find((i: any) => i.token.toLowerCase() === weth.toLowerCase());
+    const pool = (await json(await post('/x402/data/tokenchart', { tokenAddress: weth, timeperiod: '1h' }))).pricedBy.pool as Address;
+    const [usdcHeld, wethHeld] = await Promise.all([usdc, weth].map((t) => client.readContract({ address: t, abi: erc20, functionName: 'balanceOf', args: [pool] })));
+    expect(wethIdea.signals.priceUsd).toBeCloseTo((Number(usdcHeld) / 1e6) / (Number(wethHeld) / 1e18), 4);
+    expect(wethIdea.signals.smartMoneyNetUsd).toBeLessThan(-500);
+    expect(wethIdea.risks).toContain('smart money is selling');
+  });
+
   it('dexcapital counts every Swap log of each DEX in the window and values the WETH/USDC pool at its reserves', async () => {
     const res = await post('/x402/data/dexcapital', { timeperiod: '24h', limit: 500 });
     expect(res.status).toBe(200);
