@@ -96,12 +96,16 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
       btc,
       { symbol: 'ARB', name: 'Arbitrum', decimals: 18, priceUsd: 0.75 },
       { symbol: 'GMX', name: 'GMX', decimals: 18, priceUsd: 24 },
+      { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, priceUsd: 14 },
+      { symbol: 'PENDLE', name: 'Pendle', decimals: 18, priceUsd: 3.5 },
     ],
     pools: [
       ['NATIVE', 'USDC', 3_000_000],
       ['WBTC', 'USDC', 1_000_000],
       ['ARB', 'NATIVE', 1_200_000],
       ['GMX', 'NATIVE', 500_000],
+      ['LINK', 'NATIVE', 900_000],
+      ['PENDLE', 'USDC', 600_000],
     ],
   },
   polygon: {
@@ -111,6 +115,7 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
       { symbol: 'QUICK', name: 'QuickSwap', decimals: 18, priceUsd: 0.04 },
       btc,
       { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, priceUsd: 3_000 },
+      { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, priceUsd: 14 },
     ],
     pools: [
       ['NATIVE', 'USDC', 1_500_000],
@@ -118,6 +123,7 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
       ['QUICK', 'USDC', 300_000],
       ['WBTC', 'USDC', 1_000_000],
       ['WETH', 'NATIVE', 1_200_000],
+      ['LINK', 'NATIVE', 500_000],
     ],
   },
   optimism: {

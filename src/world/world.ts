@@ -25,6 +25,9 @@ import { WorldRpc, type TxRequest } from './rpc.js';
 
 const GAS = { swap: 300_000n, approve: 80_000n, transfer: 100_000n, deploy: 3_000_000n, addLiquidity: 4_000_000n, remove: 400_000n, launch: 2_500_000n, curve: 250_000n };
 const FAR_DEADLINE = 2n ** 40n;
+/** History written at full block density: the periods up to 24h read it candle by candle. */
+const DENSE_HISTORY_SECONDS = 2 * 86_400;
+const SPARSE_FACTOR = 3;
 
 export interface WorldOptions {
   readonly name: EvmChainName;
@@ -312,12 +315,18 @@ export class World {
     return this.block;
   }
 
-  /** Advances the simulated clock to `until`, producing blocks of activity along the way. */
+  /**
+   * Advances the simulated clock to `until`, producing blocks of activity along the way. The
+   * last DENSE_HISTORY_SECONDS get blocks every `meanBlockSeconds` on average; older history,
+   * read only at 7d-30d resolution, gets blocks SPARSE_FACTOR times further apart (activity per
+   * simulated hour is the same). Mining a block is the dominant cost of writing history.
+   */
   async backfill(until: number, onProgress?: (fraction: number) => void): Promise<void> {
     const start = this.now;
     let reported = 0;
     while (this.now < until) {
-      const next = Math.min(until, this.now + Math.max(1, Math.round(-Math.log(1 - this.rng.next()) * this.options.meanBlockSeconds)));
+      const mean = this.now < until - DENSE_HISTORY_SECONDS ? this.options.meanBlockSeconds * SPARSE_FACTOR : this.options.meanBlockSeconds;
+      const next = Math.min(until, this.now + Math.max(1, Math.round(-Math.log(1 - this.rng.next()) * mean)));
       await this.step(next);
       const fraction = (this.now - start) / Math.max(1, until - start);
       if (fraction - reported >= 0.1) {
@@ -617,8 +626,8 @@ export class World {
 
   /**
    * The crowd's view of value: each genesis token has a hidden fair price (in its quote) that
-   * drifts with its regime (about +/-0.5% an hour, with noise), and about every 75 minutes per
-   * token a trader closes 40-90% of the gap between the pool and that price. Prices therefore
+   * drifts with its regime (about +/-0.5% an hour, with noise), and about every 85 minutes per
+   * token a trader closes 50-90% of the gap between the pool and that price. Prices therefore
    * trend through a regime and revert after a whale's shove: the trend smart money trades ahead
    * of. The crowd is two sets of wallets, buyers that never sell and holders that only sell
    * (their tokens come from the deployer's supply), so none of them books trading profit.
@@ -632,7 +641,7 @@ export class World {
       if (!pool || !quote || pool.r0 === 0n) continue;
       const price = this.market.price(pool, token.address, token.decimals, quote.decimals);
       token.fair = (token.fair ?? price) * Math.exp(token.regime * 0.005 * hours + 0.004 * Math.sqrt(hours) * this.rng.normal());
-      const trades = this.rng.poisson(hours * 0.8);
+      const trades = this.rng.poisson(hours * 0.7);
       for (let i = 0; i < trades; i++) {
         const gap = token.fair / this.market.price(pool, token.address, token.decimals, quote.decimals);
         if (Math.abs(gap - 1) < 0.003) break;
@@ -640,7 +649,7 @@ export class World {
         if (this.tradedThisBlock.has(actor)) continue;
         this.tradedThisBlock.add(actor);
         // Moving a constant-product price by a factor g takes sqrt(g) - 1 of the input reserve.
-        const closed = 0.4 + 0.5 * this.rng.next();
+        const closed = 0.5 + 0.4 * this.rng.next();
         const tokenIn = gap > 1 ? quote : token;
         const factor = Math.min(Math.sqrt(1 + (Math.max(gap, 1 / gap) - 1) * closed) - 1, 0.02);
         const [reserveIn] = this.market.sides(pool, tokenIn.address);

@@ -27,9 +27,9 @@ describe.sequential('discovery and health', () => {
       expect(op['x-price']).toMatchObject({ protocol: 'x402', mode: 'fixed', currency: 'USD' });
       expect(op.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
       // Ask the server with the defaults it publishes and compare its price.
-      const body = Object.fromEntries(
-        (op.requestBody.content['application/json'].schema.required ?? []).map((f: string) => [f, '0x70997970C51812dc3A010C7d01b50e0d17dc79C8']),
-      );
+      const schema = op.requestBody.content['application/json'].schema;
+      const sample = (prop: any) => (prop.type === 'array' ? [prop.items.enum[0]] : '0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+      const body = Object.fromEntries((schema.required ?? []).map((f: string) => [f, sample(schema.properties[f])]));
       const res = await postJson(`${sibyl.url}${path}`, body);
       expect(res.status).toBe(402);
       const challenge = await json(res);
