@@ -45,6 +45,11 @@ export class IndexReader {
     return this.rows(this.keys.sets.liquidity, rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
   }
 
+  /** Bonding-curve venue rows (TokenLaunched, Trade, Graduated) in block order. */
+  launchpad(fromBlock: number, toBlock: number): Promise<Row<'tokenLaunched' | 'curveTrade' | 'graduated'>[]> {
+    return this.rows(this.keys.sets.launchpad, rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
+  }
+
   transfers(fromBlock: number, toBlock: number): Promise<Row<'transfer'>[]> {
     return this.rows(this.keys.sets.transfers, rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
   }

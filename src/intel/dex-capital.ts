@@ -38,25 +38,8 @@ export interface DexCapital {
 }
 
 export async function dexCapital(market: Market, fromBlock: number): Promise<{ dexes: DexCapital[]; pools: PoolCapital[] }> {
-  const [shifts, swaps] = await Promise.all([liquidityShifts(market, fromBlock), market.reader.swaps(fromBlock, market.head.block)]);
+  const [shifts, volume] = await Promise.all([liquidityShifts(market, fromBlock), market.poolVolumes(fromBlock)]);
   const flows = new Map(shifts.pools.map((p) => [p.pool, p]));
-  const volume = new Map<string, { usd: number; swaps: number }>();
-  const byPair = new Map(market.pools.map((p) => [p.pair, p]));
-  for (const s of swaps) {
-    const pool = byPair.get(s.pair.toLowerCase());
-    if (!pool) continue;
-    // One side of a trade is its size: the first side that has a price at that moment.
-    const score = rowScore(s.block, s.logIndex);
-    let usd: number | null = null;
-    for (const [token, raw] of [[pool.token0, BigInt(s.amount0In) + BigInt(s.amount0Out)], [pool.token1, BigInt(s.amount1In) + BigInt(s.amount1Out)]] as const) {
-      usd = await usdOf(market, token, raw, score, fromBlock);
-      if (usd !== null) break;
-    }
-    const v = volume.get(pool.pair) ?? { usd: 0, swaps: 0 };
-    v.usd += usd ?? 0;
-    v.swaps++;
-    volume.set(pool.pair, v);
-  }
   const pools: PoolCapital[] = [];
   for (const pool of market.pools) {
     const symbol = (t: string) => market.tokens.get(t)?.symbol ?? t;

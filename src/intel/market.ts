@@ -194,6 +194,32 @@ export class Market {
     return out;
   }
 
+  /** USD volume and swap count of every pool over [fromBlock, head]: each swap valued by its first side priced at that moment. */
+  async poolVolumes(fromBlock: number): Promise<Map<string, { usd: number; swaps: number }>> {
+    const swaps = await this.reader.swaps(fromBlock, this.head.block);
+    const byPair = new Map(this.pools.map((p) => [p.pair, p]));
+    const out = new Map<string, { usd: number; swaps: number }>();
+    for (const s of swaps) {
+      const pool = byPair.get(s.pair.toLowerCase());
+      if (!pool) continue;
+      const score = rowScore(s.block, s.logIndex);
+      let usd: number | null = null;
+      for (const [token, raw] of [[pool.token0, BigInt(s.amount0In) + BigInt(s.amount0Out)], [pool.token1, BigInt(s.amount1In) + BigInt(s.amount1Out)]] as const) {
+        const decimals = this.decimals(token);
+        const price = decimals === null ? null : valueAt(await this.timeline(token, fromBlock), score);
+        if (price !== null) {
+          usd = Number(formatUnits(raw, decimals!)) * price;
+          break;
+        }
+      }
+      const v = out.get(pool.pair) ?? { usd: 0, swaps: 0 };
+      v.usd += usd ?? 0;
+      v.swaps++;
+      out.set(pool.pair, v);
+    }
+    return out;
+  }
+
   /** Swaps of the token's priced pools in [fromBlock, head], with token amount and USD value. */
   async trades(token: string, fromBlock: number): Promise<{ ts: number; score: number; amount: number; usd: number; pool: string }[]> {
     const t = token.toLowerCase();

@@ -12,6 +12,11 @@ export function chainParam<const C extends readonly [ChainName, ...ChainName[]]>
   return z.enum(allowed).default(defaultChain as never).describe(`Chain: one of ${allowed.join(', ')}; default ${defaultChain}.`);
 }
 
+/** `chain` of an operation the spec scopes to one chain: optional, and only that value. */
+export function onlyChainParam<const C extends ChainName>(only: C) {
+  return chainParam(only, [only] as [C]);
+}
+
 /** `limit`: integer rows cap. */
 export function limitParam(min: number, max: number, defaultValue: number) {
   return z.number().int().min(min).max(max).default(defaultValue).describe(`Rows to return, ${min}-${max}; default ${defaultValue}.`);

@@ -34,6 +34,9 @@ const SPEC: Record<string, Edges> = {
   smartmoney: chainList,
   dexcapital: chainList,
   mevdetection: chainList,
+  'creator-launches': { limit: [1, 25], periods: ['1h', '4h', '12h', '24h', '7d', '30d'], chains: ['base'] },
+  'creator-volume': { limit: [1, 25], periods: ['1h', '4h', '12h', '24h', '7d', '30d'], chains: ['base'] },
+  'virtual-pools': { limit: [1, 500], periods: ['1h', '4h', '12h', '24h', '7d'], chains: ['base'] },
 };
 
 const outside = (allowed: string[], universe: string[]) => universe.find((v) => !allowed.includes(v));
@@ -52,6 +55,14 @@ describe('spec limits and enums at their edges', () => {
     const res = await post(path, body);
     expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(402);
   };
+
+  it('virtual-pools: sortBy and minVolumeUsd', async () => {
+    for (const sortBy of ['volumeUsd', 'swaps', 'priceChange']) await priced('virtual-pools', { sortBy });
+    await refused('virtual-pools', { sortBy: 'tvl' }, 'sortBy', /must be one of volumeUsd, swaps, priceChange/);
+    await priced('virtual-pools', { minVolumeUsd: 0 });
+    await refused('virtual-pools', { minVolumeUsd: -1 }, 'minVolumeUsd', />= 0/);
+    await refused('virtual-pools', { minVolumeUsd: '100' }, 'minVolumeUsd', /must be a number/);
+  });
 
   it('investment-report: chains is a required array of 1-8 distinct chain values', async () => {
     await refused('investment-report', {}, 'chains', /required/);
