@@ -16,6 +16,11 @@ import { detectSandwiches } from '../src/intel/mev.js';
 import { detectSnipers } from '../src/intel/snipers.js';
 import { isSmartMoney, walletRecords } from '../src/intel/smart-money.js';
 import { MemoryStore } from '../src/store/memory.js';
+import { whaleActivity, whaleWallets } from '../src/intel/flows.js';
+import { poolLiquidity } from '../src/intel/security/liquidity.js';
+import { simulateTrade } from '../src/intel/security/simulate.js';
+import { HIGH_TAX_PCT } from '../src/intel/security/scan.js';
+import { origins } from '../src/intel/security/deployer.js';
 import { startWorld, worldGenesisTimestamp } from '../src/world/index.js';
 
 const { values } = parseArgs({
@@ -35,6 +40,10 @@ const scores: Record<string, Score> = {
   snipers: { truePositives: 0, predicted: 0, actual: 0 },
   sandwiches: { truePositives: 0, predicted: 0, actual: 0 },
   smartMoney: { truePositives: 0, predicted: 0, actual: 0 },
+  honeypots: { truePositives: 0, predicted: 0, actual: 0 },
+  taxed: { truePositives: 0, predicted: 0, actual: 0 },
+  rugs: { truePositives: 0, predicted: 0, actual: 0 },
+  whales: { truePositives: 0, predicted: 0, actual: 0 },
 };
 const add = (name: string, predicted: Set<string>, actual: Set<string>) => {
   const s = scores[name]!;
@@ -91,6 +100,46 @@ try {
       }
     }
     add('smartMoney', new Set([...records.values()].filter(isSmartMoney).map((r) => r.wallet)), new Set(labels.wallets.smartMoney.map((w) => w.toLowerCase())));
+
+    // Token security over every priced token but the chain's numeraires.
+    const honeypots = new Set<string>();
+    const taxed = new Set<string>();
+    const rugged = new Set<string>();
+    const head = BigInt(market.head.block);
+    const deployers = await origins(market);
+    for (const token of market.tokens.keys()) {
+      if (token === chain.spec.usdc.toLowerCase() || token === chain.spec.wrappedNative.toLowerCase()) continue;
+      const sim = await simulateTrade(market, token, head);
+      if (sim.available && sim.honeypot) honeypots.add(token);
+      else if (sim.available && (sim.sellTaxPct ?? 0) >= HIGH_TAX_PCT) taxed.add(token);
+      for (const pool of market.pools.filter((p) => p.token0 === token || p.token1 === token)) {
+        const liq = await poolLiquidity(market, pool, token);
+        if (liq.pulled && liq.provider === deployers.get(token)?.deployer) rugged.add(token);
+      }
+    }
+    const kinds = (kind: string) => new Set(labels.tokens.filter((t) => t.kind === kind && t.pair).map((t) => t.token.toLowerCase()));
+    add('honeypots', honeypots, kinds('honeypot'));
+    if (values.debug) {
+      for (const t of kinds('honeypot')) if (!honeypots.has(t)) console.log('honeypot missed', c.name, t, JSON.stringify(await simulateTrade(market, t, head)).slice(0, 60), JSON.stringify(market.mainPool(t), (k, v) => typeof v === 'bigint' ? String(v) : v), JSON.stringify(market.pools.filter((p) => p.token0 === t || p.token1 === t).map((p) => [p.token0 === t ? market.tokens.get(p.token1)?.symbol : market.tokens.get(p.token0)?.symbol, String(p.r0), String(p.r1)])));
+    }
+    add('taxed', taxed, kinds('taxed'));
+    add('rugs', rugged, new Set(labels.rugs.map((r) => r.token.toLowerCase())));
+
+    const whaleEvents = await whaleActivity(market, 0);
+    const counts = new Map<string, number>();
+    for (const e of whaleEvents) counts.set(e.wallet, (counts.get(e.wallet) ?? 0) + 1);
+    if (values.debug) {
+      const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? 'retail/other';
+      const detail = new Map<string, { swaps: number; transfers: number; blocks: Set<number> }>();
+      for (const e of whaleEvents) {
+        const d = detail.get(e.wallet) ?? { swaps: 0, transfers: 0, blocks: new Set<number>() };
+        d[e.kind === 'swap' ? 'swaps' : 'transfers']++;
+        d.blocks.add(e.block);
+        detail.set(e.wallet, d);
+      }
+      console.log('whale?', c.name, [...detail].sort((a, b) => b[1].blocks.size - a[1].blocks.size).slice(0, 12).map(([w, d]) => `${role(w)}:${d.swaps}s/${d.transfers}t/${d.blocks.size}b`).join(' '));
+    }
+    add('whales', whaleWallets(whaleEvents, new Set([...deployers.values()].map((o) => o.deployer))), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
   }
 } finally {
   await devnet.stop();
@@ -109,5 +158,4 @@ else {
   for (const [name, r] of Object.entries(result)) {
     console.log(`${name.padEnd(13)} ${r.precision === null ? '   -' : r.precision.toFixed(3)}      ${r.recall === null ? '  -' : r.recall.toFixed(3)}   ${String(r.predicted).padStart(6)}    ${String(r.actual).padStart(6)}`);
   }
-  console.log('not evaluated yet: honeypots, rugs, whales (their detectors come with the remaining operations)');
 }

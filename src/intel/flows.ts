@@ -12,7 +12,13 @@ import { txSenders } from './senders.js';
 
 export const LIQUIDITY_METHODOLOGY = 'liquidity-shifts/v1 (Mint and Burn events per pool, each side valued at the USD price of its block)';
 export const WHALE_MIN_USD = 100_000;
-export const WHALE_METHODOLOGY = `whales/v1 (swaps and transfers worth >= $${WHALE_MIN_USD.toLocaleString('en-US')} at the price of their block; pool legs and mints excluded; traders are transaction senders)`;
+/**
+ * A whale moves whale-sized value repeatedly, holdings and not only trade flow: such moves in
+ * at least WHALE_MIN_BLOCKS blocks, at least one a wallet-to-wallet transfer. A token's
+ * deployer handing out its own supply is a treasury, not a whale.
+ */
+export const WHALE_MIN_BLOCKS = 2;
+export const WHALE_METHODOLOGY = `whales/v1 (swaps and transfers worth >= $${WHALE_MIN_USD.toLocaleString('en-US')} at the price of their block; pool legs and mints excluded; traders are transaction senders; a whale has such moves in >= ${WHALE_MIN_BLOCKS} blocks, at least one a transfer; token deployers excluded)`;
 
 async function usdAt(market: Market, token: string, amountRaw: bigint, score: number, fromBlock: number): Promise<number | null> {
   const decimals = market.decimals(token);
@@ -88,4 +94,16 @@ export async function whaleActivity(market: Market, fromBlock: number): Promise<
   return found
     .map((f) => ({ ...f, wallet: (f.kind === 'transfer' ? walletOfTransfer.get(f.tx) : undefined) ?? senders.get(f.tx)! }))
     .sort((a, b) => b.usd - a.usd);
+}
+
+/** Wallets that are whales by the methodology; `treasuries` (token deployers) are left out. */
+export function whaleWallets(events: readonly WhaleEvent[], treasuries: ReadonlySet<string> = new Set()): Set<string> {
+  const seen = new Map<string, { blocks: Set<number>; transfers: number }>();
+  for (const e of events) {
+    const w = seen.get(e.wallet) ?? { blocks: new Set<number>(), transfers: 0 };
+    w.blocks.add(e.block);
+    if (e.kind === 'transfer') w.transfers++;
+    seen.set(e.wallet, w);
+  }
+  return new Set([...seen].filter(([wallet, w]) => w.blocks.size >= WHALE_MIN_BLOCKS && w.transfers > 0 && !treasuries.has(wallet)).map(([wallet]) => wallet));
 }

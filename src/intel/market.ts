@@ -113,7 +113,8 @@ export class Market {
   }
 
   private findMainPool(t: string, depth: number): { pool: Pool; quote: string; quoteUsd: number } | null {
-    if (depth > 1) return null;
+    // A token, its quote (one hop, e.g. VIRTUAL), and that quote's USDC or wrapped-native pool.
+    if (depth > 2) return null;
     let best: { pool: Pool; quote: string; quoteUsd: number } | null = null;
     for (const pool of this.pools) {
       if (pool.token0 !== t && pool.token1 !== t) continue;
@@ -144,7 +145,9 @@ export class Market {
    * opening) and one per Sync of its main pool, each valued with the quote's price at that moment.
    */
   timeline(token: string, fromBlock: number, depth = 0): Promise<PricePoint[]> {
-    const key = `${token.toLowerCase()}:${fromBlock}`;
+    // Keyed by depth too: a token's main pool depends on how far from the caller it is priced,
+    // and a depth-blind cache lets two tokens quoted in each other wait on each other forever.
+    const key = `${token.toLowerCase()}:${fromBlock}:${depth}`;
     let cached = this.timelines.get(key);
     if (!cached) this.timelines.set(key, (cached = this.buildTimeline(token.toLowerCase(), fromBlock, depth)));
     return cached;

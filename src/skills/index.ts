@@ -13,6 +13,7 @@ import { dexCapitalSkill } from './defi/dexcapital.js';
 import { investmentReportSkill } from './defi/investment-report.js';
 import { creatorLaunchesSkill, creatorVolumeSkill } from './launchpad/creator.js';
 import { virtualPoolsSkill } from './market/virtual-pools.js';
+import { rugPullScannerSkill } from './security/rug-pull-scanner.js';
 import { arbitrageScannerSkill } from './defi/arbitrage-scanner.js';
 import { flashloanOpportunitiesSkill } from './defi/flashloan-opportunities.js';
 import { Registry, type Skill } from './registry.js';
@@ -21,7 +22,7 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   latestPairsSkill, walletHoldingsSkill, tokenchartSkill, tokenchartRawSkill, ohlcvSkill, topTokensSkill, topVolumeSkill,
   tokenSnipingSkill, mevDetectionSkill, holderConcentrationSkill, liquidityShiftsSkill, whaleIntelSkill,
   arbitrageScannerSkill, flashloanOpportunitiesSkill, smartMoneySkill, dexCapitalSkill, investmentReportSkill,
-  creatorLaunchesSkill, creatorVolumeSkill, virtualPoolsSkill,
+  creatorLaunchesSkill, creatorVolumeSkill, virtualPoolsSkill, rugPullScannerSkill,
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {

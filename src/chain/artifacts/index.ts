@@ -6,6 +6,7 @@ export { EmbeddedUSDC } from './EmbeddedUSDC.js';
 export { FlashLoanPool } from './FlashLoanPool.js';
 export { Multicall3 } from './Multicall3.js';
 export { OwnerPowersToken } from './OwnerPowersToken.js';
+export { SecurityProbe } from './SecurityProbe.js';
 export { SellTaxToken } from './SellTaxToken.js';
 export { SibylV2Factory } from './SibylV2Factory.js';
 export { SibylV2Pair } from './SibylV2Pair.js';

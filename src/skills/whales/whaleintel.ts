@@ -1,5 +1,6 @@
-import { WHALE_METHODOLOGY, WHALE_MIN_USD, whaleActivity } from '../../intel/flows.js';
+import { WHALE_METHODOLOGY, WHALE_MIN_USD, whaleActivity, whaleWallets } from '../../intel/flows.js';
 import { round } from '../../intel/market.js';
+import { origins } from '../../intel/security/deployer.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
@@ -20,6 +21,9 @@ export const whaleIntelSkill = defineSkill({
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
     const events = await whaleActivity(market, fromBlock);
+    // Whether a wallet is a whale is judged on the whole index, not the period alone.
+    const deployers = new Set([...(await origins(market)).values()].map((o) => o.deployer));
+    const whales = whaleWallets(await whaleActivity(market, 0), deployers);
     const wallets = new Map<string, { wallet: string; events: number; volumeUsd: number }>();
     for (const e of events) {
       const w = wallets.get(e.wallet) ?? { wallet: e.wallet, events: 0, volumeUsd: 0 };
@@ -33,7 +37,7 @@ export const whaleIntelSkill = defineSkill({
       limit: input.limit,
       minUsd: WHALE_MIN_USD,
       eventCount: events.length,
-      wallets: [...wallets.values()].sort((a, b) => b.volumeUsd - a.volumeUsd).slice(0, input.limit).map((w) => ({ ...w, volumeUsd: round(w.volumeUsd, 2) })),
+      wallets: [...wallets.values()].sort((a, b) => b.volumeUsd - a.volumeUsd).slice(0, input.limit).map((w) => ({ ...w, volumeUsd: round(w.volumeUsd, 2), whale: whales.has(w.wallet) })),
       events: events.slice(0, input.limit).map((e) => ({ ...e, usd: round(e.usd, 2) })),
     };
   },

@@ -1,0 +1,90 @@
+/**
+ * A token's pool liquidity from the index: who provided it first (the recipient of the first
+ * LP tokens minted), how much of their LP they have since burned, how much of the liquidity ever
+ * added was removed (Burn against Mint, in the quote asset), and where the LP supply sits now:
+ * burned at the zero/dead address (locked for good), held by contracts (lockers), or by wallets.
+ */
+import { formatUnits, type Address } from 'viem';
+import { round, type Market, type Pool } from '../market.js';
+
+const DEAD = new Set(['0x000000000000000000000000000000000000dead', '0x0000000000000000000000000000000000000000']);
+/** The first provider burned at least this share of their LP and the pool lost at least RUG_POOL_SHARE of what was added. */
+export const RUG_PROVIDER_SHARE = 0.8;
+export const RUG_POOL_SHARE = 0.5;
+
+export interface PoolLiquidity {
+  pool: string;
+  dex: string;
+  quote: string;
+  provider: Address | null;
+  providerMintedLp: string | null;
+  providerHoldsPct: number | null;
+  addedQuote: number;
+  removedQuote: number;
+  removedPct: number | null;
+  lastRemovalBlock: number | null;
+  lp: { burnedPct: number; contractHeldPct: number; walletHeldPct: number; largestHolder: Address | null; largestHolderPct: number };
+  liquidityUsdNow: number | null;
+  /** The first provider took their liquidity back (see RUG_*); a rug when that provider deployed the token. */
+  pulled: boolean;
+}
+
+export async function poolLiquidity(market: Market, pool: Pool, token: string): Promise<PoolLiquidity> {
+  const reader = market.reader;
+  const quote = pool.token0 === token ? pool.token1 : pool.token0;
+  const quoteIs0 = pool.token0 === quote;
+  const quoteDecimals = market.decimals(quote) ?? 18;
+  const rows = (await reader.liquidity(0, market.head.block)).filter((r) => r.pair.toLowerCase() === pool.pair);
+  let added = 0;
+  let removed = 0;
+  let lastRemoval: number | null = null;
+  for (const r of rows) {
+    const amount = Number(formatUnits(BigInt(quoteIs0 ? r.amount0 : r.amount1), quoteDecimals));
+    if (r.event === 'mint') added += amount;
+    else {
+      removed += amount;
+      lastRemoval = r.block;
+    }
+  }
+  // The first LP tokens minted to someone other than the zero address went to the provider.
+  const firstMint = rows.find((r) => r.event === 'mint');
+  const minted = firstMint ? (await reader.transfers(firstMint.block, firstMint.block)).find((t) => t.token.toLowerCase() === pool.pair && /^0x0{40}$/.test(t.from) && !DEAD.has(t.to.toLowerCase())) : undefined;
+  const provider = (minted?.to.toLowerCase() as Address | undefined) ?? null;
+  const holders = Object.entries(await reader.balances(pool.pair)).map(([h, v]) => [h, BigInt(v)] as const).filter(([, v]) => v > 0n);
+  const supply = holders.reduce((s, [, v]) => s + v, 0n);
+  const share = (v: bigint) => (supply === 0n ? 0 : round((Number(v) / Number(supply)) * 100, 4));
+  const burned = holders.filter(([h]) => DEAD.has(h)).reduce((s, [, v]) => s + v, 0n);
+  const ranked = holders.filter(([h]) => !DEAD.has(h)).sort((a, b) => (b[1] > a[1] ? 1 : -1));
+  // Contracts among the largest holders: lockers, vaults (the pair itself holds LP only in transit).
+  let contractHeld = 0n;
+  await Promise.all(ranked.slice(0, 5).map(async ([h, v]) => {
+    const code = await market.chain.client.getCode({ address: h as Address, blockNumber: BigInt(market.head.block) });
+    if (code && code !== '0x') contractHeld += v;
+  }));
+  const providerNow = provider ? (holders.find(([h]) => h === provider)?.[1] ?? 0n) : null;
+  const providerMinted = minted ? BigInt(minted.value) : null;
+  const providerHoldsPct = providerNow !== null && providerMinted ? round((Number(providerNow) / Number(providerMinted)) * 100, 4) : null;
+  const removedPct = added > 0 ? round((removed / added) * 100, 4) : null;
+  const pulled = providerHoldsPct !== null && providerHoldsPct <= (1 - RUG_PROVIDER_SHARE) * 100 && removedPct !== null && removedPct >= RUG_POOL_SHARE * 100 && provider !== null && !DEAD.has(provider);
+  return {
+    pool: pool.pair,
+    dex: pool.dex,
+    quote,
+    provider,
+    providerMintedLp: providerMinted?.toString() ?? null,
+    providerHoldsPct,
+    addedQuote: added,
+    removedQuote: removed,
+    removedPct,
+    lastRemovalBlock: lastRemoval,
+    lp: {
+      burnedPct: share(burned),
+      contractHeldPct: share(contractHeld),
+      walletHeldPct: round(100 - share(burned) - share(contractHeld), 4),
+      largestHolder: (ranked[0]?.[0] as Address | undefined) ?? null,
+      largestHolderPct: ranked[0] ? share(ranked[0][1]) : 0,
+    },
+    liquidityUsdNow: market.liquidityUsd(pool),
+    pulled,
+  };
+}

@@ -1,0 +1,31 @@
+import { indexProvenance } from '../../intel/provenance.js';
+import { resolveToken } from '../../intel/resolve.js';
+import { SECURITY_METHODOLOGY, scanToken } from '../../intel/security/scan.js';
+import { tokenOnChainInput } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { loadMarket } from '../market/load.js';
+
+export const rugPullScannerSkill = defineSkill({
+  id: 'security-scan',
+  title: 'Token security scan',
+  description: 'Rug-pull and honeypot scan of a token: a simulated buy and sell (taxes, sell blocked), owner powers found in its bytecode, liquidity removed and LP lock status per pool, and the deployer\'s other tokens, with a risk score and the findings behind it.',
+  tags: ['security', 'honeypot', 'rug-pull', 'tokens'],
+  examples: ['Is token 0x... on base a honeypot?', 'Rug-pull check for this token on bsc'],
+  input: tokenOnChainInput,
+  price: '0.55',
+  httpPath: '/x402/data/rug-pull-scanner',
+  toolName: 'rug_pull_scan',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  rateLimitPerMinute: 20,
+  timeTargetSeconds: 30,
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const token = resolveToken(market, input.tokenAddress);
+    const info = market.tokens.get(token)!;
+    return {
+      ...indexProvenance(chain, checkpoint, SECURITY_METHODOLOGY, 0),
+      token: { address: info.address, symbol: info.symbol, name: info.name },
+      ...(await scanToken(market, token)),
+    };
+  },
+});
