@@ -29,6 +29,7 @@ const SPEC: Record<string, Edges> = {
   'wallet-holdings': { required: { walletAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }, chains: FIVE_CHAINS },
   holderconcentration: { required: TOKEN, chains: FIVE_CHAINS },
   tokensniping: { required: TOKEN, chains: FIVE_CHAINS },
+  'rug-pull-scanner': { required: TOKEN, chains: FIVE_CHAINS },
   liquidityshifts: chainList,
   whaleintel: chainList,
   smartmoney: chainList,
