@@ -36,6 +36,8 @@ export interface Config {
   /** The simulated market on the embedded chains; undefined when WORLD_DAYS is 0. */
   readonly world: { seed: string; days: number; meanBlockSeconds: number; liveBlockMs: number; labelsPath: string } | undefined;
   readonly logLookbackBlocks: number;
+  /** The Solana launchpad feed of the curve-* operations; undefined when CURVE_FEED is off. */
+  readonly curve: { kind: 'embedded'; seed: string; genesisTime: number | undefined } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -62,6 +64,8 @@ const envSchema = z.object({
   INDEXER_REORG_DEPTH: int(0, 1_000).default(12),
   INDEXER_POLL_MS: int(100, 600_000).default(2_000),
   WORLD_SEED: z.string().min(1).max(100).default('sibyl'),
+  CURVE_FEED: z.enum(['embedded', 'off']).default('embedded'),
+  CURVE_GENESIS_TIME: int(0, 2 ** 40).optional(),
   WORLD_DAYS: z.coerce.number().min(0).max(60).default(14),
   WORLD_BLOCK_SECONDS: int(60, 86_400).default(2_400),
   WORLD_LIVE_BLOCK_MS: int(0, 600_000).default(3_000),
@@ -119,5 +123,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { seed: e.WORLD_SEED, days: e.WORLD_DAYS, meanBlockSeconds: e.WORLD_BLOCK_SECONDS, liveBlockMs: e.WORLD_LIVE_BLOCK_MS, labelsPath: e.WORLD_LABELS_PATH }
       : undefined,
     logLookbackBlocks: e.CHAIN_LOOKBACK_BLOCKS,
+    curve: e.CURVE_FEED === 'embedded' ? { kind: 'embedded', seed: e.WORLD_SEED, genesisTime: e.CURVE_GENESIS_TIME } : undefined,
   };
 }

@@ -12,6 +12,7 @@ import { ConfigError, type Config } from './config.js';
 import { localFacilitator, remoteFacilitator, type Facilitator } from './payments/facilitator.js';
 import { Paywall } from './payments/paywall.js';
 import { SettlementLedger } from './payments/settlements.js';
+import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from './curve/embedded.js';
 import { createApp } from './server/app.js';
 import { createRegistry } from './skills/index.js';
 import { startWorld, worldGenesisTimestamp } from './world/index.js';
@@ -86,7 +87,14 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const ledger = new SettlementLedger(store, baseChain, terms.asset);
     const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId);
     const registry = createRegistry(options.extraSkills);
-    const context = { chains, store };
+    // The embedded launchpad venue starts where the world's history starts, two weeks back.
+    const curve = config.curve && new EmbeddedCurveVenue({ seed: config.curve.seed, genesisTime: config.curve.genesisTime ?? Math.floor(Date.now() / 1000) - CURVE_HISTORY_DAYS * 86_400 });
+    if (curve) {
+      const started = Date.now();
+      const { time } = await curve.head(); // writes its history now rather than on the first request
+      options.onProgress?.(`solana launchpad venue (embedded): ${(await curve.launches(0, time)).length} launches in ${Date.now() - started} ms`);
+    }
+    const context = { chains, store, ...(curve && { curve }) };
 
     const app = createApp({ registry, paywall, chains, store, context, facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, log });
     const server: Server = await new Promise((resolve, reject) => {

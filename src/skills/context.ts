@@ -1,9 +1,12 @@
 /** What a skill handler may use: the chains and the shared store (which holds the index). Nothing of HTTP or payment. */
 import type { ChainRuntime } from '../chain/runtime.js';
+import type { CurveFeed } from '../curve/feed.js';
 import type { Store } from '../store/store.js';
 
 export interface SkillContext {
   readonly chains: ChainRuntime;
   readonly store: Store;
+  /** The Solana launchpad feed (curve-* operations), when this deployment has one. */
+  readonly curve?: CurveFeed;
   readonly signal?: AbortSignal;
 }

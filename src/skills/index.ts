@@ -14,6 +14,7 @@ import { investmentReportSkill } from './defi/investment-report.js';
 import { creatorLaunchesSkill, creatorVolumeSkill } from './launchpad/creator.js';
 import { virtualPoolsSkill } from './market/virtual-pools.js';
 import { rugPullScannerSkill } from './security/rug-pull-scanner.js';
+import { curveGraduationSkill, curveLaunchesSkill, curveVolumeSkill } from './curve/curve.js';
 import { arbitrageScannerSkill } from './defi/arbitrage-scanner.js';
 import { flashloanOpportunitiesSkill } from './defi/flashloan-opportunities.js';
 import { Registry, type Skill } from './registry.js';
@@ -23,6 +24,7 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   tokenSnipingSkill, mevDetectionSkill, holderConcentrationSkill, liquidityShiftsSkill, whaleIntelSkill,
   arbitrageScannerSkill, flashloanOpportunitiesSkill, smartMoneySkill, dexCapitalSkill, investmentReportSkill,
   creatorLaunchesSkill, creatorVolumeSkill, virtualPoolsSkill, rugPullScannerSkill,
+  curveLaunchesSkill, curveVolumeSkill, curveGraduationSkill,
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {
