@@ -3,12 +3,10 @@
  * against the chain: the venue's own state read by eth_call and raw logs read with getLogs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, formatEther, http, parseAbi, parseAbiItem, type Address } from 'viem';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
-import { viemChain } from '../../src/chain/runtime.js';
-import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import { formatEther, parseAbi, parseAbiItem, type Address } from 'viem';
 import type { WorldLabels } from '../../src/world/labels.js';
-import { fundedPayer, json, payingFetch, startTestSibyl, type TestSibyl } from '../helpers/sibyl.js';
+import { json } from '../helpers/sibyl.js';
+import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const launchpadAbi = parseAbi(['function curves(address) view returns (address creator, uint256 virtualEth, uint256 virtualToken, uint256 realEth, uint256 tokensSold, bool graduated)']);
 const launchedEvent = parseAbiItem('event TokenLaunched(address indexed token, address indexed creator, string name, string symbol)');
@@ -16,27 +14,16 @@ const tradeEvent = parseAbiItem('event Trade(address indexed token, address inde
 const swapEvent = parseAbiItem('event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)');
 
 describe('launchpad and VIRTUAL pools on a world', () => {
-  let devnet: Devnet;
-  let sibyl: TestSibyl;
-  let post: (path: string, body: unknown) => Promise<Response>;
-  let client: ReturnType<typeof createPublicClient>;
+  let env: WorldSibyl;
+  let post: WorldSibyl['post'];
+  let client: WorldSibyl['client'];
   let labels: WorldLabels;
 
   beforeAll(async () => {
-    devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(2), fifo: true });
-    const world = await startWorld(devnet.chains, { seed: 'launchpad-test', days: 2, meanBlockSeconds: 1_200, liveBlockMs: 0, labelsPath: `/tmp/sibyl-launchpad-${process.pid}.json` });
-    world.stop();
-    labels = world.worlds[0]!.labels;
-    const rpcUrl = devnet.chains[0]!.rpcUrl;
-    sibyl = await startTestSibyl({ rpcUrls: { base: rpcUrl } });
-    client = createPublicClient({ chain: viemChain('base', rpcUrl), transport: http(rpcUrl), pollingInterval: 50 }) as never;
-    const { key } = await fundedPayer('50', rpcUrl);
-    post = (path, body) => payingFetch(key).pay(`${sibyl.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    env = await startWorldSibyl('launchpad-test');
+    ({ post, client, labels } = env);
   });
-  afterAll(async () => {
-    await sibyl?.close();
-    await devnet?.stop();
-  });
+  afterAll(() => env?.close());
 
   it('creator-launches lists every TokenLaunched log of the period, newest first, with the curve state the venue holds', async () => {
     const res = await post('/x402/data/creator-launches', { timeperiod: '30d', limit: 25 });

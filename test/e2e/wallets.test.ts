@@ -4,14 +4,13 @@
  * the truth about its profit) and raw Swap logs and reserves read straight from the chain.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, createWalletClient, http, parseAbi, parseAbiItem, parseEther, type Address, type PrivateKeyAccount } from 'viem';
+import { createWalletClient, http, parseAbi, parseAbiItem, parseEther, type Address, type PrivateKeyAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { CHAINS } from '../../src/chain/chains.js';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
 import { viemChain } from '../../src/chain/runtime.js';
-import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
 import type { WorldLabels } from '../../src/world/labels.js';
-import { fundedPayer, json, payingFetch, startTestSibyl, type TestSibyl } from '../helpers/sibyl.js';
+import { fundedPayer, json } from '../helpers/sibyl.js';
+import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const routerAbi = parseAbi(['function swapExactTokensForTokens(uint256, uint256, address[], address, uint256) returns (uint256[])']);
 const erc20 = parseAbi(['function approve(address, uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)']);
@@ -19,12 +18,12 @@ const usdc = CHAINS.base.usdc;
 const weth = CHAINS.base.wrappedNative;
 
 describe('wallet and capital operations on a world', () => {
-  let devnet: Devnet;
-  let sibyl: TestSibyl;
-  let post: (path: string, body: unknown) => Promise<Response>;
-  let client: ReturnType<typeof createPublicClient>;
+  let env: WorldSibyl;
+  let post: WorldSibyl['post'];
+  let client: WorldSibyl['client'];
   let labels: WorldLabels;
   let rpcUrl: string;
+  let sibyl: WorldSibyl['sibyl'];
 
   const trader = async (usd: string) => {
     const account = privateKeyToAccount((await fundedPayer(usd, rpcUrl)).key);
@@ -54,20 +53,10 @@ describe('wallet and capital operations on a world', () => {
   };
 
   beforeAll(async () => {
-    devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(2), fifo: true });
-    const world = await startWorld(devnet.chains, { seed: 'wallets-test', days: 2, meanBlockSeconds: 1_200, liveBlockMs: 0, labelsPath: `/tmp/sibyl-wallets-${process.pid}.json` });
-    world.stop();
-    labels = world.worlds[0]!.labels;
-    rpcUrl = devnet.chains[0]!.rpcUrl;
-    sibyl = await startTestSibyl({ rpcUrls: { base: rpcUrl } });
-    client = createPublicClient({ chain: viemChain('base', rpcUrl), transport: http(rpcUrl), pollingInterval: 50 }) as never;
-    const { key } = await fundedPayer('50', rpcUrl);
-    post = (path, body) => payingFetch(key).pay(`${sibyl.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    env = await startWorldSibyl('wallets-test');
+    ({ post, client, labels, rpcUrl, sibyl } = env);
   });
-  afterAll(async () => {
-    await sibyl?.close();
-    await devnet?.stop();
-  });
+  afterAll(() => env?.close());
 
   it('smartmoney finds a wallet that won four round trips, with the profit its USDC balance shows', async () => {
     const smart = await trader('100000');

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MARKET_METHODOLOGY, round } from '../../intel/market.js';
 import { PERIODS } from '../../intel/periods.js';
 import { indexProvenance } from '../../intel/provenance.js';
+import { periodChangePct } from '../../intel/rankings.js';
 import { resolveToken } from '../../intel/resolve.js';
 import { limitParam, onlyChainParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
@@ -38,9 +39,6 @@ export const virtualPoolsSkill = defineSkill({
       const token = pool.token0 === virtual ? pool.token1 : pool.token0;
       const info = market.tokens.get(token);
       const now = market.priceNow(token);
-      const line = await market.timeline(token, fromBlock);
-      const before = line.filter((p) => p.ts <= start);
-      const opening = before.length ? before[before.length - 1] : line[0];
       rows.push({
         pool: pool.pair,
         dex: pool.dex,
@@ -48,7 +46,7 @@ export const virtualPoolsSkill = defineSkill({
         symbol: info?.symbol ?? null,
         name: info?.name ?? null,
         priceUsd: now?.usd ?? null,
-        priceChange: now && opening ? round(((now.usd - opening.usd) / opening.usd) * 100, 4) : null,
+        priceChange: now ? await periodChangePct(market, token, now.usd, fromBlock, start) : null,
         volumeUsd: round(volumes.get(pool.pair)?.usd ?? 0, 2),
         swaps: volumes.get(pool.pair)?.swaps ?? 0,
         liquidityUsd: market.liquidityUsd(pool) === null ? null : round(market.liquidityUsd(pool)!, 2),
