@@ -56,6 +56,15 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     : undefined;
 
   const resources: { close(): Promise<void> }[] = devnet ? [{ close: () => devnet.stop() }] : [];
+  // The embedded launchpad venue starts where the world's history starts, two weeks back; it
+  // writes its history in slices while the world waits on the chains.
+  const curve = config.curve && new EmbeddedCurveVenue({ seed: config.curve.seed, genesisTime: config.curve.genesisTime ?? Math.floor(Date.now() / 1000) - CURVE_HISTORY_DAYS * 86_400 });
+  const curveStarted = Date.now();
+  const curveReady = curve?.warm().then(async () => {
+    const { time } = await curve.head();
+    options.onProgress?.(`solana launchpad venue (embedded): ${(await curve.launches(0, time)).length} launches in ${Date.now() - curveStarted} ms`);
+  });
+  curveReady?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   try {
     if (world && devnet) {
       const running = await startWorld(devnet.chains, world, options.onProgress, (err) => log('world block failed', err));
@@ -87,13 +96,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const ledger = new SettlementLedger(store, baseChain, terms.asset);
     const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId);
     const registry = createRegistry(options.extraSkills);
-    // The embedded launchpad venue starts where the world's history starts, two weeks back.
-    const curve = config.curve && new EmbeddedCurveVenue({ seed: config.curve.seed, genesisTime: config.curve.genesisTime ?? Math.floor(Date.now() / 1000) - CURVE_HISTORY_DAYS * 86_400 });
-    if (curve) {
-      const started = Date.now();
-      const { time } = await curve.head(); // writes its history now rather than on the first request
-      options.onProgress?.(`solana launchpad venue (embedded): ${(await curve.launches(0, time)).length} launches in ${Date.now() - started} ms`);
-    }
+    await curveReady;
     const context = { chains, store, ...(curve && { curve }) };
 
     const app = createApp({ registry, paywall, chains, store, context, facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, log });

@@ -67,6 +67,15 @@ export class EmbeddedCurveVenue implements CurveFeed {
     return Math.floor((this.options.now?.() ?? Date.now()) / 1000);
   }
 
+  /** Writes the history up to now in slices, yielding between them so I/O around it proceeds. */
+  async warm(): Promise<void> {
+    const until = this.now();
+    while (this.time + STEP_SECONDS <= until) {
+      for (let i = 0; i < 500 && this.time + STEP_SECONDS <= until; i++) this.step((this.time += STEP_SECONDS));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   /** Runs the simulation up to the wall clock. */
   private advance(): void {
     const until = this.now();

@@ -1,11 +1,12 @@
 /**
  * p50/p99 latency of every data operation over N calls (default 1,000): a 14-day world on base,
- * indexed into the memory store, each skill's handler called with a validated body, as the paid
+ * indexed into the memory store (and the embedded Solana venue for curve-*), each skill's handler called with a validated body, as the paid
  * route calls it once payment is verified (the gate's own cost is measured by gate.ts).
  * "warm" calls share one index checkpoint (between two blocks: the Market and its timelines
  * are reused); "cold" is the first call after a new block was indexed (the Market is rebuilt).
  */
 import { startDevnet } from '../../src/chain/devnet.js';
+import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from '../../src/curve/embedded.js';
 import { demoAccount } from '../../src/chain/accounts.js';
 import { ChainRuntime } from '../../src/chain/runtime.js';
 import { ChainIndexer } from '../../src/indexer/indexer.js';
@@ -24,7 +25,6 @@ const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
 function sampleBody(shape: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const field of Object.keys(shape)) Object.assign(body, SAMPLE_BODIES[field] ?? {});
-  if ('chain' in shape && !('chain' in body)) body.chain = 'base';
   return body;
 }
 
@@ -43,9 +43,11 @@ export async function benchOperations(calls = Number(process.env.BENCH_CALLS ?? 
     const store = new MemoryStore();
     const indexer = new ChainIndexer(chain, store, { range: 10_000, reorgDepth: 12, lookbackBlocks: 1e9 });
     await indexer.sync();
-    const ctx: SkillContext = { chains, store };
+    const curve = new EmbeddedCurveVenue({ seed: 'bench', genesisTime: Math.floor(Date.now() / 1000) - CURVE_HISTORY_DAYS * 86_400 });
+    const ctx: SkillContext = { chains, store, curve };
+    const only = process.env.BENCH_OPS; // e.g. `curve`: only operations whose path contains it
     const results: { operation: string; calls?: number; p50: number; p99: number; cold: number; failed?: string }[] = [];
-    for (const skill of ALL_SKILLS.filter((s) => s.httpPath)) {
+    for (const skill of ALL_SKILLS.filter((s) => s.httpPath && (!only || s.httpPath.includes(only)))) {
       const parsed = skill.input.safeParse(sampleBody(skill.input.shape));
       if (!parsed.success) {
         results.push({ operation: skill.httpPath!, p50: NaN, p99: NaN, cold: NaN, failed: 'no sample body' });
