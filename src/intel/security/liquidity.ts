@@ -1,11 +1,13 @@
 /**
  * A token's pool liquidity from the index: who provided it first (the recipient of the first
  * LP tokens minted), how much of their LP they have since burned, how much of the liquidity ever
- * added was removed (Burn against Mint, in the quote asset), and where the LP supply sits now:
- * burned at the zero/dead address (locked for good), held by contracts (lockers), or by wallets.
+ * added was removed (Burn against Mint, in the quote asset and in USD at the price of each
+ * event's block, and as LP tokens redeemed against LP ever minted), and where the LP supply sits
+ * now: burned at the zero/dead address (locked for good), held by contracts (lockers), or by wallets.
  */
 import { formatUnits, type Address } from 'viem';
-import { round, type Market, type Pool } from '../market.js';
+import { rowScore } from '../../indexer/rows.js';
+import { round, valueAt, type Market, type Pool } from '../market.js';
 
 const DEAD = new Set(['0x000000000000000000000000000000000000dead', '0x0000000000000000000000000000000000000000']);
 /** The first provider burned at least this share of their LP and the pool lost at least RUG_POOL_SHARE of what was added. */
@@ -22,6 +24,11 @@ export interface PoolLiquidity {
   addedQuote: number;
   removedQuote: number;
   removedPct: number | null;
+  /** Both sides of a V2 pool are worth the same at its price: twice the quote side, in USD at each event's block. */
+  addedUsd: number | null;
+  removedUsd: number | null;
+  /** LP tokens redeemed by Burns as a share of every LP token ever minted. */
+  lpRedeemedPct: number | null;
   lastRemovalBlock: number | null;
   lp: { burnedPct: number; contractHeldPct: number; walletHeldPct: number; largestHolder: Address | null; largestHolderPct: number };
   liquidityUsdNow: number | null;
@@ -37,13 +44,32 @@ export async function poolLiquidity(market: Market, pool: Pool, token: string): 
   const rows = (await reader.liquidity(0, market.head.block)).filter((r) => r.pair.toLowerCase() === pool.pair);
   let added = 0;
   let removed = 0;
+  let addedUsd: number | null = 0;
+  let removedUsd: number | null = 0;
   let lastRemoval: number | null = null;
+  const quoteLine = await market.timeline(quote, 0);
   for (const r of rows) {
     const amount = Number(formatUnits(BigInt(quoteIs0 ? r.amount0 : r.amount1), quoteDecimals));
-    if (r.event === 'mint') added += amount;
-    else {
+    const price = valueAt(quoteLine, rowScore(r.block, r.logIndex));
+    const usd = price === null ? null : 2 * amount * price;
+    if (r.event === 'mint') {
+      added += amount;
+      addedUsd = addedUsd === null || usd === null ? null : addedUsd + usd;
+    } else {
       removed += amount;
+      removedUsd = removedUsd === null || usd === null ? null : removedUsd + usd;
       lastRemoval = r.block;
+    }
+  }
+  // LP minted and redeemed: the pair token's transfers from and to the zero address in the
+  // blocks of its Mint and Burn events (the pair mints and burns LP in the same call).
+  let lpMinted = 0n;
+  let lpRedeemed = 0n;
+  for (const block of new Set(rows.map((r) => r.block))) {
+    for (const t of await reader.transfers(block, block)) {
+      if (t.token.toLowerCase() !== pool.pair) continue;
+      if (/^0x0{40}$/.test(t.from)) lpMinted += BigInt(t.value);
+      else if (/^0x0{40}$/.test(t.to)) lpRedeemed += BigInt(t.value);
     }
   }
   // The first LP tokens minted to someone other than the zero address went to the provider.
@@ -76,6 +102,9 @@ export async function poolLiquidity(market: Market, pool: Pool, token: string): 
     addedQuote: added,
     removedQuote: removed,
     removedPct,
+    addedUsd: addedUsd === null ? null : round(addedUsd, 2),
+    removedUsd: removedUsd === null ? null : round(removedUsd, 2),
+    lpRedeemedPct: lpMinted === 0n ? null : round((Number(lpRedeemed) / Number(lpMinted)) * 100, 4),
     lastRemovalBlock: lastRemoval,
     lp: {
       burnedPct: share(burned),

@@ -4,9 +4,10 @@
  * random address; it buys the token straight through its V2 pairs from the wrapped native and
  * sells it back, reporting what every transfer really delivered. Nothing is sent on chain.
  */
-import { decodeFunctionResult, encodeFunctionData, formatEther, parseEther, type Address, type Hex } from 'viem';
+import { BaseError, HttpRequestError, TimeoutError, decodeFunctionResult, encodeFunctionData, formatEther, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { SecurityProbe } from '../../chain/artifacts/index.js';
+import { SibylError } from '../../errors.js';
 import type { Market } from '../market.js';
 
 /** The probe buys about this many USD of the token: small enough not to move a listed pool. */
@@ -64,7 +65,9 @@ export async function simulateTrade(market: Market, token: string, blockNumber: 
     });
     raw = result.data;
   } catch (err) {
-    // The buy itself reverted: the token cannot be bought through its pools.
+    // A node that did not answer says nothing about the token: fail uncharged, never a verdict.
+    if (unreachable(err)) throw new SibylError('upstream_unavailable', `${market.chain.name} did not answer the buy-and-sell simulation; nothing was charged`);
+    // The node ran the call and the buy itself reverted: the token cannot be bought through its pools.
     return {
       available: true, caller, path: hops.path, spentNative: formatEther(nativeIn), buyReverted: true, buyTaxPct: null,
       sellReverted: false, sellTaxPct: null, roundTripLossPct: null, honeypot: true, reason: `buy reverted: ${(err as Error).message.split('\n')[0]}`,
@@ -85,4 +88,9 @@ export async function simulateTrade(market: Market, token: string, blockNumber: 
     buyTaxPct, sellReverted: r.sellReverted, sellTaxPct, roundTripLossPct, honeypot,
     ...(r.sellReverted && { reason: 'the sell reverted' }),
   };
+}
+
+/** The call never reached an EVM (transport failure or timeout), as opposed to a node's refusal. */
+export function unreachable(err: unknown): boolean {
+  return err instanceof BaseError ? err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError) !== null : true;
 }
