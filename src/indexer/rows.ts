@@ -33,8 +33,14 @@ export function rowScore(block: number, logIndex: number): number {
   return block * 100_000 + logIndex;
 }
 
+/**
+ * Version of what the index stores. Raised whenever rows or keys change meaning, so an index an
+ * older Sibyl left in Redis is not read as complete: v2 added per-holder balances.
+ */
+export const INDEX_SCHEMA_VERSION = 2;
+
 export function indexKeys(chainId: number) {
-  const p = `idx:${chainId}:`;
+  const p = `idx:v${INDEX_SCHEMA_VERSION}:${chainId}:`;
   return {
     checkpoint: `${p}checkpoint`,
     lease: `${p}lease`,
