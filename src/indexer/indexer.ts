@@ -252,7 +252,7 @@ export class ChainIndexer {
   private decode(name: EventName, log: RawLog, ts: number): Row | null {
     const base = { block: log.blockNumber, logIndex: log.logIndex, tx: log.transactionHash, txIndex: log.transactionIndex, ts };
     const address = log.address.toLowerCase() as Address;
-    const isPair = this.pairs.has(log.address.toLowerCase());
+    const isPair = this.pairs.has(address);
     try {
       if (name === 'transfer' && log.topics.length !== 3) return null; // ERC-721 shares the topic
       const fast = decodeHot(name, log);
@@ -380,25 +380,45 @@ function addDelta(deltas: Map<string, Map<string, bigint>>, token: string, holde
   holders.set(h, (holders.get(h) ?? 0n) + delta);
 }
 
+/** The i-th 32-byte word of a log's data, as a number. */
+function word(data: string, i: number): bigint {
+  return BigInt(`0x${data.slice(2 + i * 64, 2 + (i + 1) * 64)}`);
+}
+
+/** The address in an indexed topic (nodes answer lower-case hex). */
+function topicAddress(topics: readonly string[], i: number): Address {
+  return `0x${topics[i]!.slice(26)}` as Address;
+}
+
 /**
- * The events that make up nearly every log (Transfer, Swap, Sync, Mint, Burn) decoded by
- * slicing their fixed layout; the ABI decoder handles the rest. Returns null to defer to it.
+ * The events that make up nearly every log (Transfer, Swap, Sync, Mint, Burn, the wrapped
+ * native's Deposit/Withdrawal, the launchpad's Trade and Graduated) decoded by slicing their
+ * fixed layout; the ABI decoder handles the rest. Returns null to defer to it.
  */
 function decodeHot(name: EventName, log: RawLog): { args: Record<string, unknown> } | null | 'skip' {
-  const word = (i: number) => BigInt(`0x${log.data.slice(2 + i * 64, 2 + (i + 1) * 64)}`);
-  const topicAddress = (i: number) => `0x${log.topics[i]!.slice(26)}` as Address;
-  const words = (log.data.length - 2) / 64;
+  const { data, topics } = log;
+  const words = (data.length - 2) / 64;
   switch (name) {
     case 'transfer':
-      return words === 1 ? { args: { from: topicAddress(1), to: topicAddress(2), value: word(0) } } : 'skip';
+      return words === 1 ? { args: { from: topicAddress(topics, 1), to: topicAddress(topics, 2), value: word(data, 0) } } : 'skip';
     case 'swap':
-      return words === 4 && log.topics.length === 3 ? { args: { sender: topicAddress(1), to: topicAddress(2), amount0In: word(0), amount1In: word(1), amount0Out: word(2), amount1Out: word(3) } } : 'skip';
+      return words === 4 && topics.length === 3 ? { args: { sender: topicAddress(topics, 1), to: topicAddress(topics, 2), amount0In: word(data, 0), amount1In: word(data, 1), amount0Out: word(data, 2), amount1Out: word(data, 3) } } : 'skip';
     case 'sync':
-      return words === 2 ? { args: { reserve0: word(0), reserve1: word(1) } } : 'skip';
+      return words === 2 ? { args: { reserve0: word(data, 0), reserve1: word(data, 1) } } : 'skip';
     case 'mint':
-      return words === 2 && log.topics.length === 2 ? { args: { sender: topicAddress(1), amount0: word(0), amount1: word(1) } } : 'skip';
+      return words === 2 && topics.length === 2 ? { args: { sender: topicAddress(topics, 1), amount0: word(data, 0), amount1: word(data, 1) } } : 'skip';
     case 'burn':
-      return words === 2 && log.topics.length === 3 ? { args: { sender: topicAddress(1), to: topicAddress(2), amount0: word(0), amount1: word(1) } } : 'skip';
+      return words === 2 && topics.length === 3 ? { args: { sender: topicAddress(topics, 1), to: topicAddress(topics, 2), amount0: word(data, 0), amount1: word(data, 1) } } : 'skip';
+    case 'deposit':
+      return words === 1 && topics.length === 2 ? { args: { dst: topicAddress(topics, 1), wad: word(data, 0) } } : 'skip';
+    case 'withdrawal':
+      return words === 1 && topics.length === 2 ? { args: { src: topicAddress(topics, 1), wad: word(data, 0) } } : 'skip';
+    case 'curveTrade':
+      return words === 7 && topics.length === 3
+        ? { args: { token: topicAddress(topics, 1), trader: topicAddress(topics, 2), isBuy: word(data, 0) !== 0n, ethAmount: word(data, 1), tokenAmount: word(data, 2), virtualEth: word(data, 3), virtualToken: word(data, 4), realEth: word(data, 5), progressBps: word(data, 6) } }
+        : 'skip';
+    case 'graduated':
+      return words === 2 && topics.length === 3 ? { args: { token: topicAddress(topics, 1), pair: topicAddress(topics, 2), ethAmount: word(data, 0), tokenAmount: word(data, 1) } } : 'skip';
     default:
       return null;
   }
