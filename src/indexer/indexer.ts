@@ -225,7 +225,8 @@ export class ChainIndexer {
       }
     }
 
-    for (const [key, entries] of sets) await this.store.sortedAdd(key, entries);
+    // Keys are independent: written together, so a networked store pipelines them.
+    await Promise.all([...sets].map(([key, entries]) => this.store.sortedAdd(key, entries)));
     await this.applyBalances(balanceDeltas);
     if (Object.keys(reserves).length) await this.store.hashSetMany(this.keys.reserves, reserves);
     await this.store.sortedAdd(this.keys.blocks, [...hashes].map(([block, hash]) => ({ score: block, member: `${block}:${hash}:${times.get(block) ?? end.timestamp}` })));
@@ -302,10 +303,11 @@ export class ChainIndexer {
   /** Balances are kept twice: per token (holder sets) and per holder (wallet holdings). */
   private async applyBalances(deltas: Map<string, Map<string, bigint>>): Promise<void> {
     const byHolder = new Map<string, Record<string, string>>();
+    const writes: Promise<void>[] = [];
     for (const [token, holders] of deltas) {
       const key = this.keys.balances(token);
       const entries = [...holders];
-      const current = await Promise.all(entries.map(([holder]) => this.store.hashGet(key, holder)));
+      const current = await this.store.hashGetMany(key, entries.map(([holder]) => holder));
       const next: Record<string, string> = {};
       entries.forEach(([holder, delta], i) => {
         next[holder] = (BigInt(current[i] ?? '0') + delta).toString();
@@ -313,9 +315,9 @@ export class ChainIndexer {
         if (!held) byHolder.set(holder, (held = {}));
         held[token.toLowerCase()] = next[holder];
       });
-      await this.store.hashSetMany(key, next);
+      writes.push(this.store.hashSetMany(key, next));
     }
-    await Promise.all([...byHolder].map(([holder, tokens]) => this.store.hashSetMany(this.keys.holdings(holder), tokens)));
+    await Promise.all([...writes, ...[...byHolder].map(([holder, tokens]) => this.store.hashSetMany(this.keys.holdings(holder), tokens))]);
   }
 
   /** Finds the newest kept block still on the chain and undoes everything indexed above it. */

@@ -70,6 +70,11 @@ export class MemoryStore implements Store {
     return this.hashes.get(key)?.get(field) ?? null;
   }
 
+  async hashGetMany(key: string, fields: readonly string[]): Promise<(string | null)[]> {
+    const hash = this.hashes.get(key);
+    return fields.map((f) => hash?.get(f) ?? null);
+  }
+
   async hashGetAll(key: string): Promise<Record<string, string>> {
     return Object.fromEntries(this.hashes.get(key) ?? []);
   }

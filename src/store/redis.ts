@@ -60,6 +60,11 @@ export class RedisStore implements Store {
     return ((await this.client.hGet(this.k(key), field)) as string | null) ?? null;
   }
 
+  async hashGetMany(key: string, fields: readonly string[]): Promise<(string | null)[]> {
+    if (!fields.length) return [];
+    return ((await this.client.hmGet(this.k(key), [...fields])) as (string | null)[]).map((v) => v ?? null);
+  }
+
   async hashGetAll(key: string): Promise<Record<string, string>> {
     return (await this.client.hGetAll(this.k(key))) as Record<string, string>;
   }

@@ -14,6 +14,8 @@ export interface Store {
   incrBy(key: string, by: number, ttlMs?: number): Promise<number>;
   hashSet(key: string, field: string, value: string): Promise<void>;
   hashGet(key: string, field: string): Promise<string | null>;
+  /** Several fields of one hash at once, in the order asked (null where absent). */
+  hashGetMany(key: string, fields: readonly string[]): Promise<(string | null)[]>;
   hashGetAll(key: string): Promise<Record<string, string>>;
   hashDelete(key: string, field: string): Promise<void>;
   /** Writes several fields of one hash at once. */

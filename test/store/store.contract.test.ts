@@ -67,6 +67,13 @@ describe.each(implementations)('Store contract: %s', (_name, open) => {
     expect(await store.hashGetAll('nothing')).toEqual({});
   });
 
+  it('hashGetMany answers in the order asked, null where a field or the hash is absent', async () => {
+    await store.hashSetMany('m', { a: '1', c: '3' });
+    expect(await store.hashGetMany('m', ['c', 'b', 'a'])).toEqual(['3', null, '1']);
+    expect(await store.hashGetMany('m', [])).toEqual([]);
+    expect(await store.hashGetMany('absent', ['x'])).toEqual([null]);
+  });
+
   it('hashSetMany writes every field', async () => {
     await store.hashSetMany('hm', { a: '1', b: '2' });
     await store.hashSetMany('hm', {});
