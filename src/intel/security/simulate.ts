@@ -4,7 +4,7 @@
  * random address; it buys the token straight through its V2 pairs from the wrapped native and
  * sells it back, reporting what every transfer really delivered. Nothing is sent on chain.
  */
-import { BaseError, HttpRequestError, TimeoutError, decodeFunctionResult, encodeFunctionData, formatEther, parseEther, type Address, type Hex } from 'viem';
+import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, HttpRequestError, TimeoutError, decodeFunctionResult, encodeFunctionData, formatEther, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { SecurityProbe } from '../../chain/artifacts/index.js';
 import { SibylError } from '../../errors.js';
@@ -65,7 +65,7 @@ export async function simulateTrade(market: Market, token: string, blockNumber: 
     });
     raw = result.data;
   } catch (err) {
-    // A node that did not answer says nothing about the token: fail uncharged, never a verdict.
+    // A node that did not run the call says nothing about the token: fail uncharged, never a verdict.
     if (unreachable(err)) throw new SibylError('upstream_unavailable', `${market.chain.name} did not answer the buy-and-sell simulation; nothing was charged`);
     // The node ran the call and the buy itself reverted: the token cannot be bought through its pools.
     return {
@@ -90,7 +90,12 @@ export async function simulateTrade(market: Market, token: string, blockNumber: 
   };
 }
 
-/** The call never reached an EVM (transport failure or timeout), as opposed to a node's refusal. */
+/**
+ * No verdict unless the EVM ran the call and it reverted: a transport failure, a timeout or a
+ * node refusing the request itself (e.g. one without state overrides) says nothing of the token.
+ */
 export function unreachable(err: unknown): boolean {
-  return err instanceof BaseError ? err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError) !== null : true;
+  if (!(err instanceof BaseError)) return true;
+  const reverted = err.walk((e) => e instanceof ExecutionRevertedError || e instanceof ContractFunctionRevertedError) !== null;
+  return !reverted || err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError) !== null;
 }
