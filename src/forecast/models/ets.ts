@@ -1,0 +1,28 @@
+/**
+ * The general model (`modelA-2.5`): AutoETS from `@bsull/augurs` (Rust compiled to WASM) on log
+ * closes, so multiplicative moves become additive and forecasts stay positive. The WASM is
+ * loaded with `initSync` from the package's own file: its async `init()` fetches a URL and fails
+ * offline in Node.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AutoETS, initSync } from '@bsull/augurs/ets';
+import type { ModelForecast } from './types.js';
+
+let ready = false;
+function load(): void {
+  if (ready) return;
+  // The package exports only its JS entry points; the wasm file sits beside them.
+  const dir = dirname(fileURLToPath(import.meta.resolve('@bsull/augurs/ets')));
+  initSync({ module: readFileSync(join(dir, 'ets_bg.wasm')) });
+  ready = true;
+}
+
+export function etsForecast(closes: readonly number[], horizon: number): ModelForecast {
+  load();
+  const model = new AutoETS(1, 'ZZN'); // error and trend chosen by AIC, no season
+  model.fit(Float64Array.from(closes, Math.log));
+  const { point } = model.predict(horizon);
+  return { points: point.map(Math.exp) };
+}
