@@ -49,6 +49,7 @@ function route(market: Market, token: string): { path: string[]; pairs: string[]
 }
 
 export async function simulateTrade(market: Market, token: string, blockNumber: bigint): Promise<Simulation> {
+  if (token.toLowerCase() === market.chain.spec.wrappedNative.toLowerCase()) return { available: false, reason: 'the wrapped native is what the probe pays with; it is not simulated' };
   const hops = route(market, token);
   if (!hops) return { available: false, reason: 'no priced pool route from the wrapped native to this token' };
   const nativeUsd = market.priceNow(market.chain.spec.wrappedNative)?.usd;
