@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
 import { demoAccount, demoPrivateKey } from './chain/accounts.js';
-import { EVM_CHAIN_NAMES, type EvmChainName } from './chain/chains.js';
+import { EMBEDDED_SERVICE_TOKEN, EVM_CHAIN_NAMES, type EvmChainName } from './chain/chains.js';
+import { backendEnvName, MODEL_SLOTS } from './forecast/slots.js';
 
 export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = ['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism'];
 
@@ -38,6 +39,22 @@ export interface Config {
   readonly logLookbackBlocks: number;
   /** The Solana launchpad feed of the curve-* operations; undefined when CURVE_FEED is off. */
   readonly curve: { kind: 'embedded'; seed: string; genesisTime: number | undefined } | undefined;
+  /** The forecast engine; undefined when FORECAST is off (forecasts then answer 503, uncharged). */
+  readonly forecast: ForecastConfig | undefined;
+}
+
+export interface ForecastConfig {
+  readonly threads: number;
+  /** Model id → HTTP inference server (FORECAST_BACKEND_<ID>). */
+  readonly backends: Readonly<Record<string, string>>;
+  readonly backendTimeoutMs: number;
+  readonly signingKey: Hex | undefined;
+  /** The service token whose holders call the forecast endpoint directly (on Base). */
+  readonly tokenAddress: Address;
+  /** Whether this instance runs the background forecasts of the majors and the ledger scoring. */
+  readonly jobs: boolean;
+  /** How often the background job forecasts the ledger's majors. */
+  readonly precomputeIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +88,13 @@ const envSchema = z.object({
   WORLD_LIVE_BLOCK_MS: int(0, 600_000).default(3_000),
   WORLD_LABELS_PATH: z.string().min(1).default('.sibyl/world-labels.json'),
   CHAIN_LOOKBACK_BLOCKS: int(1, 100_000_000).default(200_000),
+  FORECAST: z.enum(['on', 'off']).default('on'),
+  FORECAST_THREADS: int(1, 16).default(2),
+  FORECAST_BACKEND_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  FORECAST_SIGNING_KEY: privateKey.optional(),
+  FORECAST_TOKEN_ADDRESS: address.optional(),
+  FORECAST_PRECOMPUTE_MS: int(10_000, 7 * 86_400_000).default(4 * 3_600_000),
+  FORECAST_JOBS: z.enum(['on', 'off']).default('on'),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -103,6 +127,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('X402_SETTLER_PRIVATE_KEY or X402_FACILITATOR_URL is required when Base is a real chain');
   }
 
+  const backends: Record<string, string> = {};
+  for (const slot of MODEL_SLOTS) {
+    const url = env[backendEnvName(slot.id)];
+    if (!url) continue;
+    if (!/^https?:\/\//.test(url)) throw new ConfigError(`${backendEnvName(slot.id)}: must be an http(s) URL`);
+    backends[slot.id] = url;
+  }
+
   return {
     host: e.HOST,
     port: e.PORT,
@@ -124,5 +156,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     logLookbackBlocks: e.CHAIN_LOOKBACK_BLOCKS,
     curve: e.CURVE_FEED === 'embedded' ? { kind: 'embedded', seed: e.WORLD_SEED, genesisTime: e.CURVE_GENESIS_TIME } : undefined,
+    forecast: e.FORECAST === 'on'
+      ? {
+          threads: e.FORECAST_THREADS,
+          backends,
+          backendTimeoutMs: e.FORECAST_BACKEND_TIMEOUT_MS,
+          signingKey: e.FORECAST_SIGNING_KEY,
+          tokenAddress: e.FORECAST_TOKEN_ADDRESS ?? EMBEDDED_SERVICE_TOKEN,
+          jobs: e.FORECAST_JOBS === 'on',
+          precomputeIntervalMs: e.FORECAST_PRECOMPUTE_MS,
+        }
+      : undefined,
   };
 }

@@ -6,6 +6,9 @@ export const ERROR_CODES = {
   invalid_json: { status: 400, meaning: 'The body is missing or is not a JSON object.' },
   invalid_body: { status: 400, meaning: 'A field is missing, unknown, of the wrong type or out of range; `fields` names each one and its rule.' },
   payment_header_malformed: { status: 400, meaning: 'X-PAYMENT / PAYMENT-SIGNATURE is not base64 JSON of an x402 v1 or v2 payment payload.' },
+  signature_invalid: { status: 401, meaning: 'Forecast access headers are incomplete or the X-Signature does not recover to X-Wallet over the documented message.' },
+  signature_stale: { status: 401, meaning: 'X-Timestamp is outside the freshness window (60 s either side of the server clock).' },
+  signature_replayed: { status: 401, meaning: 'This forecast access signature was already used; sign each request anew.' },
   payment_required: { status: 402, meaning: 'No payment was sent; the body and PAYMENT-REQUIRED header carry the requirements.' },
   payment_invalid: { status: 402, meaning: 'The payment failed verification; `reason` says why (signature, amount, recipient, network, time window, balance).' },
   nonce_already_used: { status: 402, meaning: 'This authorization was already presented (replay); nothing was charged again.' },
@@ -16,6 +19,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, meaning: 'The body exceeds 64 KiB.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not application/json.' },
   internal_error: { status: 500, meaning: 'An unexpected failure; nothing was charged.' },
+  forecast_unavailable: { status: 503, meaning: 'A forecast model did not answer (or is switched off); nothing was charged and no quota was used.' },
   chain_unavailable: { status: 503, meaning: 'This deployment does not index the requested chain; nothing was charged.' },
   upstream_unavailable: { status: 503, meaning: 'A chain or data source did not answer, or the chain is not indexed yet; nothing was charged.' },
 } as const satisfies Record<string, { status: number; meaning: string }>;

@@ -19,6 +19,10 @@ import { startWorld, worldGenesisTimestamp } from './world/index.js';
 import { ChainIndexer } from './indexer/indexer.js';
 import type { Skill } from './skills/registry.js';
 import { openStore, type Store } from './store/index.js';
+import { ForecastService } from './forecast/service.js';
+import { AccuracyLedger } from './forecast/ledger.js';
+import { startForecastJobs } from './forecast/jobs.js';
+import { ForecastAccess } from './forecast/access.js';
 
 export interface Sibyl {
   readonly url: string;
@@ -97,9 +101,16 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId);
     const registry = createRegistry(options.extraSkills);
     await curveReady;
-    const context = { chains, store, ...(curve && { curve }) };
+    const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
+    if (forecast) resources.unshift({ close: () => forecast.service.close() });
+    const context = { chains, store, ...(curve && { curve }), ...(forecast && { forecast }) };
+    const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
+    if (forecast && config.forecast!.jobs) {
+      const stop = startForecastJobs(context, forecast.service, forecast.ledger, { precomputeMs: config.forecast!.precomputeIntervalMs, log });
+      resources.unshift({ close: async () => stop() });
+    }
 
-    const app = createApp({ registry, paywall, chains, store, context, facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, log });
+    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, log });
     const server: Server = await new Promise((resolve, reject) => {
       const s = app.listen(config.port, config.host, () => resolve(s));
       s.once('error', reject);

@@ -87,3 +87,10 @@ export const EMBEDDED_FLASH_LENDER: Address = '0x0000000000000000000000000000000
 
 /** Multicall3's address, identical on every EVM chain. */
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
+
+/**
+ * Sibyl's service token (ServiceToken, SIBYL) on the embedded Base: its holders call the
+ * forecast endpoint under a daily quota. A real Base deployment names its token with
+ * FORECAST_TOKEN_ADDRESS.
+ */
+export const EMBEDDED_SERVICE_TOKEN: Address = '0x00000000000000000000000000000000519b1100';

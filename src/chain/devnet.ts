@@ -8,11 +8,13 @@ import {
   createTestClient, encodeFunctionData, http, parseEther, parseUnits, publicActions, walletActions,
   type Address, type Hex,
 } from 'viem';
-import { DemoToken, EmbeddedUSDC, Multicall3, SibylV2Factory, SibylV2Pair, WrappedNative } from './artifacts/index.js';
+import { DemoToken, EmbeddedUSDC, Multicall3, ServiceToken, SibylV2Factory, SibylV2Pair, WrappedNative } from './artifacts/index.js';
 import { startAnvil, type AnvilNode } from './anvil.js';
 import { demoAccount } from './accounts.js';
-import { CHAINS, MULTICALL3_ADDRESS, type EvmChainName } from './chains.js';
-import { DEMO_ACCOUNT_COUNT, DEMO_USDC_PER_ACCOUNT, GENESIS, type GenesisMarket } from './genesis.js';
+import { CHAINS, EMBEDDED_SERVICE_TOKEN, MULTICALL3_ADDRESS, PAYMENT_CHAIN, type EvmChainName } from './chains.js';
+import {
+  DEMO_ACCOUNT_COUNT, DEMO_USDC_PER_ACCOUNT, GENESIS, SERVICE_TOKEN_PER_DEMO_ACCOUNT, SERVICE_TOKEN_SUPPLY, type GenesisMarket,
+} from './genesis.js';
 
 export interface GenesisToken {
   readonly symbol: string;
@@ -111,7 +113,10 @@ async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<Genesi
   ]);
   const pools: { pair: Address; a: string; b: string }[] = [];
   const dex = spec.dexes[0];
-  if (!dex) return { tokens, pools };
+  if (!dex) {
+    if (name === PAYMENT_CHAIN) await deployServiceToken(client, call);
+    return { tokens, pools };
+  }
   for (const d of spec.dexes) await client.setCode({ address: d.factory, bytecode: SibylV2Factory.deployedBytecode });
 
   for (const t of market.tokens) {
@@ -141,5 +146,18 @@ async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<Genesi
     await call(pair, SibylV2Pair.abi, 'mint', [deployer]);
     pools.push({ pair, a, b });
   }
+  if (name === PAYMENT_CHAIN) await deployServiceToken(client, call);
   return { tokens, pools };
+}
+
+/** The service token at its fixed address; demo accounts 1-9 hold some, demo #0 the rest. Written last, so earlier genesis addresses do not move. */
+async function deployServiceToken(
+  client: { setCode(args: { address: Address; bytecode: Hex }): Promise<void> },
+  call: (address: Address, abi: any, functionName: string, args?: readonly unknown[]) => Promise<unknown>,
+): Promise<void> {
+  await client.setCode({ address: EMBEDDED_SERVICE_TOKEN, bytecode: ServiceToken.deployedBytecode });
+  await call(EMBEDDED_SERVICE_TOKEN, ServiceToken.abi, 'initialize', [demoAccount(0).address, parseEther(SERVICE_TOKEN_SUPPLY.toString())]);
+  for (let i = 1; i < DEMO_ACCOUNT_COUNT; i++) {
+    await call(EMBEDDED_SERVICE_TOKEN, ServiceToken.abi, 'transfer', [demoAccount(i).address, parseEther(SERVICE_TOKEN_PER_DEMO_ACCOUNT.toString())]);
+  }
 }

@@ -147,3 +147,6 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
 /** USDC each of the first ten demo accounts starts with. */
 export const DEMO_USDC_PER_ACCOUNT = 1_000_000n;
 export const DEMO_ACCOUNT_COUNT = 10;
+/** Service tokens (18 decimals) minted at genesis: the rest of the supply stays with demo #0. */
+export const SERVICE_TOKEN_SUPPLY = 1_000_000_000n;
+export const SERVICE_TOKEN_PER_DEMO_ACCOUNT = 10_000n;

@@ -1,44 +1,39 @@
 /**
- * The forecast engine (spec 4.3; issue 4, not served yet): the model registry, one forecast
- * per model, drift and direction, the consensus verdict between the general and the
- * finance-native model, and an EIP-191 attestation over a canonical encoding of the answer.
+ * The forecast engine (spec 4.3): the request schema, drift and direction per model, the
+ * consensus verdict between the general and the finance-native model, and an EIP-191
+ * attestation over a canonical encoding of the answer. Pure: backends run the models.
  */
 import { z } from 'zod';
 import { hashMessage, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { etsForecast } from './models/ets.js';
+import { runInProcess } from './models/index.js';
 import type { ModelForecast } from './models/types.js';
-import { volatilityForecast } from './models/volatility.js';
+import { CONSENSUS, CONSENSUS_PAIR, FORECAST_LIMITS, MODEL_SLOTS, slot } from './slots.js';
 
 /** A move inside ±this % is neutral (and a "scratch" in the accuracy ledger). */
 export const NEUTRAL_BAND_PCT = 0.5;
 /** The two models agree when they call the same direction and their drifts are this close (percentage points). */
 export const CONSENSUS_MAX_DISTANCE_PCT = 2;
 
-export interface ModelSlot {
-  readonly id: string;
-  readonly family: 'general' | 'finance-native';
-  readonly method: string;
-  readonly quantiles: boolean;
-  readonly run: (closes: readonly number[], horizon: number) => ModelForecast;
+/** The request body, for the model ids this deployment serves (`consensus` first). */
+export function forecastInputSchema(modelIds: readonly string[]) {
+  const { minInputs, maxInputs, minHorizon, maxHorizon, defaultHorizon } = FORECAST_LIMITS;
+  return z.strictObject({
+    model: z.enum(modelIds as [string, ...string[]]).default(CONSENSUS).describe(`One of ${modelIds.join(', ')}; default ${CONSENSUS}.`),
+    inputs: z.array(z.number().finite().positive()).min(minInputs).max(maxInputs).describe(`${minInputs}-${maxInputs} positive closes, oldest first.`),
+    horizon: z.number().int().min(minHorizon).max(maxHorizon).default(defaultHorizon).describe(`Steps ahead, ${minHorizon}-${maxHorizon} (one step is one candle); default ${defaultHorizon}.`),
+  });
 }
 
-export const MODEL_SLOTS: readonly ModelSlot[] = [
-  { id: 'modelA-2.5', family: 'general', method: 'AutoETS on log closes (@bsull/augurs)', quantiles: false, run: etsForecast },
-  { id: 'modelB-mini', family: 'finance-native', method: 'EWMA volatility (lambda 0.94), filtered historical simulation', quantiles: true, run: (c, h) => volatilityForecast('ewma', c, h) },
-  { id: 'modelB-small', family: 'finance-native', method: 'GARCH(1,1), filtered historical simulation', quantiles: true, run: (c, h) => volatilityForecast('garch', c, h) },
-  { id: 'modelB-base', family: 'finance-native', method: 'GJR-GARCH(1,1,1), filtered historical simulation', quantiles: true, run: (c, h) => volatilityForecast('gjr', c, h) },
-];
-/** The pair `consensus` runs. */
-export const CONSENSUS_PAIR = ['modelA-2.5', 'modelB-small'] as const;
-export const MODEL_IDS = ['consensus', ...MODEL_SLOTS.map((m) => m.id)] as [string, ...string[]];
-
-export const forecastInput = z.strictObject({
-  model: z.enum(MODEL_IDS).default('consensus').describe(`One of ${MODEL_IDS.join(', ')}; default consensus.`),
-  inputs: z.array(z.number().finite().positive()).min(16).max(1024).describe('16-1024 positive closes, oldest first.'),
-  horizon: z.number().int().min(1).max(256).default(8).describe('Steps ahead, 1-256 (one step is one candle); default 8.'),
-});
+/** The ids served with no backend configured: consensus and every in-process slot. */
+export const IN_PROCESS_MODEL_IDS = [CONSENSUS, ...MODEL_SLOTS.filter((m) => m.inProcess).map((m) => m.id)];
+export const forecastInput = forecastInputSchema(IN_PROCESS_MODEL_IDS);
 export type ForecastInput = z.output<typeof forecastInput>;
+
+/** The models a request runs. */
+export function modelsFor(model: string): string[] {
+  return model === CONSENSUS ? [...CONSENSUS_PAIR] : [model];
+}
 
 export type Direction = 'bullish' | 'bearish' | 'neutral';
 
@@ -48,23 +43,22 @@ export function direction(driftPct: number): Direction {
 
 const round = (n: number, d = 6) => Math.round(n * 10 ** d) / 10 ** d;
 
-export function runForecast(input: ForecastInput) {
+/** The response record from each model's answer (see the README's forecast section for every field). */
+export function assembleForecast(input: ForecastInput, results: ReadonlyMap<string, ModelForecast>) {
   const last = input.inputs[input.inputs.length - 1]!;
-  const ids = input.model === 'consensus' ? [...CONSENSUS_PAIR] : [input.model];
-  const models = ids.map((id) => {
-    const slot = MODEL_SLOTS.find((m) => m.id === id)!;
-    const f = slot.run(input.inputs, input.horizon);
+  const models = modelsFor(input.model).map((id) => {
+    const f = results.get(id)!;
     const driftPct = (f.points[f.points.length - 1]! / last - 1) * 100;
     return {
       model: id,
-      family: slot.family,
+      family: slot(id)!.family,
       points: f.points.map((p) => round(p)),
       driftPct: round(driftPct, 4),
       direction: direction(driftPct),
       ...(f.quantiles && { quantiles: { q10: f.quantiles.q10.map((p) => round(p)), q50: f.quantiles.q50.map((p) => round(p)), q90: f.quantiles.q90.map((p) => round(p)) } }),
     };
   });
-  const consensus = input.model === 'consensus'
+  const consensus = input.model === CONSENSUS
     ? (() => {
         const [a, b] = models as [(typeof models)[number], (typeof models)[number]];
         const distancePct = round(Math.abs(a.driftPct - b.driftPct), 4);
@@ -83,6 +77,14 @@ export function runForecast(input: ForecastInput) {
     ...(lead.quantiles && { quantiles: lead.quantiles }),
     ...(consensus && { consensus }),
   };
+}
+
+export type ForecastRecord = ReturnType<typeof assembleForecast>;
+
+/** The forecast computed on this thread with the in-process models (tests, the backtest). */
+export function runForecast(input: ForecastInput): ForecastRecord {
+  const results = new Map(modelsFor(input.model).map((id) => [id, runInProcess(slot(id)!.inProcess!, input.inputs, input.horizon)]));
+  return assembleForecast(input, results);
 }
 
 /** JSON with object keys sorted at every level: the bytes an attestation signs. */

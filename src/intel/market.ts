@@ -245,8 +245,13 @@ export class Market {
   }
 
   /** OHLCV candles of the period, forward-filled between trades (trades: 0 marks a filled one). */
-  async candles(token: string, period: Period): Promise<{ candles: Candle[]; fromBlock: number; intervalSeconds: number }> {
+  candles(token: string, period: Period): Promise<{ candles: Candle[]; fromBlock: number; intervalSeconds: number }> {
     const { seconds, candleSeconds } = PERIODS[period];
+    return this.candlesOver(token, seconds, candleSeconds);
+  }
+
+  /** Candles of `candleSeconds` over the last `seconds` to head (the forecast's own cuts). */
+  async candlesOver(token: string, seconds: number, candleSeconds: number): Promise<{ candles: Candle[]; fromBlock: number; intervalSeconds: number }> {
     const end = this.head.timestamp;
     const start = Math.floor((end - seconds) / candleSeconds) * candleSeconds;
     const fromBlock = (await this.reader.firstBlockAtOrAfter(start)) ?? this.head.block + 1;
@@ -283,6 +288,19 @@ export class Market {
       last = close;
     }
     return { candles, fromBlock, intervalSeconds: candleSeconds };
+  }
+
+  /** The token's USD price at unix time `ts` (its last price at or before), or null. */
+  async priceAt(token: string, ts: number): Promise<number | null> {
+    if (ts > this.head.timestamp) return null;
+    const fromBlock = (await this.reader.firstBlockAtOrAfter(ts)) ?? this.head.block + 1;
+    const line = await this.timeline(token, fromBlock);
+    let price: number | null = null;
+    for (const p of line) {
+      if (p.ts > ts) break;
+      price = p.usd;
+    }
+    return price;
   }
 }
 

@@ -17,6 +17,12 @@ const ALIASES: Record<string, readonly string[]> = {
   POL: ['WPOL', 'POL', 'WMATIC'],
 };
 
+/** The canonical asset a token stands for (WETH → ETH), else its own symbol. */
+export function canonicalAsset(symbol: string): string {
+  const upper = symbol.toUpperCase();
+  return Object.entries(ALIASES).find(([, symbols]) => symbols.includes(upper))?.[0] ?? upper;
+}
+
 export function resolveToken(market: Market, input: string): string {
   const wanted = input.trim();
   if (/^0x[0-9a-fA-F]{40}$/.test(wanted)) {

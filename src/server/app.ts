@@ -11,6 +11,8 @@ import type { Store } from '../store/store.js';
 import { errorHandler } from './errors.js';
 import { health } from './health.js';
 import { mountPaidRoutes } from './paid-routes.js';
+import { mountForecastRoutes } from './forecast-routes.js';
+import type { ForecastAccess } from '../forecast/access.js';
 
 export const SERVICE_VERSION = '1.0.0';
 
@@ -20,6 +22,7 @@ export interface AppDeps {
   chains: ChainRuntime;
   store: Store;
   context: SkillContext;
+  forecastAccess?: ForecastAccess;
   facilitatorKind: 'local' | 'remote';
   publicUrl?: string;
   log: (msg: string, err?: unknown) => void;
@@ -31,7 +34,11 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
   const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
 
-  app.use(express.json({ limit: '64kb', strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(express.json({
+    limit: '64kb', strict: true, type: ['application/json', 'application/*+json'],
+    // Forecast access signs the body's exact bytes.
+    verify: (req, _res, buf) => void ((req as Request & { rawBody?: Buffer }).rawBody = buf),
+  }));
   app.use((req, _res, next) => {
     // A body that is not JSON never reaches a handler.
     if (req.method === 'POST' && req.headers['content-length'] !== '0' && req.headers['content-type'] && !req.is(['application/json', 'application/*+json'])) {
@@ -41,6 +48,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   mountPaidRoutes(app, { registry: deps.registry, paywall: deps.paywall, context: deps.context, publicUrl });
+  mountForecastRoutes(app, { registry: deps.registry, paywall: deps.paywall, context: deps.context, access: deps.forecastAccess, publicUrl });
 
   app.get('/healthz', async (_req, res) => {
     const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind);

@@ -116,6 +116,15 @@ export class MemoryStore implements Store {
     return out;
   }
 
+  async sortedRemove(key: string, members: readonly string[]): Promise<number> {
+    const set = this.sorted.get(key);
+    if (!set) return 0;
+    let removed = 0;
+    for (const m of members) if (set.scores.delete(m)) removed++;
+    if (removed) set.ordered = null;
+    return removed;
+  }
+
   async sortedRemoveRange(key: string, min: number, max: number): Promise<number> {
     const set = this.sorted.get(key);
     if (!set) return 0;

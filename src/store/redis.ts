@@ -93,6 +93,11 @@ export class RedisStore implements Store {
     return Number(await this.client.zRemRangeByScore(this.k(key), min, max));
   }
 
+  async sortedRemove(key: string, members: readonly string[]): Promise<number> {
+    if (!members.length) return 0;
+    return Number(await this.client.zRem(this.k(key), [...members]));
+  }
+
   async sortedCount(key: string): Promise<number> {
     return Number(await this.client.zCard(this.k(key)));
   }

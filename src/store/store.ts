@@ -26,6 +26,8 @@ export interface Store {
   sortedRange(key: string, min: number, max: number, limit?: number): Promise<SortedEntry[]>;
   /** Removes members with min <= score <= max; returns how many went. */
   sortedRemoveRange(key: string, min: number, max: number): Promise<number>;
+  /** Removes the given members; returns how many were present (the one caller of several to remove a member sees it counted). */
+  sortedRemove(key: string, members: readonly string[]): Promise<number>;
   sortedCount(key: string): Promise<number>;
   close(): Promise<void>;
 }

@@ -92,6 +92,10 @@ describe.each(implementations)('Store contract: %s', (_name, open) => {
     expect(await store.sortedRemoveRange('z', 3, 5)).toBe(2);
     expect((await store.sortedRange('z', -Infinity, Infinity)).map((e) => e.member)).toEqual(['b', 'a']);
     expect(await store.sortedRange('missing', 0, 1)).toEqual([]);
+    expect(await store.sortedRemove('z', ['a', 'nope'])).toBe(1);
+    expect(await store.sortedRemove('z', ['a'])).toBe(0); // a second remover sees it gone
+    expect(await store.sortedRemove('missing', ['a'])).toBe(0);
+    expect((await store.sortedRange('z', -Infinity, Infinity)).map((e) => e.member)).toEqual(['b']);
     await store.delete('z');
     expect(await store.sortedCount('z')).toBe(0);
   });

@@ -8,6 +8,7 @@ export { Multicall3 } from './Multicall3.js';
 export { OwnerPowersToken } from './OwnerPowersToken.js';
 export { SecurityProbe } from './SecurityProbe.js';
 export { SellTaxToken } from './SellTaxToken.js';
+export { ServiceToken } from './ServiceToken.js';
 export { SibylV2Factory } from './SibylV2Factory.js';
 export { SibylV2Pair } from './SibylV2Pair.js';
 export { SibylV2Router } from './SibylV2Router.js';

@@ -5,16 +5,17 @@
  * offline in Node.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AutoETS, initSync } from '@bsull/augurs/ets';
 import type { ModelForecast } from './types.js';
 
 let ready = false;
 function load(): void {
   if (ready) return;
-  // The package exports only its JS entry points; the wasm file sits beside them.
-  const dir = dirname(fileURLToPath(import.meta.resolve('@bsull/augurs/ets')));
+  // The package exports only its JS entry points; the wasm file sits beside them. (require.resolve,
+  // not import.meta.resolve: worker threads load this module through tsx's CommonJS hook.)
+  const dir = dirname(createRequire(import.meta.url).resolve('@bsull/augurs/ets'));
   initSync({ module: readFileSync(join(dir, 'ets_bg.wasm')) });
   ready = true;
 }

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { SibylError } from '../../errors.js';
 import { MARKET_METHODOLOGY, round, type Market } from '../../intel/market.js';
 import { indexProvenance } from '../../intel/provenance.js';
-import { resolveToken } from '../../intel/resolve.js';
+import { canonicalAsset, resolveToken } from '../../intel/resolve.js';
+import { forecastSeries } from '../../forecast/chart.js';
 import type { Period } from '../../intel/periods.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
@@ -15,6 +16,14 @@ const chartInput = z.strictObject({
   tokenAddress: tokenParam('Token contract address (0x + 40 hex) or a canonical symbol such as BTC, ETH, ADA, BNB, DOT.'),
   chain: chainParam('base', EVM_CHAINS),
   timeperiod: periodParam('24h'),
+});
+
+/** Candles the chart forecast looks ahead. */
+export const CHART_FORECAST_STEPS = 12;
+
+const tokenchartInput = z.strictObject({
+  ...chartInput.shape,
+  forecast: z.boolean().default(false).describe(`Add a ${CHART_FORECAST_STEPS}-candle forecast (two models, quantile bands, verdict, commentary); priced higher.`),
 });
 
 /** Candles and summary of a token over a period, or price_unavailable (nothing charged). */
@@ -38,11 +47,11 @@ function describeToken(market: Market, token: string) {
 export const tokenchartSkill = defineSkill({
   id: 'tokenchart',
   title: 'Token price chart',
-  description: 'USD price chart of a token over a period, from its deepest DEX pool: candles, last price, change, high, low and traded volume.',
+  description: 'USD price chart of a token over a period, from its deepest DEX pool: candles, last price, change, high, low and traded volume; with forecast: true, a two-model forecast with quantile bands, verdict and commentary.',
   tags: ['chart', 'price', 'market'],
-  examples: ['Chart WETH on base over the last 24h', 'How did 0x... trade this week on ethereum?'],
-  input: chartInput,
-  price: '0.25',
+  examples: ['Chart WETH on base over the last 24h', 'How did 0x... trade this week on ethereum?', 'Forecast ETH for the next few hours'],
+  input: tokenchartInput,
+  price: { options: ['0.25', '0.65'], select: (input) => (input.forecast ? '0.65' : '0.25') },
   httpPath: '/x402/data/tokenchart',
   toolName: 'token_chart',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
@@ -62,9 +71,17 @@ export const tokenchartSkill = defineSkill({
       volumeUsd: round(candles.reduce((s, c) => s + c.volumeUsd, 0), 2),
       trades: candles.reduce((s, c) => s + c.trades, 0),
       candles: candles.map(({ time, open, high, low, close, volumeUsd }) => ({ time, open, high, low, close, volumeUsd })),
+      ...(input.forecast && { forecast: await chartForecast(ctx, chain.name, market, token, candles, intervalSeconds, checkpoint.timestamp) }),
     };
   },
 });
+
+/** The forecast record of spec 2.3 over the chart's candles; unavailable is a 503 and no charge. */
+async function chartForecast(ctx: SkillContext, chain: ChainName, market: Market, token: string, candles: { time: string; close: number; volumeUsd: number }[], candleSeconds: number, originTs: number) {
+  if (!ctx.forecast) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment; nothing was charged');
+  const asset = canonicalAsset(market.tokens.get(token)?.symbol ?? token);
+  return forecastSeries(ctx.forecast.service, ctx.forecast.ledger, { asset, chain, token }, candles, candleSeconds, CHART_FORECAST_STEPS, originTs);
+}
 
 export const tokenchartRawSkill = defineSkill({
   id: 'tokenchart-raw',

@@ -1,0 +1,108 @@
+/**
+ * Forecast inference (spec 4.3): `POST /api/svc/v1/forecast` for service-token holders under
+ * their daily quota (402 with the paid chart forecast's requirements for everyone else),
+ * `GET /api/svc/v1/models` and `GET /api/svc/v1/forecast/accuracy`.
+ */
+import type { Express, Request, Response } from 'express';
+import { z } from 'zod';
+import { SibylError } from '../errors.js';
+import { QuotaRequired, type ForecastAccess } from '../forecast/access.js';
+import { ACCURACY_ROW_LIMIT } from '../forecast/ledger.js';
+import { forecastInputSchema, IN_PROCESS_MODEL_IDS } from '../forecast/engine.js';
+import { FORECAST_LIMITS } from '../forecast/slots.js';
+import type { Paywall } from '../payments/paywall.js';
+import type { SkillContext } from '../skills/context.js';
+import type { Registry } from '../skills/registry.js';
+import { parseBody } from './validation.js';
+
+export interface ForecastRouteDeps {
+  registry: Registry;
+  paywall: Paywall;
+  context: SkillContext;
+  access?: ForecastAccess;
+  publicUrl: (req: Request) => string;
+}
+
+/** The paid alternative every refusal points to: the chart forecast on the paid HTTP path. */
+function paidChartForecast(deps: ForecastRouteDeps, req: Request) {
+  const chart = deps.registry.byId('tokenchart')!;
+  const body = { tokenAddress: 'ETH', forecast: true };
+  const amount = chart.quote(chart.input.parse(body));
+  const url = `${deps.publicUrl(req)}${chart.httpPath!}`;
+  return { amount, url, body, description: chart.description };
+}
+
+function refuse(res: Response, deps: ForecastRouteDeps, req: Request, err: QuotaRequired): void {
+  const paid = paidChartForecast(deps, req);
+  const challenge = deps.paywall.challenge(paid.amount, { url: paid.url, description: paid.description, mimeType: 'application/json' });
+  res.status(402).set(challenge.headers).json({
+    ...(challenge.body as Record<string, unknown>),
+    // x402's own `error` is a string; the code and reason sit beside it, as the paywall's do.
+    error: err.message,
+    code: 'payment_required',
+    reason: err.reason,
+    message: err.message,
+    paidAlternative: { method: 'POST', url: paid.url, exampleBody: paid.body, price: `$${(Number(paid.amount) / 1e6).toFixed(2)}`, note: 'the chart forecast is paid per call with x402; its tokenAddress takes a contract address or a symbol such as BTC, ETH, SOL, BNB' },
+  });
+}
+
+const accuracyQuery = z.strictObject({
+  asset: z.string().regex(/^[A-Za-z0-9]{1,20}$/).optional(),
+  limit: z.coerce.number().int().min(ACCURACY_ROW_LIMIT.min).max(ACCURACY_ROW_LIMIT.max).default(ACCURACY_ROW_LIMIT.default),
+});
+
+export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void {
+  const forecast = deps.context.forecast;
+
+  app.post('/api/svc/v1/forecast', async (req, res) => {
+    const schema = forecast?.service.input ?? forecastInputSchema(IN_PROCESS_MODEL_IDS);
+    const input = parseBody(schema, req.body);
+    if (!forecast || !deps.access) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
+    let admission;
+    try {
+      admission = await deps.access.admit(
+        { wallet: req.get('x-wallet'), signature: req.get('x-signature'), timestamp: req.get('x-timestamp') },
+        (req as Request & { rawBody?: Buffer }).rawBody ?? new Uint8Array(),
+      );
+    } catch (err) {
+      if (err instanceof QuotaRequired) return refuse(res, deps, req, err);
+      throw err;
+    }
+    let answer;
+    try {
+      answer = await forecast.service.forecast(input);
+    } catch (err) {
+      await deps.access.refund(admission);
+      throw err;
+    }
+    res.set({
+      'X-Quota-Tier': admission.tier,
+      'X-Quota-Limit': String(admission.limit),
+      'X-Quota-Remaining': String(admission.limit - admission.used),
+      'X-Quota-Reset': String(admission.resetAt),
+    });
+    res.json({ ...answer, quota: { wallet: admission.wallet, tier: admission.tier, limit: admission.limit, remaining: admission.limit - admission.used, resetAt: admission.resetAt } });
+  });
+
+  app.get('/api/svc/v1/models', (_req, res) => {
+    if (!forecast) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
+    res.json({ ...forecast.service.catalogue(), limits: FORECAST_LIMITS });
+  });
+
+  app.get('/api/svc/v1/forecast/accuracy', async (req, res) => {
+    const query = parseBody(accuracyQuery, { ...req.query });
+    if (!forecast) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
+    const { totalBuckets, assetsScored, rows } = await forecast.ledger.rows(query.asset);
+    res.json({
+      object: 'forecast-accuracy',
+      asset: query.asset?.toUpperCase() ?? null,
+      totalBuckets,
+      assetsScored,
+      pending: await forecast.ledger.pendingCount(),
+      limit: query.limit,
+      rows: rows.slice(0, query.limit),
+      ...(rows.length > query.limit && { truncated: { limit: query.limit, originalLengths: { rows: rows.length } } }),
+      method: 'each forecast is scored at its last step against the indexed price then; random-walk (no change) and always-bullish rows are the baselines; moves within the neutral band are scratches, excluded from hit rates',
+    });
+  });
+}
