@@ -18,6 +18,7 @@ import { createRegistry } from './skills/index.js';
 import { startWorld, worldGenesisTimestamp } from './world/index.js';
 import { ChainIndexer } from './indexer/indexer.js';
 import type { Skill } from './skills/registry.js';
+import type { SkillContext } from './skills/context.js';
 import { openStore, type Store } from './store/index.js';
 import { ForecastService } from './forecast/service.js';
 import { AccuracyLedger } from './forecast/ledger.js';
@@ -32,6 +33,8 @@ export interface Sibyl {
   readonly ledger: SettlementLedger;
   readonly devnet: Devnet | undefined;
   readonly facilitator: Facilitator;
+  /** What skill handlers see (tests drive the forecast jobs through it). */
+  readonly context: SkillContext;
   close(): Promise<void>;
 }
 
@@ -131,6 +134,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       ledger,
       devnet,
       facilitator,
+      context,
       async close() {
         clearInterval(reconciler);
         await new Promise<void>((resolve) => {

@@ -1,7 +1,7 @@
 /**
  * Direct access to the forecast endpoint for holders of the service token (spec section 5.3).
  *
- * The caller sends `X-Wallet`, `X-Timestamp` (unix seconds) and `X-Signature`, an EIP-191
+ * The caller sends `X-Wallet`, `X-Timestamp` (unix milliseconds) and `X-Signature`, an EIP-191
  * personal-message signature by that wallet over exactly:
  *
  *   Sibyl forecast access
@@ -67,9 +67,9 @@ export class ForecastAccess {
     const { wallet, signature, timestamp } = headers;
     if (!wallet && !signature && !timestamp) throw new QuotaRequired('no_access_headers', 'forecast inference is for service-token holders (X-Wallet, X-Signature, X-Timestamp); pay for the chart forecast instead');
     if (!wallet || !isAddress(wallet)) throw new SibylError('signature_invalid', 'X-Wallet must be a 0x-prefixed 20-byte address');
-    if (!timestamp || !/^\d{1,12}$/.test(timestamp)) throw new SibylError('signature_invalid', 'X-Timestamp must be unix seconds');
+    if (!timestamp || !/^\d{1,15}$/.test(timestamp)) throw new SibylError('signature_invalid', 'X-Timestamp must be unix time in milliseconds');
     if (!signature || !isHex(signature) || signature.length < 132) throw new SibylError('signature_invalid', 'X-Signature must be a 0x-hex EIP-191 signature');
-    const skew = Math.abs(this.now() / 1000 - Number(timestamp));
+    const skew = Math.abs(this.now() - Number(timestamp)) / 1000;
     if (skew > SIGNATURE_WINDOW_SECONDS) throw new SibylError('signature_stale', `X-Timestamp is ${Math.round(skew)} s from the server clock; the window is ${SIGNATURE_WINDOW_SECONDS} s`);
     const address = getAddress(wallet);
     let valid = false;

@@ -12,7 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { demoAccount } from '../../src/chain/accounts.js';
-import { CHAINS } from '../../src/chain/chains.js';
+import { CHAINS, EMBEDDED_SERVICE_TOKEN } from '../../src/chain/chains.js';
 import { viemChain } from '../../src/chain/runtime.js';
 import { loadConfig } from '../../src/config.js';
 import { startSibyl, type Sibyl, type StartOptions } from '../../src/service.js';
@@ -64,6 +64,11 @@ export async function mintUsdc(to: Address, usd: string, url = rpcUrl()): Promis
   await sendAsMinter(url, USDC, encodeFunctionData({ abi: usdcAbi, functionName: 'mint', args: [to, parseUnits(usd, 6)] }));
 }
 
+/** Sends `tokens` service tokens (SIBYL, 18 decimals) from demo #0 to `to`. */
+export async function giveServiceTokens(to: Address, tokens: string, url = rpcUrl()): Promise<void> {
+  await sendAsMinter(url, EMBEDDED_SERVICE_TOKEN, encodeFunctionData({ abi: parseAbi(['function transfer(address, uint256) returns (bool)']), functionName: 'transfer', args: [to, parseUnits(tokens, 18)] }));
+}
+
 export async function usdcBalance(of: Address, url = rpcUrl()): Promise<bigint> {
   const client = createPublicClient({ transport: http(url) });
   return client.readContract({ address: USDC, abi: usdcAbi, functionName: 'balanceOf', args: [of] });
@@ -99,6 +104,8 @@ export async function startTestSibyl(options: TestServerOptions = {}): Promise<S
     EMBEDDED_CHAINS: '',
     X402_SETTLER_PRIVATE_KEY: settlerKey,
     X402_PAY_TO: payTo,
+    // The background forecasts cost every test server CPU; the forecast tests switch them on.
+    FORECAST_JOBS: 'off',
     ...Object.fromEntries(Object.entries(urls).map(([name, url]) => [`CHAIN_RPC_URL_${name.toUpperCase()}`, url])),
     ...(options.redis && {
       REDIS_URL: TEST_REDIS_URL,

@@ -20,12 +20,12 @@ export interface WorldSibyl {
   close(): Promise<void>;
 }
 
-export async function startWorldSibyl(seed: string, days = 2): Promise<WorldSibyl> {
+export async function startWorldSibyl(seed: string, days = 2, env: Record<string, string> = {}): Promise<WorldSibyl> {
   const devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(days), fifo: true });
   const world = await startWorld(devnet.chains, { seed, days, meanBlockSeconds: 1_200, liveBlockMs: 0, labelsPath: `/tmp/sibyl-${seed}-${process.pid}.json` });
   world.stop();
   const rpcUrl = devnet.chains[0]!.rpcUrl;
-  const sibyl = await startTestSibyl({ rpcUrls: { base: rpcUrl } });
+  const sibyl = await startTestSibyl({ rpcUrls: { base: rpcUrl }, env });
   const client = createPublicClient({ chain: viemChain('base', rpcUrl), transport: http(rpcUrl), pollingInterval: 50 }) as PublicClient;
   const { key } = await fundedPayer('50', rpcUrl);
   const pay = payingFetch(key);
