@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
-import { atomicToUsdString } from '../payments/money.js';
+import { atomicToUsdString, usdToAtomic } from '../payments/money.js';
 import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
-import { httpPaths, type Registry, type Skill } from '../skills/registry.js';
+import { httpPaths, priceVariants, type Registry, type Skill } from '../skills/registry.js';
 
 const errorSchema = {
   type: 'object',
@@ -26,10 +26,9 @@ const errorSchema = {
   },
 } as const;
 
-/** Every price a skill can charge, as "0.40" strings. */
+/** Every price a skill can charge, as "0.40" strings, the default first. */
 export function priceOptions(skill: Skill): string[] {
-  const { min, max } = skill.priceRange;
-  return min === max ? [atomicToUsdString(min)] : [atomicToUsdString(min), atomicToUsdString(max)];
+  return [...new Set(priceVariants(skill.price).map((v) => atomicToUsdString(usdToAtomic(v.price))))];
 }
 
 export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl: string, version: string) {
@@ -53,7 +52,11 @@ export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl:
             '503': { description: 'Chain or source unavailable; nothing charged.', content: { 'application/json': { schema: errorSchema } } },
           },
           'x-payment-requirement': requirementRecord(terms, prices[0]!),
-          'x-price': prices.length === 1 ? fixedPriceRecord(prices[0]!) : prices.map(fixedPriceRecord),
+          'x-price': fixedPriceRecord(prices[0]!),
+          ...(prices.length > 1 && {
+            // Other prices and the body fields that select them.
+            'x-price-variants': priceVariants(skill.price).map((v) => ({ ...fixedPriceRecord(atomicToUsdString(usdToAtomic(v.price))), when: v.when })),
+          }),
         },
       };
     });

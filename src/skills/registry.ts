@@ -9,8 +9,20 @@ import type { SkillContext } from './context.js';
 
 export type Surface = 'http' | 'a2a' | 'mcp' | 'agent';
 
-/** A fixed price, or a price chosen from a closed list by the validated body. */
-export type PriceSpec<I> = UsdPrice | { readonly options: readonly UsdPrice[]; readonly select: (input: I) => UsdPrice };
+/**
+ * A fixed price, or price variants: the first is the default, and a later one applies when
+ * every field of its `when` equals the validated body's (the last match wins). Published as is.
+ */
+export interface PriceVariant<I> {
+  readonly price: UsdPrice;
+  readonly when: Partial<I>;
+}
+export type PriceSpec<I> = UsdPrice | { readonly variants: readonly [PriceVariant<I>, ...PriceVariant<I>[]] };
+
+/** The variants of any price spec (a fixed price is one variant with no condition). */
+export function priceVariants<I>(price: PriceSpec<I>): readonly PriceVariant<I>[] {
+  return typeof price === 'string' ? [{ price, when: {} }] : price.variants;
+}
 
 export interface SkillDefinition<S extends z.ZodObject> {
   /** Stable id (A2A skill id style, e.g. `latest-pairs`). */
@@ -44,16 +56,14 @@ export interface Skill<S extends z.ZodObject = z.ZodObject> extends SkillDefinit
 }
 
 export function defineSkill<S extends z.ZodObject>(def: SkillDefinition<S>): Skill<S> {
-  const options = typeof def.price === 'string' ? [def.price] : def.price.options;
-  options.forEach((p) => assertUsdPrice(p));
-  const atomic = options.map(usdToAtomic);
-  const select = typeof def.price === 'string' ? () => def.price as UsdPrice : def.price.select;
+  const variants = priceVariants(def.price);
+  variants.forEach((v) => assertUsdPrice(v.price));
+  const atomic = variants.map((v) => usdToAtomic(v.price));
   return {
     ...def,
     quote(input) {
-      const chosen = select(input);
-      if (!options.includes(chosen)) throw new Error(`skill ${def.id} selected price ${chosen} outside its options`);
-      return usdToAtomic(chosen);
+      const matches = variants.filter((v) => Object.entries(v.when).every(([k, want]) => (input as Record<string, unknown>)[k] === want));
+      return usdToAtomic(matches[matches.length - 1]!.price);
     },
     priceRange: {
       min: atomic.reduce((a, b) => (b < a ? b : a)),

@@ -36,6 +36,12 @@ describe.sequential('discovery and health', () => {
       asked.push(BigInt(challenge.accepts[0].amount));
       const atomic = String(Math.round(Number(op['x-price'].amount) * 1_000_000));
       expect(challenge.accepts[0].amount).toBe(atomic);
+      // Each published price variant is what the server asks for a body with its fields.
+      for (const variant of op['x-price-variants'] ?? []) {
+        const asks = await json(await postJson(`${sibyl.url}${path}`, { ...body, ...variant.when }));
+        asked.push(BigInt(asks.accepts[0].amount));
+        expect(asks.accepts[0].amount).toBe(String(Math.round(Number(variant.amount) * 1_000_000)));
+      }
       expect(op['x-payment-requirement'].price).toBe(`$${op['x-price'].amount}`);
       expect(op['x-payment-requirement'].assetAddress).toBe(challenge.accepts[0].asset);
     }

@@ -51,7 +51,7 @@ export const tokenchartSkill = defineSkill({
   tags: ['chart', 'price', 'market'],
   examples: ['Chart WETH on base over the last 24h', 'How did 0x... trade this week on ethereum?', 'Forecast ETH for the next few hours'],
   input: tokenchartInput,
-  price: { options: ['0.25', '0.65'], select: (input) => (input.forecast ? '0.65' : '0.25') },
+  price: { variants: [{ price: '0.25', when: {} }, { price: '0.65', when: { forecast: true } }] },
   httpPath: '/x402/data/tokenchart',
   toolName: 'token_chart',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
