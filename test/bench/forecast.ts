@@ -10,18 +10,14 @@
  * decisive outcomes (moves beyond ±0.5%) beside the base rate of always calling bullish.
  */
 import { readFileSync } from 'node:fs';
-import { ChainRuntime } from '../../src/chain/runtime.js';
-import { startDevnet } from '../../src/chain/devnet.js';
 import { ForecastWorkers } from '../../src/forecast/backends/worker-pool.js';
 import { direction, NEUTRAL_BAND_PCT, CONSENSUS_MAX_DISTANCE_PCT } from '../../src/forecast/engine.js';
 import type { InProcessMethod } from '../../src/forecast/models/index.js';
 import type { ModelForecast } from '../../src/forecast/models/types.js';
 import { ForecastService } from '../../src/forecast/service.js';
-import { ChainIndexer } from '../../src/indexer/indexer.js';
 import { resolveToken } from '../../src/intel/resolve.js';
 import { loadMarket } from '../../src/skills/market/load.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import { indexedBenchWorld } from './world.js';
 
 const HORIZONS = [1, 5, 20];
 const MODELS: Record<string, InProcessMethod> = { 'modelA-2.5': 'ets', 'modelB-mini': 'ewma', 'modelB-small': 'garch', 'modelB-base': 'gjr' };
@@ -128,14 +124,8 @@ function print(title: string, rows: Awaited<ReturnType<typeof backtest>>) {
 }
 
 async function worldSeries(): Promise<Record<string, number[]>> {
-  const devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(14), fifo: true });
+  const { devnet, chains, store } = await indexedBenchWorld('forecast');
   try {
-    const world = await startWorld(devnet.chains, { seed: 'bench', days: 14, meanBlockSeconds: 2_400, liveBlockMs: 0, labelsPath: `/tmp/sibyl-bench-forecast-${process.pid}.json` });
-    world.stop();
-    const chains = new ChainRuntime();
-    const chain = chains.add('base', devnet.chains[0]!.rpcUrl, 'embedded');
-    const store = new MemoryStore();
-    await new ChainIndexer(chain, store, { range: 10_000, reorgDepth: 12, lookbackBlocks: 1e9 }).sync();
     const { market } = await loadMarket({ chains, store }, 'base');
     const out: Record<string, number[]> = {};
     for (const symbol of ['ETH', 'BTC', 'DEGEN', 'AERO']) {

@@ -5,15 +5,11 @@
  * "warm" calls share one index checkpoint (between two blocks: the Market and its timelines
  * are reused); "cold" is the first call after a new block was indexed (the Market is rebuilt).
  */
-import { startDevnet } from '../../src/chain/devnet.js';
 import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from '../../src/curve/embedded.js';
 import { demoAccount } from '../../src/chain/accounts.js';
-import { ChainRuntime } from '../../src/chain/runtime.js';
-import { ChainIndexer } from '../../src/indexer/indexer.js';
 import { ALL_SKILLS } from '../../src/skills/index.js';
 import type { SkillContext } from '../../src/skills/context.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import { indexedBenchWorld } from './world.js';
 
 /** A body each operation accepts on base (or its only chain); defaults fill the rest. */
 const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
@@ -34,15 +30,8 @@ const BUDGET_MS = Number(process.env.BENCH_OP_BUDGET_MS ?? 20_000);
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 export async function benchOperations(calls = Number(process.env.BENCH_CALLS ?? 1_000)) {
-  const devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(14), fifo: true });
+  const { devnet, chains, chain, store, indexer } = await indexedBenchWorld('ops');
   try {
-    const world = await startWorld(devnet.chains, { seed: 'bench', days: 14, meanBlockSeconds: 2_400, liveBlockMs: 0, labelsPath: `/tmp/sibyl-bench-ops-${process.pid}.json` });
-    world.stop();
-    const chains = new ChainRuntime();
-    const chain = chains.add('base', devnet.chains[0]!.rpcUrl, 'embedded');
-    const store = new MemoryStore();
-    const indexer = new ChainIndexer(chain, store, { range: 10_000, reorgDepth: 12, lookbackBlocks: 1e9 });
-    await indexer.sync();
     const curve = new EmbeddedCurveVenue({ seed: 'bench', genesisTime: Math.floor(Date.now() / 1000) - CURVE_HISTORY_DAYS * 86_400 });
     const ctx: SkillContext = { chains, store, curve };
     const only = process.env.BENCH_OPS; // e.g. `curve`: only operations whose path contains it
