@@ -83,8 +83,8 @@ export class ForecastAccess {
       throw new SibylError('signature_replayed', 'this access signature was already used; sign each request anew');
     }
 
-    const balance = await this.balanceOf(address);
-    const tokens = Number(formatUnits(balance, 18));
+    const [balance, decimals] = await Promise.all([this.balanceOf(address), this.decimals()]);
+    const tokens = Number(formatUnits(balance, decimals));
     const tier = ACCESS_TIERS.find((t) => tokens >= t.minTokens);
     if (!tier) throw new QuotaRequired('not_a_holder', `${address} holds ${tokens} service tokens; at least ${ACCESS_TIERS[ACCESS_TIERS.length - 1]!.minTokens} is needed for a free quota`, address);
 
@@ -96,7 +96,7 @@ export class ForecastAccess {
       await this.store.incrBy(quotaKey, -1);
       throw new QuotaRequired('quota_exhausted', `the ${tier.tier} tier's ${tier.dailyQuota} forecasts for today are used; the quota starts over at ${new Date(resetAt * 1000).toISOString()}`, address);
     }
-    return { wallet: address, tier: tier.tier, balance: formatUnits(balance, 18), limit: tier.dailyQuota, used, resetAt, quotaKey };
+    return { wallet: address, tier: tier.tier, balance: formatUnits(balance, decimals), limit: tier.dailyQuota, used, resetAt, quotaKey };
   }
 
   /** Returns a unit of quota taken for a forecast that was not produced. */
@@ -104,11 +104,24 @@ export class ForecastAccess {
     await this.store.incrBy(admission.quotaKey, -1);
   }
 
-  private async balanceOf(wallet: Address): Promise<bigint> {
-    try {
-      return await this.client.readContract({ address: this.token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
-    } catch (err) {
-      throw new SibylError('upstream_unavailable', `the service token balance could not be read on Base: ${(err as Error).message.split('\n')[0]}`);
-    }
+  private tokenDecimals: Promise<number> | undefined;
+
+  /** The token's decimals, read once (FORECAST_TOKEN_ADDRESS may name any ERC-20). */
+  private decimals(): Promise<number> {
+    this.tokenDecimals ??= this.client.readContract({ address: this.token, abi: erc20Abi, functionName: 'decimals' }).catch((err) => {
+      this.tokenDecimals = undefined;
+      throw unreadable(err);
+    });
+    return this.tokenDecimals;
   }
+
+  private balanceOf(wallet: Address): Promise<bigint> {
+    return this.client.readContract({ address: this.token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] }).catch((err) => {
+      throw unreadable(err);
+    });
+  }
+}
+
+function unreadable(err: unknown): SibylError {
+  return new SibylError('upstream_unavailable', `the service token could not be read on Base: ${(err as Error).message.split('\n')[0]}`);
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { CONSENSUS_PAIR, CONSENSUS, FORECAST_LIMITS } from './slots.js';
 import { direction, NEUTRAL_BAND_PCT, type Direction } from './engine.js';
-import { durationLabel, withBaselines, type AccuracyLedger, type ForecastCall } from './ledger.js';
+import { ALWAYS_BULLISH, durationLabel, withBaselines, type AccuracyLedger, type ForecastCall } from './ledger.js';
 import type { ForecastService } from './service.js';
 import { SibylError } from '../errors.js';
 
@@ -94,11 +94,11 @@ export async function forecastSeries(
 type Answer = Awaited<ReturnType<ForecastService['forecast']>>;
 type Track = { model: number | null; modelCalls: number; base: number | null } | undefined;
 
+/** The consensus bucket of this asset, chain and horizon beside always bullish's: two reads. */
 async function trackRecord(ledger: AccuracyLedger, asset: string, chain: string, interval: string): Promise<Track> {
-  const rows = (await ledger.rows(asset)).rows.filter((r) => r.chain === chain && r.interval === interval);
-  const mine = rows.find((r) => r.model === CONSENSUS);
+  const [mine, base] = await Promise.all([CONSENSUS, ALWAYS_BULLISH].map((model) => ledger.row({ asset, chain, interval, model })));
   if (!mine || !mine.direction_samples) return undefined;
-  return { model: mine.direction_hit_rate, modelCalls: mine.direction_samples, base: rows.find((r) => r.model === 'always-bullish')?.direction_hit_rate ?? null };
+  return { model: mine.direction_hit_rate, modelCalls: mine.direction_samples, base: base?.direction_hit_rate ?? null };
 }
 
 /** Confidence from named factors, each one stated as supporting or contradicting the call. */

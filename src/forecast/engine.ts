@@ -43,6 +43,11 @@ export function direction(driftPct: number): Direction {
 
 const round = (n: number, d = 6) => Math.round(n * 10 ** d) / 10 ** d;
 
+/** The consensus rule: the same direction, with drifts at most CONSENSUS_MAX_DISTANCE_PCT apart. */
+export function consensusVerdict(generalDriftPct: number, financeDriftPct: number): 'CONSENSUS' | 'DIVERGENCE' {
+  return direction(generalDriftPct) === direction(financeDriftPct) && Math.abs(generalDriftPct - financeDriftPct) <= CONSENSUS_MAX_DISTANCE_PCT ? 'CONSENSUS' : 'DIVERGENCE';
+}
+
 /** The response record from each model's answer (see the README's forecast section for every field). */
 export function assembleForecast(input: ForecastInput, results: ReadonlyMap<string, ModelForecast>) {
   const last = input.inputs[input.inputs.length - 1]!;
@@ -61,8 +66,7 @@ export function assembleForecast(input: ForecastInput, results: ReadonlyMap<stri
   const consensus = input.model === CONSENSUS
     ? (() => {
         const [a, b] = models as [(typeof models)[number], (typeof models)[number]];
-        const distancePct = round(Math.abs(a.driftPct - b.driftPct), 4);
-        return { verdict: a.direction === b.direction && distancePct <= CONSENSUS_MAX_DISTANCE_PCT ? 'CONSENSUS' as const : 'DIVERGENCE' as const, distancePct, maxDistancePct: CONSENSUS_MAX_DISTANCE_PCT };
+        return { verdict: consensusVerdict(a.driftPct, b.driftPct), distancePct: round(Math.abs(a.driftPct - b.driftPct), 4), maxDistancePct: CONSENSUS_MAX_DISTANCE_PCT };
       })()
     : undefined;
   const lead = models.find((m) => m.quantiles) ?? models[0]!;

@@ -43,7 +43,7 @@ export interface ForecastEvent {
   readonly calls: Readonly<Record<string, ForecastCall>>;
 }
 
-interface BucketId {
+export interface BucketId {
   asset: string;
   chain: string;
   interval: string;
@@ -137,15 +137,20 @@ export class AccuracyLedger {
     await this.store.hashSet(BUCKETS, key, JSON.stringify(id));
   }
 
+  /** One bucket's row, or null before anything was scored in it. */
+  async row(id: BucketId) {
+    const raw = await this.store.get(bucketKey(id));
+    return raw ? toRow(id, bucketState.parse(JSON.parse(raw))) : null;
+  }
+
   /** The leaderboard rows (spec 2.4), optionally for one asset. */
   async rows(asset?: string) {
     const ids = Object.values(await this.store.hashGetAll(BUCKETS)).map((v) => JSON.parse(v) as BucketId);
     const wanted = ids.filter((b) => !asset || b.asset.toUpperCase() === asset.toUpperCase());
     const rows = [];
     for (const id of wanted) {
-      const raw = await this.store.get(bucketKey(id));
-      if (!raw) continue;
-      rows.push(toRow(id, bucketState.parse(JSON.parse(raw))));
+      const row = await this.row(id);
+      if (row) rows.push(row);
     }
     const order = (m: string) => (m === RANDOM_WALK ? 2 : m === ALWAYS_BULLISH ? 3 : m === 'consensus' ? 1 : 0);
     rows.sort((a, b) => a.asset.localeCompare(b.asset) || a.chain.localeCompare(b.chain) || a.interval.localeCompare(b.interval) || order(a.model) - order(b.model) || a.model.localeCompare(b.model));

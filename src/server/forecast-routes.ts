@@ -8,8 +8,9 @@ import { z } from 'zod';
 import { SibylError } from '../errors.js';
 import { QuotaRequired, type ForecastAccess } from '../forecast/access.js';
 import { ACCURACY_ROW_LIMIT } from '../forecast/ledger.js';
-import { forecastInputSchema, IN_PROCESS_MODEL_IDS } from '../forecast/engine.js';
+import { forecastInput } from '../forecast/engine.js';
 import { FORECAST_LIMITS } from '../forecast/slots.js';
+import { formatUsd } from '../payments/money.js';
 import type { Paywall } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
 import type { Registry } from '../skills/registry.js';
@@ -42,7 +43,7 @@ function refuse(res: Response, deps: ForecastRouteDeps, req: Request, err: Quota
     code: 'payment_required',
     reason: err.reason,
     message: err.message,
-    paidAlternative: { method: 'POST', url: paid.url, exampleBody: paid.body, price: `$${(Number(paid.amount) / 1e6).toFixed(2)}`, note: 'the chart forecast is paid per call with x402; its tokenAddress takes a contract address or a symbol such as BTC, ETH, SOL, BNB' },
+    paidAlternative: { method: 'POST', url: paid.url, exampleBody: paid.body, price: formatUsd(paid.amount), note: 'the chart forecast is paid per call with x402; its tokenAddress takes a contract address or a symbol such as BTC, ETH, SOL, BNB' },
   });
 }
 
@@ -55,7 +56,7 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
   const forecast = deps.context.forecast;
 
   app.post('/api/svc/v1/forecast', async (req, res) => {
-    const schema = forecast?.service.input ?? forecastInputSchema(IN_PROCESS_MODEL_IDS);
+    const schema = forecast?.service.input ?? forecastInput;
     const input = parseBody(schema, req.body);
     if (!forecast || !deps.access) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
     let admission;

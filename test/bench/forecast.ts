@@ -11,16 +11,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { ForecastWorkers } from '../../src/forecast/backends/worker-pool.js';
-import { direction, NEUTRAL_BAND_PCT, CONSENSUS_MAX_DISTANCE_PCT } from '../../src/forecast/engine.js';
+import { consensusVerdict, direction, NEUTRAL_BAND_PCT } from '../../src/forecast/engine.js';
 import type { InProcessMethod } from '../../src/forecast/models/index.js';
 import type { ModelForecast } from '../../src/forecast/models/types.js';
+import { CONSENSUS_PAIR, MODEL_SLOTS } from '../../src/forecast/slots.js';
 import { ForecastService } from '../../src/forecast/service.js';
 import { resolveToken } from '../../src/intel/resolve.js';
 import { loadMarket } from '../../src/skills/market/load.js';
 import { indexedBenchWorld } from './world.js';
 
 const HORIZONS = [1, 5, 20];
-const MODELS: Record<string, InProcessMethod> = { 'modelA-2.5': 'ets', 'modelB-mini': 'ewma', 'modelB-small': 'garch', 'modelB-base': 'gjr' };
+/** Every slot with an in-process model, from the registry. */
+const MODELS: Record<string, InProcessMethod> = Object.fromEntries(MODEL_SLOTS.filter((m) => m.inProcess).map((m) => [m.id, m.inProcess!]));
+const [GENERAL, FINANCE] = CONSENSUS_PAIR;
 const Z10 = -1.2815515655446004;
 
 interface Score { absErr: number[]; crps: number[]; covered: number[]; calls: number; hits: number }
@@ -57,7 +60,7 @@ export async function backtest(series: readonly number[], context: number, strid
       const last = ctx[ctx.length - 1]!;
       const out = new Map<string, ModelForecast>(await Promise.all(Object.entries(MODELS).map(async ([id, m]) => [id, await workers.run(m, ctx, maxH)] as const)));
       out.set('random-walk', randomWalk(ctx, maxH));
-      out.set('consensus', out.get('modelB-small')!);
+      out.set('consensus', out.get(FINANCE)!);
       for (const h of HORIZONS) {
         const y = series[o + h - 1]!;
         levels.get(h)!.push(Math.abs(y));
@@ -78,11 +81,7 @@ export async function backtest(series: readonly number[], context: number, strid
             s.covered.push(y >= q10[h - 1]! && y <= q90[h - 1]! ? 1 : 0);
           }
           let call = direction(driftOf(name));
-          if (name === 'consensus') {
-            const a = driftOf('modelA-2.5');
-            const b = driftOf('modelB-small');
-            call = direction(a) === direction(b) && Math.abs(a - b) <= CONSENSUS_MAX_DISTANCE_PCT ? direction(b) : 'neutral';
-          }
+          if (name === 'consensus' && consensusVerdict(driftOf(GENERAL), driftOf(FINANCE)) === 'DIVERGENCE') call = 'neutral';
           if (isDecisive && call !== 'neutral') {
             s.calls++;
             if ((call === 'bullish') === move > 0) s.hits++;
