@@ -41,6 +41,10 @@ export interface Config {
   readonly curve: { kind: 'embedded'; seed: string; genesisTime: number | undefined } | undefined;
   /** The forecast engine; undefined when FORECAST is off (forecasts then answer 503, uncharged). */
   readonly forecast: ForecastConfig | undefined;
+  /** The report agent's language model (any OpenAI-compatible server), or none: the offline planner. */
+  readonly llm: { readonly model: string; readonly baseUrl: string | undefined; readonly apiKey: string | undefined } | undefined;
+  /** Tool rounds one report may run before it must answer. */
+  readonly reportMaxToolRounds: number;
 }
 
 export interface ForecastConfig {
@@ -95,6 +99,10 @@ const envSchema = z.object({
   FORECAST_TOKEN_ADDRESS: address.optional(),
   FORECAST_PRECOMPUTE_MS: int(10_000, 7 * 86_400_000).default(4 * 3_600_000),
   FORECAST_JOBS: z.enum(['on', 'off']).default('on'),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  SIBYL_LLM_MODEL: z.string().min(1).max(200).optional(),
+  REPORT_MAX_TOOL_ROUNDS: int(1, 10).default(4),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -156,6 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     logLookbackBlocks: e.CHAIN_LOOKBACK_BLOCKS,
     curve: e.CURVE_FEED === 'embedded' ? { kind: 'embedded', seed: e.WORLD_SEED, genesisTime: e.CURVE_GENESIS_TIME } : undefined,
+    // A model is used only when named; OPENAI_BASE_URL alone (or a key alone) leaves the offline planner.
+    llm: e.SIBYL_LLM_MODEL ? { model: e.SIBYL_LLM_MODEL, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,
+    reportMaxToolRounds: e.REPORT_MAX_TOOL_ROUNDS,
     forecast: e.FORECAST === 'on'
       ? {
           threads: e.FORECAST_THREADS,

@@ -17,13 +17,33 @@ import { createApp } from './server/app.js';
 import { createRegistry } from './skills/index.js';
 import { startWorld, worldGenesisTimestamp } from './world/index.js';
 import { ChainIndexer } from './indexer/indexer.js';
-import type { Skill } from './skills/registry.js';
+import type { Registry, Skill } from './skills/registry.js';
+import { agentTools } from './agent/tools.js';
+import { LlmPlanner, OfflineGraphPlanner } from './agent/planners.js';
+import { ReportAgent } from './agent/report.js';
+import { StoreCheckpointSaver } from './agent/checkpointer.js';
 import type { SkillContext } from './skills/context.js';
 import { openStore, type Store } from './store/index.js';
 import { ForecastService } from './forecast/service.js';
 import { AccuracyLedger } from './forecast/ledger.js';
 import { startForecastJobs } from './forecast/jobs.js';
 import { ForecastAccess } from './forecast/access.js';
+
+/** The report agent over the registry's agent skills, with the configured planner; rooms kept in the store. */
+function reportAgent(config: Config, registry: Registry, context: SkillContext, store: Store): ReportAgent {
+  const tools = agentTools(registry);
+  const report = registry.byId('general-analysis');
+  return new ReportAgent({
+    tools,
+    planner: config.llm ? new LlmPlanner(config.llm, tools) : new OfflineGraphPlanner(tools),
+    context,
+    store,
+    checkpointer: new StoreCheckpointSaver(store),
+    maxToolRounds: config.reportMaxToolRounds,
+    timeBudgetMs: (report?.timeTargetSeconds ?? 60) * 1000,
+    secrets: [config.settlerPrivateKey, config.forecast?.signingKey, config.llm?.apiKey, config.redisUrl, config.facilitatorUrl, config.llm?.baseUrl].filter((s): s is string => !!s),
+  });
+}
 
 export interface Sibyl {
   readonly url: string;
@@ -106,7 +126,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
-    const context = { chains, store, ...(curve && { curve }), ...(forecast && { forecast }) };
+    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(forecast && { forecast }) };
+    const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
     if (forecast && config.forecast!.jobs) {
       const stop = startForecastJobs(context, forecast.service, forecast.ledger, { precomputeMs: config.forecast!.precomputeIntervalMs, log });

@@ -17,6 +17,9 @@ const ALIASES: Record<string, readonly string[]> = {
   POL: ['WPOL', 'POL', 'WMATIC'],
 };
 
+/** Canonical asset symbols (BTC, ETH, ...), for parsers that look for tickers. */
+export const CANONICAL_ASSETS: readonly string[] = Object.keys(ALIASES);
+
 /** The canonical asset a token stands for (WETH → ETH), else its own symbol. */
 export function canonicalAsset(symbol: string): string {
   const upper = symbol.toUpperCase();

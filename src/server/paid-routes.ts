@@ -7,6 +7,7 @@ import type { Express, Request, Response } from 'express';
 import { PaymentRefused, type Paywall } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
 import { httpPaths, type Registry, type Skill } from '../skills/registry.js';
+import { SibylError } from '../errors.js';
 import { toSibylError } from './errors.js';
 import { parseBody } from './validation.js';
 
@@ -25,9 +26,8 @@ export function mountPaidRoutes(app: Express, deps: PaidRouteDeps): void {
 
 async function servePaid(skill: Skill, req: Request, res: Response, deps: PaidRouteDeps): Promise<void> {
   const { paywall } = deps;
-  const input = parseBody(skill.input, hasBody(req) ? req.body : undefined);
-  const amount = skill.quote(input);
-  const resource = { url: `${deps.publicUrl(req)}${req.path}`, description: skill.description, mimeType: 'application/json' };
+  const { amount, description, run } = operationFor(skill, hasBody(req) ? req.body : undefined, deps);
+  const resource = { url: `${deps.publicUrl(req)}${req.path}`, description, mimeType: 'application/json' };
 
   const header = req.get('x-payment') ?? req.get('payment-signature');
   if (!header) return sendChallenge(res, paywall.challenge(amount, resource));
@@ -42,7 +42,7 @@ async function servePaid(skill: Skill, req: Request, res: Response, deps: PaidRo
 
   let answer: Record<string, unknown>;
   try {
-    answer = await skill.handler(input, deps.context);
+    answer = await run();
   } catch (err) {
     await paywall.release(authorization);
     throw toSibylError(err);
@@ -57,6 +57,32 @@ async function servePaid(skill: Skill, req: Request, res: Response, deps: PaidRo
     if (err instanceof PaymentRefused) return sendChallenge(res, paywall.challenge(amount, resource, err));
     throw err;
   }
+}
+
+/**
+ * What one body buys: the skill itself, or, when the skill has a `capabilityField` and the body
+ * names another agent skill in it, that skill with the remaining fields at that skill's price.
+ */
+function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): { amount: bigint; description: string; run: () => Promise<Record<string, unknown>> } {
+  const field = skill.capabilityField;
+  if (field && body && typeof body === 'object' && !Array.isArray(body) && field in body) {
+    const { [field]: id, ...fields } = body as Record<string, unknown>;
+    const capabilities = deps.registry.list('agent');
+    const target = capabilities.find((s) => s.id === id);
+    if (!target) {
+      const rule = `must be one of ${capabilities.map((s) => s.id).join(', ')}`;
+      throw new SibylError('invalid_body', `${field}: ${rule}`, { fields: [{ field, rule }] });
+    }
+    const input = parseBody(target.input, fields);
+    const { agent } = deps.context;
+    return {
+      amount: target.quote(input),
+      description: target.description,
+      run: async () => (agent ? { ...(await agent.capability(target, input)) } : target.handler(input, deps.context)),
+    };
+  }
+  const input = parseBody(skill.input, body);
+  return { amount: skill.quote(input), description: skill.description, run: () => skill.handler(input, deps.context) };
 }
 
 /** The spec requires a body on every operation; an empty POST is not `{}`. */

@@ -4,6 +4,7 @@ import type { CurveFeed } from '../curve/feed.js';
 import type { AccuracyLedger } from '../forecast/ledger.js';
 import type { ForecastService } from '../forecast/service.js';
 import type { Store } from '../store/store.js';
+import type { ReportAgent } from '../agent/report.js';
 
 export interface SkillContext {
   readonly chains: ChainRuntime;
@@ -12,5 +13,7 @@ export interface SkillContext {
   readonly curve?: CurveFeed;
   /** The forecast engine and its accuracy ledger, unless FORECAST is off. */
   readonly forecast?: { readonly service: ForecastService; readonly ledger: AccuracyLedger };
+  /** The report agent (general-analysis and typed capability bodies). */
+  readonly agent?: ReportAgent;
   readonly signal?: AbortSignal;
 }

@@ -17,6 +17,7 @@ import { rugPullScannerSkill } from './security/rug-pull-scanner.js';
 import { curveGraduationSkill, curveLaunchesSkill, curveVolumeSkill } from './curve/curve.js';
 import { arbitrageScannerSkill } from './defi/arbitrage-scanner.js';
 import { flashloanOpportunitiesSkill } from './defi/flashloan-opportunities.js';
+import { generalAnalysisSkill } from './agent/general-analysis.js';
 import { Registry, type Skill } from './registry.js';
 
 export const ALL_SKILLS: readonly Skill<any>[] = [
@@ -24,7 +25,7 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   tokenSnipingSkill, mevDetectionSkill, holderConcentrationSkill, liquidityShiftsSkill, whaleIntelSkill,
   arbitrageScannerSkill, flashloanOpportunitiesSkill, smartMoneySkill, dexCapitalSkill, investmentReportSkill,
   creatorLaunchesSkill, creatorVolumeSkill, virtualPoolsSkill, rugPullScannerSkill,
-  curveLaunchesSkill, curveVolumeSkill, curveGraduationSkill,
+  curveLaunchesSkill, curveVolumeSkill, curveGraduationSkill, generalAnalysisSkill,
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {

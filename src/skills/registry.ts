@@ -39,6 +39,11 @@ export interface SkillDefinition<S extends z.ZodObject> {
   readonly httpPath?: string;
   /** Other paths that sell the same operation at the same price (spec spellings). */
   readonly httpAliases?: readonly string[];
+  /**
+   * A body field that names another skill (by id) to run directly on this skill's path, at that
+   * skill's own price: the report path's typed capability bodies. Only `agent` skills qualify.
+   */
+  readonly capabilityField?: string;
   /** Tool name on tool-calling surfaces (agent, MCP). */
   readonly toolName?: string;
   readonly surfaces: readonly Surface[];

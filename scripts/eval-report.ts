@@ -1,0 +1,48 @@
+/**
+ * `npm run eval:report`: routes every prompt of the report development set through the offline
+ * planner and prints the share whose first tool is one of `expectAnyOf` and the share whose
+ * arguments match `expectArgs`. Prompts whose expected skills Sibyl does not have are counted
+ * (they are misses) and also reported apart.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { OfflinePlanner } from '../src/agent/offline-planner.js';
+import { agentTools } from '../src/agent/tools.js';
+import { createRegistry } from '../src/skills/index.js';
+
+interface Case { prompt: string; expectAnyOf: string[]; expectArgs?: Record<string, string> }
+
+const file = resolve(process.argv[2] ?? '../shared/eval/report-prompts.dev.jsonl');
+const cases: Case[] = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const registry = createRegistry();
+const planner = new OfflinePlanner(agentTools(registry));
+const verbose = process.argv.includes('--verbose');
+
+let toolHits = 0;
+let argHits = 0;
+let servable = 0;
+let servableToolHits = 0;
+let servableArgHits = 0;
+for (const c of cases) {
+  const plan = planner.plan(c.prompt);
+  const call = plan.kind === 'call' ? plan.calls[0] : undefined;
+  const toolOk = !!call && c.expectAnyOf.includes(call.tool.skill.id);
+  const argsOk = toolOk && Object.entries(c.expectArgs ?? {}).every(([k, v]) => String(call!.args[k] ?? '').toLowerCase() === String(v).toLowerCase());
+  const canServe = c.expectAnyOf.some((id) => registry.byId(id)?.surfaces.includes('agent'));
+  toolHits += Number(toolOk);
+  argHits += Number(argsOk);
+  if (canServe) {
+    servable++;
+    servableToolHits += Number(toolOk);
+    servableArgHits += Number(argsOk);
+  }
+  if (verbose || !argsOk) {
+    const got = call ? `${call.tool.skill.id} ${JSON.stringify(call.args)}` : `reply: ${plan.kind === 'reply' ? plan.reason : ''}`;
+    console.log(`${toolOk ? (argsOk ? 'ok  ' : 'ARGS') : 'MISS'}${canServe ? '' : ' (no such skill)'} | ${c.prompt}\n      want ${c.expectAnyOf.join('|')} ${JSON.stringify(c.expectArgs ?? {})}\n      got  ${got}`);
+  }
+}
+const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : 'n/a');
+console.log(`\n${file}: ${cases.length} prompts`);
+console.log(`first tool in expectAnyOf: ${toolHits}/${cases.length} = ${pct(toolHits, cases.length)}%`);
+console.log(`expected arguments:        ${argHits}/${cases.length} = ${pct(argHits, cases.length)}%`);
+console.log(`prompts whose skills Sibyl has (${servable}): first tool ${pct(servableToolHits, servable)}%, arguments ${pct(servableArgHits, servable)}%`);

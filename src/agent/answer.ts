@@ -1,0 +1,101 @@
+/**
+ * Writes a plain-language answer from tool outcomes, reading only their shape: the headline
+ * figures (top-level numbers, strings, booleans), the main list (the longest array of records)
+ * with its first rows, an `available: false` reason, a failure's message, and where the figures
+ * came from. The same writer serves the offline planner and any model that gives no text.
+ */
+import type { AgentTool } from './tools.js';
+
+export interface ToolOutcome {
+  readonly skill: string;
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly ok: boolean;
+  readonly result?: Record<string, unknown>;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** Longest answer the report returns, in characters. */
+export const MAX_ANALYSIS_CHARS = 6_000;
+const ROWS_SHOWN = 5;
+const FIELDS_PER_ROW = 6;
+const HEADLINE_FIELDS = 10;
+/** Provenance and echo fields: said once in the source line, not as figures. */
+const QUIET_FIELDS = new Set(['source', 'chain', 'chainId', 'asOf', 'blockRange', 'methodology', 'limit', 'timeperiod', 'columns']);
+
+export function writeAnswer(outcomes: readonly ToolOutcome[], tools: readonly AgentTool[]): string {
+  const parts = outcomes.map((o) => {
+    const title = tools.find((t) => t.name === o.tool)?.skill.title ?? o.skill;
+    const scope = describeArgs(o.args);
+    if (!o.ok) return `${title}${scope}: could not be answered (${o.error!.code}): ${o.error!.message}`;
+    return `${title}${scope}:\n${describeResult(o.result!)}`;
+  });
+  return bound(parts.join('\n\n'), MAX_ANALYSIS_CHARS);
+}
+
+export function bound(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function describeArgs(args: Readonly<Record<string, unknown>>): string {
+  const shown = Object.entries(args).filter(([, v]) => v !== undefined && typeof v !== 'object');
+  return shown.length ? ` (${shown.map(([k, v]) => `${k} ${v}`).join(', ')})` : '';
+}
+
+function describeResult(result: Record<string, unknown>): string {
+  const lines: string[] = [];
+  if (result.available === false) lines.push(`Not available: ${String(result.reason ?? 'no reason given')}.`);
+  const headline = Object.entries(result)
+    .filter(([k, v]) => !QUIET_FIELDS.has(k) && k !== 'available' && k !== 'reason' && isScalar(v))
+    .slice(0, HEADLINE_FIELDS);
+  for (const [k, v] of Object.entries(result)) {
+    // One level into small records (token, verdict, summary) where the headline figures often live.
+    if (!QUIET_FIELDS.has(k) && v && typeof v === 'object' && !Array.isArray(v) && headline.length < HEADLINE_FIELDS) {
+      for (const [k2, v2] of Object.entries(v as Record<string, unknown>)) if (isScalar(v2) && headline.length < HEADLINE_FIELDS) headline.push([`${k}.${k2}`, v2]);
+    }
+  }
+  if (headline.length) lines.push(headline.map(([k, v]) => `${k}: ${formatValue(v)}`).join('; '));
+  const list = mainList(result);
+  if (list) {
+    const [name, rows] = list;
+    lines.push(`${name}: ${rows.length} row${rows.length === 1 ? '' : 's'}${rows.length ? `; first ${Math.min(ROWS_SHOWN, rows.length)}:` : '.'}`);
+    for (const row of rows.slice(0, ROWS_SHOWN)) lines.push(`- ${describeRow(row)}`);
+  }
+  const source = sourceLine(result);
+  if (source) lines.push(source);
+  return lines.join('\n');
+}
+
+function mainList(result: Record<string, unknown>): [string, Record<string, unknown>[]] | null {
+  let best: [string, Record<string, unknown>[]] | null = null;
+  for (const [k, v] of Object.entries(result)) {
+    if (Array.isArray(v) && v.every((r) => r && typeof r === 'object' && !Array.isArray(r)) && (!best || v.length > best[1].length)) best = [k, v as Record<string, unknown>[]];
+  }
+  return best;
+}
+
+function describeRow(row: Record<string, unknown>): string {
+  const fields = Object.entries(row).filter(([, v]) => isScalar(v)).slice(0, FIELDS_PER_ROW);
+  for (const [k, v] of Object.entries(row)) {
+    if (fields.length >= FIELDS_PER_ROW) break;
+    if (v && typeof v === 'object' && !Array.isArray(v) && 'symbol' in v) fields.push([k, (v as { symbol: unknown }).symbol]);
+  }
+  return fields.map(([k, v]) => `${k} ${formatValue(v)}`).join(', ');
+}
+
+function sourceLine(result: Record<string, unknown>): string | null {
+  const asOf = result.asOf as { block?: string; timestamp?: string } | undefined;
+  if (!result.source && !asOf) return null;
+  const where = [result.source && `${String(result.source)} data`, result.chain && `chain ${String(result.chain)}`, asOf?.block && `block ${asOf.block}`, asOf?.timestamp && `as of ${asOf.timestamp}`].filter(Boolean).join(', ');
+  return `Source: ${where}${result.methodology ? `; method ${String(result.methodology)}` : ''}.`;
+}
+
+function isScalar(v: unknown): v is string | number | boolean {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+}
+
+function formatValue(v: unknown): string {
+  if (typeof v === 'number') return Number.isInteger(v) ? v.toLocaleString('en-US') : v.toLocaleString('en-US', { maximumSignificantDigits: 6 });
+  const s = String(v);
+  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
+}

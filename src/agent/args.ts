@@ -1,0 +1,145 @@
+/**
+ * Fills a tool's arguments from the prompt's facts, reading only the tool's JSON Schema: what a
+ * field accepts (a chain enum, a period enum, an address pattern, an integer range) decides
+ * which fact goes into it. Follow-up questions inherit what they leave out (the token, the
+ * wallet, the chain) from the room's previous call.
+ */
+import { CHAIN_NAMES } from '../chain/chains.js';
+import { stem, type PromptFacts } from './facts.js';
+import type { AgentTool, JsonSchemaProperty } from './tools.js';
+
+export interface FieldRole {
+  readonly kind: 'chain' | 'period' | 'candle' | 'address' | 'txHash' | 'symbol' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
+  readonly required: boolean;
+  /** Allowed values of an enum field. */
+  readonly values?: readonly string[];
+  /** An address field that also takes a ticker symbol. */
+  readonly acceptsSymbol?: boolean;
+  readonly minimum?: number;
+  readonly maximum?: number;
+}
+
+const DURATION = /^(\d+)(m|h|d|w|M)$/;
+const DURATION_SECONDS: Record<string, number> = { m: 60, h: 3_600, d: 86_400, w: 604_800, M: 2_592_000 };
+
+export function durationSeconds(value: string): number | null {
+  const m = DURATION.exec(value);
+  return m ? Number(m[1]) * DURATION_SECONDS[m[2]!]! : null;
+}
+
+export function classifyFields(tool: AgentTool): Map<string, FieldRole> {
+  const required = new Set(tool.parameters.required ?? []);
+  const roles = new Map<string, FieldRole>();
+  for (const [name, p] of Object.entries(tool.parameters.properties)) roles.set(name, { ...classify(name, p), required: required.has(name) });
+  return roles;
+}
+
+function classify(name: string, p: JsonSchemaProperty): Omit<FieldRole, 'required'> {
+  const values = p.enum?.map(String);
+  const range = { ...(p.minimum !== undefined && { minimum: p.minimum }), ...(p.maximum !== undefined && { maximum: p.maximum }) };
+  if (values?.length && values.every((v) => (CHAIN_NAMES as readonly string[]).includes(v))) return { kind: 'chain', values };
+  if (values?.length && values.every((v) => durationSeconds(v) !== null)) return { kind: /timeframe|interval|candle/i.test(name) ? 'candle' : 'period', values };
+  if (values?.length) return { kind: 'choice', values };
+  if (p.pattern?.includes('{64}')) return { kind: 'txHash' };
+  if (p.pattern?.includes('{40}')) return { kind: 'address', acceptsSymbol: /\|/.test(p.pattern) };
+  if (p.type === 'string' && /token|symbol|asset/i.test(name)) return { kind: 'symbol' };
+  if (p.type === 'integer' && /^limit$|count|rows/i.test(name)) return { kind: 'count', ...range };
+  if (p.type === 'integer' && /days/i.test(name)) return { kind: 'days', ...range };
+  if ((p.type === 'integer' || p.type === 'number') && /window|period/i.test(`${name} ${p.description ?? ''}`)) return { kind: 'window', ...range };
+  if (p.type === 'boolean') return { kind: 'flag' };
+  return { kind: 'other', ...range };
+}
+
+export interface FilledArgs {
+  readonly args: Record<string, unknown>;
+  /** Required fields the prompt (and the room) did not supply. */
+  readonly missing: readonly string[];
+}
+
+export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly<Record<string, unknown>> = {}): FilledArgs {
+  const roles = classifyFields(tool);
+  const args: Record<string, unknown> = {};
+  const addresses = [...facts.addresses];
+  const takeAddress = (field: string): string | undefined => {
+    const cued = addresses.findIndex((a) => a.cue !== null && field.toLowerCase().includes(a.cue));
+    const index = cued >= 0 ? cued : addresses.findIndex((a) => a.cue === null || !fieldsWanting(roles, a.cue));
+    return index >= 0 ? addresses.splice(index, 1)[0]!.value : undefined;
+  };
+  const windows = [...(facts.pair ?? [])];
+
+  // Address fields first, cued ones before the rest, so "wallet 0x.. token 0x.." lands right.
+  const ordered = [...roles.entries()].sort(([, a], [, b]) => Number(b.kind === 'address') - Number(a.kind === 'address') || Number(b.required) - Number(a.required));
+  for (const [name, role] of ordered) {
+    let value: unknown;
+    switch (role.kind) {
+      case 'chain':
+        value = facts.chains.find((c) => role.values!.includes(c)) ?? facts.chains[0];
+        break;
+      case 'period':
+        value = nearestDuration(role.values!, facts.windowSeconds ?? (roles.has('timeframe') ? null : facts.candleSeconds));
+        break;
+      case 'candle':
+        value = nearestDuration(role.values!, facts.candleSeconds);
+        break;
+      case 'address':
+        value = takeAddress(name) ?? (role.acceptsSymbol ? facts.symbols[0] : undefined);
+        break;
+      case 'symbol':
+        value = facts.symbols[0] ?? takeAddress(name);
+        break;
+      case 'txHash':
+        value = facts.txHashes[0];
+        break;
+      case 'count':
+        value = facts.count ?? undefined;
+        break;
+      case 'days':
+        value = facts.windowSeconds ? Math.ceil(facts.windowSeconds / 86_400) : undefined;
+        break;
+      case 'window':
+        value = windows.shift();
+        break;
+      case 'flag':
+        value = name.split(/(?=[A-Z])|[_-]/).some((w) => facts.terms.includes(stem(w))) ? true : undefined;
+        break;
+      case 'choice':
+        value = bestChoice(role.values!, facts.terms);
+        break;
+      default:
+        value = undefined;
+    }
+    if (value === undefined && ['address', 'symbol', 'txHash', 'chain'].includes(role.kind) && previous[name] !== undefined) value = previous[name];
+    if (value !== undefined) args[name] = clamp(value, role);
+  }
+  const missing = [...roles.entries()].filter(([name, role]) => role.required && args[name] === undefined).map(([name]) => name);
+  return { args, missing };
+}
+
+function fieldsWanting(roles: ReadonlyMap<string, FieldRole>, cue: string): boolean {
+  return [...roles.entries()].some(([name, r]) => r.kind === 'address' && name.toLowerCase().includes(cue));
+}
+
+/** The smallest allowed duration that covers the wanted one (the largest when none does). */
+function nearestDuration(values: readonly string[], seconds: number | null): string | undefined {
+  if (seconds === null) return undefined;
+  const sorted = values.map((v) => ({ v, s: durationSeconds(v)! })).sort((a, b) => a.s - b.s);
+  return (sorted.find((x) => x.s >= seconds) ?? sorted[sorted.length - 1])?.v;
+}
+
+/** The enum value whose words the prompt uses most ("moving-average-cross" for "moving average crossover"). */
+function bestChoice(values: readonly string[], terms: readonly string[]): string | undefined {
+  let best: { value: string; hits: number } | undefined;
+  for (const value of values) {
+    const hits = value.split(/[-_\s]+/).filter((w) => terms.some((t) => t === stem(w) || (t.length >= 4 && stem(w).startsWith(t)) || (stem(w).length >= 4 && t.startsWith(stem(w))))).length;
+    if (hits > 0 && (!best || hits > best.hits)) best = { value, hits };
+  }
+  return best?.value;
+}
+
+function clamp(value: unknown, role: FieldRole): unknown {
+  if (typeof value !== 'number') return value;
+  let v = value;
+  if (role.minimum !== undefined) v = Math.max(role.minimum, v);
+  if (role.maximum !== undefined) v = Math.min(role.maximum, v);
+  return v;
+}

@@ -1,0 +1,72 @@
+/**
+ * The offline planner: the deterministic stand-in for a language model in the same graph
+ * position. It picks the best-ranked skill, fills and validates its arguments, and when the
+ * prompt names nothing a skill does, or leaves out what the skill needs, says so instead of
+ * guessing.
+ */
+import { promptFacts, type PromptFacts } from './facts.js';
+import { fillArgs } from './args.js';
+import { ToolIndex } from './rank.js';
+import type { AgentTool } from './tools.js';
+
+/** Below this score no skill is said to fit (a one-word, common-term match is not a fit). */
+export const MIN_FIT_SCORE = 2.5;
+/** How many alternatives a "nothing fits" or "missing argument" reply names. */
+const SUGGESTIONS = 4;
+
+export interface PlannedCall {
+  readonly tool: AgentTool;
+  readonly args: Record<string, unknown>;
+}
+
+export type OfflinePlan =
+  | { readonly kind: 'call'; readonly calls: readonly PlannedCall[]; readonly facts: PromptFacts }
+  | { readonly kind: 'reply'; readonly text: string; readonly reason: 'no_skill_fits' | 'missing_arguments' };
+
+export interface PreviousCall {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+export class OfflinePlanner {
+  readonly index: ToolIndex;
+
+  constructor(tools: readonly AgentTool[]) {
+    this.index = new ToolIndex(tools);
+  }
+
+  plan(prompt: string, previous?: PreviousCall): OfflinePlan {
+    const facts = promptFacts(prompt, this.index.vocabulary);
+    const ranked = this.index.rank(facts);
+    const fits = ranked.filter((r) => r.score >= MIN_FIT_SCORE);
+    const prior = previous && this.index.tools.find((t) => t.name === previous.tool);
+    // A follow-up that names no skill of its own ("and on ethereum?", "what about last week?") repeats the last one.
+    const chosen = fits[0]?.tool ?? (prior && facts.terms.length <= 3 ? prior : undefined);
+    if (!chosen) {
+      return {
+        kind: 'reply',
+        reason: 'no_skill_fits',
+        text:
+          'None of Sibyl\'s skills answers that question, so nothing was run and nothing was charged. ' +
+          `Closest skills: ${ranked.slice(0, SUGGESTIONS).map((r) => `${r.tool.skill.title} (${r.tool.skill.id})`).join('; ')}.`,
+      };
+    }
+    const inherited = prior && (prior === chosen || sharesFields(prior, chosen)) ? previous.args : {};
+    const { args, missing } = fillArgs(chosen, facts, inherited);
+    if (missing.length) {
+      const props = chosen.parameters.properties;
+      return {
+        kind: 'reply',
+        reason: 'missing_arguments',
+        text:
+          `${chosen.skill.title} (${chosen.skill.id}) needs ${missing.map((f) => `\`${f}\` (${props[f]?.description ?? 'required'})`).join(' and ')}, ` +
+          'which the question does not give; nothing was run and nothing was charged.',
+      };
+    }
+    return { kind: 'call', calls: [{ tool: chosen, args }], facts };
+  }
+}
+
+function sharesFields(a: AgentTool, b: AgentTool): boolean {
+  return Object.keys(a.parameters.properties).some((f) => f in b.parameters.properties);
+}

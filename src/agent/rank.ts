@@ -1,0 +1,100 @@
+/**
+ * Ranks the agent's tools against a prompt from what the registry says about each skill: its
+ * id, title and tags weigh most, then its examples, then its description. Terms are stemmed and
+ * weighted by how few skills use them (inverse document frequency), so words every skill shares
+ * ("token", "chain") decide nothing. How well the prompt's facts fit the skill's arguments moves
+ * the score: a transaction hash favours skills that take one, a missing required address
+ * disfavours skills that need one.
+ */
+import { stem, type PromptFacts } from './facts.js';
+import { classifyFields, type FieldRole } from './args.js';
+import type { AgentTool } from './tools.js';
+
+const FIELD_WEIGHTS = { name: 3, tags: 3, examples: 2, description: 1 } as const;
+
+export interface Ranked {
+  readonly tool: AgentTool;
+  readonly score: number;
+}
+
+export class ToolIndex {
+  private readonly docs: { tool: AgentTool; weights: Map<string, number>; roles: Map<string, FieldRole> }[];
+  private readonly idf = new Map<string, number>();
+  /** Every word the registry uses, lower-case: a capitalised one of these is not a ticker. */
+  readonly vocabulary: ReadonlySet<string>;
+
+  constructor(readonly tools: readonly AgentTool[]) {
+    const vocabulary = new Set<string>();
+    this.docs = tools.map((tool) => {
+      const weights = new Map<string, number>();
+      const add = (text: string, weight: number) => {
+        for (const word of words(text)) {
+          vocabulary.add(word);
+          const term = stem(word);
+          weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+        }
+      };
+      const { skill } = tool;
+      add(`${skill.id.replace(/-/g, ' ')} ${skill.title}`, FIELD_WEIGHTS.name);
+      add(skill.tags.join(' ').replace(/-/g, ' '), FIELD_WEIGHTS.tags);
+      add(skill.examples.join(' '), FIELD_WEIGHTS.examples);
+      add(skill.description, FIELD_WEIGHTS.description);
+      return { tool, weights, roles: classifyFields(tool) };
+    });
+    const df = new Map<string, number>();
+    for (const doc of this.docs) for (const term of doc.weights.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+    const n = this.docs.length;
+    for (const [term, count] of df) this.idf.set(term, Math.log(1 + (n - count + 0.5) / (count + 0.5)));
+    this.vocabulary = vocabulary;
+  }
+
+  rank(facts: PromptFacts): Ranked[] {
+    const terms = [...new Set(facts.terms)];
+    return this.docs
+      .map(({ tool, weights, roles }) => {
+        let score = 0;
+        for (const term of terms) score += (this.idf.get(term) ?? 0) * (weights.get(term) ?? 0) || partialMatch(term, weights, this.idf);
+        return { tool, score: score * argumentFit(facts, roles) + argumentBonus(facts, roles) };
+      })
+      .sort((a, b) => b.score - a.score || a.tool.name.localeCompare(b.tool.name));
+  }
+}
+
+/** A stem that is a prefix of a registry stem (or the reverse), at half weight: "snipe" / "sniper". */
+function partialMatch(term: string, weights: ReadonlyMap<string, number>, idf: ReadonlyMap<string, number>): number {
+  if (term.length < 4) return 0;
+  let best = 0;
+  for (const [other, weight] of weights) {
+    if (other.length < 4 || other === term) continue;
+    if (other.startsWith(term) || term.startsWith(other)) best = Math.max(best, 0.5 * weight * (idf.get(other) ?? 0));
+  }
+  return best;
+}
+
+/** Scales a skill down when the prompt cannot give it what it requires or names a chain it lacks. */
+function argumentFit(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>): number {
+  let fit = 1;
+  for (const role of roles.values()) {
+    if (role.required && role.kind === 'address' && !facts.addresses.length && !(role.acceptsSymbol && facts.symbols.length)) fit *= 0.5;
+    if (role.required && role.kind === 'txHash' && !facts.txHashes.length) fit *= 0.5;
+    if (role.kind === 'chain' && facts.chains.length && !facts.chains.some((c) => role.values!.includes(c))) fit *= 0.6;
+  }
+  return fit;
+}
+
+/** Favours skills that take what the prompt is specific about: a transaction hash, an address of the kind named. */
+function argumentBonus(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>): number {
+  let bonus = 0;
+  const fields = [...roles.entries()];
+  if (facts.txHashes.length && fields.some(([, r]) => r.kind === 'txHash')) bonus += 3;
+  for (const address of facts.addresses) {
+    const addressFields = fields.filter(([, r]) => r.kind === 'address');
+    if (address.cue && addressFields.some(([name]) => name.toLowerCase().includes(address.cue!))) bonus += 1.5;
+    else if (addressFields.length) bonus += 0.5;
+  }
+  return bonus;
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && /[a-z]/.test(w));
+}
