@@ -75,11 +75,9 @@ function mainList(result: Record<string, unknown>): [string, Record<string, unkn
 }
 
 function describeRow(row: Record<string, unknown>): string {
-  const fields = Object.entries(row).filter(([, v]) => isScalar(v)).slice(0, FIELDS_PER_ROW);
-  for (const [k, v] of Object.entries(row)) {
-    if (fields.length >= FIELDS_PER_ROW) break;
-    if (v && typeof v === 'object' && !Array.isArray(v) && 'symbol' in v) fields.push([k, (v as { symbol: unknown }).symbol]);
-  }
+  // Named things first (token0.symbol, token.symbol), then the row's own figures.
+  const named = Object.entries(row).filter(([, v]) => v && typeof v === 'object' && !Array.isArray(v) && 'symbol' in v).map(([k, v]) => [k, (v as { symbol: unknown }).symbol] as const);
+  const fields = [...named, ...Object.entries(row).filter(([, v]) => isScalar(v))].slice(0, FIELDS_PER_ROW);
   return fields.map(([k, v]) => `${k} ${formatValue(v)}`).join(', ');
 }
 
