@@ -7,9 +7,9 @@
  * and realized profit of at least MIN_REALIZED_USD; what such wallets bought and sold in the
  * period is what they are accumulating or distributing now.
  */
-import { formatUnits, type Address } from 'viem';
-import { rowScore } from '../indexer/rows.js';
-import { valueAt, type Market, type Pool } from './market.js';
+import type { Address } from 'viem';
+import { executions } from './executions.js';
+import type { Market } from './market.js';
 
 export const MIN_CLOSED_TRADES = 4;
 export const MIN_WIN_RATE = 0.6;
@@ -48,49 +48,17 @@ export function walletRecords(market: Market, periodFromBlock: number): Promise<
 }
 
 async function computeWalletRecords(market: Market, periodFromBlock: number): Promise<Map<string, WalletRecord>> {
-  const swaps = await market.reader.swaps(0, market.head.block);
   const records = new Map<string, WalletRecord>();
   const positions = new Map<string, Position>();
-  const pools = new Map(market.pools.map((p) => [p.pair, p]));
-  // The traded token is the side whose main pool is quoted by the other side (on any DEX).
-  const tradedToken = (pool: Pool): string | null => {
-    if (market.mainPool(pool.token0)?.quote === pool.token1) return pool.token0;
-    return market.mainPool(pool.token1)?.quote === pool.token0 ? pool.token1 : null;
-  };
-  // A wallet that buys and sells one token in one block is running arbitrage or a sandwich
-  // there (legs may start from inventory): those swaps are not a view and are left out.
-  const sides = new Map<string, number>();
-  for (const s of swaps) {
-    const pool = pools.get(s.pair.toLowerCase());
-    const token = pool && tradedToken(pool);
-    if (!token) continue;
-    const key = `${s.block}:${s.to.toLowerCase()}:${token}`;
-    const buys = BigInt(token === pool.token0 ? s.amount0Out : s.amount1Out) > 0n;
-    sides.set(key, (sides.get(key) ?? 0) | (buys ? 1 : 2));
-  }
-  for (const s of swaps) {
-    const pool = pools.get(s.pair.toLowerCase());
-    const wallet = s.to.toLowerCase();
-    if (!pool || pools.has(wallet)) continue;
-    const token = tradedToken(pool);
-    if (!token || sides.get(`${s.block}:${wallet}:${token}`) === 3) continue;
-    const quote = token === pool.token0 ? pool.token1 : pool.token0;
-    const [decimals, quoteDecimals] = [market.decimals(token), market.decimals(quote)];
-    const quoteUsd = quote === market.chain.spec.usdc.toLowerCase() ? 1 : valueAt(await market.timeline(quote, 0), rowScore(s.block, s.logIndex));
-    if (decimals === null || quoteDecimals === null || quoteUsd === null) continue;
-    const is0 = token === pool.token0;
-    const bought = Number(formatUnits(BigInt(is0 ? s.amount0Out : s.amount1Out), decimals));
-    const sold = Number(formatUnits(BigInt(is0 ? s.amount0In : s.amount1In), decimals));
-    // The price the wallet really got: quote paid or received per token, fees and impact included.
-    const quoteMoved = Number(formatUnits(BigInt(is0 ? (bought > 0 ? s.amount1In : s.amount1Out) : (bought > 0 ? s.amount0In : s.amount0Out)), quoteDecimals));
-    const traded = bought > 0 ? bought : sold;
-    if (traded <= 0) continue;
-    const price = (quoteMoved / traded) * quoteUsd;
+  for (const { wallet, token, block, bought, sold, priceUsd: price, roundTripBlock } of await executions(market, await market.reader.swaps(0, market.head.block))) {
+    // A wallet that buys and sells one token in one block is running arbitrage or a sandwich
+    // there (legs may start from inventory): those swaps are not a view and are left out.
+    if (roundTripBlock) continue;
     const record = records.get(wallet) ?? { wallet: wallet as Address, closedTrades: 0, wins: 0, winRate: 0, realizedUsd: 0, recent: new Map() };
     records.set(wallet, record);
     const key = `${wallet}:${token}`;
-    const pos = positions.get(key) ?? { qty: 0, cost: 0, peak: 0, openedBlock: s.block, realizedThisTrade: 0 };
-    if (pos.qty <= 0) Object.assign(pos, { qty: 0, cost: 0, peak: 0, openedBlock: s.block, realizedThisTrade: 0 });
+    const pos = positions.get(key) ?? { qty: 0, cost: 0, peak: 0, openedBlock: block, realizedThisTrade: 0 };
+    if (pos.qty <= 0) Object.assign(pos, { qty: 0, cost: 0, peak: 0, openedBlock: block, realizedThisTrade: 0 });
     if (bought > 0) {
       pos.qty += bought;
       pos.cost += bought * price;
@@ -105,7 +73,7 @@ async function computeWalletRecords(market: Market, periodFromBlock: number): Pr
       // Closed when less than 1% of the peak remains; same-block round trips are not views,
       // but they close the position all the same (no dust carries their profit forward).
       if (pos.qty <= pos.peak * 0.01) {
-        if (s.block !== pos.openedBlock) {
+        if (block !== pos.openedBlock) {
           record.closedTrades++;
           if (pos.realizedThisTrade > 0) record.wins++;
           record.realizedUsd += pos.realizedThisTrade;
@@ -114,7 +82,7 @@ async function computeWalletRecords(market: Market, periodFromBlock: number): Pr
       }
     }
     positions.set(key, pos);
-    if (s.block >= periodFromBlock) {
+    if (block >= periodFromBlock) {
       const r = record.recent.get(token) ?? { boughtUsd: 0, soldUsd: 0 };
       r.boughtUsd += bought * price;
       r.soldUsd += sold * price;
