@@ -16,15 +16,16 @@ export const ERROR_CODES = {
   not_found: { status: 404, meaning: 'No such path.' },
   price_unavailable: { status: 404, meaning: 'The token has no pool deep enough to price it over the period; nothing was charged.' },
   token_not_found: { status: 404, meaning: 'The token is neither an address nor a symbol this chain\'s index knows; nothing was charged.' },
-  no_answer: { status: 422, meaning: 'The report agent produced nothing: no skill fits the prompt, it lacks an argument a skill needs, or every skill it ran failed; `message` is the answer saying which. Nothing was charged.' },
+  transaction_not_found: { status: 404, meaning: 'No connected chain holds the transaction hash; nothing was charged.' },
   room_busy: { status: 409, meaning: 'The report room is answering another question; send the next one when it is done. Nothing was charged.' },
   payload_too_large: { status: 413, meaning: 'The body exceeds 64 KiB.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not application/json.' },
+  no_answer: { status: 422, meaning: 'The report agent produced nothing: no skill fits the prompt, it lacks an argument a skill needs, or every skill it ran failed; `message` is the answer saying which. Nothing was charged.' },
   internal_error: { status: 500, meaning: 'An unexpected failure; nothing was charged.' },
   forecast_unavailable: { status: 503, meaning: 'A forecast model did not answer (or is switched off); nothing was charged and no quota was used.' },
   chain_unavailable: { status: 503, meaning: 'This deployment does not index the requested chain; nothing was charged.' },
-  report_timeout: { status: 504, meaning: 'The report did not finish within its time budget (the catalogue\'s 60 s target); nothing was charged.' },
   upstream_unavailable: { status: 503, meaning: 'A chain or data source did not answer, or the chain is not indexed yet; nothing was charged.' },
+  report_timeout: { status: 504, meaning: 'The report did not finish within its time budget (the catalogue\'s 60 s target); nothing was charged.' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -103,7 +103,7 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
         value = name.split(/(?=[A-Z])|[_-]/).some((w) => facts.terms.includes(stem(w))) ? true : undefined;
         break;
       case 'choice':
-        value = bestChoice(role.values!, facts.terms);
+        value = bestChoice(role.values!, facts.terms, tool.parameters.properties[name]?.description);
         break;
       default:
         value = undefined;
@@ -126,11 +126,21 @@ function nearestDuration(values: readonly string[], seconds: number | null): str
   return (sorted.find((x) => x.s >= seconds) ?? sorted[sorted.length - 1])?.v;
 }
 
-/** The enum value whose words the prompt uses most ("moving-average-cross" for "moving average crossover"). */
-function bestChoice(values: readonly string[], terms: readonly string[]): string | undefined {
+/**
+ * The enum value the prompt points at most: by the value's own words ("moving-average-cross" for
+ * "moving average crossover") and by its gloss in the field description, written
+ * `value (gloss)` ("progress (closest to graduation first)" for "closest to graduating").
+ */
+function bestChoice(values: readonly string[], terms: readonly string[], description = ''): string | undefined {
+  const glosses = new Map([...description.matchAll(/([\w-]+) \(([^)]*)\)/g)].map((m) => [m[1]!, m[2]!]));
+  const matches = (w: string) => {
+    const s = stem(w);
+    return terms.some((t) => t === s || (t.length >= 4 && s.startsWith(t)) || (s.length >= 4 && t.startsWith(s)));
+  };
   let best: { value: string; hits: number } | undefined;
   for (const value of values) {
-    const hits = value.split(/[-_\s]+/).filter((w) => terms.some((t) => t === stem(w) || (t.length >= 4 && stem(w).startsWith(t)) || (stem(w).length >= 4 && t.startsWith(stem(w))))).length;
+    const words = [...value.split(/[-_\s]+/), ...(glosses.get(value) ?? '').split(/[^A-Za-z0-9]+/).filter((w) => w.length > 3)];
+    const hits = new Set(words.filter(matches).map(stem)).size;
     if (hits > 0 && (!best || hits > best.hits)) best = { value, hits };
   }
   return best?.value;

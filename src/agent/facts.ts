@@ -97,7 +97,7 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
     candleSeconds,
     count: countOf(lower),
     pair: pairOf(text),
-    terms: lower.filter((w) => /[a-z]/.test(w) && !STOPWORDS.has(w) && !CHAIN_WORDS.has(w)).map(stem),
+    terms: lower.filter((w) => w.length > 1 && /[a-z]/.test(w) && !/^\d+[a-z]{1,3}$/.test(w) && !STOPWORDS.has(w) && !CHAIN_WORDS.has(w)).map(stem),
   };
 }
 

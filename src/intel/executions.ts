@@ -24,6 +24,18 @@ export interface Execution {
   readonly roundTripBlock: boolean;
 }
 
+const cached = new WeakMap<Market, Promise<Execution[]>>();
+
+/** Every execution of the whole index, computed once per Market (one index checkpoint). */
+export function allExecutions(market: Market): Promise<Execution[]> {
+  let done = cached.get(market);
+  if (!done) {
+    cached.set(market, (done = market.reader.swaps(0, market.head.block).then((swaps) => executions(market, swaps))));
+    done.catch(() => cached.delete(market));
+  }
+  return done;
+}
+
 export async function executions(market: Market, swaps: readonly Row<'swap'>[]): Promise<Execution[]> {
   const pools = new Map(market.pools.map((p) => [p.pair, p]));
   const tradedToken = (pool: Pool): string | null => {

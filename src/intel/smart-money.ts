@@ -8,7 +8,7 @@
  * period is what they are accumulating or distributing now.
  */
 import type { Address } from 'viem';
-import { executions } from './executions.js';
+import { allExecutions } from './executions.js';
 import type { Market } from './market.js';
 
 export const MIN_CLOSED_TRADES = 4;
@@ -50,7 +50,7 @@ export function walletRecords(market: Market, periodFromBlock: number): Promise<
 async function computeWalletRecords(market: Market, periodFromBlock: number): Promise<Map<string, WalletRecord>> {
   const records = new Map<string, WalletRecord>();
   const positions = new Map<string, Position>();
-  for (const { wallet, token, block, bought, sold, priceUsd: price, roundTripBlock } of await executions(market, await market.reader.swaps(0, market.head.block))) {
+  for (const { wallet, token, block, bought, sold, priceUsd: price, roundTripBlock } of await allExecutions(market)) {
     // A wallet that buys and sells one token in one block is running arbitrage or a sandwich
     // there (legs may start from inventory): those swaps are not a view and are left out.
     if (roundTripBlock) continue;

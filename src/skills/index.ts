@@ -2,7 +2,7 @@
 import { latestPairsSkill } from './market/latest-pairs.js';
 import { walletHoldingsSkill } from './market/wallet-holdings.js';
 import { ohlcvSkill, tokenchartRawSkill, tokenchartSkill } from './market/tokenchart.js';
-import { topTokensSkill, topVolumeSkill } from './market/top-tokens.js';
+import { topGainersSkill, topTokensSkill, topVolumeSkill } from './market/top-tokens.js';
 import { mevDetectionSkill } from './mev/mevdetection.js';
 import { tokenSnipingSkill } from './security/tokensniping.js';
 import { holderConcentrationSkill } from './security/holderconcentration.js';
@@ -18,6 +18,11 @@ import { curveGraduationSkill, curveLaunchesSkill, curveVolumeSkill } from './cu
 import { arbitrageScannerSkill } from './defi/arbitrage-scanner.js';
 import { flashloanOpportunitiesSkill } from './defi/flashloan-opportunities.js';
 import { generalAnalysisSkill } from './agent/general-analysis.js';
+import { chartForecastSkill, strategyBacktestSkill, technicalAnalysisSkill } from './market/candle-analysis.js';
+import { walletPnlSkill, walletTrustSkill } from './wallets/wallet-analysis.js';
+import { fundFlowTraceSkill, transactionDebuggerSkill } from './transactions/transactions.js';
+import { contractReviewSkill } from './security/contract-review.js';
+import { altcoinSeasonSkill, yieldAnalysisSkill } from './defi/yield-analysis.js';
 import { Registry, type Skill } from './registry.js';
 
 export const ALL_SKILLS: readonly Skill<any>[] = [
@@ -26,6 +31,9 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   arbitrageScannerSkill, flashloanOpportunitiesSkill, smartMoneySkill, dexCapitalSkill, investmentReportSkill,
   creatorLaunchesSkill, creatorVolumeSkill, virtualPoolsSkill, rugPullScannerSkill,
   curveLaunchesSkill, curveVolumeSkill, curveGraduationSkill, generalAnalysisSkill,
+  // Computed capabilities sold on the agent surfaces (no HTTP data path in the spec).
+  topGainersSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
+  transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {

@@ -23,7 +23,7 @@ export const curveLaunchesSkill = defineSkill({
     limit: limitParam(1, 20, 10),
     timeperiod: periodParam('24h', ['1h', '4h', '12h', '24h']),
     minVolumeUsd: z.number().min(0).default(10).describe('Only launches that traded at least this many USD in the period; default 10.'),
-    sortBy: z.enum(LAUNCH_SORTS).default('time').describe(`Sort by: one of ${LAUNCH_SORTS.join(', ')}; default time.`),
+    sortBy: z.enum(LAUNCH_SORTS).default('time').describe('Sort by: volume (most traded first), time (newest launches first), progress (closest to graduation first); default time.'),
   }),
   price: '0.75',
   httpPath: '/x402/data/curve-launches',
@@ -62,7 +62,8 @@ export const curveVolumeSkill = defineSkill({
   price: '0.75',
   httpPath: '/x402/data/curve-volume',
   toolName: 'curve_volume',
-  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  // The agent reaches these through curve-launches (sortBy volume / progress).
+  surfaces: ['http', 'a2a', 'mcp'],
   async handler(input, ctx) {
     const feed = curveFeed(ctx);
     const head = await feed.head();
@@ -93,7 +94,8 @@ export const curveGraduationSkill = defineSkill({
   price: '0.75',
   httpPath: '/x402/data/curve-graduation',
   toolName: 'curve_graduation',
-  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  // The agent reaches these through curve-launches (sortBy volume / progress).
+  surfaces: ['http', 'a2a', 'mcp'],
   async handler(input, ctx) {
     const feed = curveFeed(ctx);
     const head = await feed.head();

@@ -9,11 +9,12 @@ import { loadMarket, periodStartBlock } from './load.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { Period } from '../../intel/periods.js';
 
-async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: number; timeperiod: Period }, sortBy: 'liquidityUsd' | 'volumeUsd') {
+async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: number; timeperiod: Period }, sortBy: 'liquidityUsd' | 'volumeUsd' | 'changePct') {
   const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
   const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
   const rows = await tokenRows(market, checkpoint, input.timeperiod, fromBlock);
-  rows.sort((a, b) => b[sortBy] - a[sortBy]);
+  // A token with no price at the period start has no change: it ranks after every one that has.
+  rows.sort((a, b) => (b[sortBy] ?? -Infinity) - (a[sortBy] ?? -Infinity));
   return {
     ...indexProvenance(chain, checkpoint, MARKET_METHODOLOGY, fromBlock),
     timeperiod: input.timeperiod,
@@ -51,4 +52,17 @@ export const topVolumeSkill = defineSkill({
   toolName: 'top_volume',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   handler: (input, ctx) => rankings(ctx, input, 'volumeUsd'),
+});
+
+export const topGainersSkill = defineSkill({
+  id: 'top-gainers',
+  title: 'Top gainers',
+  description: 'Tokens of a chain ranked by USD price change over the period (biggest gainers first, movers up), with price, liquidity and volume; tokens with no price at the period start come last.',
+  tags: ['market', 'gainers', 'movers', 'rankings', 'price-change'],
+  examples: ['Biggest gainers on arbitrum today', 'Which tokens pumped most on base over the last 12 hours?'],
+  input: chainListInput,
+  price: '0.35',
+  toolName: 'top_gainers',
+  surfaces: ['a2a', 'mcp', 'agent'],
+  handler: (input, ctx) => rankings(ctx, input, 'changePct'),
 });

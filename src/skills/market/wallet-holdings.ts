@@ -6,7 +6,7 @@ import { chainParam, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 
 export const walletHoldingsSkill = defineSkill({
-  id: 'wallet-holdings',
+  id: 'wallet-portfolio',
   title: 'Wallet holdings',
   description:
     'ERC-20 balances of a wallet on one EVM chain, replayed from indexed Transfer logs and valued at DEX pool prices, plus its native balance and total value.',

@@ -1,0 +1,50 @@
+/**
+ * Liquidity-provider yields (`lp-yield/v1`): what each indexed V2 pool paid its liquidity over a
+ * period, from the swap fees its volume generated, set against what the price move cost a
+ * provider (impermanent loss). Realised figures of the period, annualised for comparison;
+ * never a promise of the next one.
+ */
+import { round, type Market } from './market.js';
+import { PERIODS, type Period } from './periods.js';
+
+/** The Uniswap-V2 fee every indexed pool charges (0.3%, the `997/1000` of the pair contract). */
+export const V2_FEE = 0.003;
+/** USD stablecoins by symbol: a pool of two of them carries no price risk to speak of. */
+export const USD_STABLECOINS = ['USDC', 'USDT', 'DAI', 'USDBC', 'USDC.E', 'FDUSD', 'BUSD', 'TUSD', 'USDE', 'USDS', 'PYUSD', 'FRAX', 'LUSD'];
+export const YIELD_METHODOLOGY = `lp-yield/v1 (fees = ${V2_FEE * 100}% of each pool's swap volume in the period at market/v1 prices; fee APR = fees / liquidity now, annualised; impermanent loss from the change of the two sides' price ratio over the period; pools under $10,000 liquidity left out)`;
+const MIN_POOL_LIQUIDITY_USD = 10_000;
+
+export async function poolYields(market: Market, fromBlock: number, period: Period, startTs: number) {
+  const volumes = await market.poolVolumes(fromBlock);
+  const rows = [];
+  for (const pool of market.pools) {
+    const liquidity = market.liquidityUsd(pool);
+    if (liquidity === null || liquidity < MIN_POOL_LIQUIDITY_USD) continue;
+    const [s0, s1] = [market.tokens.get(pool.token0)?.symbol ?? null, market.tokens.get(pool.token1)?.symbol ?? null];
+    const stable = [s0, s1].filter((s) => s && USD_STABLECOINS.includes(s.toUpperCase())).length;
+    const volume = volumes.get(pool.pair)?.usd ?? 0;
+    const fees = volume * V2_FEE;
+    const ratioNow = ratio(market.priceNow(pool.token0)?.usd, market.priceNow(pool.token1)?.usd);
+    const ratioThen = ratio(await market.priceAt(pool.token0, startTs), await market.priceAt(pool.token1, startTs));
+    const move = ratioNow !== null && ratioThen !== null ? ratioNow / ratioThen : null;
+    const impermanentLoss = move === null ? null : (2 * Math.sqrt(move)) / (1 + move) - 1;
+    const periodFeeReturn = fees / liquidity;
+    rows.push({
+      pool: pool.pair,
+      dex: pool.dex,
+      pair: `${s0 ?? pool.token0}/${s1 ?? pool.token1}`,
+      stableSides: stable,
+      liquidityUsd: round(liquidity, 2),
+      volumeUsd: round(volume, 2),
+      feesUsd: round(fees, 2),
+      feeAprPct: round(periodFeeReturn * (365 * 86_400 / PERIODS[period].seconds) * 100, 2),
+      impermanentLossPct: impermanentLoss === null ? null : round(impermanentLoss * 100, 4),
+      netPeriodReturnPct: impermanentLoss === null ? null : round((periodFeeReturn + impermanentLoss) * 100, 4),
+    });
+  }
+  return rows.sort((a, b) => b.feeAprPct - a.feeAprPct);
+}
+
+function ratio(a: number | null | undefined, b: number | null | undefined): number | null {
+  return a && b ? a / b : null;
+}

@@ -1,0 +1,53 @@
+/** Where liquidity earned most on a chain: realised LP fee yields of its pools, and the market's altcoin season reading. */
+import { z } from 'zod';
+import { ALTSEASON_METHODOLOGY, altcoinSeason } from '../../intel/altseason.js';
+import { indexProvenance } from '../../intel/provenance.js';
+import { YIELD_METHODOLOGY, poolYields } from '../../intel/yields.js';
+import { PERIODS } from '../../intel/periods.js';
+import { EVM_CHAINS, chainParam, limitParam, periodParam } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { loadMarket, periodStartBlock } from '../market/load.js';
+
+export const yieldAnalysisSkill = defineSkill({
+  id: 'defi-yield-analysis',
+  title: 'DeFi yield analysis',
+  description: 'Where liquidity providers earned the best yield on a chain: each DEX pool\'s realised fee APR over the period, the impermanent loss its price move cost, and the net return; optionally only pools with a stablecoin side.',
+  tags: ['yield', 'apr', 'apy', 'liquidity-providers', 'farming', 'stablecoin', 'earn', 'defi'],
+  examples: ['Best APR for providing liquidity on base this week', 'Highest yielding stablecoin pools on arbitrum'],
+  input: z.strictObject({
+    chain: chainParam('base', EVM_CHAINS),
+    timeperiod: periodParam('7d'),
+    stablecoinsOnly: z.boolean().default(false).describe('Only pools with at least one USD stablecoin side; default false.'),
+    limit: limitParam(1, 100, 10),
+  }),
+  price: '0.75',
+  toolName: 'defi_yield_analysis',
+  surfaces: ['a2a', 'mcp', 'agent'],
+  rateLimitPerMinute: 10,
+  timeTargetSeconds: 60,
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
+    const all = await poolYields(market, fromBlock, input.timeperiod, checkpoint.timestamp - PERIODS[input.timeperiod].seconds);
+    const pools = input.stablecoinsOnly ? all.filter((p) => p.stableSides > 0) : all;
+    return { ...indexProvenance(chain, checkpoint, YIELD_METHODOLOGY, fromBlock), timeperiod: input.timeperiod, poolsCompared: pools.length, limit: input.limit, pools: pools.slice(0, input.limit) };
+  },
+});
+
+export const altcoinSeasonSkill = defineSkill({
+  id: 'altcoin-season-index',
+  title: 'Altcoin season index',
+  description: 'Is it altcoin season? The share (0-100) of a chain\'s liquid altcoins that beat BTC over the period: 75 and above is altcoin season, 25 and below bitcoin season.',
+  tags: ['altcoin-season', 'altseason', 'market-regime', 'bitcoin-dominance', 'sentiment'],
+  examples: ['Are altcoins outperforming bitcoin on base this month?', 'Altseason index over the last 7 days'],
+  input: z.strictObject({ chain: chainParam('base', EVM_CHAINS), timeperiod: periodParam('30d') }),
+  price: '0.25',
+  toolName: 'altcoin_season_index',
+  surfaces: ['a2a', 'mcp', 'agent'],
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
+    const result = await altcoinSeason(market, fromBlock, checkpoint.timestamp - PERIODS[input.timeperiod].seconds);
+    return { ...indexProvenance(chain, checkpoint, ALTSEASON_METHODOLOGY, fromBlock), timeperiod: input.timeperiod, ...result };
+  },
+});
