@@ -1,22 +1,25 @@
 /**
- * `npm run eval:report`: routes every prompt of the report development set through the offline
- * planner and prints the share whose first tool is one of `expectAnyOf` and the share whose
- * arguments match `expectArgs`. Prompts whose expected skills Sibyl does not have are counted
- * (they are misses) and also reported apart.
+ * `npm run eval:report [file.jsonl] [--verbose]`: routes every prompt of the report development
+ * set through the offline planner (the decision the report graph acts on) and prints the share
+ * whose first tool is one of `expectAnyOf` and the share whose arguments match `expectArgs`.
+ * Prompts whose expected skill is a declared domain without an engine (answered
+ * `domain_disabled`, uncharged) are counted as routed and also reported apart.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { OfflinePlanner } from '../src/agent/offline-planner.js';
 import { agentTools } from '../src/agent/tools.js';
 import { createRegistry } from '../src/skills/index.js';
+import { PLANNED_SKILLS } from '../src/skills/planned/domains.js';
 
 interface Case { prompt: string; expectAnyOf: string[]; expectArgs?: Record<string, string> }
 
-const file = resolve(process.argv[2] ?? '../shared/eval/report-prompts.dev.jsonl');
+const file = resolve(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '../shared/eval/report-prompts.dev.jsonl');
 const cases: Case[] = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 const registry = createRegistry();
 const planner = new OfflinePlanner(agentTools(registry));
 const verbose = process.argv.includes('--verbose');
+const disabled = new Set(PLANNED_SKILLS.map((s) => s.id));
 
 let toolHits = 0;
 let argHits = 0;
@@ -28,7 +31,7 @@ for (const c of cases) {
   const call = plan.kind === 'call' ? plan.calls[0] : undefined;
   const toolOk = !!call && c.expectAnyOf.includes(call.tool.skill.id);
   const argsOk = toolOk && Object.entries(c.expectArgs ?? {}).every(([k, v]) => String(call!.args[k] ?? '').toLowerCase() === String(v).toLowerCase());
-  const canServe = c.expectAnyOf.some((id) => registry.byId(id)?.surfaces.includes('agent'));
+  const canServe = c.expectAnyOf.some((id) => registry.byId(id)?.surfaces.includes('agent') && !disabled.has(id));
   toolHits += Number(toolOk);
   argHits += Number(argsOk);
   if (canServe) {
@@ -38,11 +41,12 @@ for (const c of cases) {
   }
   if (verbose || !argsOk) {
     const got = call ? `${call.tool.skill.id} ${JSON.stringify(call.args)}` : `reply: ${plan.kind === 'reply' ? plan.reason : ''}`;
-    console.log(`${toolOk ? (argsOk ? 'ok  ' : 'ARGS') : 'MISS'}${canServe ? '' : ' (no such skill)'} | ${c.prompt}\n      want ${c.expectAnyOf.join('|')} ${JSON.stringify(c.expectArgs ?? {})}\n      got  ${got}`);
+    console.log(`${toolOk ? (argsOk ? 'ok  ' : 'ARGS') : 'MISS'}${canServe ? '' : ' (no engine)'} | ${c.prompt}\n      want ${c.expectAnyOf.join('|')} ${JSON.stringify(c.expectArgs ?? {})}\n      got  ${got}`);
   }
 }
 const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : 'n/a');
 console.log(`\n${file}: ${cases.length} prompts`);
 console.log(`first tool in expectAnyOf: ${toolHits}/${cases.length} = ${pct(toolHits, cases.length)}%`);
 console.log(`expected arguments:        ${argHits}/${cases.length} = ${pct(argHits, cases.length)}%`);
-console.log(`prompts whose skills Sibyl has (${servable}): first tool ${pct(servableToolHits, servable)}%, arguments ${pct(servableArgHits, servable)}%`);
+console.log(`prompts a working skill answers (${servable}): first tool ${pct(servableToolHits, servable)}%, arguments ${pct(servableArgHits, servable)}%`);
+console.log(`prompts for a domain without an engine (${cases.length - servable}): routed there ${toolHits - servableToolHits}, answered domain_disabled and uncharged`);

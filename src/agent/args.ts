@@ -9,7 +9,7 @@ import { stem, type PromptFacts } from './facts.js';
 import type { AgentTool, JsonSchemaProperty } from './tools.js';
 
 export interface FieldRole {
-  readonly kind: 'chain' | 'period' | 'candle' | 'address' | 'txHash' | 'symbol' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
+  readonly kind: 'chain' | 'chains' | 'period' | 'candle' | 'address' | 'txHash' | 'symbol' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
   readonly required: boolean;
   /** Allowed values of an enum field. */
   readonly values?: readonly string[];
@@ -40,6 +40,8 @@ function classify(name: string, p: JsonSchemaProperty): Omit<FieldRole, 'require
   if (values?.length && values.every((v) => (CHAIN_NAMES as readonly string[]).includes(v))) return { kind: 'chain', values };
   if (values?.length && values.every((v) => durationSeconds(v) !== null)) return { kind: /timeframe|interval|candle/i.test(name) ? 'candle' : 'period', values };
   if (values?.length) return { kind: 'choice', values };
+  const itemValues = p.type === 'array' ? p.items?.enum?.map(String) : undefined;
+  if (itemValues?.length && itemValues.every((v) => (CHAIN_NAMES as readonly string[]).includes(v))) return { kind: 'chains', values: itemValues };
   if (p.pattern?.includes('{64}')) return { kind: 'txHash' };
   if (p.pattern?.includes('{40}')) return { kind: 'address', acceptsSymbol: /\|/.test(p.pattern) };
   if (p.type === 'string' && /token|symbol|asset/i.test(name)) return { kind: 'symbol' };
@@ -75,6 +77,11 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
       case 'chain':
         value = facts.chains.find((c) => role.values!.includes(c)) ?? facts.chains[0];
         break;
+      case 'chains': {
+        const named = facts.chains.filter((c) => role.values!.includes(c));
+        value = named.length ? named : undefined;
+        break;
+      }
       case 'period':
         value = nearestDuration(role.values!, facts.windowSeconds ?? (roles.has('timeframe') ? null : facts.candleSeconds));
         break;
@@ -108,7 +115,7 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
       default:
         value = undefined;
     }
-    if (value === undefined && ['address', 'symbol', 'txHash', 'chain'].includes(role.kind) && previous[name] !== undefined) value = previous[name];
+    if (value === undefined && ['address', 'symbol', 'txHash', 'chain', 'chains'].includes(role.kind) && previous[name] !== undefined) value = previous[name];
     if (value !== undefined) args[name] = clamp(value, role);
   }
   const missing = [...roles.entries()].filter(([name, role]) => role.required && args[name] === undefined).map(([name]) => name);

@@ -52,7 +52,9 @@ const STOPWORDS = new Set(
     'have has had i me my we our you your it its this that these those there here what which who whom whose when where why how ' +
     'can could should would will shall may might must any some all each every no not yes please give show tell list find get me ' +
     'right now currently latest just also than then so very much many more most less few up down out off again last past next ' +
-    'hour hours day days week weeks month months today h d w m').split(' '),
+    'hour hours day days week weeks month months today h d w m ' +
+    // Superlatives rank within a skill's answer; they do not say which skill.
+    'best worst highest lowest biggest largest smallest most least top').split(' '),
 );
 
 /** Chain words: each name, and the distinctive words of its title ("arbitrum", "bnb", "zksync"). */
@@ -141,7 +143,8 @@ function durations(words: readonly string[]): { windowSeconds: number | null; ca
 
 function countOf(words: readonly string[]): number | null {
   for (let i = 0; i < words.length - 1; i++) {
-    if (['top', 'first', 'last', 'biggest', 'largest', 'best'].includes(words[i]!) && /^\d+$/.test(words[i + 1]!)) return Number(words[i + 1]);
+    // "top 10", but not "last 12 hours" (a window).
+    if (['top', 'first', 'last', 'biggest', 'largest', 'best'].includes(words[i]!) && /^\d+$/.test(words[i + 1]!) && UNIT_SECONDS[words[i + 2] ?? ''] === undefined) return Number(words[i + 1]);
   }
   return null;
 }

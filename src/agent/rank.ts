@@ -27,17 +27,18 @@ export class ToolIndex {
     const vocabulary = new Set<string>();
     this.docs = tools.map((tool) => {
       const weights = new Map<string, number>();
-      const add = (text: string, weight: number) => {
+      // Examples name real tokens (DEGEN, WETH): their words are not vocabulary that rules out a ticker.
+      const add = (text: string, weight: number, isVocabulary = true) => {
         for (const word of words(text)) {
-          vocabulary.add(word);
+          if (isVocabulary) vocabulary.add(word);
           const term = stem(word);
           weights.set(term, Math.max(weights.get(term) ?? 0, weight));
         }
       };
       const { skill } = tool;
-      add(`${skill.id.replace(/-/g, ' ')} ${skill.title}`, FIELD_WEIGHTS.name);
+      add(`${skill.id.replace(/-/g, ' ')} ${tool.name.replace(/_/g, ' ')} ${skill.title}`, FIELD_WEIGHTS.name);
       add(skill.tags.join(' ').replace(/-/g, ' '), FIELD_WEIGHTS.tags);
-      add(skill.examples.join(' '), FIELD_WEIGHTS.examples);
+      add(skill.examples.join(' '), FIELD_WEIGHTS.examples, false);
       add(skill.description, FIELD_WEIGHTS.description);
       return { tool, weights, roles: classifyFields(tool) };
     });
@@ -56,7 +57,8 @@ export class ToolIndex {
         for (const term of terms) score += (this.idf.get(term) ?? 0) * (weights.get(term) ?? 0) || partialMatch(term, weights, this.idf);
         return { tool, score: score * argumentFit(facts, roles) + argumentBonus(facts, roles) };
       })
-      .sort((a, b) => b.score - a.score || a.tool.name.localeCompare(b.tool.name));
+      // Equal fits: the cheaper skill answers (a chart before a chart with a forecast).
+      .sort((a, b) => b.score - a.score || Number(a.tool.skill.priceRange.min - b.tool.skill.priceRange.min) || a.tool.name.localeCompare(b.tool.name));
   }
 }
 
@@ -79,6 +81,10 @@ function argumentFit(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>):
     if (role.required && role.kind === 'txHash' && !facts.txHashes.length) fit *= 0.5;
     if (role.kind === 'chain' && facts.chains.length && !facts.chains.some((c) => role.values!.includes(c))) fit *= 0.6;
   }
+  // A prompt that names an address or a transaction is about that thing: skills that cannot take one fit worse.
+  const kinds = new Set([...roles.values()].map((r) => r.kind));
+  if (facts.addresses.length && !kinds.has('address')) fit *= 0.6;
+  if (facts.txHashes.length && !kinds.has('txHash')) fit *= 0.5;
   return fit;
 }
 

@@ -13,6 +13,7 @@ export interface JsonSchemaProperty {
   readonly default?: unknown;
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly items?: JsonSchemaProperty;
 }
 
 export interface AgentTool {

@@ -18,6 +18,7 @@ import { curveGraduationSkill, curveLaunchesSkill, curveVolumeSkill } from './cu
 import { arbitrageScannerSkill } from './defi/arbitrage-scanner.js';
 import { flashloanOpportunitiesSkill } from './defi/flashloan-opportunities.js';
 import { generalAnalysisSkill } from './agent/general-analysis.js';
+import { PLANNED_SKILLS } from './planned/domains.js';
 import { chartForecastSkill, strategyBacktestSkill, technicalAnalysisSkill } from './market/candle-analysis.js';
 import { walletPnlSkill, walletTrustSkill } from './wallets/wallet-analysis.js';
 import { fundFlowTraceSkill, transactionDebuggerSkill } from './transactions/transactions.js';
@@ -34,6 +35,7 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   // Computed capabilities sold on the agent surfaces (no HTTP data path in the spec).
   topGainersSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
   transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
+  ...PLANNED_SKILLS,
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {

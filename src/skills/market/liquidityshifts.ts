@@ -8,7 +8,7 @@ import { loadMarket, periodStartBlock } from './load.js';
 export const liquidityShiftsSkill = defineSkill({
   id: 'liquidityshifts',
   title: 'Liquidity shifts',
-  description: 'Where liquidity moved on a chain over a period: USD added to and removed (pulled) from each pool, net change, and the largest single adds and withdrawals.',
+  description: 'Where liquidity moved on a chain over a period (which pools it entered and left): USD added to and removed (pulled) from each pool, net change, and the largest single adds and withdrawals.',
   tags: ['liquidity', 'liquidity-tracking', 'defi', 'pools', 'withdrawals'],
   examples: ['Where is liquidity moving on base today?', 'Which pools lost liquidity on ethereum this week?'],
   input: chainListInput,

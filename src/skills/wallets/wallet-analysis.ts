@@ -13,7 +13,7 @@ const wallet = evmAddressParam('The wallet (0x + 40 hex).');
 export const walletPnlSkill = defineSkill({
   id: 'wallet-pnl',
   title: 'Wallet PnL',
-  description: 'Profit and loss of a wallet\'s DEX trading on a chain: realized profit of its sells in the period at average cost, unrealized profit of what it still holds, volume, win rate and the per-token breakdown.',
+  description: 'Profit and loss of a wallet\'s DEX trading on a chain (how much it made or lost): realized profit of its sells in the period at average cost, unrealized profit of what it still holds, volume, win rate and the per-token breakdown.',
   tags: ['wallet', 'pnl', 'profit', 'loss', 'performance', 'trading'],
   examples: ['How much has 0x... made trading on base this month?', 'Realized and unrealized profit of a wallet over 7 days'],
   input: z.strictObject({ walletAddress: wallet, chain: chainParam('base', WALLET_CHAINS), timeperiod: periodParam('30d') }),
