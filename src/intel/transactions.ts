@@ -3,7 +3,7 @@
  * for a revert, the reason the replayed call gives) and the fund-flow trace (the value it moved,
  * then where the recipients sent it next in the index, hop by hop).
  */
-import { decodeEventLog, decodeFunctionData, formatEther, formatUnits, parseAbi, type Hash, type Hex, type TransactionReceipt } from 'viem';
+import { decodeEventLog, decodeFunctionData, formatEther, formatUnits, getAddress, parseAbi, type Hash, type Hex, type TransactionReceipt } from 'viem';
 import type { ConnectedChain } from '../chain/runtime.js';
 import { SibylError } from '../errors.js';
 import { EVENTS, NAME_BY_TOPIC } from '../indexer/events.js';
@@ -47,8 +47,8 @@ export async function debugTransaction({ chain, receipt, tx }: Found, market: Ma
   return {
     status: receipt.status,
     ...(revert !== null && { revertReason: revert }),
-    from: tx.from,
-    to: tx.to,
+    from: getAddress(tx.from),
+    to: tx.to ? getAddress(tx.to) : null,
     contractCreated: receipt.contractAddress ?? null,
     valueNative: formatEther(tx.value),
     nonce: tx.nonce,
@@ -153,7 +153,7 @@ export async function traceFunds({ chain, receipt, tx }: Found, market: Market, 
     endpoints.set(e.to, ep);
   }
   return {
-    from: tx.from,
+    from: getAddress(tx.from),
     block: receipt.blockNumber.toString(),
     status: receipt.status,
     hops,

@@ -67,8 +67,10 @@ function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): { amoun
   const field = skill.capabilityField;
   if (field && body && typeof body === 'object' && !Array.isArray(body) && field in body) {
     const { [field]: id, ...fields } = body as Record<string, unknown>;
-    const capabilities = deps.registry.list('agent');
+    const capabilities = deps.registry.capabilitiesOf(skill);
     const target = capabilities.find((s) => s.id === id);
+    const declared = deps.registry.byId(String(id));
+    if (!target && declared?.disabledReason) throw new SibylError('domain_disabled', declared.disabledReason, { reason: 'domain_disabled' });
     if (!target) {
       const rule = `must be one of ${capabilities.map((s) => s.id).join(', ')}`;
       throw new SibylError('invalid_body', `${field}: ${rule}`, { fields: [{ field, rule }] });

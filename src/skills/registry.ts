@@ -50,6 +50,11 @@ export interface SkillDefinition<S extends z.ZodObject> {
   /** Catalogue rate limit per minute and response-time target, where the spec gives them. */
   readonly rateLimitPerMinute?: number;
   readonly timeTargetSeconds?: number;
+  /**
+   * Set on a capability the spec lists whose engine this deployment lacks: it is refused with
+   * `domain_disabled` before any payment is asked for, and left out of advertised prices.
+   */
+  readonly disabledReason?: string;
   readonly handler: (input: z.output<S>, ctx: SkillContext) => Promise<Record<string, unknown>>;
 }
 
@@ -107,9 +112,14 @@ export class Registry {
     return this.byToolMap.get(name);
   }
 
-  /** Advertised bounds across every paid HTTP operation, computed, never typed. */
+  /** Skills a body may name in `skill`'s capability field: the working agent skills. */
+  capabilitiesOf(skill: Skill): Skill[] {
+    return skill.capabilityField ? this.list('agent').filter((s) => !s.disabledReason) : [];
+  }
+
+  /** Advertised bounds across every paid HTTP operation (capability bodies included), computed, never typed. */
   httpPriceBounds(): { min: bigint; max: bigint } | undefined {
-    const paid = this.list('http').filter((s) => s.httpPath);
+    const paid = this.list('http').filter((s) => s.httpPath).flatMap((s) => [s, ...this.capabilitiesOf(s)]);
     if (!paid.length) return undefined;
     return {
       min: paid.map((s) => s.priceRange.min).reduce((a, b) => (b < a ? b : a)),

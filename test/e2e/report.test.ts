@@ -82,11 +82,26 @@ describe('report (offline planner, rooms on Redis)', () => {
   it('answers a prompt no skill fits with 422 saying so, and charges nothing', async () => {
     const p = await payer();
     const before = await p.balance();
-    const res = await p.post({ prompt: 'Write me a short poem about the ocean at dawn' });
+    const res = await p.post({ prompt: "What's the weather like in Lisbon tomorrow?" });
     const body = await json(res);
     expect(res.status).toBe(422);
     expect(body.error.code).toBe('no_answer');
     expect(body.error.message).toMatch(/None of Sibyl's skills answers that question/);
+    expect(await p.balance()).toBe(before);
+  });
+
+  it('recognises a capability whose engine this deployment lacks, says so, and charges nothing', async () => {
+    const p = await payer();
+    const before = await p.balance();
+    const res = await p.post({ prompt: 'Which Aave borrowers are about to be liquidated?' });
+    const body = await json(res);
+    expect(res.status).toBe(422);
+    expect(body.error.message).toMatch(/Liquidation monitor.*domain_disabled.*nothing was charged/s);
+    expect(await p.balance()).toBe(before);
+    // The same capability asked for directly is refused the same way.
+    const direct = await p.post({ service: 'liquidation-monitor' });
+    expect(direct.status).toBe(503);
+    expect((await json(direct)).error.code).toBe('domain_disabled');
     expect(await p.balance()).toBe(before);
   });
 

@@ -30,7 +30,7 @@ export function rpcUrl(chain = 'base'): string {
 
 export const baseClient = () => createPublicClient({ chain: viemChain('base', rpcUrl()), transport: http(rpcUrl()), pollingInterval: 50 });
 
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+export async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   const json = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (json.error) throw new Error(`${method}: ${json.error.message}`);

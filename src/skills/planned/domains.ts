@@ -31,14 +31,16 @@ interface Planned {
 }
 
 function planned(p: Planned) {
+  const reason = `${p.title} needs ${DISABLED_DOMAINS[p.domain]}, which this deployment does not have yet; nothing was charged`;
   return defineSkill({
     ...p,
+    disabledReason: reason,
     description: `${p.description} Not available on this deployment yet (needs ${DISABLED_DOMAINS[p.domain]}).`,
     input: z.strictObject({}),
     toolName: p.id.replace(/-/g, '_'),
     surfaces: ['agent'],
     async handler() {
-      throw new SibylError('domain_disabled', `${p.title} needs ${DISABLED_DOMAINS[p.domain]}, which this deployment does not have yet; nothing was charged`, { reason: 'domain_disabled' });
+      throw new SibylError('domain_disabled', reason, { reason: 'domain_disabled' });
     },
   });
 }

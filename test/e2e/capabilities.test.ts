@@ -1,0 +1,191 @@
+/**
+ * The computed capabilities of the report path, bought as typed bodies with the official x402
+ * client and checked against the world's ground truth or against figures recomputed here:
+ * technical analysis, backtests, wallet PnL and trust, transaction debugging and fund flows,
+ * contract review, LP yields, the altcoin season index, top gainers and the chart forecast.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWalletClient, encodeFunctionData, http, parseAbi, parseEther, parseUnits, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { viemChain } from '../../src/chain/runtime.js';
+import { createRegistry } from '../../src/skills/index.js';
+import { USDC, freshAddress, fundedPayer, json, mintUsdc, payingFetch, rpc, untilIndexed, usdcBalance } from '../helpers/sibyl.js';
+import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+
+const registry = createRegistry();
+let w: WorldSibyl;
+let buy: (body: Record<string, unknown>) => Promise<{ status: number; result: any; body: any }>;
+let balance: () => Promise<bigint>;
+
+beforeAll(async () => {
+  // The seed and span of the security tests' world, which holds rug pulls.
+  w = await startWorldSibyl('sec-b', 3);
+  const { key } = await fundedPayer('40', w.rpcUrl);
+  const { pay } = payingFetch(key);
+  const payer = privateKeyToAccount(key).address;
+  balance = () => usdcBalance(payer, w.rpcUrl);
+  buy = async (body) => {
+    const res = await pay(`${w.sibyl.url}/x402/svc/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = await json(res);
+    return { status: res.status, body: answer, result: answer.results?.[0]?.result };
+  };
+}, 120_000);
+afterAll(() => w?.close());
+
+/** A funded EOA on the world's chain that can send transactions. */
+async function sender() {
+  const key = generatePrivateKey();
+  const account = privateKeyToAccount(key);
+  await rpc(w.rpcUrl, 'anvil_setBalance', [account.address, `0x${parseEther('1').toString(16)}`]);
+  await mintUsdc(account.address, '1000', w.rpcUrl);
+  const wallet = createWalletClient({ account, chain: viemChain('base', w.rpcUrl), transport: http(w.rpcUrl) });
+  const transferUsdc = async (to: Address, usd: string, gas?: bigint) => {
+    const hash = await wallet.sendTransaction({ to: USDC, data: encodeFunctionData({ abi: parseAbi(['function transfer(address, uint256) returns (bool)']), functionName: 'transfer', args: [to, parseUnits(usd, 6)] }), ...(gas && { gas }) });
+    await w.client.waitForTransactionReceipt({ hash });
+    return hash;
+  };
+  return { account, wallet, transferUsdc };
+}
+
+describe('computed capabilities over the world', () => {
+  it('charges each typed capability its own registry price', async () => {
+    const before = await balance();
+    const { status } = await buy({ service: 'altcoin-season-index', chain: 'base', timeperiod: '24h' });
+    expect(status).toBe(200);
+    expect(before - (await balance())).toBe(registry.byId('altcoin-season-index')!.priceRange.min);
+  });
+
+  it('technical analysis: SMA 20 is the mean of the last 20 closes of the same candles', async () => {
+    const { status, result } = await buy({ service: 'technical-analysis', token: 'WETH', chain: 'base', timeframe: '1h', candles: 40 });
+    expect(status).toBe(200);
+    const ohlcv = await buy({ service: 'ohlcv', tokenAddress: 'WETH', chain: 'base', timeperiod: '24h' });
+    expect(result.token.symbol).toBe('WETH');
+    expect(result.candles).toBeGreaterThanOrEqual(30);
+    expect(result.rsi14.value).toBeGreaterThanOrEqual(0);
+    expect(result.rsi14.value).toBeLessThanOrEqual(100);
+    expect(result.sma50).toMatchObject({ available: false, reason: expect.stringMatching(/needs 50 candles/) });
+    // Both end at the same head; ohlcv's 24h period is cut in 30-minute candles: an hour closes with its last half.
+    const byHour = new Map<number, number>();
+    for (const c of ohlcv.result.candles as { time: string; close: number }[]) byHour.set(Math.floor(Date.parse(c.time) / 3_600_000), c.close);
+    const hourly = [...byHour.entries()].sort(([a], [b]) => a - b).map(([, close]) => close);
+    const mean = hourly.slice(-20).reduce((a, b) => a + b, 0) / 20;
+    expect(result.sma20 / mean).toBeCloseTo(1, 2);
+    for (const s of result.support) expect(s).toBeLessThan(result.lastClose);
+    for (const r of result.resistance) expect(r).toBeGreaterThan(result.lastClose);
+  });
+
+  it('backtests: buy and hold without fees earns the price move from the first fill; crossover trades are consistent', async () => {
+    const hold = await buy({ service: 'strategy-backtest', token: 'WETH', chain: 'base', strategy: 'buy-and-hold', timeframe: '1h', periodDays: 2, feeBps: 0, fastWindow: 5, slowWindow: 10 });
+    expect(hold.status).toBe(200);
+    expect(hold.result.tradeCount).toBe(1);
+    const entry = hold.result.trades[0].entryPrice;
+    expect(hold.result.totalReturnPct).toBeCloseTo(hold.result.trades[0].returnPct, 2);
+    expect(entry).toBeGreaterThan(0);
+    const cross = await buy({ service: 'strategy-backtest', token: 'WETH', chain: 'base', strategy: 'moving-average-cross', fastWindow: 3, slowWindow: 8, timeframe: '1h', periodDays: 2, feeBps: 30 });
+    expect(cross.status).toBe(200);
+    for (const t of cross.result.trades.filter((x: any) => !x.open)) {
+      expect(t.returnPct).toBeCloseTo(((t.exitPrice / t.entryPrice) * 0.997 ** 2 - 1) * 100, 1);
+    }
+    expect(cross.result.maxDrawdownPct).toBeGreaterThanOrEqual(0);
+    const refused = await buy({ service: 'strategy-backtest', token: 'WETH', fastWindow: 50, slowWindow: 20 });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields[0]).toMatchObject({ field: 'slowWindow' });
+  });
+
+  it('wallet trust: a labelled sandwich bot and a rug deployer score risky, with the evidence', async () => {
+    const bot = w.labels.wallets.sandwichers[0]!;
+    const botScore = await buy({ service: 'wallet-trust-score', walletAddress: bot });
+    expect(botScore.status).toBe(200);
+    expect(botScore.result.factors).toContainEqual(expect.objectContaining({ factor: 'sandwich attacker', points: -40 }));
+    const rugger = w.labels.rugs[0]!.creator;
+    const ruggerScore = await buy({ service: 'wallet-trust-score', walletAddress: rugger });
+    expect(ruggerScore.result.factors).toContainEqual(expect.objectContaining({ factor: 'deployer', points: expect.any(Number) }));
+    expect(ruggerScore.result.factors.find((f: any) => f.factor === 'deployer').points).toBeLessThan(0);
+    expect(ruggerScore.result.grade).toBe('risky');
+    const stranger = await buy({ service: 'wallet-trust-score', walletAddress: freshAddress() });
+    expect(stranger.result).toMatchObject({ available: false, reason: expect.any(String) });
+  });
+
+  it('wallet PnL: a labelled smart-money wallet traded; an unknown wallet has nothing', async () => {
+    const smart = w.labels.wallets.smartMoney[0]!;
+    const pnl = await buy({ service: 'wallet-pnl', walletAddress: smart, timeperiod: '30d' });
+    expect(pnl.status).toBe(200);
+    expect(pnl.result.swapsIndexed).toBeGreaterThan(0);
+    expect(pnl.result.totalPnlUsd).toBeCloseTo(pnl.result.realizedUsd + pnl.result.unrealizedUsd, 1);
+    const sum = pnl.result.tokens.reduce((s: number, t: any) => s + t.realizedUsd, 0);
+    expect(pnl.result.realizedUsd).toBeCloseTo(sum, 0);
+    const none = await buy({ service: 'wallet-pnl', walletAddress: freshAddress() });
+    expect(none.result).toMatchObject({ swapsIndexed: 0, totalPnlUsd: 0, tokens: [] });
+  });
+
+  it('transaction debugger and fund flow: a transfer, its onward hop, and a revert with its reason', async () => {
+    const a = await sender();
+    const b = await sender();
+    const c = freshAddress();
+    const first = await a.transferUsdc(b.account.address, '250');
+    await b.transferUsdc(c, '100');
+    const reverted = await a.transferUsdc(c, '5000', 100_000n);
+    await untilIndexed(w.sibyl.url);
+
+    const debug = await buy({ service: 'transaction-debugger', txHash: first });
+    expect(debug.status).toBe(200);
+    expect(debug.result).toMatchObject({ status: 'success', from: a.account.address, call: { function: 'transfer' } });
+    expect(debug.result.logs[0]).toMatchObject({ event: 'transfer', args: { from: a.account.address, to: b.account.address, value: '250000000' } });
+
+    const failed = await buy({ service: 'transaction-debugger', txHash: reverted, chain: 'base' });
+    expect(failed.result.status).toBe('reverted');
+    expect(failed.result.revertReason).toMatch(/\S/);
+
+    const flow = await buy({ service: 'fund-flow-trace', txHash: first, hops: 1 });
+    expect(flow.status).toBe(200);
+    const edges = flow.result.edges.map((e: any) => [e.hop, e.from, e.to, e.amount]);
+    expect(edges).toContainEqual([0, a.account.address.toLowerCase(), b.account.address.toLowerCase(), '250']);
+    expect(edges).toContainEqual([1, b.account.address.toLowerCase(), c.toLowerCase(), '100']);
+    expect(flow.result.edges.find((e: any) => e.hop === 0).usd).toBeCloseTo(250, 0);
+
+    const before = await balance();
+    const missing = await buy({ service: 'transaction-debugger', txHash: `0x${'ab'.repeat(32)}` as Hex });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('transaction_not_found');
+    expect(await balance()).toBe(before);
+  });
+
+  it('contract review: the labelled owner-powers token shows its powers; an EOA is no contract', async () => {
+    const token = w.labels.tokens.find((t) => t.kind === 'owner-powers')!;
+    const review = await buy({ service: 'contract-review', address: token.token, chain: 'base' });
+    expect(review.status).toBe(200);
+    expect(review.result.ownerPowers.powers.length).toBeGreaterThan(0);
+    expect(['medium', 'high']).toContain(review.result.risk);
+    const eoa = await buy({ service: 'contract-review', address: freshAddress() });
+    expect(eoa.result).toMatchObject({ available: false });
+  });
+
+  it('LP yields: fees are 0.3% of volume, sorted by APR; the stablecoin filter keeps stablecoin pools', async () => {
+    const all = await buy({ service: 'defi-yield-analysis', chain: 'base', timeperiod: '24h', limit: 50 });
+    expect(all.status).toBe(200);
+    const pools = all.result.pools as any[];
+    expect(pools.length).toBeGreaterThan(0);
+    for (const p of pools) expect(p.feesUsd).toBeCloseTo(p.volumeUsd * 0.003, 0);
+    expect(pools.map((p) => p.feeAprPct)).toEqual([...pools.map((p) => p.feeAprPct)].sort((x, y) => y - x));
+    const stable = await buy({ service: 'defi-yield-analysis', chain: 'base', timeperiod: '24h', stablecoinsOnly: true });
+    expect(stable.result.pools.every((p: any) => p.stableSides > 0)).toBe(true);
+  });
+
+  it('altcoin season and top gainers agree with their own rows', async () => {
+    const season = await buy({ service: 'altcoin-season-index', chain: 'base', timeperiod: '24h' });
+    const rows = season.result.tokens as any[];
+    expect(season.result.index).toBe(Math.round((100 * rows.filter((r) => r.beatBenchmark).length) / rows.length));
+    expect(season.result.benchmark.symbol).toBe('WBTC');
+    const gainers = await buy({ service: 'top-gainers', chain: 'base', timeperiod: '24h', limit: 5 });
+    const changes = (gainers.result.tokens as any[]).map((t) => t.changePct ?? -Infinity);
+    expect(changes).toEqual([...changes].sort((x, y) => y - x));
+  });
+
+  it('chart forecast: the tokenchart forecast record, at the chart forecast price', async () => {
+    const before = await balance();
+    const fc = await buy({ service: 'chart-forecast', token: 'WETH', chain: 'base', timeperiod: '24h' });
+    expect(fc.status).toBe(200);
+    expect(fc.result.forecast).toBeTruthy();
+    expect(before - (await balance())).toBe(registry.byId('chart-forecast')!.priceRange.min);
+  });
+});
