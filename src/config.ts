@@ -45,6 +45,8 @@ export interface Config {
   readonly llm: { readonly model: string; readonly baseUrl: string | undefined; readonly apiKey: string | undefined } | undefined;
   /** Tool rounds one report may run before it must answer. */
   readonly reportMaxToolRounds: number;
+  /** A report's time budget; undefined: the catalogue's response-time target of the report. */
+  readonly reportTimeBudgetMs: number | undefined;
 }
 
 export interface ForecastConfig {
@@ -103,6 +105,7 @@ const envSchema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   SIBYL_LLM_MODEL: z.string().min(1).max(200).optional(),
   REPORT_MAX_TOOL_ROUNDS: int(1, 10).default(4),
+  REPORT_TIME_BUDGET_MS: int(1_000, 600_000).optional(),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -167,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A model is used only when named; OPENAI_BASE_URL alone (or a key alone) leaves the offline planner.
     llm: e.SIBYL_LLM_MODEL ? { model: e.SIBYL_LLM_MODEL, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,
     reportMaxToolRounds: e.REPORT_MAX_TOOL_ROUNDS,
+    reportTimeBudgetMs: e.REPORT_TIME_BUDGET_MS,
     forecast: e.FORECAST === 'on'
       ? {
           threads: e.FORECAST_THREADS,

@@ -57,6 +57,15 @@ export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl:
             // Other prices and the body fields that select them.
             'x-price-variants': priceVariants(skill.price).map((v) => ({ ...fixedPriceRecord(atomicToUsdString(usdToAtomic(v.price))), when: v.when })),
           }),
+          ...(skill.capabilityField && {
+            // Typed capability bodies: `{ <field>: id, ...that skill's fields }`, at that skill's price.
+            'x-capability-bodies': registry.capabilitiesOf(skill).map((c) => ({
+              [skill.capabilityField!]: c.id,
+              summary: c.title,
+              prices: priceOptions(c),
+              schema: z.toJSONSchema(c.input, { io: 'input' }),
+            })),
+          }),
         },
       };
     });

@@ -12,6 +12,18 @@ const boundsOf = (amounts: bigint[]) => ({
   maxPriceUsd: formatUsd(amounts.reduce((a, b) => (b > a ? b : a))).slice(1),
 });
 
+/** The smallest body a published schema accepts: its required fields, each with a value of its kind. */
+function sampleBody(schema: any): Record<string, unknown> {
+  const sample = (prop: any) => {
+    if (prop.type === 'array') return [prop.items.enum[0]];
+    if (prop.enum) return prop.enum[0];
+    if (prop.pattern?.includes('{64}')) return `0x${'ab'.repeat(32)}`;
+    if (prop.type === 'string' && !prop.pattern && prop.minLength) return 'x'.repeat(prop.minLength);
+    return '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  };
+  return Object.fromEntries((schema.required ?? []).map((f: string) => [f, sample(schema.properties[f])]));
+}
+
 describe.sequential('discovery and health', () => {
   const sibyl = useTestSibyl();
 
@@ -28,8 +40,7 @@ describe.sequential('discovery and health', () => {
       expect(op.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
       // Ask the server with the defaults it publishes and compare its price.
       const schema = op.requestBody.content['application/json'].schema;
-      const sample = (prop: any) => (prop.type === 'array' ? [prop.items.enum[0]] : '0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
-      const body = Object.fromEntries((schema.required ?? []).map((f: string) => [f, sample(schema.properties[f])]));
+      const body = sampleBody(schema);
       const res = await postJson(`${sibyl.url}${path}`, body);
       expect(res.status).toBe(402);
       const challenge = await json(res);
@@ -41,6 +52,15 @@ describe.sequential('discovery and health', () => {
         const asks = await json(await postJson(`${sibyl.url}${path}`, { ...body, ...variant.when }));
         asked.push(BigInt(asks.accepts[0].amount));
         expect(asks.accepts[0].amount).toBe(String(Math.round(Number(variant.amount) * 1_000_000)));
+      }
+      // Each typed capability body is asked the price the document gives it.
+      for (const capability of op['x-capability-bodies'] ?? []) {
+        const { schema: fields, prices, summary: _summary, ...selector } = capability;
+        const asks = await postJson(`${sibyl.url}${path}`, { ...sampleBody(fields), ...selector });
+        expect(asks.status, JSON.stringify(selector)).toBe(402);
+        const amount = (await json(asks)).accepts[0].amount;
+        asked.push(BigInt(amount));
+        expect(amount).toBe(String(Math.round(Number(prices[0]) * 1_000_000)));
       }
       expect(op['x-payment-requirement'].price).toBe(`$${op['x-price'].amount}`);
       expect(op['x-payment-requirement'].assetAddress).toBe(challenge.accepts[0].asset);

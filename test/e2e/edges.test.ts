@@ -26,7 +26,7 @@ const SPEC: Record<string, Edges> = {
   ohlcv: { required: TOKEN, periods: ALL_PERIODS, chains: ALL_CHAINS.filter((c) => c !== 'solana') },
   'top-tokens': chainList,
   topvolume: chainList,
-  'wallet-portfolio': { required: { walletAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }, chains: FIVE_CHAINS },
+  'wallet-holdings': { required: { walletAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }, chains: FIVE_CHAINS },
   holderconcentration: { required: TOKEN, chains: FIVE_CHAINS },
   tokensniping: { required: TOKEN, chains: FIVE_CHAINS },
   'rug-pull-scanner': { required: TOKEN, chains: FIVE_CHAINS },

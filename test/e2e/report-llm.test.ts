@@ -9,10 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { agentTools } from '../../src/agent/tools.js';
+import { MAX_CALLS_PER_ROUND } from '../../src/agent/report.js';
 import { createRegistry } from '../../src/skills/index.js';
 import { fundedPayer, json, payingFetch, startTestSibyl, usdcBalance, type TestSibyl } from '../helpers/sibyl.js';
 
 const API_KEY = 'sk-stub-0123456789abcdef';
+const MAX_ROUNDS = 2;
+const BUDGET_MS = 2_500;
 const registry = createRegistry();
 
 interface Seen { body: any; authorization: string | undefined }
@@ -25,9 +28,14 @@ function complete(body: any): unknown {
   const toolMessages = body.messages.filter((m: any) => m.role === 'tool');
   const user = [...body.messages].reverse().find((m: any) => m.role === 'user')?.content ?? '';
   const base = { id: `chatcmpl-${seen.length}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model, usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } };
+  const call = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+  // A model that never stops calling tools, six at a time.
+  if (/keep digging/i.test(user)) {
+    const round = toolMessages.length;
+    return { ...base, choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: Array.from({ length: 6 }, (_, i) => call(`call_${round}_${i}`, 'latest_pairs', { chain: 'base', limit: 1 })) } }] };
+  }
   if (/hello/i.test(user)) return { ...base, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Hello! Ask me about on-chain activity.' } }] };
   if (!toolMessages.length) {
-    const call = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
     return {
       ...base,
       choices: [{
@@ -54,11 +62,14 @@ beforeAll(async () => {
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end();
     const body = await readBody(req);
     seen.push({ body, authorization: req.headers.authorization });
+    const user = [...body.messages].reverse().find((m: any) => m.role === 'user')?.content ?? '';
+    // A model slower than the report's time budget.
+    if (/take your time/i.test(user)) await new Promise((r) => setTimeout(r, 2 * BUDGET_MS));
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(complete(body)));
   });
   await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
   const { port } = stub.address() as AddressInfo;
-  sibyl = await startTestSibyl({ env: { SIBYL_LLM_MODEL: 'stub-model', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: API_KEY } });
+  sibyl = await startTestSibyl({ env: { SIBYL_LLM_MODEL: 'stub-model', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: API_KEY, REPORT_MAX_TOOL_ROUNDS: String(MAX_ROUNDS), REPORT_TIME_BUDGET_MS: String(BUDGET_MS) } });
 });
 afterAll(async () => {
   await sibyl?.close();
@@ -104,6 +115,36 @@ describe('report with an OpenAI-compatible model', () => {
     expect(JSON.stringify(seen[1]!.body.messages[0])).not.toContain(API_KEY);
 
     expect(before - (await p.balance())).toBe(registry.byId('general-analysis')!.priceRange.min);
+  });
+
+  it('bounds a model that never stops: at most 4 calls a round and REPORT_MAX_TOOL_ROUNDS rounds, then answers from the results', async () => {
+    const p = await payer();
+    seen.length = 0;
+    const res = await p.post({ prompt: 'Keep digging into the newest pairs on base' });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.toolsUsed).toHaveLength(MAX_ROUNDS * MAX_CALLS_PER_ROUND);
+    expect(seen).toHaveLength(MAX_ROUNDS);
+    const notRun = seen[1]!.body.messages.filter((m: any) => m.role === 'tool' && JSON.parse(m.content).error?.code === 'not_run');
+    expect(notRun).toHaveLength(6 - MAX_CALLS_PER_ROUND);
+    expect(body.analysis).toContain('Latest DEX pairs');
+  });
+
+  it('stops at the time budget with 504 and charges nothing; a room answers one question at a time', async () => {
+    const p = await payer();
+    const q = await payer();
+    const before = await p.balance();
+    const roomId = `slow-${Date.now()}`;
+    const slow = p.post({ prompt: 'Take your time: what are the newest pairs on base?', roomId });
+    // The second question reaches the room while the first holds it.
+    await new Promise((r) => setTimeout(r, BUDGET_MS / 2));
+    const busy = await q.post({ prompt: 'hello', roomId });
+    expect(busy.status).toBe(409);
+    expect((await json(busy)).error.code).toBe('room_busy');
+    const res = await slow;
+    expect(res.status).toBe(504);
+    expect((await json(res)).error.code).toBe('report_timeout');
+    expect(await p.balance()).toBe(before);
   });
 
   it('charges nothing when the model answers without any tool', async () => {
