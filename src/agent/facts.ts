@@ -74,10 +74,15 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
   const lower = words.map((w) => w.toLowerCase());
 
   const chains: ChainName[] = [];
+  const chainWordAt = new Set<number>();
   words.forEach((w, i) => {
     const chain = CHAIN_WORDS.get(lower[i]!);
-    // An all-caps word is a ticker (BNB, ETH), not a chain name.
-    if (chain && !(w.length > 1 && w === w.toUpperCase() && /[A-Z]/.test(w) && chain !== w.toLowerCase()) && !chains.includes(chain)) chains.push(chain);
+    if (!chain) return;
+    // An all-caps word is a ticker (BNB, ETH), not a chain name, unless "chain" or "network" follows it.
+    const ticker = w.length > 1 && w === w.toUpperCase() && /[A-Z]/.test(w) && chain !== lower[i] && !/^(chain|network)$/.test(lower[i + 1] ?? '');
+    if (ticker) return;
+    chainWordAt.add(i);
+    if (!chains.includes(chain)) chains.push(chain);
   });
 
   const symbols: string[] = [];
@@ -86,7 +91,7 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
     const upper = bare.toUpperCase();
     const isTicker = (w.startsWith('$') && /^[A-Za-z][A-Za-z0-9]{1,14}$/.test(bare)) || (/^[A-Z][A-Z0-9]{1,9}$/.test(bare) && !vocabulary.has(lower[i]!) && !CHAIN_WORDS.has(lower[i]!));
     const isAsset = CANONICAL_ASSETS.includes(upper) && (bare === upper || !CHAIN_WORDS.has(lower[i]!));
-    if ((isTicker || isAsset) && !UNIT_SECONDS[lower[i]!] && !symbols.includes(upper)) symbols.push(upper);
+    if ((isTicker || isAsset) && !chainWordAt.has(i) && !UNIT_SECONDS[lower[i]!] && !symbols.includes(upper)) symbols.push(upper);
   });
 
   const { windowSeconds, candleSeconds } = durations(lower);

@@ -1,0 +1,52 @@
+/** The offline planner's reading of prompts: facts, arguments by schema, ranking, follow-ups. */
+import { describe, expect, it } from 'vitest';
+import { promptFacts } from '../../src/agent/facts.js';
+import { OfflinePlanner } from '../../src/agent/offline-planner.js';
+import { agentTools } from '../../src/agent/tools.js';
+import { createRegistry } from '../../src/skills/index.js';
+
+const planner = new OfflinePlanner(agentTools(createRegistry()));
+const first = (prompt: string, previous?: Parameters<OfflinePlanner['plan']>[1]) => {
+  const plan = planner.plan(prompt, previous);
+  return plan.kind === 'call' ? { skill: plan.calls[0]!.tool.skill.id, args: plan.calls[0]!.args } : { reply: plan.reason };
+};
+const A = '0x1111111111111111111111111111111111111111';
+const B = '0x2222222222222222222222222222222222222222';
+
+describe('prompt facts', () => {
+  it('tells windows from candle sizes, tickers from chain names, and keeps each address\'s noun', () => {
+    const f = promptFacts(`RSI for ETH on the 4h chart over the last 3 days, wallet ${A} token ${B} on BNB chain`);
+    expect(f.candleSeconds).toBe(14_400);
+    expect(f.windowSeconds).toBe(3 * 86_400);
+    expect(f.symbols).toEqual(['RSI', 'ETH']);
+    expect(f.chains).toEqual(['bsc']);
+    expect(f.addresses).toEqual([{ value: A, cue: 'wallet' }, { value: B, cue: 'token' }]);
+  });
+
+  it('reads counts and pairs without taking a window for a count', () => {
+    expect(promptFacts('top 10 tokens').count).toBe(10);
+    expect(promptFacts('over the last 12 hours').count).toBeNull();
+    expect(promptFacts('a 20/50 crossover').pair).toEqual([20, 50]);
+  });
+});
+
+describe('offline planner', () => {
+  it('fills arguments from what each field accepts', () => {
+    expect(first(`Is ${A} a honeypot on bsc?`)).toEqual({ skill: 'security-scan', args: { tokenAddress: A, chain: 'bsc' } });
+    expect(first('Backtest a 10/30 moving average crossover on WETH over 7 days')).toEqual({
+      skill: 'strategy-backtest', args: { token: 'WETH', strategy: 'moving-average-cross', fastWindow: 10, slowWindow: 30, periodDays: 7 },
+    });
+    expect(first('Top gainers on arbitrum in the last 4 hours')).toEqual({ skill: 'top-gainers', args: { chain: 'arbitrum', timeperiod: '4h' } });
+  });
+
+  it('does not guess: no fit, or a missing required argument, is a reply', () => {
+    expect(first('Tell me a joke about cats')).toEqual({ reply: 'no_skill_fits' });
+    expect(first('How concentrated are the holders?')).toEqual({ reply: 'missing_arguments' });
+  });
+
+  it('lets a follow-up inherit what it leaves out from the room\'s last call', () => {
+    const previous = { tool: 'holder_concentration', args: { tokenAddress: A, chain: 'base' } };
+    expect(first('Is it a honeypot?', previous)).toEqual({ skill: 'security-scan', args: { tokenAddress: A, chain: 'base' } });
+    expect(first('and on ethereum?', previous)).toEqual({ skill: 'holder-concentration', args: { tokenAddress: A, chain: 'ethereum' } });
+  });
+});
