@@ -34,7 +34,8 @@ export interface ReportAnswer {
   readonly analysis: string;
   readonly toolsUsed: readonly { skill: string; args: Record<string, unknown> }[];
   readonly planner: string;
-  readonly roomId: string;
+  /** The room the answer belongs to; null for a typed capability body, which has none. */
+  readonly roomId: string | null;
   readonly userId?: string;
   readonly results: readonly ToolOutcome[];
   readonly provenance: readonly Record<string, unknown>[];
@@ -78,7 +79,8 @@ export class ReportAgent {
       const state = await graph.invoke({ messages: [...trimmed(prior), new HumanMessage(request.prompt)] }, config);
       const last = state.messages[state.messages.length - 1];
       const written = AIMessage.isInstance(last) && !last.tool_calls?.length ? textOf(last) : '';
-      const produced = turn.outcomes.filter((o) => o.ok);
+      // A result that says `available: false` is an honest gap, not an answer: it is not charged.
+      const produced = turn.outcomes.filter(answered);
       const analysis = this.scrub(bound(written.trim() || writeAnswer(turn.outcomes, this.options.tools), MAX_ANALYSIS_CHARS));
       if (!produced.length) throw new SibylError('no_answer', analysis || 'the agent produced no answer; nothing was charged');
       return this.answer(analysis, turn.outcomes, roomId, request.userId);
@@ -97,10 +99,12 @@ export class ReportAgent {
     const tool = this.options.tools.find((t) => t.skill.id === skill.id);
     const result = await skill.handler(input, { ...this.options.context, ...(outer && { signal: outer }) });
     const outcome: ToolOutcome = { skill: skill.id, tool: tool?.name ?? skill.id, args: input, ok: true, result };
-    return this.answer(this.scrub(writeAnswer([outcome], this.options.tools)), [outcome], `capability_${randomUUID()}`, undefined, 'offline');
+    const analysis = this.scrub(writeAnswer([outcome], this.options.tools));
+    if (!answered(outcome)) throw new SibylError('no_answer', `${analysis}\nNothing was charged.`);
+    return this.answer(analysis, [outcome], null, undefined, 'offline');
   }
 
-  private answer(analysis: string, outcomes: readonly ToolOutcome[], roomId: string, userId: string | undefined, planner = this.options.planner.label): ReportAnswer {
+  private answer(analysis: string, outcomes: readonly ToolOutcome[], roomId: string | null, userId: string | undefined, planner = this.options.planner.label): ReportAnswer {
     return {
       analysis,
       toolsUsed: outcomes.map((o) => ({ skill: o.skill, args: { ...o.args } })),
@@ -172,6 +176,10 @@ export class ReportAgent {
     for (const secret of this.options.secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
     return out;
   }
+}
+
+function answered(outcome: ToolOutcome): boolean {
+  return outcome.ok && outcome.result?.available !== false;
 }
 
 /** Aborts after `ms`, or when the caller's signal aborts. */

@@ -9,7 +9,7 @@ import { createWalletClient, encodeFunctionData, http, parseAbi, parseEther, par
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { viemChain } from '../../src/chain/runtime.js';
 import { createRegistry } from '../../src/skills/index.js';
-import { USDC, freshAddress, fundedPayer, json, mintUsdc, payingFetch, rpc, untilIndexed, usdcBalance } from '../helpers/sibyl.js';
+import { USDC, freshAddress, json, mintUsdc, rpc, untilIndexed, walletPoster } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const registry = createRegistry();
@@ -20,12 +20,10 @@ let balance: () => Promise<bigint>;
 beforeAll(async () => {
   // The seed and span of the security tests' world, which holds rug pulls.
   w = await startWorldSibyl('sec-b', 3);
-  const { key } = await fundedPayer('40', w.rpcUrl);
-  const { pay } = payingFetch(key);
-  const payer = privateKeyToAccount(key).address;
-  balance = () => usdcBalance(payer, w.rpcUrl);
+  const wallet = await walletPoster(w.sibyl.url, '40', w.rpcUrl);
+  balance = wallet.balance;
   buy = async (body) => {
-    const res = await pay(`${w.sibyl.url}/x402/svc/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await wallet.post('/x402/svc/report', body);
     const answer = await json(res);
     return { status: res.status, body: answer, result: answer.results?.[0]?.result };
   };
@@ -102,8 +100,12 @@ describe('computed capabilities over the world', () => {
     expect(ruggerScore.result.factors).toContainEqual(expect.objectContaining({ factor: 'deployer', points: expect.any(Number) }));
     expect(ruggerScore.result.factors.find((f: any) => f.factor === 'deployer').points).toBeLessThan(0);
     expect(ruggerScore.result.grade).toBe('risky');
+    // No history is an honest gap, answered and not charged.
+    const before = await balance();
     const stranger = await buy({ service: 'wallet-trust-score', walletAddress: freshAddress() });
-    expect(stranger.result).toMatchObject({ available: false, reason: expect.any(String) });
+    expect(stranger.status).toBe(422);
+    expect(stranger.body.error.message).toMatch(/Not available: the index holds no activity of this wallet/);
+    expect(await balance()).toBe(before);
   });
 
   it('wallet PnL: a labelled smart-money wallet traded; an unknown wallet has nothing', async () => {
@@ -157,7 +159,8 @@ describe('computed capabilities over the world', () => {
     expect(review.result.ownerPowers.powers.length).toBeGreaterThan(0);
     expect(['medium', 'high']).toContain(review.result.risk);
     const eoa = await buy({ service: 'contract-review', address: freshAddress() });
-    expect(eoa.result).toMatchObject({ available: false });
+    expect(eoa.status).toBe(422);
+    expect(eoa.body.error.message).toMatch(/no contract code at this address/);
   });
 
   it('LP yields: fees are 0.3% of volume, sorted by APR; the stablecoin filter keeps stablecoin pools', async () => {

@@ -7,11 +7,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { privateKeyToAccount } from 'viem/accounts';
 import { agentTools } from '../../src/agent/tools.js';
 import { MAX_CALLS_PER_ROUND } from '../../src/agent/report.js';
 import { createRegistry } from '../../src/skills/index.js';
-import { fundedPayer, json, payingFetch, startTestSibyl, usdcBalance, type TestSibyl } from '../helpers/sibyl.js';
+import { json, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
 
 const API_KEY = 'sk-stub-0123456789abcdef';
 const MAX_ROUNDS = 2;
@@ -77,13 +76,8 @@ afterAll(async () => {
 });
 
 async function payer() {
-  const { key } = await fundedPayer('5');
-  const { pay } = payingFetch(key);
-  const address = privateKeyToAccount(key).address;
-  return {
-    balance: () => usdcBalance(address),
-    post: (body: unknown) => pay(`${sibyl.url}/x402/svc/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  };
+  const wallet = await walletPoster(sibyl.url, '5');
+  return { balance: wallet.balance, post: (body: unknown) => wallet.post('/x402/svc/report', body) };
 }
 
 describe('report with an OpenAI-compatible model', () => {

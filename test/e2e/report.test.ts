@@ -7,10 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { privateKeyToAccount } from 'viem/accounts';
 import { createRegistry } from '../../src/skills/index.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
-import { freshAddress, fundedPayer, json, payingFetch, postJson, usdcBalance } from '../helpers/sibyl.js';
+import { freshAddress, json, postJson, usdcBalance, walletPoster } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const registry = createRegistry();
@@ -25,13 +24,8 @@ afterAll(() => w?.close());
 
 /** A payer of its own, so each test sees exactly what it was charged. */
 async function payer() {
-  const { key } = await fundedPayer('20', w.rpcUrl);
-  const address = privateKeyToAccount(key).address;
-  const { pay } = payingFetch(key);
-  return {
-    balance: () => usdcBalance(address, w.rpcUrl),
-    post: (body: unknown) => pay(`${w.sibyl.url}/x402/svc/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  };
+  const wallet = await walletPoster(w.sibyl.url, '20', w.rpcUrl);
+  return { balance: wallet.balance, post: (body: unknown) => wallet.post('/x402/svc/report', body) };
 }
 
 function listedToken() {

@@ -162,6 +162,17 @@ export async function paidPoster(baseUrl: () => string, usd = '20') {
     pay(`${baseUrl()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
+/** A fresh wallet holding `usd` that pays with the official client, and can read its own balance. */
+export async function walletPoster(baseUrl: string, usd = '20', url = rpcUrl()) {
+  const { key, account } = await fundedPayer(usd, url);
+  const { pay } = payingFetch(key);
+  return {
+    address: account.address,
+    balance: () => usdcBalance(account.address, url),
+    post: (path: string, body: unknown) => pay(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  };
+}
+
 export type TestSibyl = Awaited<ReturnType<typeof startTestSibyl>>;
 
 /**
