@@ -25,10 +25,11 @@ const QUIET_FIELDS = new Set(['source', 'chain', 'chainId', 'asOf', 'blockRange'
 
 export function writeAnswer(outcomes: readonly ToolOutcome[], tools: readonly AgentTool[]): string {
   const parts = outcomes.map((o) => {
-    const title = tools.find((t) => t.name === o.tool)?.skill.title ?? o.skill;
+    const skill = tools.find((t) => t.name === o.tool)?.skill;
     const scope = describeArgs(o.args);
-    if (!o.ok) return `${title}${scope}: could not be answered (${o.error!.code}): ${o.error!.message}`;
-    return `${title}${scope}:\n${describeResult(o.result!)}`;
+    if (!o.ok) return `${skill?.title ?? o.skill}${scope}: could not be answered (${o.error!.code}): ${o.error!.message}`;
+    const summary = o.result!.available === false ? undefined : summaryOf(skill?.summarize, o.result!);
+    return `${skill?.title ?? o.skill}${scope}:\n${summary ? `${summary}\n` : ''}${describeResult(o.result!, !summary)}`;
   });
   return bound(parts.join('\n\n'), MAX_ANALYSIS_CHARS);
 }
@@ -42,13 +43,22 @@ function describeArgs(args: Readonly<Record<string, unknown>>): string {
   return shown.length ? ` (${shown.map(([k, v]) => `${k} ${v}`).join(', ')})` : '';
 }
 
-function describeResult(result: Record<string, unknown>): string {
+/** A skill's own summary line; a summary that fails on an unexpected shape is left out, not fatal. */
+function summaryOf(summarize: ((result: any) => string) | undefined, result: Record<string, unknown>): string | undefined {
+  try {
+    return summarize?.(result) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeResult(result: Record<string, unknown>, withFigures = true): string {
   const lines: string[] = [];
   if (result.available === false) lines.push(`Not available: ${String(result.reason ?? 'no reason given')}.`);
-  const headline = Object.entries(result)
+  const headline = !withFigures ? [] : Object.entries(result)
     .filter(([k, v]) => !QUIET_FIELDS.has(k) && k !== 'available' && k !== 'reason' && isScalar(v))
     .slice(0, HEADLINE_FIELDS);
-  for (const [k, v] of Object.entries(result)) {
+  for (const [k, v] of withFigures ? Object.entries(result) : []) {
     // One level into small records (token, verdict, summary) where the headline figures often live.
     if (!QUIET_FIELDS.has(k) && v && typeof v === 'object' && !Array.isArray(v) && headline.length < HEADLINE_FIELDS) {
       for (const [k2, v2] of Object.entries(v as Record<string, unknown>)) if (isScalar(v2) && headline.length < HEADLINE_FIELDS) headline.push([`${k}.${k2}`, v2]);

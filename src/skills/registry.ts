@@ -56,6 +56,12 @@ export interface SkillDefinition<S extends z.ZodObject> {
    */
   readonly disabledReason?: string;
   readonly handler: (input: z.output<S>, ctx: SkillContext) => Promise<Record<string, unknown>>;
+  /**
+   * The answer's first line in plain language, from a result of this skill (the report agent's
+   * writer adds the main rows and the source after it). Skills without one are described from
+   * their result's shape alone.
+   */
+  readonly summarize?: (result: any) => string;
 }
 
 export interface Skill<S extends z.ZodObject = z.ZodObject> extends SkillDefinition<S> {

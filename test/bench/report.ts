@@ -4,6 +4,7 @@
  * report development prompts with their addresses and hashes swapped for ones the bench world
  * holds, so every tool does real work. "cold" is each prompt's first run at a fresh index
  * checkpoint (Markets and timelines built), "warm" the runs after it at the same checkpoint.
+ * BENCH_PRINT=1 prints each first answer; BENCH_VERBOSE=1 each refusal.
  */
 import { readFileSync } from 'node:fs';
 import { OfflineGraphPlanner } from '../../src/agent/planners.js';
@@ -47,7 +48,10 @@ try {
   for (const [i, prompt] of prompts.entries()) {
     for (let run = 0; run < RUNS; run++) {
       const t = performance.now();
-      const ok = await agent.ask({ prompt, roomId: `bench-${i}-${run}` }).then(() => true, (err: Error) => {
+      const ok = await agent.ask({ prompt, roomId: `bench-${i}-${run}` }).then((answer) => {
+        if (run === 0 && process.env.BENCH_PRINT) console.log(`\n### ${prompt}\n${answer.analysis}`);
+        return true;
+      }, (err: Error) => {
         if (run === 0 && process.env.BENCH_VERBOSE) console.log(`  not answered: ${prompt}\n    ${err.message.slice(0, 300)}`);
         return false;
       });

@@ -6,6 +6,7 @@ import { YIELD_METHODOLOGY, poolYields } from '../../intel/yields.js';
 import { PERIODS } from '../../intel/periods.js';
 import { EVM_CHAINS, chainParam, limitParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { pct, usd } from '../summary.js';
 import { loadMarket, periodStartBlock } from '../market/load.js';
 
 export const yieldAnalysisSkill = defineSkill({
@@ -25,6 +26,12 @@ export const yieldAnalysisSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   rateLimitPerMinute: 10,
   timeTargetSeconds: 60,
+  summarize: (r) => {
+    const best = r.pools[0];
+    if (!best) return `No pool with at least $10,000 liquidity qualifies over ${r.timeperiod}.`;
+    return `${r.poolsCompared} pools compared over ${r.timeperiod}; best: ${best.pair} on ${best.dex}, fee APR ${pct(best.feeAprPct)} on ${usd(best.liquidityUsd)} liquidity ` +
+      `(impermanent loss ${pct(best.impermanentLossPct)}, net ${pct(best.netPeriodReturnPct)} over the period). Realised, not promised.`;
+  },
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
@@ -44,6 +51,9 @@ export const altcoinSeasonSkill = defineSkill({
   price: '0.25',
   toolName: 'altcoin_season_index',
   surfaces: ['a2a', 'mcp', 'agent'],
+  summarize: (r) =>
+    `Altcoin season index ${r.index}/100 (${r.season}): ${(r.tokens as { beatBenchmark: boolean }[]).filter((t) => t.beatBenchmark).length} of ${r.tokensCompared} liquid altcoins ` +
+    `beat ${r.benchmark.symbol} (${pct(r.benchmark.changePct)}) over ${r.timeperiod}.`,
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);

@@ -15,7 +15,8 @@ import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, chainParam, periodParam, tokenParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { loadMarket } from './load.js';
-import { tokenchartSkill } from './tokenchart.js';
+import { chartSummary, tokenchartSkill } from './tokenchart.js';
+import { num, orReason, pct, share, usd } from '../summary.js';
 
 /** Candle sizes the analyses accept, in seconds. */
 const TIMEFRAMES = { '5m': 300, '15m': 900, '1h': 3_600, '4h': 14_400, '1d': 86_400 } as const;
@@ -50,6 +51,7 @@ export const chartForecastSkill = defineSkill({
   toolName: 'chart_forecast',
   surfaces: ['a2a', 'mcp', 'agent'],
   timeTargetSeconds: 60,
+  summarize: chartSummary,
   handler: (input, ctx) => tokenchartSkill.handler({ tokenAddress: input.token, chain: input.chain, timeperiod: input.timeperiod, forecast: true }, ctx),
 });
 
@@ -70,6 +72,11 @@ export const technicalAnalysisSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   rateLimitPerMinute: 30,
   timeTargetSeconds: 30,
+  summarize: (r) =>
+    `${r.token.symbol} on ${r.timeframe} candles (${r.candles}): last ${usd(r.lastClose)}; RSI 14 ${orReason(r.rsi14, (x) => `${x.value} (${x.state})`)}; ` +
+    `MACD ${orReason(r.macd, (x) => `histogram ${num(x.histogram)} (${x.bias})`)}; SMA 20 ${orReason(r.sma20, usd)}, SMA 50 ${orReason(r.sma50, usd)}; ` +
+    `Bollinger ${orReason(r.bollinger, (x) => `${usd(x.lower)}-${usd(x.upper)}, %B ${x.percentB}`)}; trend ${orReason(r.trend, String)}; ` +
+    `support ${r.support.map(usd).join(', ') || 'none below'}; resistance ${r.resistance.map(usd).join(', ') || 'none above'}.`,
   async handler(input, ctx) {
     const { chain, checkpoint, fromBlock, candles, token: t } = await tokenCandles(ctx, input, input.timeframe, input.candles);
     return {
@@ -105,6 +112,10 @@ export const strategyBacktestSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   rateLimitPerMinute: 5,
   timeTargetSeconds: 120,
+  summarize: (r) =>
+    `${r.strategy} on ${r.token.symbol} (${r.parameters.timeframe} candles, ${r.parameters.periodDays} days, fee ${r.parameters.feeBps} bps): ${pct(r.totalReturnPct)} ` +
+    `against ${pct(r.buyAndHoldReturnPct)} buying and holding; max drawdown ${pct(-r.maxDrawdownPct)}; Sharpe ${r.sharpe ?? 'n/a'}; ${r.tradeCount} trades, ` +
+    `win rate ${r.winRate === null ? 'n/a' : share(r.winRate * 100)}; in the market ${share(r.exposurePct)} of the time.`,
   async handler(input, ctx) {
     const count = candleCount(input);
     const { chain, checkpoint, fromBlock, candles, token: t } = await tokenCandles(ctx, input, input.timeframe, count);

@@ -10,6 +10,7 @@ import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, chainParam, periodParam, tokenParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { pct, usd } from '../summary.js';
 import { loadMarket } from './load.js';
 
 const chartInput = z.strictObject({
@@ -44,6 +45,16 @@ function describeToken(market: Market, token: string) {
   };
 }
 
+/** The chart's price line and, with a forecast, its call, band and reasons. */
+export const chartSummary = (r: any): string => {
+  const f = r.forecast;
+  const head = `${r.token.symbol} ${usd(r.priceUsd)} (${pct(r.changePct)} over ${r.timeperiod}).`;
+  if (!f) return head;
+  const n = f.quantiles ? f.quantiles.q10.length - 1 : -1;
+  const band = f.quantiles ? `; q10-q90 at ${f.quantiles.times[n]}: ${usd(f.quantiles.q10[n])} to ${usd(f.quantiles.q90[n])} (${f.quantiles.model})` : '';
+  return `${head} Forecast for the next ${f.interval}: ${f.direction} (drift ${pct(f.driftPct)})${band}; models: ${f.verdict}; confidence ${f.commentary.confidence}. For: ${f.commentary.supporting.join('; ') || 'none'}. Against: ${f.commentary.contradicting.join('; ') || 'none'}.`;
+};
+
 export const tokenchartSkill = defineSkill({
   id: 'tokenchart',
   title: 'Token price chart',
@@ -55,6 +66,7 @@ export const tokenchartSkill = defineSkill({
   httpPath: '/x402/data/tokenchart',
   toolName: 'token_chart',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  summarize: chartSummary,
   async handler(input, ctx) {
     const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);
     const first = candles[0]!;

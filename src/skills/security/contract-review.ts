@@ -20,6 +20,7 @@ export const contractReviewSkill = defineSkill({
   price: '0.25',
   toolName: 'contract_review',
   surfaces: ['a2a', 'mcp', 'agent'],
+  summarize: (r) => `Risk ${r.risk}: ${(r.findings as string[]).join('; ') || 'no owner powers, not a proxy'}.`,
   async handler(input, ctx) {
     const chain = ctx.chains.get(input.chain);
     const head = await chain.client.getBlock();

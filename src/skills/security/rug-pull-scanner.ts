@@ -18,6 +18,9 @@ export const rugPullScannerSkill = defineSkill({
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   rateLimitPerMinute: 20,
   timeTargetSeconds: 30,
+  summarize: (r) =>
+    `${r.token?.symbol ?? 'Token'}: risk ${r.verdict} (${r.riskScore}/100); honeypot ${r.honeypot ? 'yes' : 'no'}; rugged ${r.rugged ? 'yes' : 'no'}. ` +
+    `Findings: ${(r.findings as { finding: string }[]).slice(0, 4).map((f) => f.finding).join('; ') || 'none'}.`,
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const token = resolveToken(market, input.tokenAddress);

@@ -7,6 +7,7 @@ import { DEBUGGER_METHODOLOGY, FLOW_METHODOLOGY, debugTransaction, findTransacti
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { usd } from '../summary.js';
 import { loadMarket } from '../market/load.js';
 
 const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex characters').transform((h) => h.toLowerCase() as Hash).describe('Transaction hash (0x + 64 hex).');
@@ -29,6 +30,12 @@ export const transactionDebuggerSkill = defineSkill({
   price: '0.25',
   toolName: 'transaction_debugger',
   surfaces: ['a2a', 'mcp', 'agent'],
+  summarize: (r) => {
+    const events = new Map<string, number>();
+    for (const l of r.logs as { event: string | null }[]) events.set(l.event ?? 'unknown', (events.get(l.event ?? 'unknown') ?? 0) + 1);
+    return `${r.status === 'success' ? 'Succeeded' : `Reverted: ${r.revertReason}`}. ${r.call.function ?? r.call.kind} from ${r.from} to ${r.to ?? 'a new contract'} in block ${r.block}; ` +
+      `gas ${r.gas.used} of ${r.gas.limit} (${r.gas.usedPct}%), fee ${r.gas.feeNative}; logs: ${[...events].map(([e, n]) => `${n} ${e}`).join(', ') || 'none'}.`;
+  },
   async handler(input, ctx) {
     const { found, head } = await locate(ctx, input.txHash, input.chain);
     const market = await loadMarket(ctx, found.chain.name).then((m) => m.market).catch(() => null);
@@ -46,6 +53,9 @@ export const fundFlowTraceSkill = defineSkill({
   price: '0.35',
   toolName: 'fund_flow_trace',
   surfaces: ['a2a', 'mcp', 'agent'],
+  summarize: (r) =>
+    `${r.edgeCount} transfers followed over ${r.hops} hops from block ${r.block}; largest recipients: ` +
+    `${(r.largestRecipients as { address: string; kind: string; receivedUsd: number }[]).slice(0, 5).map((e) => `${e.address} (${e.kind}, ${usd(e.receivedUsd)})`).join('; ') || 'none'}.`,
   async handler(input, ctx) {
     const { found, head } = await locate(ctx, input.txHash, input.chain);
     const { market, checkpoint } = await loadMarket(ctx, found.chain.name);
