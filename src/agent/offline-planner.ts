@@ -63,8 +63,49 @@ export class OfflinePlanner {
           'which the question does not give; nothing was run and nothing was charged.',
       };
     }
-    return { kind: 'call', calls: [{ tool: chosen, args }], facts };
+    return { kind: 'call', calls: [{ tool: chosen, args }, ...this.otherAsks(prompt, facts, chosen, args)], facts };
   }
+
+  /**
+   * A question that asks two things ("Is it a honeypot? Who holds it?") gets a call for each:
+   * every clause whose own best skill differs from the first choice, fits strongly, and has its
+   * required arguments (from the clause, else the whole prompt, else the first call) is added.
+   */
+  private otherAsks(prompt: string, whole: PromptFacts, first: AgentTool, firstArgs: Record<string, unknown>): PlannedCall[] {
+    const calls: PlannedCall[] = [];
+    const taken = new Set([first.name]);
+    for (const clause of clauses(prompt)) {
+      if (calls.length >= MAX_CALLS - 1) break;
+      const own = promptFacts(clause, this.index.vocabulary);
+      // The clause's words, with what the whole prompt names ("its holders" is the token's).
+      const facts: PromptFacts = {
+        ...whole,
+        terms: own.terms,
+        windowSeconds: own.windowSeconds ?? whole.windowSeconds,
+        candleSeconds: own.candleSeconds ?? whole.candleSeconds,
+      };
+      const best = this.index.rank(facts).find((r) => !r.tool.skill.disabledReason);
+      if (!best || best.score < STRONG_FIT_SCORE || taken.has(best.tool.name)) continue;
+      const { args, missing } = fillArgs(best.tool, facts, firstArgs);
+      if (missing.length) continue;
+      taken.add(best.tool.name);
+      calls.push({ tool: best.tool, args });
+    }
+    return calls;
+  }
+}
+
+/** Most calls one offline plan makes. */
+const MAX_CALLS = 3;
+/** A clause's own skill must fit this well to be asked too (a clear match on the skill's name or tags). */
+const STRONG_FIT_SCORE = 7;
+
+/** Sentences, and questions joined by "and" + a question word. */
+function clauses(prompt: string): string[] {
+  return prompt
+    .split(/[?!;]+\s*|\.\s+|,?\s+and\s+(?=(?:what|who|which|how|is|are|was|were|can|does|do|where|when|show|give|list)\b)/i)
+    .map((c) => c?.trim())
+    .filter((c): c is string => !!c && c.split(/\s+/).length >= 3);
 }
 
 function sharesFields(a: AgentTool, b: AgentTool): boolean {

@@ -44,6 +44,16 @@ describe('offline planner', () => {
     expect(first('How concentrated are the holders?')).toEqual({ reply: 'missing_arguments' });
   });
 
+  it('asks each skill a two-part question needs, once each', () => {
+    const plan = planner.plan(`Is ${A} a honeypot on base? And who are its top holders?`);
+    expect(plan.kind === 'call' && plan.calls.map((c) => [c.tool.skill.id, c.args])).toEqual([
+      ['security-scan', { tokenAddress: A, chain: 'base' }],
+      ['holder-concentration', { tokenAddress: A, chain: 'base' }],
+    ]);
+    const repeated = planner.plan(`Is ${A} a honeypot? Can I sell it after buying on bsc?`);
+    expect(repeated.kind === 'call' && repeated.calls).toHaveLength(1);
+  });
+
   it('lets a follow-up inherit what it leaves out from the room\'s last call', () => {
     const previous = { tool: 'holder_concentration', args: { tokenAddress: A, chain: 'base' } };
     expect(first('Is it a honeypot?', previous)).toEqual({ skill: 'security-scan', args: { tokenAddress: A, chain: 'base' } });
