@@ -17,7 +17,13 @@ import {
 import type { Store } from '../store/store.js';
 
 export const KEEP_CHECKPOINTS = 12;
+/** A room unused this long is deleted (by the next write to any room). */
+export const ROOM_IDLE_TTL_MS = 7 * 86_400_000;
 const PREFIX = 'agent:room';
+/** Sorted set of rooms by last write (ms), for expiry. */
+const ROOMS = 'agent:rooms';
+/** Rooms deleted per write at most, so expiry never stalls a turn. */
+const EXPIRE_BATCH = 20;
 
 interface StoredCheckpoint {
   readonly c: [string, string];
@@ -28,7 +34,7 @@ interface StoredCheckpoint {
 type StoredWrite = [taskId: string, channel: string, value: [string, string], taskPath: string];
 
 export class StoreCheckpointSaver extends BaseCheckpointSaver {
-  constructor(private readonly store: Store, serde?: SerializerProtocol) {
+  constructor(private readonly store: Store, private readonly idleTtlMs = ROOM_IDLE_TTL_MS, serde?: SerializerProtocol) {
     super(serde);
   }
 
@@ -69,6 +75,7 @@ export class StoreCheckpointSaver extends BaseCheckpointSaver {
     const order = await this.store.incrBy(k.sequence, 1);
     await this.store.sortedAdd(k.ids, [{ member: checkpoint.id, score: order }]);
     await this.prune(threadId, ns);
+    await this.expireIdleRooms(threadId);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -97,6 +104,17 @@ export class StoreCheckpointSaver extends BaseCheckpointSaver {
     const k = keys(threadId, '');
     for (const id of await this.newestIds(threadId, '')) await this.store.delete(k.writes(id));
     await Promise.all([k.checkpoints, k.ids, k.sequence].map((key) => this.store.delete(key)));
+  }
+
+  /** Marks this room used now and deletes rooms idle past the TTL. */
+  private async expireIdleRooms(threadId: string): Promise<void> {
+    const now = Date.now();
+    await this.store.sortedAdd(ROOMS, [{ member: threadId, score: now }]);
+    const idle = await this.store.sortedRange(ROOMS, -Infinity, now - this.idleTtlMs, EXPIRE_BATCH);
+    for (const { member } of idle) {
+      // Another instance may expire the same room: whoever removes it from the set deletes it.
+      if (await this.store.sortedRemove(ROOMS, [member])) await this.deleteThread(member);
+    }
   }
 
   /** Checkpoint ids of a thread, newest first. */

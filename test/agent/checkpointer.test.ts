@@ -10,11 +10,11 @@ import type { Store } from '../../src/store/store.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 
 /** A graph that answers each message with how many messages the room holds. */
-function counter(store: Store) {
+function counter(store: Store, idleTtlMs?: number) {
   return new StateGraph(MessagesAnnotation)
     .addNode('reply', (s) => ({ messages: [new AIMessage(`room holds ${s.messages.length}`)] }))
     .addEdge(START, 'reply')
-    .compile({ checkpointer: new StoreCheckpointSaver(store) });
+    .compile({ checkpointer: new StoreCheckpointSaver(store, idleTtlMs) });
 }
 
 const implementations: [string, () => Promise<Store>][] = [
@@ -59,5 +59,16 @@ describe.each(implementations)('report room checkpointer: %s', (_name, open) => 
     expect(page).toEqual(ids.slice(1, 3));
     await saver.deleteThread(threadId);
     expect(await saver.getTuple(room)).toBeUndefined();
+  });
+
+  it('deletes a room left idle past its TTL when any room is next written', async () => {
+    const idle = { configurable: { thread_id: `room-${randomUUID()}` } };
+    const busy = { configurable: { thread_id: `room-${randomUUID()}` } };
+    await counter(store, 150).invoke({ messages: [new HumanMessage('hi')] }, idle);
+    await new Promise((r) => setTimeout(r, 200));
+    await counter(store, 150).invoke({ messages: [new HumanMessage('hi')] }, busy);
+    const saver = new StoreCheckpointSaver(store);
+    expect(await saver.getTuple(idle)).toBeUndefined();
+    expect(await saver.getTuple(busy)).toBeDefined();
   });
 });

@@ -54,8 +54,9 @@ describe('computed capabilities over the world', () => {
   });
 
   it('technical analysis: SMA 20 is the mean of the last 20 closes of the same candles', async () => {
-    const { status, result } = await buy({ service: 'technical-analysis', token: 'WETH', chain: 'base', timeframe: '1h', candles: 40 });
+    const { status, result, body } = await buy({ service: 'technical-analysis', token: 'WETH', chain: 'base', timeframe: '1h', candles: 40 });
     expect(status).toBe(200);
+    expect(body.analysis).toContain(`RSI 14 ${result.rsi14.value} (${result.rsi14.state})`);
     const ohlcv = await buy({ service: 'ohlcv', tokenAddress: 'WETH', chain: 'base', timeperiod: '24h' });
     expect(result.token.symbol).toBe('WETH');
     expect(result.candles).toBeGreaterThanOrEqual(30);
