@@ -58,10 +58,6 @@ export interface ReportAgentOptions {
 export class ReportAgent {
   constructor(private readonly options: ReportAgentOptions) {}
 
-  get plannerLabel(): string {
-    return this.options.planner.label;
-  }
-
   /** Answers a free-form prompt in its room. Throws `no_answer` when nothing was produced (nothing is charged then). */
   async ask(request: ReportRequest, outer?: AbortSignal): Promise<ReportAnswer> {
     const roomId = request.roomId ?? `room_${randomUUID()}`;
@@ -90,7 +86,8 @@ export class ReportAgent {
       }
       throw err;
     } finally {
-      await this.options.store.delete(lock);
+      // Release only our own hold (had it expired, another turn may hold the room now).
+      if ((await this.options.store.get(lock)) === holder) await this.options.store.delete(lock);
     }
   }
 
@@ -119,13 +116,14 @@ export class ReportAgent {
 
   private graph(turn: Turn) {
     const { planner, maxToolRounds } = this.options;
+    // Counted per turn: the room's earlier turns do not use up this one's rounds.
     let rounds = 0;
     return new StateGraph(MessagesAnnotation)
       .addNode('plan', async (state) => ({ messages: [await planner.next(state.messages, turn)] }))
       .addNode('tools', async (state) => {
         rounds++;
         const calls = (state.messages[state.messages.length - 1] as AIMessage).tool_calls ?? [];
-        return { messages: await this.runCalls(calls, turn, rounds > maxToolRounds) };
+        return { messages: await this.runCalls(calls, turn) };
       })
       .addNode('answer', () => ({ messages: [new AIMessage(writeAnswer(turn.outcomes, this.options.tools))] }))
       .addEdge(START, 'plan')
@@ -140,12 +138,12 @@ export class ReportAgent {
   }
 
   /** Runs a planner message's calls: registry skills only, validated, in parallel, each answered. */
-  private async runCalls(calls: NonNullable<AIMessage['tool_calls']>, turn: Turn, exhausted: boolean): Promise<ToolMessage[]> {
+  private async runCalls(calls: NonNullable<AIMessage['tool_calls']>, turn: Turn): Promise<ToolMessage[]> {
     return Promise.all(
       calls.map(async (call, index) => {
         const id = call.id ?? `call_${randomUUID()}`;
         const reply = (body: unknown) => new ToolMessage({ tool_call_id: id, name: call.name, content: bound(this.scrub(JSON.stringify(body)), TOOL_MESSAGE_CHARS) });
-        if (exhausted || index >= MAX_CALLS_PER_ROUND) return reply({ error: { code: 'not_run', message: 'step limit reached; answer with the results you have' } });
+        if (index >= MAX_CALLS_PER_ROUND) return reply({ error: { code: 'not_run', message: `at most ${MAX_CALLS_PER_ROUND} calls a round; answer with the results you have` } });
         const tool = this.options.tools.find((t) => t.name === call.name);
         if (!tool) return reply({ error: { code: 'unknown_tool', message: `no tool named ${call.name}; only the listed tools exist` } });
         const outcome = await this.runTool(tool, call.args ?? {}, turn.signal);
