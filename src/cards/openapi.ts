@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
 import { atomicToUsdString, usdToAtomic } from '../payments/money.js';
 import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
-import { httpPaths, priceVariants, type Registry, type Skill } from '../skills/registry.js';
+import { httpPaths, priceVariants, type PriceList, type Registry, type Skill } from '../skills/registry.js';
 
 const errorSchema = {
   type: 'object',
@@ -26,8 +26,9 @@ const errorSchema = {
   },
 } as const;
 
-/** Every price a skill can charge, as "0.40" strings, the default first. */
-export function priceOptions(skill: Skill): string[] {
+/** Every price a skill can charge from a price list, as "0.40" strings, the default first. */
+export function priceOptions(skill: Skill, list: PriceList = 'http'): string[] {
+  if (list === 'catalog' && skill.catalogPrice) return [atomicToUsdString(usdToAtomic(skill.catalogPrice))];
   return [...new Set(priceVariants(skill.price).map((v) => atomicToUsdString(usdToAtomic(v.price))))];
 }
 
@@ -62,7 +63,7 @@ export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl:
             'x-capability-bodies': registry.capabilitiesOf(skill).map((c) => ({
               [skill.capabilityField!]: c.id,
               summary: c.title,
-              prices: priceOptions(c),
+              prices: priceOptions(c, 'catalog'),
               schema: z.toJSONSchema(c.input, { io: 'input' }),
             })),
           }),

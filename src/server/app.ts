@@ -12,6 +12,7 @@ import { errorHandler } from './errors.js';
 import { health } from './health.js';
 import { mountPaidRoutes } from './paid-routes.js';
 import { mountForecastRoutes } from './forecast-routes.js';
+import { mountA2aRoutes } from './a2a-routes.js';
 import type { ForecastAccess } from '../forecast/access.js';
 
 export const SERVICE_VERSION = '1.0.0';
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   mountPaidRoutes(app, { registry: deps.registry, paywall: deps.paywall, context: deps.context, publicUrl });
+  mountA2aRoutes(app, { registry: deps.registry, paywall: deps.paywall, context: deps.context, publicUrl });
   mountForecastRoutes(app, { registry: deps.registry, paywall: deps.paywall, context: deps.context, access: deps.forecastAccess, publicUrl });
 
   app.get('/healthz', async (_req, res) => {

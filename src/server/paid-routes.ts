@@ -4,7 +4,7 @@
  * answer with the receipt. Failed work releases the reservation and moves no money.
  */
 import type { Express, Request, Response } from 'express';
-import { PaymentRefused, type Paywall } from '../payments/paywall.js';
+import { PaymentRefused, type Paywall, type Receipt } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
 import { httpPaths, type Registry, type Skill } from '../skills/registry.js';
 import { SibylError } from '../errors.js';
@@ -18,15 +18,25 @@ export interface PaidRouteDeps {
   publicUrl: (req: Request) => string;
 }
 
+/** What one validated request buys: its price, what the 402 describes, and the work. */
+export interface PaidOperation {
+  readonly amount: bigint;
+  readonly description: string;
+  run(): Promise<Record<string, unknown>>;
+  /** The body sent with the receipt (default: the answer as it is). */
+  respond?(answer: Record<string, unknown>, receipt: Receipt): unknown;
+}
+
 export function mountPaidRoutes(app: Express, deps: PaidRouteDeps): void {
   for (const skill of deps.registry.list('http')) {
-    for (const path of httpPaths(skill)) app.post(path, (req, res) => servePaid(skill, req, res, deps));
+    for (const path of httpPaths(skill)) app.post(path, (req, res) => servePaid(operationFor(skill, hasBody(req) ? req.body : undefined, deps), req, res, deps));
   }
 }
 
-async function servePaid(skill: Skill, req: Request, res: Response, deps: PaidRouteDeps): Promise<void> {
+/** Charges for one operation: 402 challenge, or verify + reserve → run → settle → answer with the receipt. */
+export async function servePaid(operation: PaidOperation, req: Request, res: Response, deps: Pick<PaidRouteDeps, 'paywall' | 'publicUrl'>): Promise<void> {
   const { paywall } = deps;
-  const { amount, description, run } = operationFor(skill, hasBody(req) ? req.body : undefined, deps);
+  const { amount, description, run } = operation;
   const resource = { url: `${deps.publicUrl(req)}${req.path}`, description, mimeType: 'application/json' };
 
   const header = req.get('x-payment') ?? req.get('payment-signature');
@@ -52,7 +62,7 @@ async function servePaid(skill: Skill, req: Request, res: Response, deps: PaidRo
     const receipt = await paywall.settle(authorization);
     res.set(receipt.headers);
     if (receipt.pending) res.set('X-Settlement-Status', 'pending');
-    res.status(200).json(answer);
+    res.status(200).json(operation.respond ? operation.respond(answer, receipt) : answer);
   } catch (err) {
     if (err instanceof PaymentRefused) return sendChallenge(res, paywall.challenge(amount, resource, err));
     throw err;
@@ -63,7 +73,7 @@ async function servePaid(skill: Skill, req: Request, res: Response, deps: PaidRo
  * What one body buys: the skill itself, or, when the skill has a `capabilityField` and the body
  * names another agent skill in it, that skill with the remaining fields at that skill's price.
  */
-function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): { amount: bigint; description: string; run: () => Promise<Record<string, unknown>> } {
+function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): PaidOperation {
   const field = skill.capabilityField;
   if (field && body && typeof body === 'object' && !Array.isArray(body) && field in body) {
     const { [field]: id, ...fields } = body as Record<string, unknown>;
@@ -78,7 +88,7 @@ function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): { amoun
     const input = parseBody(target.input, fields);
     const { agent } = deps.context;
     return {
-      amount: target.quote(input),
+      amount: target.quote(input, 'catalog'),
       description: target.description,
       run: async () => (agent ? { ...(await agent.capability(target, input)) } : target.handler(input, deps.context)),
     };
@@ -88,7 +98,7 @@ function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): { amoun
 }
 
 /** The spec requires a body on every operation; an empty POST is not `{}`. */
-function hasBody(req: Request): boolean {
+export function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -34,7 +34,13 @@ export interface SkillDefinition<S extends z.ZodObject> {
   readonly examples: readonly string[];
   /** The request body. Strict: unknown fields are refused and named. */
   readonly input: S;
+  /** The price of its paid HTTP operation (spec 4.2), or of the skill where it has no operation. */
   readonly price: PriceSpec<z.output<S>>;
+  /**
+   * The price the marketplace catalogue and the A2A skill list give (spec 4.5/4.6) where it differs
+   * from the operation's: A2A calls and typed capability bodies on the report path charge it.
+   */
+  readonly catalogPrice?: UsdPrice;
   /** Paid HTTP path, e.g. `/x402/data/latest-pairs`. */
   readonly httpPath?: string;
   /** Other paths that sell the same operation at the same price (spec spellings). */
@@ -64,27 +70,33 @@ export interface SkillDefinition<S extends z.ZodObject> {
   readonly summarize?: (result: any) => string;
 }
 
+/** Which price list a call is charged from: the HTTP operation's, or the catalogue's (A2A, typed bodies). */
+export type PriceList = 'http' | 'catalog';
+
 export interface Skill<S extends z.ZodObject = z.ZodObject> extends SkillDefinition<S> {
-  /** Atomic USDC price for a validated body. */
-  quote(input: z.output<S>): bigint;
-  /** Smallest and largest price the skill can charge, atomic. */
+  /** Atomic USDC price for a validated body, from the given list. */
+  quote(input: z.output<S>, list?: PriceList): bigint;
+  /** Smallest and largest price the skill can charge on its HTTP operation, atomic. */
   readonly priceRange: { readonly min: bigint; readonly max: bigint };
+  /** The same over the catalogue list. */
+  readonly catalogPriceRange: { readonly min: bigint; readonly max: bigint };
 }
 
 export function defineSkill<S extends z.ZodObject>(def: SkillDefinition<S>): Skill<S> {
   const variants = priceVariants(def.price);
   variants.forEach((v) => assertUsdPrice(v.price));
+  if (def.catalogPrice) assertUsdPrice(def.catalogPrice);
   const atomic = variants.map((v) => usdToAtomic(v.price));
+  const range = (amounts: bigint[]) => ({ min: amounts.reduce((a, b) => (b < a ? b : a)), max: amounts.reduce((a, b) => (b > a ? b : a)) });
   return {
     ...def,
-    quote(input) {
+    quote(input, list = 'http') {
+      if (list === 'catalog' && def.catalogPrice) return usdToAtomic(def.catalogPrice);
       const matches = variants.filter((v) => Object.entries(v.when).every(([k, want]) => (input as Record<string, unknown>)[k] === want));
       return usdToAtomic(matches[matches.length - 1]!.price);
     },
-    priceRange: {
-      min: atomic.reduce((a, b) => (b < a ? b : a)),
-      max: atomic.reduce((a, b) => (b > a ? b : a)),
-    },
+    priceRange: range(atomic),
+    catalogPriceRange: def.catalogPrice ? range([usdToAtomic(def.catalogPrice)]) : range(atomic),
   };
 }
 
@@ -125,11 +137,11 @@ export class Registry {
 
   /** Advertised bounds across every paid HTTP operation (capability bodies included), computed, never typed. */
   httpPriceBounds(): { min: bigint; max: bigint } | undefined {
-    const paid = this.list('http').filter((s) => s.httpPath).flatMap((s) => [s, ...this.capabilitiesOf(s)]);
-    if (!paid.length) return undefined;
+    const ranges = this.list('http').filter((s) => s.httpPath).flatMap((s) => [s.priceRange, ...this.capabilitiesOf(s).map((c) => c.catalogPriceRange)]);
+    if (!ranges.length) return undefined;
     return {
-      min: paid.map((s) => s.priceRange.min).reduce((a, b) => (b < a ? b : a)),
-      max: paid.map((s) => s.priceRange.max).reduce((a, b) => (b > a ? b : a)),
+      min: ranges.map((r) => r.min).reduce((a, b) => (b < a ? b : a)),
+      max: ranges.map((r) => r.max).reduce((a, b) => (b > a ? b : a)),
     };
   }
 }

@@ -50,7 +50,7 @@ describe('computed capabilities over the world', () => {
     const before = await balance();
     const { status } = await buy({ service: 'altcoin-season-index', chain: 'base', timeperiod: '24h' });
     expect(status).toBe(200);
-    expect(before - (await balance())).toBe(registry.byId('altcoin-season-index')!.priceRange.min);
+    expect(before - (await balance())).toBe(registry.byId('altcoin-season-index')!.catalogPriceRange.min);
   });
 
   it('technical analysis: SMA 20 is the mean of the last 20 closes of the same candles', async () => {
@@ -190,6 +190,6 @@ describe('computed capabilities over the world', () => {
     const fc = await buy({ service: 'chart-forecast', token: 'WETH', chain: 'base', timeperiod: '24h' });
     expect(fc.status).toBe(200);
     expect(fc.result.forecast).toBeTruthy();
-    expect(before - (await balance())).toBe(registry.byId('chart-forecast')!.priceRange.min);
+    expect(before - (await balance())).toBe(registry.byId('chart-forecast')!.catalogPriceRange.min);
   });
 });

@@ -14,6 +14,8 @@ import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const registry = createRegistry();
 const price = (id: string) => registry.byId(id)!.priceRange.min;
+/** A typed capability body is charged the skill's catalogue price. */
+const catalogPrice = (id: string) => registry.byId(id)!.catalogPriceRange.min;
 const prefix = `sibyl-test:${randomUUID()}:`;
 
 let w: WorldSibyl;
@@ -127,7 +129,7 @@ describe('report (offline planner, rooms on Redis)', () => {
     expect(await usdcBalance(thief, w.rpcUrl)).toBe(0n);
   });
 
-  it('runs a typed capability body directly at that capability\'s price', async () => {
+  it('runs a typed capability body directly at that capability\'s catalogue price', async () => {
     const p = await payer();
     const before = await p.balance();
     const token = listedToken();
@@ -136,7 +138,8 @@ describe('report (offline planner, rooms on Redis)', () => {
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.toolsUsed).toEqual([{ skill: 'holder-concentration', args: { tokenAddress: expect.stringMatching(new RegExp(token.token, 'i')), chain: 'base' } }]);
     expect(body.results[0].result).toBeTruthy();
-    expect(before - (await p.balance())).toBe(price('holder-concentration'));
+    expect(before - (await p.balance())).toBe(catalogPrice('holder-concentration'));
+    expect(catalogPrice('holder-concentration')).not.toBe(price('holder-concentration'));
   });
 
   it('refuses bad report bodies with 400 naming the field, before any payment', async () => {

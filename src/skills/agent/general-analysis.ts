@@ -33,9 +33,11 @@ export const generalAnalysisSkill = defineSkill({
       .describe('Free-form, not read by the agent.'),
   }),
   price: '0.50',
+  catalogPrice: '1.00',
   httpPath: '/x402/svc/report',
   capabilityField: 'service',
-  surfaces: ['http'],
+  // A2A sells it at its catalogue price ($1.00); the HTTP report path at $0.50 (DESIGN.md section 6).
+  surfaces: ['http', 'a2a'],
   rateLimitPerMinute: 60,
   timeTargetSeconds: 60,
   async handler(input, ctx) {

@@ -26,6 +26,7 @@ export const curveLaunchesSkill = defineSkill({
     sortBy: z.enum(LAUNCH_SORTS).default('time').describe('Sort by: volume (most traded first), time (newest launches first), progress (closest to graduation first); default time.'),
   }),
   price: '0.75',
+  catalogPrice: '0.40',
   httpPath: '/x402/data/curve-launches',
   toolName: 'curve_launches',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],

@@ -39,6 +39,7 @@ export const creatorLaunchesSkill = defineSkill({
   examples: ['What launched on the base launchpad in the last hour?', 'New creator tokens on base today'],
   input: creatorInput,
   price: '0.75',
+  catalogPrice: '0.40',
   httpPath: '/x402/data/creator-launches',
   toolName: 'creator_launches',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],

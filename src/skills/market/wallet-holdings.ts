@@ -17,6 +17,7 @@ export const walletHoldingsSkill = defineSkill({
     chain: chainParam('ethereum', ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon']),
   }),
   price: '0.55',
+  catalogPrice: '0.35',
   httpPath: '/x402/data/wallet-holdings',
   toolName: 'wallet_holdings',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],

@@ -13,6 +13,7 @@ export const mevDetectionSkill = defineSkill({
   examples: ['Were there sandwich attacks on base in the last hour?', 'Show MEV bots on ethereum this week'],
   input: chainListInput,
   price: '1.15',
+  catalogPrice: '0.60',
   httpPath: '/x402/data/mevdetection',
   toolName: 'mev_detection',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],

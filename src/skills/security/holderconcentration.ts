@@ -13,6 +13,7 @@ export const holderConcentrationSkill = defineSkill({
   examples: ['How concentrated are the holders of 0x... on ethereum?', 'Who holds most of this token on base?'],
   input: tokenOnChainInput,
   price: '0.55',
+  catalogPrice: '0.35',
   httpPath: '/x402/data/holderconcentration',
   toolName: 'holder_concentration',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],

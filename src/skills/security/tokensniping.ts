@@ -13,6 +13,7 @@ export const tokenSnipingSkill = defineSkill({
   examples: ['Any snipers on token 0x... on base?', 'Who bought this token in the first block on ethereum?'],
   input: tokenOnChainInput,
   price: '1.00',
+  catalogPrice: '0.50',
   httpPath: '/x402/data/tokensniping',
   toolName: 'token_sniping',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],

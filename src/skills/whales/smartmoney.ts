@@ -13,6 +13,7 @@ export const smartMoneySkill = defineSkill({
   examples: ['What is smart money buying on base today?', 'Most profitable wallets on ethereum and what they are accumulating this week'],
   input: chainListInput,
   price: '1.00',
+  catalogPrice: '0.50',
   httpPath: '/x402/data/smartmoney',
   toolName: 'smart_money',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],

@@ -14,6 +14,7 @@ export const whaleIntelSkill = defineSkill({
   examples: ['Show me the biggest whale moves on base in the last 24h', 'Whale transfers on ethereum this week'],
   input: chainListInput,
   price: '1.00',
+  catalogPrice: '0.45',
   httpPath: '/x402/data/whaleintel',
   toolName: 'whale_intel',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],

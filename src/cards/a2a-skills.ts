@@ -1,0 +1,35 @@
+/** The A2A skill list (`GET /api/a2a/skills`), projected from the registry: each skill on the `a2a` surface with its catalogue price. */
+import { z } from 'zod';
+import type { Registry, Skill } from '../skills/registry.js';
+import { priceOptions } from './openapi.js';
+
+export const A2A_SKILLS_PATH = '/api/a2a/skills';
+
+/** The skills published over A2A: on the surface, and with an engine. */
+export function a2aSkills(registry: Registry): Skill[] {
+  return registry.list('a2a').filter((s) => !s.disabledReason);
+}
+
+/** "0.45", or "0.25-0.65" when the body selects the price. */
+export function a2aPriceUsd(skill: Skill): string {
+  const prices = priceOptions(skill, 'catalog');
+  return prices.length === 1 ? prices[0]! : `${prices[0]}-${prices[prices.length - 1]}`;
+}
+
+export function buildA2aSkillList(registry: Registry, serverUrl: string) {
+  const skills = a2aSkills(registry).map((skill) => ({
+    id: skill.id,
+    name: skill.title,
+    description: skill.description,
+    tags: [...skill.tags],
+    examples: [...skill.examples],
+    priceUsd: a2aPriceUsd(skill),
+    currency: 'USDC',
+    endpoint: `${serverUrl}${A2A_SKILLS_PATH}/${skill.id}`,
+    body: 'envelope { "params": { ... } }, params as below',
+    params: z.toJSONSchema(skill.input, { io: 'input' }),
+    inputModes: ['application/json'],
+    outputModes: ['application/json'],
+  }));
+  return { count: skills.length, payment: { protocol: 'x402', network: 'eip155:8453', asset: 'USDC' }, skills };
+}

@@ -1,0 +1,69 @@
+/** A2A skills over HTTP: the list, and a paid call with the `{ params }` envelope at the skill's catalogue price. */
+import { describe, expect, it } from 'vitest';
+import { createRegistry } from '../../src/skills/index.js';
+import { json, postJson, useTestSibyl, walletPoster } from '../helpers/sibyl.js';
+
+const registry = createRegistry();
+const catalog = (id: string) => registry.byId(id)!.catalogPriceRange.min;
+
+describe('A2A skills over HTTP', () => {
+  const sibyl = useTestSibyl();
+
+  it('lists every working A2A skill with id, tags and its catalogue price', async () => {
+    const list = await json(await fetch(`${sibyl.url}/api/a2a/skills`));
+    const ids = list.skills.map((s: { id: string }) => s.id);
+    expect(ids.sort()).toEqual(registry.list('a2a').filter((s) => !s.disabledReason).map((s) => s.id).sort());
+    const whales = list.skills.find((s: { id: string }) => s.id === 'whale-tracking');
+    expect(whales).toMatchObject({ priceUsd: '0.45', tags: expect.arrayContaining(['whales']), endpoint: `${sibyl.url}/api/a2a/skills/whale-tracking` });
+    expect(whales.params.properties.chain.enum).toContain('base');
+    expect(list.skills.find((s: { id: string }) => s.id === 'general-analysis').priceUsd).toBe('1.00');
+    expect(list.skills.find((s: { id: string }) => s.id === 'tokenchart').priceUsd).toBe('0.25-0.65');
+    expect(ids).not.toContain('liquidation-monitor');
+  });
+
+  it('runs a skill paid with x402 at its catalogue price, not the HTTP operation price', async () => {
+    const url = `${sibyl.url}/api/a2a/skills/whale-tracking`;
+    const challenge = await postJson(url, { params: { chain: 'base', timeperiod: '24h' } });
+    expect(challenge.status).toBe(402);
+    expect((await json(challenge)).accepts[0].amount).toBe(String(catalog('whale-tracking')));
+    expect(catalog('whale-tracking')).toBeLessThan(registry.byId('whale-tracking')!.priceRange.min);
+
+    const payer = await walletPoster(sibyl.url, '5');
+    const before = await payer.balance();
+    const res = await payer.post('/api/a2a/skills/whale-tracking', { params: { chain: 'base', timeperiod: '24h', limit: 5 } });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ status: 'completed', skill: 'whale-tracking', response: { chain: 'base', limit: 5 }, payment: { network: 'eip155:8453', transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+    expect(before - (await payer.balance())).toBe(catalog('whale-tracking'));
+  });
+
+  it('answers the report agent as general-analysis at $1.00', async () => {
+    const payer = await walletPoster(sibyl.url, '5');
+    const before = await payer.balance();
+    const res = await payer.post('/api/a2a/skills/general-analysis', { params: { prompt: 'List the newest pairs on base' } });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.response.toolsUsed[0].skill).toBe('latest-pairs');
+    expect(before - (await payer.balance())).toBe(catalog('general-analysis'));
+  });
+
+  it('refuses a bad envelope or bad params naming the field, and an unknown skill with 404', async () => {
+    const post = (id: string, body: unknown) => postJson(`${sibyl.url}/api/a2a/skills/${id}`, body);
+    const cases: [string, unknown, string][] = [
+      ['whale-tracking', { chain: 'base' }, 'chain'],
+      ['whale-tracking', { params: 'base' }, 'params'],
+      ['whale-tracking', { params: { chain: 'nowhere' } }, 'params.chain'],
+      ['whale-tracking', { params: { limit: 501 } }, 'params.limit'],
+      ['holder-concentration', { params: {} }, 'params.tokenAddress'],
+    ];
+    for (const [id, body, field] of cases) {
+      const res = await post(id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((await json(res)).error.fields.map((f: { field: string }) => f.field)).toContain(field);
+    }
+    const missing = await post('no-such-skill', { params: {} });
+    expect(missing.status).toBe(404);
+    expect((await json(missing)).error.code).toBe('not_found');
+    expect((await post('liquidation-monitor', { params: {} })).status).toBe(404);
+  });
+});
