@@ -21,12 +21,13 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, meaning: 'The body exceeds 64 KiB.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not application/json.' },
   no_answer: { status: 422, meaning: 'The report agent produced nothing: no skill fits the prompt, it lacks an argument a skill needs, or every skill it ran failed; `message` is the answer saying which. Nothing was charged.' },
+  rate_limited: { status: 429, meaning: 'Over the service\'s rate limit per minute for this payer (the catalogue gives it); `Retry-After` says when to come back. Nothing was charged.' },
   internal_error: { status: 500, meaning: 'An unexpected failure; nothing was charged.' },
   forecast_unavailable: { status: 503, meaning: 'A forecast model did not answer (or is switched off); nothing was charged and no quota was used.' },
   chain_unavailable: { status: 503, meaning: 'This deployment does not index the requested chain; nothing was charged.' },
   domain_disabled: { status: 503, meaning: 'The capability is in the spec but its engine (Bitcoin, quantum, prediction markets, lending, equities, media) is not on this deployment yet; nothing was charged.' },
   upstream_unavailable: { status: 503, meaning: 'A chain or data source did not answer, or the chain is not indexed yet; nothing was charged.' },
-  report_timeout: { status: 504, meaning: 'The report did not finish within its time budget (the catalogue\'s 60 s target); nothing was charged.' },
+  timeout: { status: 504, meaning: 'The work did not finish within its response-time target (the catalogue\'s, or the report\'s time budget); nothing was charged.' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -45,7 +46,7 @@ export class SibylError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { fields?: FieldError[]; reason?: string } = {},
+    readonly extra: { fields?: FieldError[]; reason?: string; retryAfterSeconds?: number } = {},
   ) {
     super(message);
   }
@@ -55,6 +56,7 @@ export class SibylError extends Error {
   }
 
   toBody(): ErrorBody {
-    return { error: { code: this.code, message: this.message, ...this.extra } };
+    const { retryAfterSeconds: _header, ...extra } = this.extra;
+    return { error: { code: this.code, message: this.message, ...extra } };
   }
 }

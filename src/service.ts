@@ -40,7 +40,7 @@ function reportAgent(config: Config, registry: Registry, context: SkillContext, 
     store,
     checkpointer: new StoreCheckpointSaver(store),
     maxToolRounds: config.reportMaxToolRounds,
-    timeBudgetMs: config.reportTimeBudgetMs ?? report!.timeTargetSeconds! * 1000,
+    timeBudgetMs: config.reportTimeBudgetMs ?? report!.catalog!.timeTargetSeconds * 1000,
     secrets: [config.settlerPrivateKey, config.forecast?.signingKey, config.llm?.apiKey, config.redisUrl, config.facilitatorUrl, config.llm?.baseUrl].filter((s): s is string => !!s),
   });
 }

@@ -82,7 +82,7 @@ export class ReportAgent {
       return this.answer(analysis, turn.outcomes, roomId, request.userId);
     } catch (err) {
       if (signal.aborted && !(err instanceof SibylError)) {
-        throw new SibylError('report_timeout', `the report did not finish within ${this.options.timeBudgetMs / 1000} s; nothing was charged`);
+        throw new SibylError('timeout', `the report did not finish within ${this.options.timeBudgetMs / 1000} s; nothing was charged`);
       }
       throw err;
     } finally {

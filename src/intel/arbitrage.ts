@@ -28,12 +28,14 @@ export interface Opportunity {
   netProfitUsd: number | null;
 }
 
-function out(amountIn: bigint, rin: bigint, rout: bigint): bigint {
+/** Uniswap-V2 output for an input, 0.3% fee. */
+export function out(amountIn: bigint, rin: bigint, rout: bigint): bigint {
   if (amountIn <= 0n || rin <= 0n || rout <= 0n) return 0n;
   return (amountIn * 997n * rout) / (rin * 1000n + amountIn * 997n);
 }
 
-function sides(pool: Pool, tokenIn: string): [bigint, bigint] {
+/** A pool's reserves as (in, out) for a swap paying `tokenIn`. */
+export function sides(pool: Pool, tokenIn: string): [bigint, bigint] {
   return pool.token0 === tokenIn ? [pool.r0, pool.r1] : [pool.r1, pool.r0];
 }
 

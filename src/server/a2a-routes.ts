@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { A2A_SKILLS_PATH, a2aSkills, buildA2aSkillList } from '../cards/a2a-skills.js';
 import { SibylError } from '../errors.js';
 import type { Receipt } from '../payments/paywall.js';
-import type { Skill } from '../skills/registry.js';
+import { catalogLimits, type Skill } from '../skills/registry.js';
 import { hasBody, servePaid, type PaidOperation, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from './validation.js';
 
@@ -31,7 +31,8 @@ function a2aOperation(skill: Skill, body: unknown, deps: PaidRouteDeps, req: Req
   return {
     amount: skill.quote(input, 'catalog'),
     description: skill.description,
-    run: () => skill.handler(input, deps.context),
+    limits: catalogLimits(skill, input),
+    run: (signal) => skill.handler(input, { ...deps.context, signal }),
     respond: (answer: Record<string, unknown>, receipt: Receipt) => ({
       status: receipt.pending ? 'completed-settlement-pending' : 'completed',
       skill: skill.id,

@@ -11,8 +11,9 @@ import type { Store } from '../store/store.js';
 import { errorHandler } from './errors.js';
 import { health } from './health.js';
 import { mountPaidRoutes } from './paid-routes.js';
-import { mountForecastRoutes } from './forecast-routes.js';
+import { FORECAST_API_SERVICE, mountForecastRoutes } from './forecast-routes.js';
 import { mountA2aRoutes } from './a2a-routes.js';
+import { RateLimiter } from './limits.js';
 import type { ForecastAccess } from '../forecast/access.js';
 
 export const SERVICE_VERSION = '1.0.0';
@@ -48,9 +49,10 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
-  mountPaidRoutes(app, { registry: deps.registry, paywall: deps.paywall, context: deps.context, publicUrl });
-  mountA2aRoutes(app, { registry: deps.registry, paywall: deps.paywall, context: deps.context, publicUrl });
-  mountForecastRoutes(app, { registry: deps.registry, paywall: deps.paywall, context: deps.context, access: deps.forecastAccess, publicUrl });
+  const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, limiter: new RateLimiter(deps.store), publicUrl };
+  mountPaidRoutes(app, paid);
+  mountA2aRoutes(app, paid);
+  mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
 
   app.get('/healthz', async (_req, res) => {
     const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind);
@@ -60,7 +62,7 @@ export function createApp(deps: AppDeps): Express {
     res.json(buildOpenApi(deps.registry, deps.paywall.terms, publicUrl(req), SERVICE_VERSION));
   });
   app.get('/api/marketplace/catalog', (req, res) => {
-    res.json(buildCatalog(deps.registry, deps.paywall.terms, publicUrl(req)));
+    res.json(buildCatalog(deps.registry, deps.paywall.terms, publicUrl(req), [FORECAST_API_SERVICE]));
   });
 
   app.use((req, _res, next) => next(new SibylError('not_found', `no route for ${req.method} ${req.path}`)));

@@ -24,6 +24,7 @@ export function errorHandler(log: (msg: string, err: unknown) => void) {
     const mapped = toSibylError(err);
     if (mapped.code === 'internal_error') log('unhandled error', err);
     if (res.headersSent) return;
+    if (mapped.extra.retryAfterSeconds !== undefined) res.set('Retry-After', String(mapped.extra.retryAfterSeconds));
     res.status(mapped.status).json(mapped.toBody());
   };
 }

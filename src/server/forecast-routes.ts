@@ -6,7 +6,9 @@
 import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
 import { SibylError } from '../errors.js';
-import { QuotaRequired, type ForecastAccess } from '../forecast/access.js';
+import { ACCESS_TIERS, QuotaRequired, type ForecastAccess } from '../forecast/access.js';
+import type { ExtraCatalogService } from '../cards/catalog.js';
+import { withinTarget, type RateLimiter } from './limits.js';
 import { ACCURACY_ROW_LIMIT } from '../forecast/ledger.js';
 import { forecastInput } from '../forecast/engine.js';
 import { FORECAST_LIMITS } from '../forecast/slots.js';
@@ -20,9 +22,27 @@ export interface ForecastRouteDeps {
   registry: Registry;
   paywall: Paywall;
   context: SkillContext;
+  limiter: RateLimiter;
   access?: ForecastAccess;
   publicUrl: (req: Request) => string;
 }
+
+const FORECAST_PATH = '/api/svc/v1/forecast';
+
+/** The forecast inference API in the marketplace catalogue (spec 4.5): bought with a service-token quota, not per call. */
+export const FORECAST_API_SERVICE: ExtraCatalogService = {
+  id: 'forecast-inference-api',
+  title: 'Forecast inference API',
+  description: 'Two-model forecasts of any series of 16-1024 positive numbers (horizon 1-256), with quantiles, consensus verdict and attestation, for service-token holders under a daily quota; everyone else is pointed to the paid chart forecast.',
+  tags: ['forecast', 'inference', 'api'],
+  entry: { id: 'forecast-inference-api', rateLimitPerMinute: 20, timeTargetSeconds: 30 },
+  priceUsd: '0.00',
+  purchase: (serverUrl) => [{
+    method: 'service-token-quota', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_PATH}`, path: FORECAST_PATH,
+    priceUsd: '0.00', headers: ['X-Wallet', 'X-Timestamp', 'X-Signature'],
+    tiers: ACCESS_TIERS.map((t) => ({ tier: t.tier, minTokens: t.minTokens, forecastsPerDay: t.dailyQuota })),
+  }],
+};
 
 /** The paid alternative every refusal points to: the chart forecast on the paid HTTP path. */
 function paidChartForecast(deps: ForecastRouteDeps, req: Request) {
@@ -55,7 +75,7 @@ const accuracyQuery = z.strictObject({
 export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void {
   const forecast = deps.context.forecast;
 
-  app.post('/api/svc/v1/forecast', async (req, res) => {
+  app.post(FORECAST_PATH, async (req, res) => {
     const schema = forecast?.service.input ?? forecastInput;
     const input = parseBody(schema, req.body);
     if (!forecast || !deps.access) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
@@ -71,7 +91,9 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
     }
     let answer;
     try {
-      answer = await forecast.service.forecast(input);
+      const limits = { ...FORECAST_API_SERVICE.entry, id: FORECAST_API_SERVICE.id };
+      await deps.limiter.take(limits, admission.wallet);
+      answer = await withinTarget(limits, () => forecast.service.forecast(input));
     } catch (err) {
       await deps.access.refund(admission);
       throw err;

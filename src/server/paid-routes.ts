@@ -6,7 +6,8 @@
 import type { Express, Request, Response } from 'express';
 import { PaymentRefused, type Paywall, type Receipt } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
-import { httpPaths, type Registry, type Skill } from '../skills/registry.js';
+import { catalogLimits, httpPaths, type Registry, type Skill } from '../skills/registry.js';
+import { withinTarget, type Limits, type RateLimiter } from './limits.js';
 import { SibylError } from '../errors.js';
 import { toSibylError } from './errors.js';
 import { parseBody } from './validation.js';
@@ -15,6 +16,7 @@ export interface PaidRouteDeps {
   registry: Registry;
   paywall: Paywall;
   context: SkillContext;
+  limiter: RateLimiter;
   publicUrl: (req: Request) => string;
 }
 
@@ -22,7 +24,9 @@ export interface PaidRouteDeps {
 export interface PaidOperation {
   readonly amount: bigint;
   readonly description: string;
-  run(): Promise<Record<string, unknown>>;
+  /** The catalogue service it counts against: its rate limit and response-time target apply. */
+  readonly limits?: Limits | undefined;
+  run(signal?: AbortSignal): Promise<Record<string, unknown>>;
   /** The body sent with the receipt (default: the answer as it is). */
   respond?(answer: Record<string, unknown>, receipt: Receipt): unknown;
 }
@@ -34,7 +38,7 @@ export function mountPaidRoutes(app: Express, deps: PaidRouteDeps): void {
 }
 
 /** Charges for one operation: 402 challenge, or verify + reserve → run → settle → answer with the receipt. */
-export async function servePaid(operation: PaidOperation, req: Request, res: Response, deps: Pick<PaidRouteDeps, 'paywall' | 'publicUrl'>): Promise<void> {
+export async function servePaid(operation: PaidOperation, req: Request, res: Response, deps: Pick<PaidRouteDeps, 'paywall' | 'publicUrl' | 'limiter'>): Promise<void> {
   const { paywall } = deps;
   const { amount, description, run } = operation;
   const resource = { url: `${deps.publicUrl(req)}${req.path}`, description, mimeType: 'application/json' };
@@ -52,7 +56,8 @@ export async function servePaid(operation: PaidOperation, req: Request, res: Res
 
   let answer: Record<string, unknown>;
   try {
-    answer = await run();
+    if (operation.limits) await deps.limiter.take(operation.limits, authorization.payer);
+    answer = await withinTarget(operation.limits, (signal) => run(signal));
   } catch (err) {
     await paywall.release(authorization);
     throw toSibylError(err);
@@ -90,11 +95,12 @@ function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): PaidOpe
     return {
       amount: target.quote(input, 'catalog'),
       description: target.description,
-      run: async () => (agent ? { ...(await agent.capability(target, input)) } : target.handler(input, deps.context)),
+      limits: catalogLimits(target, input),
+      run: async (signal) => (agent ? { ...(await agent.capability(target, input, signal)) } : target.handler(input, { ...deps.context, signal })),
     };
   }
   const input = parseBody(skill.input, body);
-  return { amount: skill.quote(input), description: skill.description, run: () => skill.handler(input, deps.context) };
+  return { amount: skill.quote(input), description: skill.description, limits: catalogLimits(skill, input), run: (signal) => skill.handler(input, { ...deps.context, signal }) };
 }
 
 /** The spec requires a body on every operation; an empty POST is not `{}`. */

@@ -22,7 +22,10 @@ import { PLANNED_SKILLS } from './planned/domains.js';
 import { chartForecastSkill, strategyBacktestSkill, technicalAnalysisSkill } from './market/candle-analysis.js';
 import { walletPnlSkill, walletTrustSkill } from './wallets/wallet-analysis.js';
 import { fundFlowTraceSkill, transactionDebuggerSkill } from './transactions/transactions.js';
-import { contractReviewSkill } from './security/contract-review.js';
+import { contractReviewSkill, smartContractAuditSkill } from './security/contract-review.js';
+import { copyTradingIntelSkill, copyTradingLeaderboardSkill } from './wallets/copy-trading.js';
+import { crossChainArbitrageSkill } from './defi/cross-chain.js';
+import { mevProtectionSkill } from './mev/mev-protection.js';
 import { altcoinSeasonSkill, yieldAnalysisSkill } from './defi/yield-analysis.js';
 import { Registry, type Skill } from './registry.js';
 
@@ -35,6 +38,7 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   // Computed capabilities sold on the agent surfaces (no HTTP data path in the spec).
   topGainersSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
   transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
+  copyTradingLeaderboardSkill, copyTradingIntelSkill, crossChainArbitrageSkill, mevProtectionSkill, smartContractAuditSkill,
   ...PLANNED_SKILLS,
 ];
 

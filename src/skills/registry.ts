@@ -53,9 +53,12 @@ export interface SkillDefinition<S extends z.ZodObject> {
   /** Tool name on tool-calling surfaces (agent, MCP). */
   readonly toolName?: string;
   readonly surfaces: readonly Surface[];
-  /** Catalogue rate limit per minute and response-time target, where the spec gives them. */
-  readonly rateLimitPerMinute?: number;
-  readonly timeTargetSeconds?: number;
+  /**
+   * Its entry in the marketplace catalogue (spec 4.5), for the 24 services listed there: the
+   * catalogue's id when it differs, the rate limit per minute (enforced per caller, 429) and the
+   * response-time target (enforced, 504; nothing charged).
+   */
+  readonly catalog?: CatalogEntry;
   /**
    * Set on a capability the spec lists whose engine this deployment lacks: it is refused with
    * `domain_disabled` before any payment is asked for, and left out of advertised prices.
@@ -68,6 +71,21 @@ export interface SkillDefinition<S extends z.ZodObject> {
    * their result's shape alone.
    */
   readonly summarize?: (result: any) => string;
+}
+
+export interface CatalogEntry {
+  readonly id?: string;
+  readonly rateLimitPerMinute: number;
+  readonly timeTargetSeconds: number;
+  /** Body fields under which a call counts as this service (tokenchart with `forecast: true` is chart-forecast). */
+  readonly when?: Readonly<Record<string, unknown>>;
+}
+
+/** The catalogue service a validated call counts against, with its limits, if any. */
+export function catalogLimits(skill: Pick<Skill, 'id' | 'catalog'>, input: Record<string, unknown>): (CatalogEntry & { id: string }) | undefined {
+  const entry = skill.catalog;
+  if (!entry || !Object.entries(entry.when ?? {}).every(([k, v]) => input[k] === v)) return undefined;
+  return { ...entry, id: entry.id ?? skill.id };
 }
 
 /** Which price list a call is charged from: the HTTP operation's, or the catalogue's (A2A, typed bodies). */

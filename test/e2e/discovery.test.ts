@@ -1,5 +1,6 @@
 /** Published documents agree with what the server really charges and accepts. */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createRegistry } from '../../src/skills/index.js';
 import { httpPaths } from '../../src/skills/registry.js';
 import { formatUsd } from '../../src/payments/money.js';
@@ -11,6 +12,17 @@ const boundsOf = (amounts: bigint[]) => ({
   minPriceUsd: formatUsd(amounts.reduce((a, b) => (b < a ? b : a))).slice(1),
   maxPriceUsd: formatUsd(amounts.reduce((a, b) => (b > a ? b : a))).slice(1),
 });
+
+/** Spec 4.5: service → [rate limit per minute, response-time target in seconds]. */
+const SPEC_CATALOG: Record<string, [number, number]> = {
+  'general-analysis': [60, 60], 'whale-tracking': [30, 30], 'smart-money': [30, 30], 'top-gainers': [60, 15], 'security-scan': [20, 30],
+  'mev-detection': [20, 30], 'bitcoin-mempool': [60, 15], 'brc20-analytics': [30, 30], 'flashloan-opportunities': [10, 60],
+  'arbitrage-scanner': [20, 30], 'chart-forecast': [20, 60], 'forecast-inference-api': [20, 30], 'technical-analysis': [30, 30],
+  'wallet-trust-score': [30, 30], 'copy-trading-leaderboard': [20, 30], 'pqc-wallet-scan': [10, 60], 'quantum-wallet-generation': [5, 120],
+  'smart-contract-audit': [5, 120], 'strategy-backtest': [5, 120], 'defi-yield-analysis': [10, 60], 'liquidation-monitor': [10, 60],
+  'cross-chain-arbitrage': [10, 60], 'copy-trading-intel': [10, 60], 'mev-protection': [20, 30],
+};
+const SPEC_PRICES: Record<string, string> = { 'whale-tracking': '0.45', 'smart-money': '0.50', 'top-gainers': '0.35', 'mev-detection': '0.60', 'chart-forecast': '0.65', 'strategy-backtest': '1.50' };
 
 /** The smallest body a published schema accepts: its required fields, each with a value of its kind. */
 function sampleBody(schema: any): Record<string, unknown> {
@@ -69,12 +81,30 @@ describe.sequential('discovery and health', () => {
     expect(doc['x-x402']).toMatchObject(boundsOf(asked));
   });
 
-  it('the catalogue lists each skill with how to buy it and its price', async () => {
+  it('the catalogue lists the 24 services of spec 4.5, each way to buy them at the price the server asks, and their limits', async () => {
     const catalog = await json(await fetch(`${sibyl.url}/api/marketplace/catalog`));
-    expect(catalog.services.map((s: { id: string }) => s.id).sort()).toEqual(createRegistry().list('http').map((s) => s.id).sort());
-    const pairs = catalog.services.find((s: { id: string }) => s.id === 'latest-pairs');
-    expect(pairs.purchase).toEqual([expect.objectContaining({ method: 'x402', path: '/x402/data/latest-pairs', priceUsd: '0.40', network: 'eip155:8453' })]);
-    expect(catalog).toMatchObject(boundsOf(asked));
+    expect(Object.fromEntries(catalog.services.map((s: any) => [s.id, [s.rateLimitPerMinute, s.responseTimeTargetSeconds]]))).toEqual(SPEC_CATALOG);
+    const registry = createRegistry();
+    const catalogPrices: bigint[] = [];
+    for (const service of catalog.services) {
+      expect(service.available).toBe(service.purchase.length > 0);
+      for (const way of service.purchase.filter((p: any) => p.method === 'x402')) {
+        // Ask the server for the price of this way, with the smallest body it accepts.
+        const skillId = way.protocol === 'a2a' ? way.path.split('/').pop() : way.body?.service ?? registry.byPath(way.path)!.id;
+        const fields = sampleBody(z.toJSONSchema(registry.byId(skillId)!.input, { io: 'input' }));
+        const body = way.protocol === 'a2a' ? { params: fields } : { ...fields, ...way.body };
+        const asks = await postJson(way.url, body);
+        expect(asks.status, `${service.id} ${way.path} ${JSON.stringify(body)}`).toBe(402);
+        const amount = (await json(asks)).accepts[0].amount;
+        expect(amount, `${service.id} via ${way.path}`).toBe(String(Math.round(Number(way.priceUsd) * 1_000_000)));
+        catalogPrices.push(BigInt(amount));
+      }
+    }
+    // Spec 4.5's prices are what A2A and typed bodies charge.
+    for (const id of ['whale-tracking', 'smart-money', 'top-gainers', 'mev-detection', 'chart-forecast', 'strategy-backtest']) {
+      expect(catalog.services.find((s: any) => s.id === id).priceUsd).toBe(SPEC_PRICES[id]);
+    }
+    expect(catalog).toMatchObject(boundsOf(catalogPrices));
   });
 
   it('healthz reports the store and every chain with its RPC URL and head block', async () => {

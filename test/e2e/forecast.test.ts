@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyMessage, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { accessMessage, ACCESS_TIERS, bodyHash, SIGNATURE_WINDOW_SECONDS } from '../../src/forecast/access.js';
+import { FORECAST_API_SERVICE } from '../../src/server/forecast-routes.js';
 import { canonicalJson } from '../../src/forecast/engine.js';
 import { FORECAST_LIMITS } from '../../src/forecast/slots.js';
 import { createRegistry } from '../../src/skills/index.js';
@@ -67,10 +68,41 @@ describe('forecast inference access', () => {
     const tier = ACCESS_TIERS[ACCESS_TIERS.length - 1]!;
     const key = await holder(String(tier.minTokens));
     const body = { inputs: closes(16), model: 'modelB-mini', horizon: 1 };
-    for (let i = 0; i < tier.dailyQuota; i++) expect((await call(key, body)).status).toBe(200);
+    // The catalogue allows 20 forecasts a minute, so the day's first calls are spent in the store.
+    const wallet = privateKeyToAccount(key).address.toLowerCase();
+    const day = Math.floor(Date.now() / 86_400_000);
+    await sibyl.store.incrBy(`forecast:quota:${wallet}:${day}`, tier.dailyQuota - 2, 2 * 86_400_000);
+    for (let i = 0; i < 2; i++) expect((await call(key, body)).status).toBe(200);
     const over = await call(key, body);
     expect(over.status).toBe(402);
     expect((await json(over)).reason).toBe('quota_exhausted');
+  });
+
+  it('the catalogue rate limit (20 a minute per wallet) answers 429 with Retry-After and gives the quota back', async () => {
+    const key = await holder('20000');
+    const body = { inputs: closes(16), model: 'modelB-mini', horizon: 1 };
+    const limit = FORECAST_API_SERVICE.entry.rateLimitPerMinute;
+    // Calls until the limit answers (a minute boundary inside the run restarts the count once).
+    let ok = 0;
+    let limited: Response | undefined;
+    for (let i = 0; i < 2 * limit + 1 && !limited; i++) {
+      const res = await call(key, body);
+      if (res.status === 429) {
+        limited = res;
+      } else {
+        expect(res.status).toBe(200);
+        ok++;
+      }
+    }
+    expect(limited).toBeDefined();
+    expect(ok).toBeGreaterThanOrEqual(limit);
+    const retryAfter = Number(limited!.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect((await json(limited!)).error.code).toBe('rate_limited');
+    // The refused call's quota unit came back: the day's count is the forecasts served.
+    const wallet = privateKeyToAccount(key).address.toLowerCase();
+    expect(Number(await sibyl.store.get(`forecast:quota:${wallet}:${Math.floor(Date.now() / 86_400_000)}`))).toBe(ok);
   });
 
   it('signatures: stale or future timestamps past the window, replays, another body, another wallet are refused', async () => {

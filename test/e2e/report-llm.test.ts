@@ -137,7 +137,7 @@ describe('report with an OpenAI-compatible model', () => {
     expect((await json(busy)).error.code).toBe('room_busy');
     const res = await slow;
     expect(res.status).toBe(504);
-    expect((await json(res)).error.code).toBe('report_timeout');
+    expect((await json(res)).error.code).toBe('timeout');
     expect(await p.balance()).toBe(before);
   });
 

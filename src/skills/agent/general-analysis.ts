@@ -38,8 +38,7 @@ export const generalAnalysisSkill = defineSkill({
   capabilityField: 'service',
   // A2A sells it at its catalogue price ($1.00); the HTTP report path at $0.50 (DESIGN.md section 6).
   surfaces: ['http', 'a2a'],
-  rateLimitPerMinute: 60,
-  timeTargetSeconds: 60,
+  catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 60 },
   async handler(input, ctx) {
     if (!ctx.agent) throw new SibylError('upstream_unavailable', 'the report agent is not running on this deployment; nothing was charged');
     return { ...(await ctx.agent.ask(input, ctx.signal)) };

@@ -31,6 +31,7 @@ export const arbitrageScannerSkill = defineSkill({
   httpAliases: ['/x402/data/arbitragescanner'],
   toolName: 'arbitrage_scanner',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const all = await findArbitrage(market);

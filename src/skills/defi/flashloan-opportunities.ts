@@ -16,6 +16,7 @@ export const flashloanOpportunitiesSkill = defineSkill({
   httpPath: '/x402/flashloan/opportunities',
   toolName: 'flashloan_opportunities',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const { lenders, opportunities } = await flashLoanOpportunities(market);

@@ -24,8 +24,7 @@ export const yieldAnalysisSkill = defineSkill({
   price: '0.75',
   toolName: 'defi_yield_analysis',
   surfaces: ['a2a', 'mcp', 'agent'],
-  rateLimitPerMinute: 10,
-  timeTargetSeconds: 60,
+  catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
   summarize: (r) => {
     const best = r.pools[0];
     if (!best) return `No pool with at least $10,000 liquidity qualifies over ${r.timeperiod}.`;

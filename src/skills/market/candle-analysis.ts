@@ -50,7 +50,7 @@ export const chartForecastSkill = defineSkill({
   price: '0.65',
   toolName: 'chart_forecast',
   surfaces: ['a2a', 'mcp', 'agent'],
-  timeTargetSeconds: 60,
+  catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 60 },
   summarize: chartSummary,
   handler: (input, ctx) => tokenchartSkill.handler({ tokenAddress: input.token, chain: input.chain, timeperiod: input.timeperiod, forecast: true }, ctx),
 });
@@ -70,8 +70,7 @@ export const technicalAnalysisSkill = defineSkill({
   price: '0.60',
   toolName: 'technical_analysis',
   surfaces: ['a2a', 'mcp', 'agent'],
-  rateLimitPerMinute: 30,
-  timeTargetSeconds: 30,
+  catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
   summarize: (r) =>
     `${r.token.symbol} on ${r.timeframe} candles (${r.candles}): last ${usd(r.lastClose)}; RSI 14 ${orReason(r.rsi14, (x) => `${x.value} (${x.state})`)}; ` +
     `MACD ${orReason(r.macd, (x) => `histogram ${num(x.histogram)} (${x.bias})`)}; SMA 20 ${orReason(r.sma20, usd)}, SMA 50 ${orReason(r.sma50, usd)}; ` +
@@ -110,8 +109,7 @@ export const strategyBacktestSkill = defineSkill({
   price: '1.50',
   toolName: 'strategy_backtest',
   surfaces: ['a2a', 'mcp', 'agent'],
-  rateLimitPerMinute: 5,
-  timeTargetSeconds: 120,
+  catalog: { rateLimitPerMinute: 5, timeTargetSeconds: 120 },
   summarize: (r) =>
     `${r.strategy} on ${r.token.symbol} (${r.parameters.timeframe} candles, ${r.parameters.periodDays} days, fee ${r.parameters.feeBps} bps): ${pct(r.totalReturnPct)} ` +
     `against ${pct(r.buyAndHoldReturnPct)} buying and holding; max drawdown ${pct(-r.maxDrawdownPct)}; Sharpe ${r.sharpe ?? 'n/a'}; ${r.tradeCount} trades, ` +

@@ -66,6 +66,8 @@ export const tokenchartSkill = defineSkill({
   httpPath: '/x402/data/tokenchart',
   toolName: 'token_chart',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  // With a forecast it is the catalogue's chart-forecast service, under that service's limits.
+  catalog: { id: 'chart-forecast', rateLimitPerMinute: 20, timeTargetSeconds: 60, when: { forecast: true } },
   summarize: chartSummary,
   async handler(input, ctx) {
     const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);

@@ -64,5 +64,6 @@ export const topGainersSkill = defineSkill({
   price: '0.35',
   toolName: 'top_gainers',
   surfaces: ['a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 15 },
   handler: (input, ctx) => rankings(ctx, input, 'changePct'),
 });

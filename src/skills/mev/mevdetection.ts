@@ -17,6 +17,7 @@ export const mevDetectionSkill = defineSkill({
   httpPath: '/x402/data/mevdetection',
   toolName: 'mev_detection',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);

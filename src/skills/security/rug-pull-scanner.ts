@@ -16,8 +16,7 @@ export const rugPullScannerSkill = defineSkill({
   httpPath: '/x402/data/rug-pull-scanner',
   toolName: 'rug_pull_scan',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
-  rateLimitPerMinute: 20,
-  timeTargetSeconds: 30,
+  catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
   summarize: (r) =>
     `${r.token?.symbol ?? 'Token'}: risk ${r.verdict} (${r.riskScore}/100); honeypot ${r.honeypot ? 'yes' : 'no'}; rugged ${r.rugged ? 'yes' : 'no'}. ` +
     `Findings: ${(r.findings as { finding: string }[]).slice(0, 4).map((f) => f.finding).join('; ') || 'none'}.`,

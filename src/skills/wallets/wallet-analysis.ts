@@ -46,8 +46,7 @@ export const walletTrustSkill = defineSkill({
   price: '0.60',
   toolName: 'wallet_trust_score',
   surfaces: ['a2a', 'mcp', 'agent'],
-  rateLimitPerMinute: 30,
-  timeTargetSeconds: 30,
+  catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
   summarize: (r) =>
     `Trust score ${r.score}/100 (${r.grade}): ${(r.factors as { factor: string; points: number; evidence: string }[]).map((f) => `${f.factor} ${f.points >= 0 ? '+' : ''}${f.points} (${f.evidence})`).join('; ')}.`,
   async handler(input, ctx) {

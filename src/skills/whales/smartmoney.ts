@@ -9,7 +9,7 @@ export const smartMoneySkill = defineSkill({
   id: 'smart-money',
   title: 'Smart money',
   description: `Wallets with a proven record on a chain (at least ${MIN_CLOSED_TRADES} closed trades, a win rate of at least ${MIN_WIN_RATE * 100}% and $${MIN_REALIZED_USD} realized), ranked by realized profit, and what they accumulated or sold over the period.`,
-  tags: ['smart-money', 'wallets', 'flows'],
+  tags: ['smart-money', 'wallets', 'flows', 'accumulation', 'buying'],
   examples: ['What is smart money buying on base today?', 'Most profitable wallets on ethereum and what they are accumulating this week'],
   input: chainListInput,
   price: '1.00',
@@ -17,6 +17,7 @@ export const smartMoneySkill = defineSkill({
   httpPath: '/x402/data/smartmoney',
   toolName: 'smart_money',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);

@@ -18,6 +18,7 @@ export const whaleIntelSkill = defineSkill({
   httpPath: '/x402/data/whaleintel',
   toolName: 'whale_intel',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
