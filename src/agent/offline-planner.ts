@@ -84,8 +84,12 @@ export class OfflinePlanner {
         windowSeconds: own.windowSeconds ?? whole.windowSeconds,
         candleSeconds: own.candleSeconds ?? whole.candleSeconds,
       };
-      const best = this.index.rank(facts).find((r) => !r.tool.skill.disabledReason);
+      const ranked = this.index.rank(facts);
+      const best = ranked.find((r) => !r.tool.skill.disabledReason);
       if (!best || best.score < STRONG_FIT_SCORE || taken.has(best.tool.name)) continue;
+      // A clause the first skill also answers ("Can I sell it?" after "Is it a honeypot?") asks nothing new.
+      const firstOnClause = ranked.find((r) => r.tool.name === first.name)?.score ?? 0;
+      if (firstOnClause >= COVERED_SHARE * best.score) continue;
       const { args, missing } = fillArgs(best.tool, facts, firstArgs);
       if (missing.length) continue;
       taken.add(best.tool.name);
@@ -99,6 +103,8 @@ export class OfflinePlanner {
 const MAX_CALLS = 3;
 /** A clause's own skill must fit this well to be asked too (a clear match on the skill's name or tags). */
 const STRONG_FIT_SCORE = 7;
+/** The first skill covers a clause when it scores at least this share of the clause's best. */
+const COVERED_SHARE = 0.5;
 
 /** Sentences, and questions joined by "and" + a question word. */
 function clauses(prompt: string): string[] {

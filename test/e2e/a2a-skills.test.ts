@@ -47,6 +47,22 @@ describe('A2A skills over HTTP', () => {
     expect(before - (await payer.balance())).toBe(catalog('general-analysis'));
   });
 
+  it('cross-chain arbitrage prices the same asset on every indexed chain, gaps recomputable from its quotes', async () => {
+    const payer = await walletPoster(sibyl.url, '5');
+    const res = await payer.post('/api/a2a/skills/cross-chain-arbitrage', { params: {} });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const { assets, chains } = body.response;
+    expect(chains.length).toBeGreaterThanOrEqual(2);
+    expect(assets.length).toBeGreaterThan(0);
+    for (const a of assets) {
+      expect(new Set(a.quotes.map((q: { chain: string }) => q.chain)).size).toBe(a.quotes.length);
+      expect(a.quotes.length).toBeGreaterThanOrEqual(2);
+      expect(a.gapPct).toBeCloseTo((a.dearest.priceUsd / a.cheapest.priceUsd - 1) * 100, 3);
+    }
+    expect(assets.map((a: { gapPct: number }) => a.gapPct)).toEqual([...assets.map((a: { gapPct: number }) => a.gapPct)].sort((x, y) => y - x));
+  });
+
   it('refuses a bad envelope or bad params naming the field, and an unknown skill with 404', async () => {
     const post = (id: string, body: unknown) => postJson(`${sibyl.url}/api/a2a/skills/${id}`, body);
     const cases: [string, unknown, string][] = [

@@ -193,3 +193,62 @@ describe('computed capabilities over the world', () => {
     expect(before - (await balance())).toBe(registry.byId('chart-forecast')!.catalogPriceRange.min);
   });
 });
+
+describe('catalogue services computed from the index', () => {
+  it('copy trading: the leaderboard ranks by realized profit; the intel on a ranked trader agrees with it', async () => {
+    const board = await buy({ service: 'copy-trading-leaderboard', chain: 'base', limit: 5, minClosedTrades: 2 });
+    expect(board.status, JSON.stringify(board.body)).toBe(200);
+    const traders = board.result.traders as { wallet: string; realizedUsd: number; closedTrades: number }[];
+    expect(traders.length).toBeGreaterThan(0);
+    expect(traders.map((t) => t.realizedUsd)).toEqual([...traders.map((t) => t.realizedUsd)].sort((a, b) => b - a));
+    const intel = await buy({ service: 'copy-trading-intel', walletAddress: traders[0]!.wallet });
+    expect(intel.status).toBe(200);
+    expect(intel.result.record).toMatchObject({ closedTrades: traders[0]!.closedTrades, realizedUsd: traders[0]!.realizedUsd });
+    expect(typeof intel.result.verdict.copyable).toBe('boolean');
+    const nobody = await buy({ service: 'copy-trading-intel', walletAddress: freshAddress() });
+    expect(nobody.status).toBe(422);
+  });
+
+  it('MEV protection: a bigger trade has a bigger impact, and the advice follows it', async () => {
+    const small = await buy({ service: 'mev-protection', tokenAddress: 'WETH', amountUsd: 100 });
+    const big = await buy({ service: 'mev-protection', tokenAddress: 'WETH', amountUsd: 500_000 });
+    expect(small.status).toBe(200);
+    expect(big.result.priceImpactPct).toBeGreaterThan(small.result.priceImpactPct);
+    expect(small.result.priceImpactPct).toBeGreaterThanOrEqual(0.3 - 1e-9); // the pool fee
+    expect(big.result.recommendation.splitInto).toBeGreaterThan(1);
+    expect(big.result.recommendation.slippagePct).toBeGreaterThanOrEqual(big.result.priceImpactPct);
+  });
+
+  it('smart contract audit: the owner-powers token loses points for its live powers; a labelled honeypot for its blocked sell', async () => {
+    const powers = w.labels.tokens.find((t) => t.kind === 'owner-powers')!;
+    const audit = await buy({ service: 'smart-contract-audit', address: powers.token });
+    expect(audit.status, JSON.stringify(audit.body)).toBe(200);
+    expect(audit.result.score).toBeLessThan(100);
+    expect(audit.result.findings.some((f: { finding: string }) => /owner power/.test(f.finding))).toBe(true);
+    const honeypot = w.labels.tokens.find((t) => t.kind === 'honeypot' && t.pair)!;
+    const trapped = await buy({ service: 'smart-contract-audit', address: honeypot.token });
+    expect(trapped.result.tokenScan.honeypot).toBe(true);
+    expect(trapped.result.grade).not.toBe('low risk');
+  });
+
+  it('enforces a service\'s rate limit per payer with 429 and Retry-After, charging nothing for the refused call', async () => {
+    const wallet = await walletPoster(w.sibyl.url, '20', w.rpcUrl);
+    const limit = createRegistry().byId('strategy-backtest')!.catalog!.rateLimitPerMinute;
+    const body = { service: 'strategy-backtest', token: 'WETH', strategy: 'buy-and-hold', timeframe: '1h', periodDays: 2, fastWindow: 5, slowWindow: 10 };
+    let served = 0;
+    let refused: Response | undefined;
+    for (let i = 0; i < 2 * limit + 1 && !refused; i++) {
+      const res = await wallet.post('/x402/svc/report', body);
+      if (res.status === 429) refused = res;
+      else {
+        expect(res.status).toBe(200);
+        served++;
+      }
+    }
+    expect(refused).toBeDefined();
+    expect(served).toBeGreaterThanOrEqual(limit);
+    expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await json(refused!)).error.code).toBe('rate_limited');
+    expect(20_000_000n - (await wallet.balance())).toBe(BigInt(served) * createRegistry().byId('strategy-backtest')!.catalogPriceRange.min);
+  });
+});

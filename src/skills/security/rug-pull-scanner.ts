@@ -10,7 +10,7 @@ export const rugPullScannerSkill = defineSkill({
   title: 'Token security scan',
   description: 'Rug-pull and honeypot scan of a token: a simulated buy and sell (taxes, sell blocked), owner powers found in its bytecode, liquidity removed and LP lock status per pool, and the deployer\'s other tokens, with a risk score and the findings behind it.',
   tags: ['security', 'honeypot', 'rug-pull', 'tokens'],
-  examples: ['Is token 0x... on base a honeypot?', 'Rug-pull check for this token on bsc'],
+  examples: ['Is token 0x... on base a honeypot?', 'Rug-pull check for this token on bsc', 'Will I be able to sell this token once I buy it?'],
   input: tokenOnChainInput,
   price: '0.55',
   httpPath: '/x402/data/rug-pull-scanner',
