@@ -25,14 +25,24 @@ export function mountA2aRoutes(app: Express, deps: PaidRouteDeps): void {
   });
 }
 
-function a2aOperation(skill: Skill, body: unknown, deps: PaidRouteDeps, req: Request): PaidOperation {
-  const { params } = parseBody(envelope, body);
+/** A skill called over A2A (HTTP or JSON-RPC): its params validated, at its catalogue price, under its catalogue limits. */
+export function a2aSkillOperation(skill: Skill, params: unknown, deps: Pick<PaidRouteDeps, 'context'>): PaidOperation & { input: Record<string, unknown> } {
   const input = withPrefix('params', () => parseBody(skill.input, params));
   return {
+    input,
     amount: skill.quote(input, 'catalog'),
     description: skill.description,
     limits: catalogLimits(skill, input),
     run: (signal) => skill.handler(input, { ...deps.context, signal }),
+  };
+}
+
+function a2aOperation(skill: Skill, body: unknown, deps: PaidRouteDeps, req: Request): PaidOperation {
+  const { params } = parseBody(envelope, body);
+  const operation = a2aSkillOperation(skill, params, deps);
+  const input = operation.input;
+  return {
+    ...operation,
     respond: (answer: Record<string, unknown>, receipt: Receipt) => ({
       status: receipt.pending ? 'completed-settlement-pending' : 'completed',
       skill: skill.id,

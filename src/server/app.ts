@@ -13,6 +13,7 @@ import { health } from './health.js';
 import { mountPaidRoutes } from './paid-routes.js';
 import { FORECAST_API_SERVICE, mountForecastRoutes } from './forecast-routes.js';
 import { mountA2aRoutes } from './a2a-routes.js';
+import { mountA2aServer } from './a2a-jsonrpc.js';
 import { RateLimiter } from './limits.js';
 import type { ForecastAccess } from '../forecast/access.js';
 
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps): Express {
   const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, limiter: new RateLimiter(deps.store), publicUrl };
   mountPaidRoutes(app, paid);
   mountA2aRoutes(app, paid);
+  mountA2aServer(app, { ...paid, store: deps.store, version: SERVICE_VERSION });
   mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
 
   app.get('/healthz', async (_req, res) => {

@@ -5,6 +5,7 @@
  */
 import type { Express, Request, Response } from 'express';
 import { PaymentRefused, type Paywall, type Receipt } from '../payments/paywall.js';
+import type { Resource } from '../payments/terms.js';
 import type { SkillContext } from '../skills/context.js';
 import { catalogLimits, httpPaths, type Registry, type Skill } from '../skills/registry.js';
 import { withinTarget, type Limits, type RateLimiter } from './limits.js';
@@ -37,41 +38,39 @@ export function mountPaidRoutes(app: Express, deps: PaidRouteDeps): void {
   }
 }
 
-/** Charges for one operation: 402 challenge, or verify + reserve → run → settle → answer with the receipt. */
+/** Charges for one operation over HTTP: 402 challenge, or the paid work answered with its receipt. */
 export async function servePaid(operation: PaidOperation, req: Request, res: Response, deps: Pick<PaidRouteDeps, 'paywall' | 'publicUrl' | 'limiter'>): Promise<void> {
-  const { paywall } = deps;
-  const { amount, description, run } = operation;
-  const resource = { url: `${deps.publicUrl(req)}${req.path}`, description, mimeType: 'application/json' };
-
+  const resource = { url: `${deps.publicUrl(req)}${req.path}`, description: operation.description, mimeType: 'application/json' };
   const header = req.get('x-payment') ?? req.get('payment-signature');
-  if (!header) return sendChallenge(res, paywall.challenge(amount, resource));
-
-  let authorization;
+  if (!header) return sendChallenge(res, deps.paywall.challenge(operation.amount, resource));
   try {
-    authorization = await paywall.authorize(header, amount, resource);
-  } catch (err) {
-    if (err instanceof PaymentRefused) return sendChallenge(res, paywall.challenge(amount, resource, err));
-    throw err;
-  }
-
-  let answer: Record<string, unknown>;
-  try {
-    if (operation.limits) await deps.limiter.take(operation.limits, authorization.payer);
-    answer = await withinTarget(operation.limits, (signal) => run(signal));
-  } catch (err) {
-    await paywall.release(authorization);
-    throw toSibylError(err);
-  }
-
-  try {
-    const receipt = await paywall.settle(authorization);
+    const { answer, receipt } = await charge(operation, header, resource, deps);
     res.set(receipt.headers);
     if (receipt.pending) res.set('X-Settlement-Status', 'pending');
     res.status(200).json(operation.respond ? operation.respond(answer, receipt) : answer);
   } catch (err) {
-    if (err instanceof PaymentRefused) return sendChallenge(res, paywall.challenge(amount, resource, err));
+    if (err instanceof PaymentRefused) return sendChallenge(res, deps.paywall.challenge(operation.amount, resource, err));
     throw err;
   }
+}
+
+/**
+ * The paid work itself, whatever carries the payment (an HTTP header, an A2A message): verify and
+ * reserve the payment, take the service's rate limit, run within its time target, settle. Failed
+ * work releases the reservation and moves no money. Throws PaymentRefused for a refused payment.
+ */
+export async function charge(operation: PaidOperation, paymentHeader: string, resource: Resource, deps: Pick<PaidRouteDeps, 'paywall' | 'limiter'>): Promise<{ answer: Record<string, unknown>; receipt: Receipt }> {
+  const { paywall } = deps;
+  const authorization = await paywall.authorize(paymentHeader, operation.amount, resource);
+  let answer: Record<string, unknown>;
+  try {
+    if (operation.limits) await deps.limiter.take(operation.limits, authorization.payer);
+    answer = await withinTarget(operation.limits, (signal) => operation.run(signal));
+  } catch (err) {
+    await paywall.release(authorization);
+    throw toSibylError(err);
+  }
+  return { answer, receipt: await paywall.settle(authorization) };
 }
 
 /**
