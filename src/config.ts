@@ -47,6 +47,8 @@ export interface Config {
   readonly reportMaxToolRounds: number;
   /** A report's time budget; undefined: the catalogue's response-time target of the report. */
   readonly reportTimeBudgetMs: number | undefined;
+  /** Whether this instance runs the free tools' snapshot jobs (any instance may; one runs each round). */
+  readonly snapshotJobs: boolean;
 }
 
 export interface ForecastConfig {
@@ -106,6 +108,7 @@ const envSchema = z.object({
   SIBYL_LLM_MODEL: z.string().min(1).max(200).optional(),
   REPORT_MAX_TOOL_ROUNDS: int(1, 10).default(4),
   REPORT_TIME_BUDGET_MS: int(1_000, 600_000).optional(),
+  SNAPSHOT_JOBS: z.enum(['on', 'off']).default('on'),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llm: e.SIBYL_LLM_MODEL ? { model: e.SIBYL_LLM_MODEL, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,
     reportMaxToolRounds: e.REPORT_MAX_TOOL_ROUNDS,
     reportTimeBudgetMs: e.REPORT_TIME_BUDGET_MS,
+    snapshotJobs: e.SNAPSHOT_JOBS === 'on',
     forecast: e.FORECAST === 'on'
       ? {
           threads: e.FORECAST_THREADS,

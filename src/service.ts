@@ -22,6 +22,8 @@ import { agentTools } from './agent/tools.js';
 import { LlmPlanner, OfflineGraphPlanner } from './agent/planners.js';
 import { ReportAgent } from './agent/report.js';
 import { StoreCheckpointSaver } from './agent/checkpointer.js';
+import { SnapshotJobs } from './mcp/snapshots.js';
+import { SNAPSHOT_JOBS } from './mcp/free-tools.js';
 import type { SkillContext } from './skills/context.js';
 import { openStore, type Store } from './store/index.js';
 import { ForecastService } from './forecast/service.js';
@@ -55,6 +57,8 @@ export interface Sibyl {
   readonly facilitator: Facilitator;
   /** What skill handlers see (tests drive the forecast jobs through it). */
   readonly context: SkillContext;
+  /** The free tools' snapshot jobs (tests run them directly). */
+  readonly snapshots: SnapshotJobs;
   close(): Promise<void>;
 }
 
@@ -134,6 +138,12 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       resources.unshift({ close: async () => stop() });
     }
 
+    const snapshots = new SnapshotJobs(context, Object.values(SNAPSHOT_JOBS), log);
+    if (config.snapshotJobs) {
+      snapshots.start();
+      resources.unshift({ close: async () => snapshots.stop() });
+    }
+
     const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, log });
     const server: Server = await new Promise((resolve, reject) => {
       const s = app.listen(config.port, config.host, () => resolve(s));
@@ -156,6 +166,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       devnet,
       facilitator,
       context,
+      snapshots,
       async close() {
         clearInterval(reconciler);
         await new Promise<void>((resolve) => {

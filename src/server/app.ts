@@ -14,6 +14,7 @@ import { mountPaidRoutes } from './paid-routes.js';
 import { FORECAST_API_SERVICE, mountForecastRoutes } from './forecast-routes.js';
 import { mountA2aRoutes } from './a2a-routes.js';
 import { mountA2aServer } from './a2a-jsonrpc.js';
+import { mountMcp } from '../mcp/server.js';
 import { RateLimiter } from './limits.js';
 import type { ForecastAccess } from '../forecast/access.js';
 
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps): Express {
   mountPaidRoutes(app, paid);
   mountA2aRoutes(app, paid);
   mountA2aServer(app, { ...paid, store: deps.store, version: SERVICE_VERSION });
+  mountMcp(app, deps.context, SERVICE_VERSION);
   mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
 
   app.get('/healthz', async (_req, res) => {

@@ -107,6 +107,7 @@ export async function startTestSibyl(options: TestServerOptions = {}): Promise<S
     X402_PAY_TO: payTo,
     // The background forecasts cost every test server CPU; the forecast tests switch them on.
     FORECAST_JOBS: 'off',
+    SNAPSHOT_JOBS: 'off',
     ...Object.fromEntries(Object.entries(urls).map(([name, url]) => [`CHAIN_RPC_URL_${name.toUpperCase()}`, url])),
     ...(options.redis && {
       REDIS_URL: TEST_REDIS_URL,

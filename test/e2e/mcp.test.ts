@@ -1,0 +1,91 @@
+/**
+ * The MCP tool server with the official `@modelcontextprotocol/sdk` client over Streamable HTTP:
+ * the tool list and its schemas, free tools served only from snapshots (not warm before the jobs
+ * run), their envelope and row caps, figures checked against the world, domains without an
+ * engine, and input refused by the schema.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { FREE_TOOLS } from '../../src/mcp/free-tools.js';
+import { freshAddress, json } from '../helpers/sibyl.js';
+import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+
+let w: WorldSibyl;
+let client: Client;
+beforeAll(async () => {
+  // The security tests' world: it holds honeypots with pools.
+  w = await startWorldSibyl('sec-b', 3);
+  client = new Client({ name: 'sibyl-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${w.sibyl.url}/api/mcp`)));
+}, 120_000);
+afterAll(async () => {
+  await client?.close();
+  await w?.close();
+});
+
+async function call(name: string, args: Record<string, unknown> = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  return { isError: result.isError === true, body: result.structuredContent as any, text: (result.content as { text: string }[])[0]?.text };
+}
+
+describe('MCP tool server (official SDK client)', () => {
+  it('lists every free tool with an exact schema and read-only, idempotent annotations, also as JSON', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining([...FREE_TOOLS.map((t) => t.name), 'list_service_capabilities']));
+    for (const tool of tools) {
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    }
+    const listed = await json(await fetch(`${w.sibyl.url}/api/mcp/tools`));
+    expect(listed.tools.map((t: { name: string }) => t.name)).toEqual(names);
+  });
+
+  it('serves free tools only from snapshots: not warm before the jobs run, then the envelope with row caps', async () => {
+    const cold = await call('get_top_movers', {});
+    expect(cold.body).toMatchObject({ available: false, reason: 'snapshot_not_warm' });
+    await w.sibyl.snapshots.runAll();
+    const movers = await call('get_top_movers', { side: 'losers', limit: 3 });
+    expect(movers.isError).toBe(false);
+    expect(movers.body).toMatchObject({ available: true, stale: false, limit: 3, side: 'losers', fetchedAt: expect.any(Number) });
+    const losers = movers.body.crossAsset.losers as { changePct: number; liquidityUsd: number }[];
+    expect(losers.length).toBeLessThanOrEqual(3);
+    expect(losers.map((l) => l.changePct)).toEqual([...losers.map((l) => l.changePct)].sort((a, b) => a - b));
+    for (const l of losers) expect(l.liquidityUsd).toBeGreaterThanOrEqual(10_000);
+    if (movers.body.crossAsset.cohortSize > 3) expect(movers.body.truncated).toMatchObject({ limit: 3, originalLengths: { 'crossAsset.losers': expect.any(Number) } });
+    // The text block and the structured result are the same record.
+    expect(JSON.parse(movers.text!)).toEqual(movers.body);
+  });
+
+  it('answers figures that agree with the world', async () => {
+    const honeypot = w.labels.tokens.find((t) => t.kind === 'honeypot' && t.pair)!;
+    const safety = await call('check_token_safety', { contract: honeypot.token, chain: 'base' });
+    expect(safety.body).toMatchObject({ available: true, screened: true, honeypot: true });
+    const unknown = await call('check_token_safety', { contract: freshAddress() });
+    expect(unknown.body).toMatchObject({ available: true, screened: false, honeypot: null });
+
+    const prints = await call('get_venuechain_whale_prints', { limit: 5 });
+    expect(prints.body.prints).toMatchObject({ available: true, chain: 'base', minUsd: 50_000 });
+    for (const p of prints.body.prints.prints) expect(p.usd).toBeGreaterThanOrEqual(50_000);
+
+    const flow = await call('get_smart_money_flow', {});
+    expect(['accumulating', 'distributing', 'neutral']).toContain(flow.body.overallSignal);
+    const sentiment = await call('get_market_sentiment');
+    expect(sentiment.body.crypto.index).toBeGreaterThanOrEqual(0);
+    expect(sentiment.body.cmc).toMatchObject({ available: false });
+    // This world indexes Base only: the BSC inflow says so rather than answering empty.
+    const inflow = await call('get_smart_money_inflow', {});
+    expect(inflow.body).toMatchObject({ available: false, reason: expect.stringMatching(/bsc/) });
+  });
+
+  it('answers domains without an engine with domain_disabled, and refuses input outside the schema', async () => {
+    expect((await call('get_congress_trades', { limit: 5 })).body).toMatchObject({ available: false, reason: 'domain_disabled', limit: 5 });
+    expect((await call('get_top_movers', { limit: 26 })).isError).toBe(true);
+    expect((await call('get_top_movers', { limit: 0 })).isError).toBe(true);
+    expect((await call('get_top_movers', { chain: 'base' })).isError).toBe(true);
+    expect((await call('get_smart_money_inflow', { limit: 16 })).isError).toBe(true);
+    expect((await call('get_forecast_accuracy', { limit: 50 })).body).toMatchObject({ available: true, object: 'forecast-accuracy', limit: 50 });
+    expect((await call('get_forecast_accuracy', { limit: 51 })).isError).toBe(true);
+  });
+});
