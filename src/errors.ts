@@ -9,8 +9,11 @@ export const ERROR_CODES = {
   signature_invalid: { status: 401, meaning: 'Forecast access headers are incomplete or the X-Signature does not recover to X-Wallet over the documented message.' },
   signature_stale: { status: 401, meaning: 'X-Timestamp is outside the freshness window (60 s either side of the server clock).' },
   signature_replayed: { status: 401, meaning: 'This forecast access signature was already used; sign each request anew.' },
+  unauthorized: { status: 401, meaning: 'A paid tool or the credit account needs a bearer token from sign-in with Ethereum; it is missing, unknown or expired. `WWW-Authenticate` points to the protected-resource metadata.' },
+  sign_in_invalid: { status: 401, meaning: 'The sign-in message or its signature is invalid: wrong domain, unknown or used nonce, expired, or not signed by its address.' },
   payment_required: { status: 402, meaning: 'No payment was sent; the body and PAYMENT-REQUIRED header carry the requirements.' },
   payment_invalid: { status: 402, meaning: 'The payment failed verification; `reason` says why (signature, amount, recipient, network, time window, balance).' },
+  insufficient_credit: { status: 402, meaning: 'The prepaid credit balance does not cover the call; top up with POST /api/credits/topup. Nothing was debited.' },
   nonce_already_used: { status: 402, meaning: 'This authorization was already presented (replay); nothing was charged again.' },
   settlement_failed: { status: 402, meaning: 'The transfer could not be settled on chain; the answer is withheld and nothing moved.' },
   not_found: { status: 404, meaning: 'No such path.' },
@@ -46,7 +49,8 @@ export class SibylError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { fields?: FieldError[]; reason?: string; retryAfterSeconds?: number } = {},
+    /** `retryAfterSeconds` and `wwwAuthenticate` become response headers, not body fields. */
+    readonly extra: { fields?: FieldError[]; reason?: string; retryAfterSeconds?: number; wwwAuthenticate?: string } = {},
   ) {
     super(message);
   }
@@ -56,7 +60,7 @@ export class SibylError extends Error {
   }
 
   toBody(): ErrorBody {
-    const { retryAfterSeconds: _header, ...extra } = this.extra;
+    const { retryAfterSeconds: _retry, wwwAuthenticate: _auth, ...extra } = this.extra;
     return { error: { code: this.code, message: this.message, ...extra } };
   }
 }

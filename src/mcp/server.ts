@@ -8,25 +8,43 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SkillContext } from '../skills/context.js';
+import type { Registry, Skill } from '../skills/registry.js';
+import { PaymentRefused } from '../payments/paywall.js';
+import { unauthorized, type Accounts } from '../server/auth.js';
+import { toSibylError } from '../server/errors.js';
+import { charge, type PaidRouteDeps } from '../server/paid-routes.js';
+import { parseBody } from '../server/validation.js';
+import { callPaidTool, ToolInputError, type BillingDeps } from './billing.js';
 import { CAPABILITIES_TOOL, FREE_TOOLS, envelope, type ToolResult } from './free-tools.js';
+import { PAID_TOOLS, toolPriceUsd } from './paid-tools.js';
 
 export const MCP_PATH = '/api/mcp';
 /** Free tools read snapshots: nothing they do changes state, and the same call answers the same. */
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
 
+/** A paid tool that creates things (keys) is neither read-only nor idempotent. */
+const MUTATING = { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } as const;
+
 /** Every tool as listed by `GET /api/mcp/tools` and `list_service_capabilities`. */
-export function toolList() {
+export function toolList(registry: Registry) {
   return [
-    ...FREE_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: z.toJSONSchema(t.input, { io: 'input' }), annotations: READ_ONLY, billing: 'free' })),
-    { name: CAPABILITIES_TOOL.name, title: CAPABILITIES_TOOL.title, description: CAPABILITIES_TOOL.description, inputSchema: z.toJSONSchema(z.strictObject({}), { io: 'input' }), annotations: READ_ONLY, billing: 'free' },
+    ...FREE_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: z.toJSONSchema(t.input, { io: 'input' }), annotations: READ_ONLY, billing: 'free' as const })),
+    { name: CAPABILITIES_TOOL.name, title: CAPABILITIES_TOOL.title, description: CAPABILITIES_TOOL.description, inputSchema: z.toJSONSchema(z.strictObject({}), { io: 'input' }), annotations: READ_ONLY, billing: 'free' as const },
+    ...PAID_TOOLS.map((t) => ({ name: t.name, title: t.title, description: `${t.description} Paid from credits: $${toolPriceUsd(registry, t)} per call.`, inputSchema: z.toJSONSchema(t.input, { io: 'input' }), annotations: t.mutating ? MUTATING : READ_ONLY, billing: 'credits' as const, priceUsd: toolPriceUsd(registry, t) })),
   ];
 }
 
-function capabilities(): ToolResult {
+function capabilities(registry: Registry): ToolResult {
+  const tools = toolList(registry);
   return envelope({
-    free: toolList().map(({ name, title, description }) => ({ name, title, description })),
-    paid: [],
-    billing: { model: 'prepaid credits', available: false, reason: 'paid tools are not served on this deployment yet; the same skills are sold per call over x402 (see /api/marketplace/catalog)' },
+    free: tools.filter((t) => t.billing === 'free').map(({ name, title, description }) => ({ name, title, description })),
+    paid: tools.filter((t) => t.billing === 'credits').map(({ name, title, description, priceUsd }) => ({ name, title, priceUsd, description })),
+    billing: {
+      model: 'prepaid credits in USDC, debited per call at the tool\'s price (a range: the kind decides), refunded when nothing is produced',
+      signIn: 'EIP-4361: GET /api/auth/nonce, sign, POST /api/auth/siwe for a bearer token (1 h)',
+      topUp: 'POST /api/credits/topup { amountUsd } with the bearer token, paid with x402 (USDC on Base)',
+      perCall: 'the registry skills\' own tool names (e.g. whale_intel) are paid per call with X-PAYMENT instead',
+    },
   }, Date.now(), false, undefined);
 }
 
@@ -34,22 +52,87 @@ function asContent(result: ToolResult) {
   return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result };
 }
 
-export function createMcpServer(ctx: SkillContext, version: string): McpServer {
+export function createMcpServer(deps: BillingDeps, version: string, account: string | null): McpServer {
+  const ctx = deps.context;
   const server = new McpServer({ name: 'sibyl', title: 'Sibyl', version }, { capabilities: { tools: {} } });
   for (const tool of FREE_TOOLS) {
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: READ_ONLY }, async (args: unknown) => asContent(await tool.read(ctx, args as never)));
   }
-  server.registerTool(CAPABILITIES_TOOL.name, { title: CAPABILITIES_TOOL.title, description: CAPABILITIES_TOOL.description, inputSchema: z.strictObject({}), annotations: READ_ONLY }, async () => asContent(capabilities()));
+  server.registerTool(CAPABILITIES_TOOL.name, { title: CAPABILITIES_TOOL.title, description: CAPABILITIES_TOOL.description, inputSchema: z.strictObject({}), annotations: READ_ONLY }, async () => asContent(capabilities(deps.registry)));
+  for (const tool of PAID_TOOLS) {
+    const listed = toolList(deps.registry).find((t) => t.name === tool.name)!;
+    server.registerTool(tool.name, { title: tool.title, description: listed.description, inputSchema: tool.input, annotations: listed.annotations }, async (args: unknown) => {
+      // The HTTP layer already answered 401 to a paid call without an account.
+      if (!account) return asContent({ available: false, reason: 'unauthorized', analysis: 'sign in for a bearer token first', skill: tool.name });
+      try {
+        return asContent(await callPaidTool(tool, args as Record<string, unknown>, account, deps));
+      } catch (err) {
+        if (err instanceof ToolInputError) return { isError: true, content: [{ type: 'text' as const, text: err.message }] };
+        throw err;
+      }
+    });
+  }
   return server;
 }
 
-export function mountMcp(app: Express, ctx: SkillContext, version: string): void {
+export interface McpDeps extends BillingDeps, Pick<PaidRouteDeps, 'paywall' | 'publicUrl'> {
+  readonly accounts: Accounts;
+}
+
+/** The single JSON-RPC message of a request (Streamable HTTP carries no batches since 2025-06-18). */
+function toolCall(body: unknown): { id: unknown; name: string; args: Record<string, unknown> } | null {
+  const m = body as { method?: string; id?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
+  if (!m || Array.isArray(m) || m.method !== 'tools/call' || typeof m.params?.name !== 'string') return null;
+  return { id: m.id, name: m.params.name, args: (m.params.arguments as Record<string, unknown> | undefined) ?? {} };
+}
+
+/** The registry skills' own tool names, sold per call with X-PAYMENT (not listed among the 42). */
+function legacyTools(registry: Registry): Map<string, Skill> {
+  return new Map(registry.list('mcp').filter((s) => s.toolName && !s.disabledReason).map((s) => [s.toolName!, s]));
+}
+
+/** A legacy per-skill tool call paid per call with x402: a 402 challenge, or the JSON-RPC result with the receipt. */
+async function servePerCall(skill: Skill, call: NonNullable<ReturnType<typeof toolCall>>, req: Request, res: Response, deps: McpDeps & { limiter: BillingDeps['limiter'] }): Promise<void> {
+  const reply = (result: unknown) => res.json({ jsonrpc: '2.0', id: call.id, result });
+  let input: Record<string, unknown>;
+  try {
+    input = parseBody(skill.input, call.args);
+  } catch (err) {
+    return void reply({ isError: true, content: [{ type: 'text', text: toSibylError(err).message }] });
+  }
+  const amount = skill.quote(input, 'catalog');
+  const resource = { url: `${deps.publicUrl(req)}${MCP_PATH}#${skill.toolName}`, description: skill.description, mimeType: 'application/json' };
+  const challenge = (refusal?: PaymentRefused) => {
+    const c = deps.paywall.challenge(amount, resource, refusal);
+    res.status(c.status).set(c.headers).json(c.body);
+  };
+  const header = req.get('x-payment') ?? req.get('payment-signature');
+  if (!header) return challenge();
+  try {
+    const { answer, receipt } = await charge({ amount, description: skill.description, run: (signal) => skill.handler(input, { ...deps.context, signal }) }, header, resource, deps);
+    res.set(receipt.headers);
+    reply({ content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer });
+  } catch (err) {
+    if (err instanceof PaymentRefused) return challenge(err);
+    const e = toSibylError(err);
+    reply({ isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] });
+  }
+}
+
+export function mountMcp(app: Express, deps: McpDeps, version: string): void {
+  const paid = new Set(PAID_TOOLS.map((t) => t.name));
+  const legacy = legacyTools(deps.registry);
   app.get(`${MCP_PATH}/tools`, (_req, res) => {
-    const tools = toolList();
+    const tools = toolList(deps.registry);
     res.json({ count: tools.length, tools });
   });
   app.post(MCP_PATH, async (req: Request, res: Response) => {
-    const server = createMcpServer(ctx, version);
+    const call = toolCall(req.body);
+    const account = await deps.accounts.account(req);
+    if (call && paid.has(call.name) && !account) throw unauthorized(deps.publicUrl(req), MCP_PATH);
+    const perCall = call && legacy.get(call.name);
+    if (call && perCall) return servePerCall(perCall, call, req, res, deps);
+    const server = createMcpServer(deps, version, account);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

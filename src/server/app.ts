@@ -14,7 +14,11 @@ import { mountPaidRoutes } from './paid-routes.js';
 import { FORECAST_API_SERVICE, mountForecastRoutes } from './forecast-routes.js';
 import { mountA2aRoutes } from './a2a-routes.js';
 import { mountA2aServer } from './a2a-jsonrpc.js';
-import { mountMcp } from '../mcp/server.js';
+import { MCP_PATH, mountMcp } from '../mcp/server.js';
+import { Accounts, mountAccounts } from './auth.js';
+import { CreditLedger } from '../payments/credits.js';
+import { PAYMENT_CHAIN } from '../chain/chains.js';
+import type { PublicClient } from 'viem';
 import { RateLimiter } from './limits.js';
 import type { ForecastAccess } from '../forecast/access.js';
 
@@ -55,7 +59,11 @@ export function createApp(deps: AppDeps): Express {
   mountPaidRoutes(app, paid);
   mountA2aRoutes(app, paid);
   mountA2aServer(app, { ...paid, store: deps.store, version: SERVICE_VERSION });
-  mountMcp(app, deps.context, SERVICE_VERSION);
+  // Paid tools: accounts by sign-in with Ethereum, credits topped up with x402.
+  const accounts = new Accounts(deps.store, deps.chains.get(PAYMENT_CHAIN).client as PublicClient);
+  const credits = new CreditLedger(deps.store);
+  mountAccounts(app, accounts, credits, paid, MCP_PATH);
+  mountMcp(app, { ...paid, accounts, credits }, SERVICE_VERSION);
   mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
 
   app.get('/healthz', async (_req, res) => {

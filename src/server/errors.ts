@@ -25,6 +25,7 @@ export function errorHandler(log: (msg: string, err: unknown) => void) {
     if (mapped.code === 'internal_error') log('unhandled error', err);
     if (res.headersSent) return;
     if (mapped.extra.retryAfterSeconds !== undefined) res.set('Retry-After', String(mapped.extra.retryAfterSeconds));
+    if (mapped.extra.wwwAuthenticate) res.set('WWW-Authenticate', mapped.extra.wwwAuthenticate);
     res.status(mapped.status).json(mapped.toBody());
   };
 }

@@ -126,3 +126,17 @@ export const strategyBacktestSkill = defineSkill({
     };
   },
 });
+
+/** The spec's A2A backtest skills at their own prices, on the same engine as strategy-backtest. */
+const backtestAlias = (id: string, title: string) => defineSkill({
+  ...strategyBacktestSkill,
+  id,
+  title,
+  price: '0.75',
+  toolName: id.replace(/-/g, '_'),
+  // Not an agent tool: the report agent already has strategy-backtest, which answers the same.
+  surfaces: ['a2a', 'mcp'],
+  catalog: undefined,
+});
+export const backtestCustomStrategySkill = backtestAlias('backtest-custom-strategy', 'Custom strategy backtest');
+export const backtestStrategySkill = backtestAlias('backtest-strategy', 'Strategy backtest (engine)');

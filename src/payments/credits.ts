@@ -1,0 +1,68 @@
+/**
+ * Prepaid credit balances of the tool server's paid tools, in atomic USDC, kept in the store so
+ * every instance debits the same balance. A debit is atomic and never overdraws: it is taken with
+ * one INCRBY and given back at once when the balance went below zero. Every movement (top-up,
+ * debit, refund) is written to the account's ledger.
+ */
+import { SibylError } from '../errors.js';
+import type { Store } from '../store/store.js';
+
+export interface CreditMovement {
+  readonly at: string;
+  readonly kind: 'topup' | 'debit' | 'refund';
+  /** Atomic USDC, positive for money in. */
+  readonly amount: string;
+  readonly balanceAfter: string;
+  readonly ref: string;
+}
+
+const balanceKey = (account: string) => `credits:balance:${account.toLowerCase()}`;
+const ledgerKey = (account: string) => `credits:ledger:${account.toLowerCase()}`;
+
+export class CreditLedger {
+  constructor(private readonly store: Store) {}
+
+  async balance(account: string): Promise<bigint> {
+    return BigInt((await this.store.get(balanceKey(account))) ?? '0');
+  }
+
+  async topUp(account: string, amount: bigint, ref: string): Promise<bigint> {
+    const after = BigInt(await this.store.incrBy(balanceKey(account), Number(amount)));
+    await this.record(account, 'topup', amount, after, ref);
+    return after;
+  }
+
+  /** Takes `amount` or throws `insufficient_credit`; concurrent debits never take more than there is. */
+  async debit(account: string, amount: bigint, ref: string): Promise<bigint> {
+    const after = BigInt(await this.store.incrBy(balanceKey(account), -Number(amount)));
+    if (after < 0n) {
+      const restored = BigInt(await this.store.incrBy(balanceKey(account), Number(amount)));
+      throw new SibylError('insufficient_credit', `the call costs ${formatAtomic(amount)} and the balance is ${formatAtomic(restored)}; top up with POST /api/credits/topup`);
+    }
+    await this.record(account, 'debit', -amount, after, ref);
+    return after;
+  }
+
+  async refund(account: string, amount: bigint, ref: string): Promise<bigint> {
+    const after = BigInt(await this.store.incrBy(balanceKey(account), Number(amount)));
+    await this.record(account, 'refund', amount, after, ref);
+    return after;
+  }
+
+  /** The newest movements first. */
+  async movements(account: string, limit = 50): Promise<CreditMovement[]> {
+    const rows = await this.store.sortedRange(ledgerKey(account), -Infinity, Infinity);
+    return rows.slice(-limit).reverse().map((r) => JSON.parse(r.member) as CreditMovement);
+  }
+
+  private async record(account: string, kind: CreditMovement['kind'], amount: bigint, after: bigint, ref: string): Promise<void> {
+    const movement: CreditMovement = { at: new Date().toISOString(), kind, amount: amount.toString(), balanceAfter: after.toString(), ref };
+    await this.store.sortedAdd(ledgerKey(account), [{ member: JSON.stringify({ ...movement, id: crypto.randomUUID() }), score: Date.now() }]);
+  }
+}
+
+export function formatAtomic(amount: bigint): string {
+  const sign = amount < 0n ? '-' : '';
+  const abs = amount < 0n ? -amount : amount;
+  return `${sign}$${abs / 1_000_000n}.${(abs % 1_000_000n).toString().padStart(6, '0').replace(/0{1,4}$/, '')}`;
+}

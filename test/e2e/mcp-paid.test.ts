@@ -1,0 +1,136 @@
+/**
+ * The MCP server's paid tools with the official MCP client: 401 pointing to the metadata without a
+ * token, sign-in with Ethereum (single-use nonce, domain bound), a credit top-up paid with the
+ * official x402 client, paid calls debiting exactly the price, refunds when nothing is produced,
+ * kinds without an engine never debited, concurrent calls that never overdraw, and the legacy
+ * per-skill tools paid per call with X-PAYMENT.
+ */
+import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import { FREE_TOOLS } from '../../src/mcp/free-tools.js';
+import { PAID_TOOLS } from '../../src/mcp/paid-tools.js';
+import { createRegistry } from '../../src/skills/index.js';
+import { freshAddress, fundedPayer, json, payingFetch, postJson, useTestSibyl } from '../helpers/sibyl.js';
+
+const registry = createRegistry();
+const price = (id: string) => registry.byId(id)!.catalogPriceRange.min;
+
+describe('MCP paid tools: sign-in, credits, billing', () => {
+  const sibyl = useTestSibyl();
+
+  async function signIn(key = generatePrivateKey()) {
+    const account = privateKeyToAccount(key);
+    const { nonce, domain, uri, chainId } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
+    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce, statement: 'Sign in to Sibyl' });
+    const signature = await account.signMessage({ message });
+    const res = await postJson(`${sibyl.url}/api/auth/siwe`, { message, signature });
+    return { res, body: await json(res), message, signature, account };
+  }
+
+  async function funded(usd: string) {
+    const session = await signIn();
+    const { key } = await fundedPayer('50');
+    const { pay } = payingFetch(key);
+    const top = await pay(`${sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.body.accessToken}` }, body: JSON.stringify({ amountUsd: usd }) });
+    expect(top.status, await top.clone().text()).toBe(200);
+    const client = new Client({ name: 'paid-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${sibyl.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${session.body.accessToken}` } } }));
+    const balance = async () => BigInt((await json(await fetch(`${sibyl.url}/api/credits`, { headers: { authorization: `Bearer ${session.body.accessToken}` } }))).balance);
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: args });
+      return { isError: r.isError === true, body: r.structuredContent as any, text: (r.content as { text: string }[])[0]?.text };
+    };
+    return { session, client, balance, call, token: session.body.accessToken as string };
+  }
+
+  it('lists 42 tools: 19 free and 23 paid with prices from the registry', async () => {
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${sibyl.url}/api/mcp`)));
+    const { tools } = await client.listTools();
+    await client.close();
+    expect(tools).toHaveLength(42);
+    expect(tools.filter((t) => PAID_TOOLS.some((p) => p.name === t.name))).toHaveLength(23);
+    expect(FREE_TOOLS.length + 1).toBe(19);
+    const listed = (await json(await fetch(`${sibyl.url}/api/mcp/tools`))).tools;
+    const priceOf = (name: string) => listed.find((t: { name: string }) => t.name === name).priceUsd;
+    expect([priceOf('ask_service'), priceOf('analyze_token_security'), priceOf('inspect_onchain'), priceOf('analyze_wallet'), priceOf('scan_market'), priceOf('find_yield'), priceOf('run_backtest')])
+      .toEqual(['1.00', '0.35-2.00', '0.25-0.35', '0.25-1.00', '0.25-0.60', '0.10-0.75', '0.75-2.00']);
+    expect(tools.find((t) => t.name === 'generate_quantum_key')!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+  });
+
+  it('answers a paid call without a token with 401 and WWW-Authenticate pointing to the protected-resource metadata', async () => {
+    const res = await postJson(`${sibyl.url}/api/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask_service', arguments: { prompt: 'hi' } } }, { accept: 'application/json, text/event-stream' });
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate')!;
+    expect(challenge).toMatch(/^Bearer resource_metadata="/);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)![1]!;
+    const metadata = await json(await fetch(metadataUrl));
+    expect(metadata).toMatchObject({ resource: `${sibyl.url}/api/mcp`, authorization_servers: [sibyl.url], bearer_methods_supported: ['header'] });
+    expect(await json(await fetch(`${sibyl.url}/.well-known/oauth-protected-resource`))).toMatchObject({ resource: `${sibyl.url}/api/mcp` });
+  });
+
+  it('signs in with Ethereum once per nonce, only for this domain', async () => {
+    const first = await signIn();
+    expect(first.res.status).toBe(200);
+    expect(first.body).toMatchObject({ tokenType: 'Bearer', address: first.account.address, expiresAt: expect.any(Number) });
+    const replay = await postJson(`${sibyl.url}/api/auth/siwe`, { message: first.message, signature: first.signature });
+    expect(replay.status).toBe(401);
+    expect((await json(replay)).error.code).toBe('sign_in_invalid');
+    const account = privateKeyToAccount(generatePrivateKey());
+    const { nonce } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
+    const elsewhere = createSiweMessage({ domain: 'evil.example', address: account.address, uri: 'https://evil.example', version: '1', chainId: 8453, nonce });
+    const refused = await postJson(`${sibyl.url}/api/auth/siwe`, { message: elsewhere, signature: await account.signMessage({ message: elsewhere }) });
+    expect(refused.status).toBe(401);
+    expect((await fetch(`${sibyl.url}/api/credits`, { headers: { authorization: 'Bearer not-a-token' } })).status).toBe(401);
+  });
+
+  it('tops up with x402, debits exactly the price, refunds when nothing is produced, never debits a kind without an engine', async () => {
+    const { call, balance, client } = await funded('2');
+    expect(await balance()).toBe(2_000_000n);
+    const portfolio = await call('analyze_wallet', { walletAddress: privateKeyToAccount(generatePrivateKey()).address, kind: 'portfolio' });
+    expect(portfolio.body).toMatchObject({ available: true, skill: 'wallet-portfolio', analysis: expect.any(String) });
+    expect(portfolio.text).toBe(JSON.stringify(portfolio.body));
+    expect(await balance()).toBe(2_000_000n - price('wallet-portfolio'));
+
+    const nothing = await call('analyze_wallet', { walletAddress: freshAddress(), kind: 'trust' });
+    expect(nothing.body).toMatchObject({ available: false, reason: 'nothing_produced', skill: 'wallet-trust-score' });
+    expect(await balance()).toBe(2_000_000n - price('wallet-portfolio'));
+
+    const disabled = await call('analyze_bitcoin', { kind: 'mempool' });
+    expect(disabled.body).toMatchObject({ available: false, reason: 'domain_disabled' });
+    const badInput = await call('inspect_onchain', { kind: 'transaction' });
+    expect(badInput.isError).toBe(true);
+    expect(badInput.text).toMatch(/txHash/);
+    const tooDear = await call('analyze_token_security', { tokenAddress: freshAddress(), kind: 'contract_audit' });
+    expect(tooDear.body).toMatchObject({ available: false, reason: 'insufficient_credit' });
+    expect(await balance()).toBe(2_000_000n - price('wallet-portfolio'));
+    await client.close();
+  });
+
+  it('never overdraws under concurrent calls: a $1.00 balance pays two $0.35 calls of five', async () => {
+    const { call, balance, client } = await funded('1');
+    const results = await Promise.all(Array.from({ length: 5 }, () => call('analyze_wallet', { walletAddress: privateKeyToAccount(generatePrivateKey()).address, kind: 'portfolio' })));
+    const served = results.filter((r) => r.body.available).length;
+    expect(served).toBe(2);
+    expect(results.filter((r) => r.body.reason === 'insufficient_credit')).toHaveLength(3);
+    expect(await balance()).toBe(1_000_000n - 2n * price('wallet-portfolio'));
+    await client.close();
+  });
+
+  it('sells the registry skills\' own tool names per call with X-PAYMENT', async () => {
+    const rpc = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'latest_pairs', arguments: { chain: 'base', limit: 2 } } };
+    const unpaid = await postJson(`${sibyl.url}/api/mcp`, rpc, { accept: 'application/json, text/event-stream' });
+    expect(unpaid.status).toBe(402);
+    expect((await json(unpaid)).accepts[0].amount).toBe(String(price('latest-pairs')));
+    const { key } = await fundedPayer('5');
+    const { pay } = payingFetch(key);
+    const paid = await pay(`${sibyl.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(rpc) });
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get('payment-response')).toBeTruthy();
+    const body = await json(paid);
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { limit: 2, pairs: expect.any(Array) } } });
+  });
+});
