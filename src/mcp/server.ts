@@ -17,6 +17,7 @@ import { parseBody } from '../server/validation.js';
 import { callPaidTool, ToolInputError, type BillingDeps } from './billing.js';
 import { CAPABILITIES_TOOL, FREE_TOOLS, envelope, type ToolResult } from './free-tools.js';
 import { PAID_TOOLS, toolPriceUsd } from './paid-tools.js';
+import { uiCards, uiMeta } from './ui-cards.js';
 
 export const MCP_PATH = '/api/mcp';
 /** Free tools read snapshots: nothing they do changes state, and the same call answers the same. */
@@ -28,7 +29,7 @@ const MUTATING = { readOnlyHint: false, idempotentHint: false, destructiveHint: 
 /** Every tool as listed by `GET /api/mcp/tools` and `list_service_capabilities`. */
 export function toolList(registry: Registry) {
   return [
-    ...FREE_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: z.toJSONSchema(t.input, { io: 'input' }), annotations: READ_ONLY, billing: 'free' as const })),
+    ...FREE_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: z.toJSONSchema(t.input, { io: 'input' }), annotations: READ_ONLY, billing: 'free' as const, ...(uiMeta(t.name) && { _meta: uiMeta(t.name) }) })),
     { name: CAPABILITIES_TOOL.name, title: CAPABILITIES_TOOL.title, description: CAPABILITIES_TOOL.description, inputSchema: z.toJSONSchema(z.strictObject({}), { io: 'input' }), annotations: READ_ONLY, billing: 'free' as const },
     ...PAID_TOOLS.map((t) => ({ name: t.name, title: t.title, description: `${t.description} Paid from credits: $${toolPriceUsd(registry, t)} per call.`, inputSchema: z.toJSONSchema(t.input, { io: 'input' }), annotations: t.mutating ? MUTATING : READ_ONLY, billing: 'credits' as const, priceUsd: toolPriceUsd(registry, t) })),
   ];
@@ -54,9 +55,13 @@ function asContent(result: ToolResult) {
 
 export function createMcpServer(deps: BillingDeps, version: string, account: string | null): McpServer {
   const ctx = deps.context;
-  const server = new McpServer({ name: 'sibyl', title: 'Sibyl', version }, { capabilities: { tools: {} } });
+  const server = new McpServer({ name: 'sibyl', title: 'Sibyl', version }, { capabilities: { tools: {}, resources: {} } });
   for (const tool of FREE_TOOLS) {
-    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: READ_ONLY }, async (args: unknown) => asContent(await tool.read(ctx, args as never)));
+    const meta = uiMeta(tool.name);
+    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: READ_ONLY, ...(meta && { _meta: meta }) }, async (args: unknown) => asContent(await tool.read(ctx, args as never)));
+  }
+  for (const card of uiCards()) {
+    server.registerResource(card.name, card.uri, { title: card.title, mimeType: card.mimeType }, async () => ({ contents: [{ uri: card.uri, mimeType: card.mimeType, text: card.html }] }));
   }
   server.registerTool(CAPABILITIES_TOOL.name, { title: CAPABILITIES_TOOL.title, description: CAPABILITIES_TOOL.description, inputSchema: z.strictObject({}), annotations: READ_ONLY }, async () => asContent(capabilities(deps.registry)));
   for (const tool of PAID_TOOLS) {

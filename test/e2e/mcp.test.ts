@@ -30,16 +30,33 @@ async function call(name: string, args: Record<string, unknown> = {}) {
 }
 
 describe('MCP tool server (official SDK client)', () => {
-  it('lists every free tool with an exact schema and read-only, idempotent annotations, also as JSON', async () => {
+  it('lists every tool with an exact schema and its annotations, also as JSON', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining([...FREE_TOOLS.map((t) => t.name), 'list_service_capabilities']));
     for (const tool of tools) {
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+      // Only generate_quantum_key creates something.
+      expect(tool.annotations, tool.name).toMatchObject(tool.name === 'generate_quantum_key' ? { readOnlyHint: false, idempotentHint: false } : { readOnlyHint: true, idempotentHint: true });
     }
     const listed = await json(await fetch(`${w.sibyl.url}/api/mcp/tools`));
     expect(listed.tools.map((t: { name: string }) => t.name)).toEqual(names);
+  });
+
+  it('publishes six UI cards (forecast, sentiment, movers; MCP App and Apps SDK), linked from their tools, and no prompts', async () => {
+    const { resources } = await client.listResources();
+    expect(resources).toHaveLength(6);
+    expect(resources.filter((r) => r.mimeType === 'text/html;profile=mcp-app')).toHaveLength(3);
+    expect(resources.filter((r) => r.mimeType === 'text/html+skybridge')).toHaveLength(3);
+    const { tools } = await client.listTools();
+    for (const name of ['get_price_forecast', 'get_market_sentiment', 'get_top_movers']) {
+      const meta = tools.find((t) => t.name === name)!._meta as any;
+      expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining([meta.ui.resourceUri, meta['openai/outputTemplate']]));
+      const page = await client.readResource({ uri: meta.ui.resourceUri });
+      expect((page.contents[0] as { text: string }).text).toMatch(/^<!doctype html>/);
+      expect((page.contents[0] as { text: string }).text).not.toMatch(/<script src=|<link /);
+    }
+    expect(client.getServerCapabilities()?.prompts).toBeUndefined();
   });
 
   it('serves free tools only from snapshots: not warm before the jobs run, then the envelope with row caps', async () => {
