@@ -7,6 +7,9 @@
 import { atomicToUsdString, usdToAtomic, type UsdPrice } from '../payments/money.js';
 import { X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import { A2A_SKILLS_PATH } from './a2a-skills.js';
+import { A2A_JSONRPC_PATH, X402_EXTENSION_URI } from './agent-card.js';
+import { PAID_TOOLS, kindPrice } from '../mcp/paid-tools.js';
+import { MCP_PATH } from '../mcp/server.js';
 import { httpPaths, priceVariants, type CatalogEntry, type Registry, type Skill } from '../skills/registry.js';
 import { priceOptions } from './openapi.js';
 
@@ -25,7 +28,7 @@ export interface ExtraCatalogService {
 
 /** One way to buy a service. */
 export interface Purchase {
-  readonly method: 'x402' | 'service-token-quota';
+  readonly method: 'x402' | 'service-token-quota' | 'credits';
   readonly priceUsd: string;
   readonly [field: string]: unknown;
 }
@@ -52,7 +55,14 @@ export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl:
       ...(skill === primary && !skill.disabledReason && skill.surfaces.includes('a2a') ? [{
         method: 'x402' as const, protocol: 'a2a', httpMethod: 'POST', url: `${serverUrl}${A2A_SKILLS_PATH}/${skill.id}`, path: `${A2A_SKILLS_PATH}/${skill.id}`,
         priceUsd: priceOptions(skill, 'catalog')[0]!, body: { params: {} }, ...rail,
+      }, {
+        method: 'x402' as const, protocol: 'a2a-jsonrpc', url: `${serverUrl}${A2A_JSONRPC_PATH}`, path: A2A_JSONRPC_PATH, extension: X402_EXTENSION_URI,
+        message: { skill: skill.id, params: {} }, priceUsd: priceOptions(skill, 'catalog')[0]!, ...rail,
       }] : []),
+      ...(skill === primary && !skill.disabledReason && skill.surfaces.includes('mcp') && skill.toolName ? [{
+        method: 'x402' as const, protocol: 'mcp-tool', url: `${serverUrl}${MCP_PATH}`, path: MCP_PATH, tool: skill.toolName, priceUsd: priceOptions(skill, 'catalog')[0]!, ...rail,
+      }] : []),
+      ...(skill === primary && !skill.disabledReason ? mcpCreditWays(registry, skill, serverUrl) : []),
     ]);
     return {
       id,
@@ -84,6 +94,17 @@ export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl:
       maxPriceUsd: atomicToUsdString(charged.reduce((a, b) => (b > a ? b : a))),
     }),
   };
+}
+
+/** The paid MCP tools (and kinds) this skill answers, billed from credits. */
+function mcpCreditWays(registry: Registry, skill: Skill, serverUrl: string): Purchase[] {
+  return PAID_TOOLS.flatMap((tool) => Object.entries(tool.kinds)
+    .filter(([, kind]) => kind.skill === skill.id)
+    .map(([kind]) => ({
+      method: 'credits' as const, protocol: 'mcp', url: `${serverUrl}${MCP_PATH}`, path: MCP_PATH, tool: tool.name,
+      arguments: Object.keys(tool.kinds).length > 1 ? { [tool.kindField ?? 'kind']: kind } : {},
+      priceUsd: atomicToUsdString(kindPrice(registry, tool.kinds[kind]!)),
+    })));
 }
 
 /** What the skill's HTTP operation charges in this service: the variant its catalogue entry selects, else every price. */

@@ -36,6 +36,23 @@ function sampleBody(schema: any): Record<string, unknown> {
   return Object.fromEntries((schema.required ?? []).map((f: string) => [f, sample(schema.properties[f])]));
 }
 
+/** The amount a way's unpaid request is asked, whatever protocol carries it. */
+async function askedPrice(way: any, fields: Record<string, unknown>): Promise<string> {
+  if (way.protocol === 'a2a-jsonrpc') {
+    const res = await fetch(way.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-A2A-Extensions': way.extension },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'data', data: { skill: way.message.skill, params: fields } }] } } }),
+    });
+    return (await json(res)).result.metadata['x402.payment.required'].accepts[0].amount;
+  }
+  const body = way.protocol === 'mcp-tool' ? { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: way.tool, arguments: fields } }
+    : way.protocol === 'a2a' ? { params: fields } : { ...fields, ...way.body };
+  const res = await postJson(way.url, body, { accept: 'application/json, text/event-stream' });
+  expect(res.status, `${way.protocol} ${way.path} ${JSON.stringify(body)}`).toBe(402);
+  return (await json(res)).accepts[0].amount;
+}
+
 describe.sequential('discovery and health', () => {
   const sibyl = useTestSibyl();
 
@@ -90,14 +107,22 @@ describe.sequential('discovery and health', () => {
       expect(service.available).toBe(service.purchase.length > 0);
       for (const way of service.purchase.filter((p: any) => p.method === 'x402')) {
         // Ask the server for the price of this way, with the smallest body it accepts.
-        const skillId = way.protocol === 'a2a' ? way.path.split('/').pop() : way.body?.service ?? registry.byPath(way.path)!.id;
+        const skillId = way.protocol === 'a2a' ? way.path.split('/').pop()
+          : way.protocol === 'a2a-jsonrpc' ? way.message.skill
+          : way.protocol === 'mcp-tool' ? registry.byTool(way.tool)!.id
+          : way.body?.service ?? registry.byPath(way.path)!.id;
         const fields = sampleBody(z.toJSONSchema(registry.byId(skillId)!.input, { io: 'input' }));
-        const body = way.protocol === 'a2a' ? { params: fields } : { ...fields, ...way.body };
-        const asks = await postJson(way.url, body);
-        expect(asks.status, `${service.id} ${way.path} ${JSON.stringify(body)}`).toBe(402);
-        const amount = (await json(asks)).accepts[0].amount;
-        expect(amount, `${service.id} via ${way.path}`).toBe(String(Math.round(Number(way.priceUsd) * 1_000_000)));
+        const amount = await askedPrice(way, fields);
+        expect(amount, `${service.id} via ${way.protocol} ${way.path}`).toBe(String(Math.round(Number(way.priceUsd) * 1_000_000)));
         catalogPrices.push(BigInt(amount));
+      }
+      // Credits ways name a paid MCP tool (and kind) that the tool server lists, at the service's price.
+      const tools = (await json(await fetch(`${sibyl.url}/api/mcp/tools`))).tools;
+      for (const way of service.purchase.filter((p: any) => p.method === 'credits')) {
+        const tool = tools.find((t: { name: string }) => t.name === way.tool);
+        expect(tool, way.tool).toBeDefined();
+        expect(way.priceUsd).toBe(service.priceUsd);
+        for (const [field, value] of Object.entries(way.arguments)) expect(tool.inputSchema.properties[field].enum).toContain(value);
       }
     }
     // Spec 4.5's prices are what A2A and typed bodies charge.
