@@ -26,8 +26,16 @@ const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: f
 /** A paid tool that creates things (keys) is neither read-only nor idempotent. */
 const MUTATING = { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } as const;
 
-/** Every tool as listed by `GET /api/mcp/tools` and `list_service_capabilities`. */
+const listed = new WeakMap<Registry, ReturnType<typeof buildToolList>>();
+
+/** Every tool as listed by `GET /api/mcp/tools` and `list_service_capabilities` (built once per registry). */
 export function toolList(registry: Registry) {
+  let list = listed.get(registry);
+  if (!list) listed.set(registry, (list = buildToolList(registry)));
+  return list;
+}
+
+function buildToolList(registry: Registry) {
   return [
     ...FREE_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: z.toJSONSchema(t.input, { io: 'input' }), annotations: READ_ONLY, billing: 'free' as const, ...(uiMeta(t.name) && { _meta: uiMeta(t.name) }) })),
     { name: CAPABILITIES_TOOL.name, title: CAPABILITIES_TOOL.title, description: CAPABILITIES_TOOL.description, inputSchema: z.toJSONSchema(z.strictObject({}), { io: 'input' }), annotations: READ_ONLY, billing: 'free' as const },
@@ -64,9 +72,10 @@ export function createMcpServer(deps: BillingDeps, version: string, account: str
     server.registerResource(card.name, card.uri, { title: card.title, mimeType: card.mimeType }, async () => ({ contents: [{ uri: card.uri, mimeType: card.mimeType, text: card.html }] }));
   }
   server.registerTool(CAPABILITIES_TOOL.name, { title: CAPABILITIES_TOOL.title, description: CAPABILITIES_TOOL.description, inputSchema: z.strictObject({}), annotations: READ_ONLY }, async () => asContent(capabilities(deps.registry)));
+  const list = toolList(deps.registry);
   for (const tool of PAID_TOOLS) {
-    const listed = toolList(deps.registry).find((t) => t.name === tool.name)!;
-    server.registerTool(tool.name, { title: tool.title, description: listed.description, inputSchema: tool.input, annotations: listed.annotations }, async (args: unknown) => {
+    const entry = list.find((t) => t.name === tool.name)!;
+    server.registerTool(tool.name, { title: tool.title, description: entry.description, inputSchema: tool.input, annotations: entry.annotations }, async (args: unknown) => {
       // The HTTP layer already answered 401 to a paid call without an account.
       if (!account) return asContent({ available: false, reason: 'unauthorized', analysis: 'sign in for a bearer token first', skill: tool.name });
       try {
