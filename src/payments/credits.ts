@@ -57,7 +57,9 @@ export class CreditLedger {
 
   private async record(account: string, kind: CreditMovement['kind'], amount: bigint, after: bigint, ref: string): Promise<void> {
     const movement: CreditMovement = { at: new Date().toISOString(), kind, amount: amount.toString(), balanceAfter: after.toString(), ref };
-    await this.store.sortedAdd(ledgerKey(account), [{ member: JSON.stringify({ ...movement, id: crypto.randomUUID() }), score: Date.now() }]);
+    // Ordered by a per-account sequence: movements within one millisecond keep their order.
+    const seq = await this.store.incrBy(`${ledgerKey(account)}:seq`, 1);
+    await this.store.sortedAdd(ledgerKey(account), [{ member: JSON.stringify({ ...movement, seq }), score: seq }]);
   }
 }
 

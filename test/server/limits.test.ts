@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SibylError } from '../../src/errors.js';
 import { RateLimiter, withinTarget } from '../../src/server/limits.js';
+import { CreditLedger } from '../../src/payments/credits.js';
 import { RedisStore } from '../../src/store/redis.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 
@@ -30,6 +31,20 @@ describe('catalogue limits', () => {
     expect(refusal.extra.retryAfterSeconds).toBeGreaterThan(0);
     expect(refusal.extra.retryAfterSeconds).toBeLessThanOrEqual(60);
     await expect(one.take(limits, '0xOtherPayer')).resolves.toBeUndefined();
+  });
+
+  it('credits: concurrent debits from two instances on one Redis never overdraw, and every movement is in the ledger', async () => {
+    const account = `0x${randomUUID().replace(/-/g, '').padEnd(40, '0').slice(0, 40)}`;
+    const [one, two] = [new CreditLedger(a), new CreditLedger(b)];
+    await one.topUp(account, 1_000_000n, 'test');
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).debit(account, 350_000n, `call-${i}`)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    expect(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as SibylError).code).toBe('insufficient_credit');
+    expect(await two.balance(account)).toBe(300_000n);
+    await one.refund(account, 350_000n, 'call-0:nothing_produced');
+    const movements = await two.movements(account);
+    expect(movements.map((m) => m.kind)).toEqual(['refund', 'debit', 'debit', 'topup']);
+    expect(movements[0]!.balanceAfter).toBe('650000');
   });
 
   it('fails work that outlasts its target with timeout, and aborts its signal', async () => {
