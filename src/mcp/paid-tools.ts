@@ -134,7 +134,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     kinds: {
       top_gainers: { skill: 'top-gainers', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
       movers: none('market-movers', '0.35'),
-      alpha_ranked: none('top-gainers-comprehensive', '0.25'),
+      alpha_ranked: { skill: 'top-gainers-comprehensive', params: (i) => ({ chain: i.chain === 'solana' ? undefined : i.chain, limit: i.limit }) },
       altseason: { skill: 'altcoin-season-index', params: (i) => ({ chain: i.chain }) },
       technicals: { skill: 'technical-analysis', params: (i) => defined({ token: i.token, chain: i.chain, timeframe: CANDLE_OF_TIMEFRAME[i.timeframe as string] }) },
       regime: none('regime-classification', '0.50'),

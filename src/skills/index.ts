@@ -19,6 +19,7 @@ import { arbitrageScannerSkill } from './defi/arbitrage-scanner.js';
 import { flashloanOpportunitiesSkill } from './defi/flashloan-opportunities.js';
 import { generalAnalysisSkill } from './agent/general-analysis.js';
 import { PLANNED_SKILLS } from './planned/domains.js';
+import { alphaGainersSkill, chainMarketsSkill } from './market/chain-markets.js';
 import { backtestCustomStrategySkill, backtestStrategySkill, chartForecastSkill, strategyBacktestSkill, technicalAnalysisSkill } from './market/candle-analysis.js';
 import { walletPnlSkill, walletTrustSkill } from './wallets/wallet-analysis.js';
 import { fundFlowTraceSkill, transactionDebuggerSkill } from './transactions/transactions.js';
@@ -39,7 +40,7 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   topGainersSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
   transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
   copyTradingLeaderboardSkill, copyTradingIntelSkill, crossChainArbitrageSkill, mevProtectionSkill, smartContractAuditSkill,
-  backtestCustomStrategySkill, backtestStrategySkill,
+  backtestCustomStrategySkill, backtestStrategySkill, chainMarketsSkill, alphaGainersSkill,
   ...PLANNED_SKILLS,
 ];
 

@@ -63,6 +63,26 @@ describe('A2A skills over HTTP', () => {
     expect(assets.map((a: { gapPct: number }) => a.gapPct)).toEqual([...assets.map((a: { gapPct: number }) => a.gapPct)].sort((x, y) => y - x));
   });
 
+  it('chain markets and alpha-ranked gainers take exactly the spec\'s params; stocks answer 503 and charge nothing', async () => {
+    const payer = await walletPoster(sibyl.url, '5');
+    const board = await json(await payer.post('/api/a2a/skills/chain-markets', { params: { sort: 'volume', limit: 5 } }));
+    const tokens = board.response.tokens as { volumeUsd: number; chain: string }[];
+    expect(tokens.length).toBeLessThanOrEqual(5);
+    expect(tokens.map((t) => t.volumeUsd)).toEqual([...tokens.map((t) => t.volumeUsd)].sort((a, b) => b - a));
+    expect(new Set(board.response.sources.map((s: string) => s.split(':')[1]!.split('@')[0])).size).toBeGreaterThan(1);
+    const before = await payer.balance();
+    const stocks = await payer.post('/api/a2a/skills/chain-markets', { params: { kind: 'stock' } });
+    expect(stocks.status).toBe(503);
+    expect((await json(stocks)).error.code).toBe('domain_disabled');
+    expect(await payer.balance()).toBe(before);
+    const extra = await postJson(`${sibyl.url}/api/a2a/skills/chain-markets`, { params: { chain: 'base' } });
+    expect((await json(extra)).error.fields[0].field).toBe('params.chain');
+    const alpha = await json(await payer.post('/api/a2a/skills/top-gainers-comprehensive', { params: { chain: 'arbitrum', limit: 3 } }));
+    for (const t of alpha.response.tokens) expect(t.chain).toBe('arbitrum');
+    const scores = alpha.response.tokens.map((t: { alpha: number }) => t.alpha);
+    expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
+  });
+
   it('refuses a bad envelope or bad params naming the field, and an unknown skill with 404', async () => {
     const post = (id: string, body: unknown) => postJson(`${sibyl.url}/api/a2a/skills/${id}`, body);
     const cases: [string, unknown, string][] = [
