@@ -94,9 +94,11 @@ export class ReportAgent {
   /** Runs one skill directly (a typed capability body) and writes its answer the same way. */
   async capability(skill: Skill, input: Record<string, unknown>, outer?: AbortSignal): Promise<ReportAnswer> {
     const tool = this.options.tools.find((t) => t.skill.id === skill.id);
-    const result = await skill.handler(input, { ...this.options.context, ...(outer && { signal: outer }) });
+    // The report skill itself (ask_service) needs the agent in its context.
+    const result = await skill.handler(input, { ...this.options.context, agent: this, ...(outer && { signal: outer }) });
     const outcome: ToolOutcome = { skill: skill.id, tool: tool?.name ?? skill.id, args: input, ok: true, result };
-    const analysis = this.scrub(writeAnswer([outcome], this.options.tools));
+    // A skill that writes its own answer (the report agent itself, through ask_service) keeps it.
+    const analysis = this.scrub(typeof result.analysis === 'string' ? bound(result.analysis, MAX_ANALYSIS_CHARS) : writeAnswer([outcome], this.options.tools));
     if (!answered(outcome)) throw new SibylError('no_answer', `${analysis}\nNothing was charged.`);
     return this.answer(analysis, [outcome], null, undefined, 'offline');
   }

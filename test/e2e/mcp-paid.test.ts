@@ -99,6 +99,10 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     expect(nothing.body).toMatchObject({ available: false, reason: 'nothing_produced', skill: 'wallet-trust-score' });
     expect(await balance()).toBe(2_000_000n - price('wallet-portfolio'));
 
+    const asked = await call('ask_service', { prompt: 'List the newest pairs on base' });
+    expect(asked.body).toMatchObject({ available: true, skill: 'general-analysis', analysis: expect.stringContaining('Latest DEX pairs'), toolsUsed: [{ skill: 'latest-pairs' }] });
+    expect(await balance()).toBe(2_000_000n - price('wallet-portfolio') - price('general-analysis'));
+
     const disabled = await call('analyze_bitcoin', { kind: 'mempool' });
     expect(disabled.body).toMatchObject({ available: false, reason: 'domain_disabled' });
     const badInput = await call('inspect_onchain', { kind: 'transaction' });
@@ -106,7 +110,7 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     expect(badInput.text).toMatch(/txHash/);
     const tooDear = await call('analyze_token_security', { tokenAddress: freshAddress(), kind: 'contract_audit' });
     expect(tooDear.body).toMatchObject({ available: false, reason: 'insufficient_credit' });
-    expect(await balance()).toBe(2_000_000n - price('wallet-portfolio'));
+    expect(await balance()).toBe(2_000_000n - price('wallet-portfolio') - price('general-analysis'));
     await client.close();
   });
 
