@@ -4,7 +4,6 @@
  * launchpad radar and market sentiment. Each row keeps where it came from; a chain that cannot be
  * read is listed, never silently skipped.
  */
-import type { ConnectedChain } from '../chain/runtime.js';
 import type { ChainName } from '../chain/chains.js';
 import { altcoinSeason } from '../intel/altseason.js';
 import { whaleActivity } from '../intel/flows.js';
@@ -15,38 +14,19 @@ import { liquidityOf, tokenRows } from '../intel/rankings.js';
 import { scanToken } from '../intel/security/scan.js';
 import { isSmartMoney, walletRecords } from '../intel/smart-money.js';
 import type { SkillContext } from '../skills/context.js';
-import { loadMarket, periodStartBlock } from '../skills/market/load.js';
-import type { Checkpoint } from '../indexer/reader.js';
+import { loadAllMarkets, periodStartBlock } from '../skills/market/load.js';
 
 /** Movers need tradeable size: thinner tokens swing on noise. */
 export const MOVER_MIN_LIQUIDITY_USD = 10_000;
 /** The row cap a snapshot keeps per list (the tools cut to the caller's limit). */
 const KEEP = 25;
 
-interface Loaded {
-  chain: ConnectedChain;
-  market: Market;
-  checkpoint: Checkpoint;
-}
-
-/** Every connected chain's market, and the chains that could not be read with why. */
-async function markets(ctx: SkillContext, only?: readonly ChainName[]): Promise<{ loaded: Loaded[]; unavailable: { chain: string; reason: string }[] }> {
-  const loaded: Loaded[] = [];
-  const unavailable: { chain: string; reason: string }[] = [];
-  for (const chain of ctx.chains.list().filter((c) => !only || only.includes(c.name))) {
-    try {
-      loaded.push(await loadMarket(ctx, chain.name));
-    } catch (err) {
-      unavailable.push({ chain: chain.name, reason: (err as Error).message });
-    }
-  }
-  return { loaded, unavailable };
-}
+type Loaded = Awaited<ReturnType<typeof loadAllMarkets>>['loaded'][number];
 
 const source = (l: Loaded) => `index:${l.chain.name}@${l.checkpoint.block}`;
 
 export async function topMovers(ctx: SkillContext) {
-  const { loaded, unavailable } = await markets(ctx);
+  const { loaded, unavailable } = await loadAllMarkets(ctx);
   const perChain: Record<string, unknown> = {};
   const all: Record<string, unknown>[] = [];
   let universe = 0;
@@ -73,7 +53,7 @@ export async function topMovers(ctx: SkillContext) {
 }
 
 export async function smartMoneyFlow(ctx: SkillContext) {
-  const { loaded, unavailable } = await markets(ctx);
+  const { loaded, unavailable } = await loadAllMarkets(ctx);
   const notable: Record<string, unknown>[] = [];
   const moves: Record<string, unknown>[] = [];
   let net = 0;
@@ -125,7 +105,7 @@ export async function smartMoneyFlow(ctx: SkillContext) {
 
 /** Big swaps on the payment chain's venues over the last day. */
 export async function whalePrints(ctx: SkillContext, chainName: ChainName = 'base', windowMinutes = 1_440, minUsd = 50_000) {
-  const { loaded, unavailable } = await markets(ctx, [chainName]);
+  const { loaded, unavailable } = await loadAllMarkets(ctx, [chainName]);
   const l = loaded[0];
   if (!l) return { prints: { available: false, reason: unavailable[0]?.reason ?? `${chainName} is not connected`, chain: chainName } };
   const fromBlock = (await l.market.reader.firstBlockAtOrAfter(l.checkpoint.timestamp - windowMinutes * 60)) ?? l.checkpoint.block + 1;
@@ -174,7 +154,7 @@ export async function whalePrints(ctx: SkillContext, chainName: ChainName = 'bas
 
 /** The token-safety dataset: every indexed token with a pool, scanned; keyed `chain:address`. */
 export async function tokenSafety(ctx: SkillContext) {
-  const { loaded, unavailable } = await markets(ctx);
+  const { loaded, unavailable } = await loadAllMarkets(ctx);
   const rows: Record<string, unknown> = {};
   for (const l of loaded) {
     const quotes = new Set([l.chain.spec.usdc.toLowerCase(), l.chain.spec.wrappedNative.toLowerCase()]);
@@ -198,7 +178,7 @@ export async function tokenSafety(ctx: SkillContext) {
 
 /** Where smart money put money on BSC over the day, per token. */
 export async function smartMoneyInflow(ctx: SkillContext) {
-  const { loaded, unavailable } = await markets(ctx, ['bsc']);
+  const { loaded, unavailable } = await loadAllMarkets(ctx, ['bsc']);
   const l = loaded[0];
   if (!l) return { available: false, reason: unavailable[0]?.reason ?? 'bsc is not connected', chain: 'bsc' };
   const fromBlock = await periodStartBlock(l.market, l.checkpoint, '24h');
@@ -231,7 +211,7 @@ export async function smartMoneyInflow(ctx: SkillContext) {
 
 /** Bonding-curve launches of the EVM launchpads over the day, closest to graduation first. */
 export async function launchpadRadar(ctx: SkillContext) {
-  const { loaded, unavailable } = await markets(ctx);
+  const { loaded, unavailable } = await loadAllMarkets(ctx);
   const rows = [];
   for (const l of loaded) {
     const fromBlock = await periodStartBlock(l.market, l.checkpoint, '24h');
@@ -249,7 +229,7 @@ export async function launchpadRadar(ctx: SkillContext) {
 
 /** Sentiment derived from the markets Sibyl indexes; sources it does not have are said unavailable. */
 export async function marketSentiment(ctx: SkillContext) {
-  const { loaded } = await markets(ctx);
+  const { loaded } = await loadAllMarkets(ctx);
   const now = new Date().toISOString();
   let up = 0;
   let counted = 0;

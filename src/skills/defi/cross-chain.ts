@@ -6,7 +6,7 @@ import { CANONICAL_ASSETS, resolveToken } from '../../intel/resolve.js';
 import { liquidityOf } from '../../intel/rankings.js';
 import { limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
-import { loadMarket } from '../market/load.js';
+import { loadAllMarkets } from '../market/load.js';
 import { pct, usd } from '../summary.js';
 
 const CROSS_CHAIN_METHODOLOGY = `cross-chain/v1 (each canonical asset resolved on every indexed EVM chain to its deepest priced token; USD now from ${MARKET_METHODOLOGY}; gap = dearest / cheapest - 1, before bridge fees, gas and price impact)`;
@@ -33,15 +33,9 @@ export const crossChainArbitrageSkill = defineSkill({
   },
   async handler(input, ctx) {
     const chains = ctx.chains.list();
-    const unavailable: { chain: string; reason: string }[] = [];
+    const { loaded, unavailable } = await loadAllMarkets(ctx);
     const quotes = new Map<string, { chain: string; token: string; symbol: string | null; priceUsd: number; liquidityUsd: number; asOfBlock: string }[]>();
-    for (const connected of chains) {
-      const loaded = await loadMarket(ctx, connected.name).catch((err: Error) => {
-        unavailable.push({ chain: connected.name, reason: err.message });
-        return null;
-      });
-      if (!loaded) continue;
-      const { market, checkpoint } = loaded;
+    for (const { chain: connected, market, checkpoint } of loaded) {
       for (const asset of CANONICAL_ASSETS) {
         let token: string;
         try {

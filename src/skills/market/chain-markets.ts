@@ -12,7 +12,7 @@ import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
-import { loadMarket, periodStartBlock } from './load.js';
+import { loadAllMarkets, periodStartBlock } from './load.js';
 import { pct, usd } from '../summary.js';
 
 const MIN_LIQUIDITY_USD = 10_000;
@@ -23,20 +23,15 @@ type Row = TokenRow & { chain: ChainName; marketCapUsd: number | null };
 /** Token rows of every indexed chain (or one), 24 h, with market cap from the indexed supply; unreadable chains listed. */
 async function crossChainRows(ctx: SkillContext, only?: ChainName): Promise<{ rows: Row[]; unavailable: { chain: string; reason: string }[]; sources: string[] }> {
   const rows: Row[] = [];
-  const unavailable: { chain: string; reason: string }[] = [];
   const sources: string[] = [];
-  for (const connected of ctx.chains.list().filter((c) => !only || c.name === only)) {
-    try {
-      const { market, checkpoint } = await loadMarket(ctx, connected.name);
-      sources.push(`index:${connected.name}@${checkpoint.block}`);
-      const fromBlock = await periodStartBlock(market, checkpoint, '24h');
-      for (const r of await tokenRows(market, checkpoint, '24h', fromBlock)) {
-        const decimals = market.decimals(r.token);
-        const supply = decimals === null ? null : Object.values(await market.reader.balances(r.token)).reduce((s, b) => s + BigInt(b), 0n);
-        rows.push({ ...r, chain: connected.name, marketCapUsd: supply === null ? null : round(Number(formatUnits(supply, decimals!)) * r.priceUsd, 2) });
-      }
-    } catch (err) {
-      unavailable.push({ chain: connected.name, reason: (err as Error).message });
+  const { loaded, unavailable } = await loadAllMarkets(ctx, only ? [only] : undefined);
+  for (const { chain: connected, market, checkpoint } of loaded) {
+    sources.push(`index:${connected.name}@${checkpoint.block}`);
+    const fromBlock = await periodStartBlock(market, checkpoint, '24h');
+    for (const r of await tokenRows(market, checkpoint, '24h', fromBlock)) {
+      const decimals = market.decimals(r.token);
+      const supply = decimals === null ? null : Object.values(await market.reader.balances(r.token)).reduce((s, b) => s + BigInt(b), 0n);
+      rows.push({ ...r, chain: connected.name, marketCapUsd: supply === null ? null : round(Number(formatUnits(supply, decimals!)) * r.priceUsd, 2) });
     }
   }
   if (only && unavailable.length) throw new SibylError('chain_unavailable', `${only}: ${unavailable[0]!.reason}; nothing was charged`);

@@ -35,3 +35,17 @@ export async function loadMarket(ctx: SkillContext, chainName: ChainName): Promi
 export async function periodStartBlock(market: Market, checkpoint: Checkpoint, period: Period): Promise<number> {
   return (await market.reader.firstBlockAtOrAfter(checkpoint.timestamp - PERIODS[period].seconds)) ?? checkpoint.block + 1;
 }
+
+/** Every connected chain's market (or those in `only`), and the chains that could not be read, with why. */
+export async function loadAllMarkets(ctx: SkillContext, only?: readonly ChainName[]) {
+  const loaded: Awaited<ReturnType<typeof loadMarket>>[] = [];
+  const unavailable: { chain: string; reason: string }[] = [];
+  for (const chain of ctx.chains.list().filter((c) => !only || only.includes(c.name))) {
+    try {
+      loaded.push(await loadMarket(ctx, chain.name));
+    } catch (err) {
+      unavailable.push({ chain: chain.name, reason: (err as Error).message });
+    }
+  }
+  return { loaded, unavailable };
+}
