@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SkillContext } from '../skills/context.js';
-import type { Registry, Skill } from '../skills/registry.js';
+import { catalogLimits, type Registry, type Skill } from '../skills/registry.js';
 import { PaymentRefused } from '../payments/paywall.js';
 import { unauthorized, type Accounts } from '../server/auth.js';
 import { toSibylError } from '../server/errors.js';
@@ -123,7 +123,8 @@ async function servePerCall(skill: Skill, call: NonNullable<ReturnType<typeof to
   const header = req.get('x-payment') ?? req.get('payment-signature');
   if (!header) return challenge();
   try {
-    const { answer, receipt } = await charge({ amount, description: skill.description, run: (signal) => skill.handler(input, { ...deps.context, signal }) }, header, resource, deps);
+    const operation = { amount, description: skill.description, limits: catalogLimits(skill, input), run: (signal?: AbortSignal) => skill.handler(input, { ...deps.context, signal }) };
+    const { answer, receipt } = await charge(operation, header, resource, deps);
     res.set(receipt.headers);
     reply({ content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer });
   } catch (err) {
