@@ -109,6 +109,7 @@ function legacyTools(registry: Registry): Map<string, Skill> {
 async function servePerCall(skill: Skill, call: NonNullable<ReturnType<typeof toolCall>>, req: Request, res: Response, deps: McpDeps & { limiter: BillingDeps['limiter'] }): Promise<void> {
   const reply = (result: unknown) => res.json({ jsonrpc: '2.0', id: call.id, result });
   let input: Record<string, unknown>;
+  if (!call.args || typeof call.args !== 'object' || Array.isArray(call.args)) return void reply({ isError: true, content: [{ type: 'text', text: 'arguments: must be an object' }] });
   try {
     input = parseBody(skill.input, call.args);
   } catch (err) {

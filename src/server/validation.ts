@@ -15,7 +15,7 @@ export function parseBody<S extends z.ZodObject>(schema: S, body: unknown): z.ou
       case 'unrecognized_keys':
         return issue.keys.map((key) => ({ field: key, rule: `unknown field; allowed fields: ${allowed.join(', ')}` }));
       case 'invalid_type':
-        return [{ field, rule: body && (body as Record<string, unknown>)[field] === undefined ? `required (${issue.expected})` : `must be ${issue.expected === 'int' ? 'an integer' : `${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`}` }];
+        return [{ field, rule: body && (body as Record<string, unknown>)[field] === undefined ? `required (${typeName(issue.expected)})` : `must be ${article(typeName(issue.expected))}` }];
       case 'too_small':
         if (issue.origin === 'array') return [{ field, rule: `must have at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}` }];
         return [{ field, rule: `must be ${issue.inclusive === false ? '>' : '>='} ${issue.minimum}` }];
@@ -30,4 +30,13 @@ export function parseBody<S extends z.ZodObject>(schema: S, body: unknown): z.ou
   });
   const summary = fields.map((f) => `${f.field}: ${f.rule}`).join('; ');
   throw new SibylError('invalid_body', summary, { fields });
+}
+
+/** zod's type names as a caller reads them: a record is an object, an int an integer. */
+function typeName(expected: string): string {
+  return expected === 'record' ? 'object' : expected === 'int' ? 'integer' : expected;
+}
+
+function article(name: string): string {
+  return `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
 }
