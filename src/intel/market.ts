@@ -15,6 +15,8 @@ import { tokenInfos, type TokenInfo } from './tokens.js';
 
 /** A pool prices a token only with at least this much USD on its quote side: dust cannot set a price. */
 export const MIN_QUOTE_LIQUIDITY_USD = 1_000;
+/** Liquidity below which a token's or pool's price is noise for rankings, gaps and yields. */
+export const TRADEABLE_LIQUIDITY_USD = 10_000;
 
 export const MARKET_METHODOLOGY = 'market/v1 (USD from the deepest qualifying pool: USDC at peg, wrapped native or one hop; history from Sync events; volume from Swap events)';
 

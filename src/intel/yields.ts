@@ -4,15 +4,15 @@
  * provider (impermanent loss). Realised figures of the period, annualised for comparison;
  * never a promise of the next one.
  */
-import { round, type Market } from './market.js';
+import { round, TRADEABLE_LIQUIDITY_USD, type Market } from './market.js';
 import { PERIODS, type Period } from './periods.js';
 
 /** The Uniswap-V2 fee every indexed pool charges (0.3%, the `997/1000` of the pair contract). */
 export const V2_FEE = 0.003;
 /** USD stablecoins by symbol: a pool of two of them carries no price risk to speak of. */
 export const USD_STABLECOINS = ['USDC', 'USDT', 'DAI', 'USDBC', 'USDC.E', 'FDUSD', 'BUSD', 'TUSD', 'USDE', 'USDS', 'PYUSD', 'FRAX', 'LUSD'];
-export const YIELD_METHODOLOGY = `lp-yield/v1 (fees = ${V2_FEE * 100}% of each pool's swap volume in the period at market/v1 prices; fee APR = fees / liquidity now, annualised; impermanent loss from the change of the two sides' price ratio over the period; pools under $10,000 liquidity left out)`;
-const MIN_POOL_LIQUIDITY_USD = 10_000;
+export const YIELD_METHODOLOGY = `lp-yield/v1 (fees = ${V2_FEE * 100}% of each pool's swap volume in the period at market/v1 prices; fee APR = fees / liquidity now, annualised; impermanent loss from the change of the two sides' price ratio over the period; pools under $${TRADEABLE_LIQUIDITY_USD.toLocaleString('en-US')} liquidity left out)`;
+const MIN_POOL_LIQUIDITY_USD = TRADEABLE_LIQUIDITY_USD;
 
 export async function poolYields(market: Market, fromBlock: number, period: Period, startTs: number) {
   const volumes = await market.poolVolumes(fromBlock);

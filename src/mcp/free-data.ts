@@ -8,7 +8,7 @@ import type { ChainName } from '../chain/chains.js';
 import { altcoinSeason } from '../intel/altseason.js';
 import { whaleActivity } from '../intel/flows.js';
 import { launches } from '../intel/launchpad.js';
-import { round, type Market } from '../intel/market.js';
+import { round, TRADEABLE_LIQUIDITY_USD, type Market } from '../intel/market.js';
 import { PERIODS } from '../intel/periods.js';
 import { liquidityOf, tokenRows } from '../intel/rankings.js';
 import { scanToken } from '../intel/security/scan.js';
@@ -17,7 +17,7 @@ import type { SkillContext } from '../skills/context.js';
 import { loadAllMarkets, periodStartBlock } from '../skills/market/load.js';
 
 /** Movers need tradeable size: thinner tokens swing on noise. */
-export const MOVER_MIN_LIQUIDITY_USD = 10_000;
+export const MOVER_MIN_LIQUIDITY_USD = TRADEABLE_LIQUIDITY_USD;
 /** The row cap a snapshot keeps per list (the tools cut to the caller's limit). */
 const KEEP = 25;
 
@@ -103,8 +103,11 @@ export async function smartMoneyFlow(ctx: SkillContext) {
   };
 }
 
+/** What a whale print is: a swap this big, on this chain's venues, in this window. */
+export const WHALE_PRINTS = { chain: 'base' as ChainName, windowMinutes: 1_440, minUsd: 50_000 } as const;
+
 /** Big swaps on the payment chain's venues over the last day. */
-export async function whalePrints(ctx: SkillContext, chainName: ChainName = 'base', windowMinutes = 1_440, minUsd = 50_000) {
+export async function whalePrints(ctx: SkillContext, { chain: chainName, windowMinutes, minUsd } = WHALE_PRINTS) {
   const { loaded, unavailable } = await loadAllMarkets(ctx, [chainName]);
   const l = loaded[0];
   if (!l) return { prints: { available: false, reason: unavailable[0]?.reason ?? `${chainName} is not connected`, chain: chainName } };
@@ -248,7 +251,7 @@ export async function marketSentiment(ctx: SkillContext) {
   const index = counted ? Math.round((up / counted) * 100) : null;
   return {
     crypto: counted
-      ? { available: true, index, label: index! >= 75 ? 'extreme greed' : index! >= 55 ? 'greed' : index! > 45 ? 'neutral' : index! > 25 ? 'fear' : 'extreme fear', breadthUp: up, tokens: counted, averageChangePct: round(sum / counted, 4), window: '24h', method: 'share of liquid tokens (>= $10k) up over 24 h across the indexed chains', source: loaded.map(source).join(', ') }
+      ? { available: true, index, label: index! >= 75 ? 'extreme greed' : index! >= 55 ? 'greed' : index! > 45 ? 'neutral' : index! > 25 ? 'fear' : 'extreme fear', breadthUp: up, tokens: counted, averageChangePct: round(sum / counted, 4), window: '24h', method: `share of liquid tokens (>= $${MOVER_MIN_LIQUIDITY_USD.toLocaleString('en-US')}) up over 24 h across the indexed chains`, source: loaded.map(source).join(', ') }
       : { available: false, reason: 'no liquid token has a 24 h price change yet' },
     cmc: { available: false, reason: 'no CoinMarketCap feed on this deployment' },
     tradfi: { available: false, reason: 'no traditional-markets feed on this deployment' },

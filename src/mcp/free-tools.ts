@@ -10,7 +10,7 @@ import { snapshotKey, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS } from '../forecas
 import { ACCURACY_ROW_LIMIT } from '../forecast/ledger.js';
 import type { SkillContext } from '../skills/context.js';
 import { evmAddressParam } from '../skills/params.js';
-import { launchpadRadar, marketSentiment, smartMoneyFlow, smartMoneyInflow, tokenSafety, topMovers, whalePrints } from './free-data.js';
+import { MOVER_MIN_LIQUIDITY_USD, WHALE_PRINTS, launchpadRadar, marketSentiment, smartMoneyFlow, smartMoneyInflow, tokenSafety, topMovers, whalePrints } from './free-data.js';
 import { readSnapshot, type SnapshotJob } from './snapshots.js';
 
 /** Spec 8: free tool rows 1-25 (default 10); inflow, hype and launchpad radar 1-15 (default 8). */
@@ -126,7 +126,7 @@ export const FREE_TOOLS: readonly FreeTool<any>[] = [
   freeTool({
     name: 'get_top_movers',
     title: 'Top movers',
-    description: 'Biggest 24 h gainers or losers among tokens with at least $10,000 liquidity, across all indexed chains and per chain.',
+    description: `Biggest 24 h gainers or losers among tokens with at least $${MOVER_MIN_LIQUIDITY_USD.toLocaleString('en-US')} liquidity, across all indexed chains and per chain.`,
     input: z.strictObject({ side: z.enum(['gainers', 'losers']).default('gainers').describe('gainers or losers; default gainers.'), limit: rows(FREE_ROWS) }),
     read: (ctx, { side, limit }) => fromSnapshot(ctx, SNAPSHOT_JOBS.movers, limit, (d) => {
       const cross = d.crossAsset as Record<string, unknown>;
@@ -145,7 +145,7 @@ export const FREE_TOOLS: readonly FreeTool<any>[] = [
   freeTool({
     name: 'get_venuechain_whale_prints',
     title: 'Whale prints',
-    description: 'Swaps of at least $50,000 on the Base venues over the last 24 h: token, side, venue and size.',
+    description: `Swaps of at least $${WHALE_PRINTS.minUsd.toLocaleString('en-US')} on the ${WHALE_PRINTS.chain} venues over the last ${WHALE_PRINTS.windowMinutes / 60} h: token, side, venue and size.`,
     input: limitOnly,
     read: (ctx, { limit }) => fromSnapshot(ctx, SNAPSHOT_JOBS.prints, limit),
   }),

@@ -1,7 +1,7 @@
 /** The same asset priced on every indexed chain: where it is cheapest and dearest, and the gap between. */
 import { z } from 'zod';
 import { SibylError } from '../../errors.js';
-import { MARKET_METHODOLOGY, round } from '../../intel/market.js';
+import { MARKET_METHODOLOGY, TRADEABLE_LIQUIDITY_USD, round } from '../../intel/market.js';
 import { CANONICAL_ASSETS, resolveToken } from '../../intel/resolve.js';
 import { liquidityOf } from '../../intel/rankings.js';
 import { limitParam } from '../params.js';
@@ -11,7 +11,7 @@ import { pct, usd } from '../summary.js';
 
 const CROSS_CHAIN_METHODOLOGY = `cross-chain/v1 (each canonical asset resolved on every indexed EVM chain to its deepest priced token; USD now from ${MARKET_METHODOLOGY}; gap = dearest / cheapest - 1, before bridge fees, gas and price impact)`;
 /** Quotes from pools thinner than this are left out: their price is not tradeable size. */
-const MIN_LIQUIDITY_USD = 10_000;
+const MIN_LIQUIDITY_USD = TRADEABLE_LIQUIDITY_USD;
 
 export const crossChainArbitrageSkill = defineSkill({
   id: 'cross-chain-arbitrage',

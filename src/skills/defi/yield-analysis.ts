@@ -4,6 +4,7 @@ import { ALTSEASON_METHODOLOGY, altcoinSeason } from '../../intel/altseason.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { YIELD_METHODOLOGY, poolYields } from '../../intel/yields.js';
 import { PERIODS } from '../../intel/periods.js';
+import { TRADEABLE_LIQUIDITY_USD } from '../../intel/market.js';
 import { EVM_CHAINS, chainParam, limitParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { pct, usd } from '../summary.js';
@@ -27,7 +28,7 @@ export const yieldAnalysisSkill = defineSkill({
   catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
   summarize: (r) => {
     const best = r.pools[0];
-    if (!best) return `No pool with at least $10,000 liquidity qualifies over ${r.timeperiod}.`;
+    if (!best) return `No pool with at least $${TRADEABLE_LIQUIDITY_USD.toLocaleString('en-US')} liquidity qualifies over ${r.timeperiod}.`;
     return `${r.poolsCompared} pools compared over ${r.timeperiod}; best: ${best.pair} on ${best.dex}, fee APR ${pct(best.feeAprPct)} on ${usd(best.liquidityUsd)} liquidity ` +
       `(impermanent loss ${pct(best.impermanentLossPct)}, net ${pct(best.netPeriodReturnPct)} over the period). Realised, not promised.`;
   },

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { formatUnits } from 'viem';
 import { SibylError } from '../../errors.js';
-import { MARKET_METHODOLOGY, round } from '../../intel/market.js';
+import { MARKET_METHODOLOGY, TRADEABLE_LIQUIDITY_USD, round } from '../../intel/market.js';
 import { tokenRows, type TokenRow } from '../../intel/rankings.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
@@ -15,7 +15,7 @@ import { defineSkill } from '../registry.js';
 import { loadAllMarkets, periodStartBlock } from './load.js';
 import { pct, usd } from '../summary.js';
 
-const MIN_LIQUIDITY_USD = 10_000;
+const MIN_LIQUIDITY_USD = TRADEABLE_LIQUIDITY_USD;
 const SORTS = ['volume', 'mcap', 'liquidity', 'gainers', 'losers', 'premium'] as const;
 
 type Row = TokenRow & { chain: ChainName; marketCapUsd: number | null };
