@@ -18,6 +18,9 @@ export interface CreditMovement {
 
 const balanceKey = (account: string) => `credits:balance:${account.toLowerCase()}`;
 const ledgerKey = (account: string) => `credits:ledger:${account.toLowerCase()}`;
+const pendingKey = (payer: string, nonce: string) => `credits:pending:${payer.toLowerCase()}:${nonce.toLowerCase()}`;
+/** How long a top-up waits for its settlement to be decided (authorizations expire well before). */
+const PENDING_TTL_MS = 7 * 86_400_000;
 
 export class CreditLedger {
   constructor(private readonly store: Store) {}
@@ -47,6 +50,20 @@ export class CreditLedger {
     const after = BigInt(await this.store.incrBy(balanceKey(account), Number(amount)));
     await this.record(account, 'refund', amount, after, ref);
     return after;
+  }
+
+  /** A top-up paid by an authorization whose settlement is still pending: credited by `settle`. */
+  async awaitSettlement(payer: string, nonce: string, account: string, amount: bigint): Promise<void> {
+    await this.store.set(pendingKey(payer, nonce), JSON.stringify({ account, amount: amount.toString() }), PENDING_TTL_MS);
+  }
+
+  /** Credits the top-up waiting on this settled authorization, once. */
+  async settle(payer: string, nonce: string, transaction: string): Promise<void> {
+    const raw = await this.store.get(pendingKey(payer, nonce));
+    if (!raw || !(await this.store.reserve(`${pendingKey(payer, nonce)}:credited`, '1', PENDING_TTL_MS))) return;
+    const { account, amount } = JSON.parse(raw) as { account: string; amount: string };
+    await this.topUp(account, BigInt(amount), `x402:${transaction}`);
+    await this.store.delete(pendingKey(payer, nonce));
   }
 
   /** The newest movements first. */

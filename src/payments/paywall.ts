@@ -13,7 +13,7 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/
 import { SibylError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { Facilitator } from './facilitator.js';
-import type { SettlementLedger } from './settlements.js';
+import type { SettlementLedger, SettlementRecord } from './settlements.js';
 import {
   X402_NETWORK, X402_NETWORK_V1, paymentRequired, requirementsV1, requirementsV2,
   type PaymentTerms, type Resource,
@@ -41,6 +41,9 @@ export interface Receipt {
   readonly settlement: SettleResponse;
   readonly headers: Record<string, string>;
   readonly pending: boolean;
+  /** The authorization settled: who paid, with which EIP-3009 nonce. */
+  readonly payer: Address;
+  readonly nonce: Hex;
 }
 
 interface ExactAuthorization {
@@ -71,6 +74,11 @@ export class Paywall {
     private readonly ledger: SettlementLedger,
     private readonly chainId: number,
   ) {}
+
+  /** Runs `listener` for each pending settlement that reconciliation later finds settled. */
+  onSettled(listener: (record: SettlementRecord) => Promise<void>): void {
+    this.ledger.onSettled(listener);
+  }
 
   challenge(amount: bigint, resource: Resource, refusal?: PaymentRefused): Challenge {
     const body = paymentRequired(this.terms, amount, resource, refusal?.reason);
@@ -143,7 +151,7 @@ export class Paywall {
       throw new PaymentRefused('settlement_failed', normaliseReason(settlement.errorReason), settlement.errorMessage ?? `settlement failed: ${settlement.errorReason}`);
     }
     const encoded = encodePaymentResponseHeader(settlement);
-    return { settlement, pending, headers: { 'PAYMENT-RESPONSE': encoded, 'X-PAYMENT-RESPONSE': encoded } };
+    return { settlement, pending, payer: authorization.payer, nonce: authorization.nonce, headers: { 'PAYMENT-RESPONSE': encoded, 'X-PAYMENT-RESPONSE': encoded } };
   }
 
   private checkLocally(payload: PaymentPayload, amount: bigint): ExactAuthorization {

@@ -27,11 +27,18 @@ export interface SettlementRecord {
 }
 
 export class SettlementLedger {
+  private readonly settledListeners: ((record: SettlementRecord) => Promise<void>)[] = [];
+
   constructor(
     private readonly store: Store,
     private readonly chain: ConnectedChain | undefined,
     private readonly asset: Address,
   ) {}
+
+  /** Called for each pending settlement that reconciliation finds settled (a credit top-up waits on it). */
+  onSettled(listener: (record: SettlementRecord) => Promise<void>): void {
+    this.settledListeners.push(listener);
+  }
 
   private key(payer: Address, nonce: Hex): string {
     return `${payer.toLowerCase()}:${nonce.toLowerCase()}`;
@@ -68,7 +75,9 @@ export class SettlementLedger {
       try {
         const outcome = await this.decide(record, now);
         if (outcome) {
-          await this.record({ ...record, ...outcome, decidedAt: new Date(now).toISOString() });
+          const decidedRecord = { ...record, ...outcome, decidedAt: new Date(now).toISOString() };
+          await this.record(decidedRecord);
+          if (decidedRecord.status === 'settled') for (const listener of this.settledListeners) await listener(decidedRecord);
           decided++;
         } else stillPending++;
       } finally {

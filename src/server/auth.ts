@@ -86,6 +86,7 @@ const topUpBody = z.strictObject({
 });
 
 export function mountAccounts(app: Express, accounts: Accounts, credits: CreditLedger, deps: PaidRouteDeps, resourcePath: string): void {
+  deps.paywall.onSettled((record) => credits.settle(record.payer, record.nonce, record.transaction));
   const metadata = (req: Request) => {
     const url = deps.publicUrl(req);
     return {
@@ -134,8 +135,14 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
     if (!header) return challenge();
     try {
       const { receipt } = await charge({ amount, description: resource.description, run: async () => ({}) }, header, resource, deps);
-      // Credited once the payment settled: a failed settlement credits nothing.
-      const balance = await credits.topUp(address, amount, `x402:${receipt.settlement.transaction || 'pending'}`);
+      if (receipt.pending) {
+        // Not settled yet: credited when reconciliation finds the transfer on chain, never before.
+        await credits.awaitSettlement(receipt.payer, receipt.nonce, address, amount);
+        const balance = await credits.balance(address);
+        res.status(202).set(receipt.headers).json({ account: address, status: 'settlement_pending', pendingTopUp: amount.toString(), balance: balance.toString(), balanceUsd: formatAtomic(balance), payment: receipt.settlement });
+        return;
+      }
+      const balance = await credits.topUp(address, amount, `x402:${receipt.settlement.transaction}`);
       res.set(receipt.headers).json({ account: address, toppedUp: amount.toString(), balance: balance.toString(), balanceUsd: formatAtomic(balance), payment: receipt.settlement });
     } catch (err) {
       if (err instanceof PaymentRefused) return challenge(err);

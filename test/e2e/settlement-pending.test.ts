@@ -8,6 +8,8 @@ import { decodePaymentResponseHeader } from '@x402/core/http';
 import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
 import { fundedPayer, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
 
 async function rpc(url: string, method: string, params: unknown[] = []) {
   await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -52,6 +54,32 @@ describe('settlement that times out', () => {
       expect(await sibyl.ledger.get(account.address, nonce)).toMatchObject({ status: 'settled', transaction: receipt.transaction });
       expect(await sibyl.ledger.pending()).toHaveLength(0);
       expect(await usdcBalance(account.address, url)).toBe(5_000_000n - 400_000n);
+    } finally {
+      await rpc(url, 'evm_setAutomine', [true]);
+    }
+  });
+
+  it('credits a top-up whose settlement is pending only once reconciliation finds it settled, and only once', async () => {
+    const { key } = await fundedPayer('5', url);
+    const account = privateKeyToAccount(key);
+    const { nonce: siweNonce, domain, uri, chainId } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
+    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce: siweNonce });
+    const { accessToken } = await json(await postJson(`${sibyl.url}/api/auth/siwe`, { message, signature: await account.signMessage({ message }) }));
+    const auth = { authorization: `Bearer ${accessToken}` };
+    const balance = async () => BigInt((await json(await fetch(`${sibyl.url}/api/credits`, { headers: auth }))).balance);
+    const { header } = await signedPayment({ key, payTo: sibyl.payTo, amount: 2_000_000n });
+    await rpc(url, 'evm_setAutomine', [false]);
+    try {
+      const res = await postJson(`${sibyl.url}/api/credits/topup`, { amountUsd: '2' }, { ...auth, 'X-PAYMENT': header });
+      expect(res.status).toBe(202);
+      expect(await json(res)).toMatchObject({ status: 'settlement_pending', pendingTopUp: '2000000', balance: '0' });
+      expect(await sibyl.ledger.reconcile()).toEqual({ decided: 0, stillPending: 1 });
+      expect(await balance()).toBe(0n);
+      await rpc(url, 'evm_mine');
+      expect(await sibyl.ledger.reconcile()).toEqual({ decided: 1, stillPending: 0 });
+      expect(await balance()).toBe(2_000_000n);
+      await sibyl.ledger.reconcile();
+      expect(await balance()).toBe(2_000_000n);
     } finally {
       await rpc(url, 'evm_setAutomine', [true]);
     }
