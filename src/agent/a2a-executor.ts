@@ -11,7 +11,9 @@ import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
 import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { z } from 'zod';
 import { SibylError } from '../errors.js';
+import { parseBody } from '../server/validation.js';
 import { PaymentRefused } from '../payments/paywall.js';
 import { a2aSkills } from '../cards/a2a-skills.js';
 import { a2aSkillOperation } from '../server/a2a-routes.js';
@@ -27,6 +29,8 @@ export const X402_META = {
 } as const;
 /** Where a task waiting for payment keeps what it will run. */
 const REQUEST_META = 'sibyl.request';
+/** A data part that calls a skill. */
+const dataPartBody = z.strictObject({ skill: z.string().min(1).describe('A2A skill id.'), params: z.record(z.string(), z.unknown()).default({}).describe('Its params.') });
 /** The skill that answers text. */
 const TEXT_SKILL = 'general-analysis';
 
@@ -110,14 +114,7 @@ export class SibylA2AExecutor implements AgentExecutor {
   /** `{ skill, params }` from the first data part, else the message's text for the report agent. */
   private readRequest(message: Message, contextId: string): SkillRequest {
     const data = message.parts.find((p) => p.content?.$case === 'data')?.content?.value as Record<string, unknown> | undefined;
-    if (data && typeof data === 'object' && 'skill' in data) {
-      const { skill, params = {}, ...rest } = data;
-      const unknown = Object.keys(rest);
-      if (unknown.length) throw new SibylError('invalid_body', `unknown field in the data part: ${unknown.join(', ')}`, { fields: unknown.map((field) => ({ field, rule: 'unknown field; allowed fields: skill, params' })) });
-      if (typeof skill !== 'string') throw new SibylError('invalid_body', 'skill: must be a skill id', { fields: [{ field: 'skill', rule: 'must be a string' }] });
-      if (!params || typeof params !== 'object' || Array.isArray(params)) throw new SibylError('invalid_body', 'params: must be an object', { fields: [{ field: 'params', rule: 'must be an object' }] });
-      return { skill, params: params as Record<string, unknown> };
-    }
+    if (data && typeof data === 'object' && 'skill' in data) return parseBody(dataPartBody, data);
     const text = message.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n').trim();
     if (!text) throw new SibylError('invalid_body', 'the message needs a data part { skill, params } or text', { fields: [{ field: 'parts', rule: 'a data part with skill and params, or a text part' }] });
     // The conversation is the A2A context: follow-ups in it continue the same report room.

@@ -9,10 +9,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SkillContext } from '../skills/context.js';
 import { catalogLimits, type Registry, type Skill } from '../skills/registry.js';
-import { PaymentRefused } from '../payments/paywall.js';
 import { unauthorized, type Accounts } from '../server/auth.js';
 import { toSibylError } from '../server/errors.js';
-import { charge, type PaidRouteDeps } from '../server/paid-routes.js';
+import { servePaid, type PaidRouteDeps } from '../server/paid-routes.js';
 import { parseBody } from '../server/validation.js';
 import { callPaidTool, ToolInputError, type BillingDeps } from './billing.js';
 import { CAPABILITIES_TOOL, FREE_TOOLS, envelope, type ToolResult } from './free-tools.js';
@@ -68,7 +67,7 @@ export function createMcpServer(deps: BillingDeps, version: string, account: str
     const meta = uiMeta(tool.name);
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: READ_ONLY, ...(meta && { _meta: meta }) }, async (args: unknown) => asContent(await tool.read(ctx, args as never)));
   }
-  for (const card of uiCards()) {
+  for (const card of UI_CARDS) {
     server.registerResource(card.name, card.uri, { title: card.title, mimeType: card.mimeType }, async () => ({ contents: [{ uri: card.uri, mimeType: card.mimeType, text: card.html }] }));
   }
   server.registerTool(CAPABILITIES_TOOL.name, { title: CAPABILITIES_TOOL.title, description: CAPABILITIES_TOOL.description, inputSchema: z.strictObject({}), annotations: READ_ONLY }, async () => asContent(capabilities(deps.registry)));
@@ -89,6 +88,9 @@ export function createMcpServer(deps: BillingDeps, version: string, account: str
   return server;
 }
 
+/** The cards' pages are the same for every request: built once. */
+const UI_CARDS = uiCards();
+
 export interface McpDeps extends BillingDeps, Pick<PaidRouteDeps, 'paywall' | 'publicUrl'> {
   readonly accounts: Accounts;
 }
@@ -107,32 +109,24 @@ function legacyTools(registry: Registry): Map<string, Skill> {
 
 /** A legacy per-skill tool call paid per call with x402: a 402 challenge, or the JSON-RPC result with the receipt. */
 async function servePerCall(skill: Skill, call: NonNullable<ReturnType<typeof toolCall>>, req: Request, res: Response, deps: McpDeps & { limiter: BillingDeps['limiter'] }): Promise<void> {
-  const reply = (result: unknown) => res.json({ jsonrpc: '2.0', id: call.id, result });
+  const rpc = (result: unknown) => ({ jsonrpc: '2.0', id: call.id, result });
+  const refused = (text: string) => void res.json(rpc({ isError: true, content: [{ type: 'text', text }] }));
   let input: Record<string, unknown>;
-  if (!call.args || typeof call.args !== 'object' || Array.isArray(call.args)) return void reply({ isError: true, content: [{ type: 'text', text: 'arguments: must be an object' }] });
+  if (!call.args || typeof call.args !== 'object' || Array.isArray(call.args)) return refused('arguments: must be an object');
   try {
     input = parseBody(skill.input, call.args);
   } catch (err) {
-    return void reply({ isError: true, content: [{ type: 'text', text: toSibylError(err).message }] });
+    return refused(toSibylError(err).message);
   }
-  const amount = skill.quote(input, 'catalog');
-  const resource = { url: `${deps.publicUrl(req)}${MCP_PATH}#${skill.toolName}`, description: skill.description, mimeType: 'application/json' };
-  const challenge = (refusal?: PaymentRefused) => {
-    const c = deps.paywall.challenge(amount, resource, refusal);
-    res.status(c.status).set(c.headers).json(c.body);
-  };
-  const header = req.get('x-payment') ?? req.get('payment-signature');
-  if (!header) return challenge();
-  try {
-    const operation = { amount, description: skill.description, limits: catalogLimits(skill, input), run: (signal?: AbortSignal) => skill.handler(input, { ...deps.context, signal }) };
-    const { answer, receipt } = await charge(operation, header, resource, deps);
-    res.set(receipt.headers);
-    reply({ content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer });
-  } catch (err) {
-    if (err instanceof PaymentRefused) return challenge(err);
-    const e = toSibylError(err);
-    reply({ isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] });
-  }
+  return servePaid({
+    amount: skill.quote(input, 'catalog'),
+    description: skill.description,
+    limits: catalogLimits(skill, input),
+    resourcePath: `${MCP_PATH}#${skill.toolName}`,
+    run: (signal) => skill.handler(input, { ...deps.context, signal }),
+    respond: (answer) => rpc({ content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer }),
+    fail: (e) => rpc({ isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] }),
+  }, req, res, deps);
 }
 
 export function mountMcp(app: Express, deps: McpDeps, version: string): void {

@@ -26,10 +26,9 @@ export function mountA2aRoutes(app: Express, deps: PaidRouteDeps): void {
 }
 
 /** A skill called over A2A (HTTP or JSON-RPC): its params validated, at its catalogue price, under its catalogue limits. */
-export function a2aSkillOperation(skill: Skill, params: unknown, deps: Pick<PaidRouteDeps, 'context'>): PaidOperation & { input: Record<string, unknown> } {
+export function a2aSkillOperation(skill: Skill, params: unknown, deps: Pick<PaidRouteDeps, 'context'>): PaidOperation {
   const input = withPrefix('params', () => parseBody(skill.input, params));
   return {
-    input,
     amount: skill.quote(input, 'catalog'),
     description: skill.description,
     limits: catalogLimits(skill, input),
@@ -40,14 +39,13 @@ export function a2aSkillOperation(skill: Skill, params: unknown, deps: Pick<Paid
 function a2aOperation(skill: Skill, body: unknown, deps: PaidRouteDeps, req: Request): PaidOperation {
   const { params } = parseBody(envelope, body);
   const operation = a2aSkillOperation(skill, params, deps);
-  const input = operation.input;
   return {
     ...operation,
     respond: (answer: Record<string, unknown>, receipt: Receipt) => ({
       status: receipt.pending ? 'completed-settlement-pending' : 'completed',
       skill: skill.id,
       response: answer,
-      payment: { network: receipt.settlement.network, transaction: receipt.settlement.transaction || null, payer: receipt.settlement.payer ?? null, amount: String(skill.quote(input, 'catalog')), endpoint: `${deps.publicUrl(req)}${req.path}` },
+      payment: { network: receipt.settlement.network, transaction: receipt.settlement.transaction || null, payer: receipt.settlement.payer ?? null, amount: String(operation.amount), endpoint: `${deps.publicUrl(req)}${req.path}` },
     }),
   };
 }

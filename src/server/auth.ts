@@ -13,9 +13,8 @@ import { generateSiweNonce, parseSiweMessage, verifySiweMessage } from 'viem/siw
 import { SibylError } from '../errors.js';
 import { CHAINS, PAYMENT_CHAIN } from '../chain/chains.js';
 import { CreditLedger, formatAtomic } from '../payments/credits.js';
-import { PaymentRefused } from '../payments/paywall.js';
 import type { Store } from '../store/store.js';
-import { charge, hasBody, type PaidRouteDeps } from './paid-routes.js';
+import { hasBody, servePaid, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from './validation.js';
 
 export const SIGN_IN = { nonceTtlMs: 10 * 60_000, tokenTtlMs: 60 * 60_000 } as const;
@@ -126,27 +125,18 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
     const address = await account(req);
     const { amountUsd } = parseBody(topUpBody, hasBody(req) ? req.body : undefined);
     const amount = parseUnits(amountUsd, 6);
-    const resource = { url: `${deps.publicUrl(req)}${req.path}`, description: `Sibyl tool-server credits for ${address}`, mimeType: 'application/json' };
-    const header = req.get('x-payment') ?? req.get('payment-signature');
-    const challenge = (refusal?: PaymentRefused) => {
-      const c = deps.paywall.challenge(amount, resource, refusal);
-      res.status(c.status).set(c.headers).json(c.body);
-    };
-    if (!header) return challenge();
-    try {
-      const { receipt } = await charge({ amount, description: resource.description, run: async () => ({}) }, header, resource, deps);
-      if (receipt.pending) {
-        // Not settled yet: credited when reconciliation finds the transfer on chain, never before.
-        await credits.awaitSettlement(receipt.payer, receipt.nonce, address, amount);
-        const balance = await credits.balance(address);
-        res.status(202).set(receipt.headers).json({ account: address, status: 'settlement_pending', pendingTopUp: amount.toString(), balance: balance.toString(), balanceUsd: formatAtomic(balance), payment: receipt.settlement });
-        return;
-      }
-      const balance = await credits.topUp(address, amount, `x402:${receipt.settlement.transaction}`);
-      res.set(receipt.headers).json({ account: address, toppedUp: amount.toString(), balance: balance.toString(), balanceUsd: formatAtomic(balance), payment: receipt.settlement });
-    } catch (err) {
-      if (err instanceof PaymentRefused) return challenge(err);
-      throw err;
-    }
+    await servePaid({
+      amount,
+      description: `Sibyl tool-server credits for ${address}`,
+      run: async () => ({}),
+      // Credited once the payment settled; a settlement still pending is credited by reconciliation, never before.
+      status: (receipt) => (receipt.pending ? 202 : 200),
+      async respond(_answer, receipt) {
+        if (receipt.pending) await credits.awaitSettlement(receipt.payer, receipt.nonce, address, amount);
+        const balance = receipt.pending ? await credits.balance(address) : await credits.topUp(address, amount, `x402:${receipt.settlement.transaction}`);
+        const credited = receipt.pending ? { status: 'settlement_pending', pendingTopUp: amount.toString() } : { toppedUp: amount.toString() };
+        return { account: address, ...credited, balance: balance.toString(), balanceUsd: formatAtomic(balance), payment: receipt.settlement };
+      },
+    }, req, res, deps);
   });
 }

@@ -28,8 +28,14 @@ export interface PaidOperation {
   /** The catalogue service it counts against: its rate limit and response-time target apply. */
   readonly limits?: Limits | undefined;
   run(signal?: AbortSignal): Promise<Record<string, unknown>>;
-  /** The body sent with the receipt (default: the answer as it is). */
+  /** The body sent with the receipt (default: the answer as it is); it may finish work that waits on settlement. */
   respond?(answer: Record<string, unknown>, receipt: Receipt): unknown;
+  /** The HTTP status of the answer (default 200). */
+  status?(receipt: Receipt): number;
+  /** For a protocol that carries failures in its own envelope (JSON-RPC): the body answered, with 200. */
+  fail?(error: SibylError): unknown;
+  /** The path the payment names as its resource (default: the request's). */
+  readonly resourcePath?: string;
 }
 
 export function mountPaidRoutes(app: Express, deps: PaidRouteDeps): void {
@@ -40,16 +46,18 @@ export function mountPaidRoutes(app: Express, deps: PaidRouteDeps): void {
 
 /** Charges for one operation over HTTP: 402 challenge, or the paid work answered with its receipt. */
 export async function servePaid(operation: PaidOperation, req: Request, res: Response, deps: Pick<PaidRouteDeps, 'paywall' | 'publicUrl' | 'limiter'>): Promise<void> {
-  const resource = { url: `${deps.publicUrl(req)}${req.path}`, description: operation.description, mimeType: 'application/json' };
+  const resource = { url: `${deps.publicUrl(req)}${operation.resourcePath ?? req.path}`, description: operation.description, mimeType: 'application/json' };
   const header = req.get('x-payment') ?? req.get('payment-signature');
   if (!header) return sendChallenge(res, deps.paywall.challenge(operation.amount, resource));
   try {
     const { answer, receipt } = await charge(operation, header, resource, deps);
+    const body = operation.respond ? await operation.respond(answer, receipt) : answer;
     res.set(receipt.headers);
     if (receipt.pending) res.set('X-Settlement-Status', 'pending');
-    res.status(200).json(operation.respond ? operation.respond(answer, receipt) : answer);
+    res.status(operation.status?.(receipt) ?? 200).json(body);
   } catch (err) {
     if (err instanceof PaymentRefused) return sendChallenge(res, deps.paywall.challenge(operation.amount, resource, err));
+    if (operation.fail) return void res.status(200).json(operation.fail(toSibylError(err)));
     throw err;
   }
 }
