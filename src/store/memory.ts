@@ -38,6 +38,19 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  async renew(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const entry = this.live(key);
+    if (entry?.value !== value) return false;
+    entry.expiresAt = Date.now() + ttlMs;
+    return true;
+  }
+
+  async release(key: string, value: string): Promise<boolean> {
+    if (this.live(key)?.value !== value) return false;
+    this.entries.delete(key);
+    return true;
+  }
+
   async get(key: string): Promise<string | null> {
     return this.live(key)?.value ?? null;
   }

@@ -8,6 +8,14 @@ local v = redis.call('INCRBY', KEYS[1], ARGV[1])
 if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return v`;
 
+// A lease renewed or given back only by the holder that still has it, in one atomic step.
+const RENEW_IF_HELD = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+const RELEASE_IF_HELD = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
 export class RedisStore implements Store {
   readonly kind = 'redis' as const;
 
@@ -29,6 +37,14 @@ export class RedisStore implements Store {
 
   async reserve(key: string, value: string, ttlMs: number): Promise<boolean> {
     return (await this.client.set(this.k(key), value, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } })) === 'OK';
+  }
+
+  async renew(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return Number(await this.client.eval(RENEW_IF_HELD, { keys: [this.k(key)], arguments: [value, String(Math.max(1, Math.ceil(ttlMs)))] })) === 1;
+  }
+
+  async release(key: string, value: string): Promise<boolean> {
+    return Number(await this.client.eval(RELEASE_IF_HELD, { keys: [this.k(key)], arguments: [value] })) === 1;
   }
 
   async get(key: string): Promise<string | null> {

@@ -7,6 +7,10 @@ export interface Store {
   readonly kind: 'memory' | 'redis';
   /** Atomically claims `key` (SET NX PX). True when this caller now holds it. */
   reserve(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** Extends `key`'s ttl only while it still holds `value`, atomically (a lease renewal). False when it expired or holds another value. */
+  renew(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** Deletes `key` only while it still holds `value`, atomically (a lease given back). False otherwise. */
+  release(key: string, value: string): Promise<boolean>;
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   delete(key: string): Promise<void>;

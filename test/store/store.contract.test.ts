@@ -33,6 +33,36 @@ describe.each(implementations)('Store contract: %s', (_name, open) => {
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
+  it('renew and release act only for the value that holds the key', async () => {
+    expect(await store.reserve('lease', 'owner-a', 150)).toBe(true);
+    expect(await store.renew('lease', 'owner-b', 5_000)).toBe(false);
+    expect(await store.release('lease', 'owner-b')).toBe(false);
+    expect(await store.get('lease')).toBe('owner-a');
+    expect(await store.renew('lease', 'owner-a', 400)).toBe(true);
+    await sleep(200); // past the first ttl: the renewal kept it
+    expect(await store.get('lease')).toBe('owner-a');
+    expect(await store.reserve('lease', 'owner-b', 5_000)).toBe(false);
+    expect(await store.release('lease', 'owner-a')).toBe(true);
+    expect(await store.get('lease')).toBeNull();
+    expect(await store.release('lease', 'owner-a')).toBe(false);
+    // An expired lease is not renewed: another owner may have taken it meanwhile.
+    expect(await store.reserve('lease', 'owner-a', 100)).toBe(true);
+    await sleep(150);
+    expect(await store.renew('lease', 'owner-a', 5_000)).toBe(false);
+    expect(await store.reserve('lease', 'owner-b', 5_000)).toBe(true);
+    expect(await store.renew('lease', 'owner-a', 5_000)).toBe(false);
+    expect(await store.get('lease')).toBe('owner-b');
+  });
+
+  it('of many concurrent renewals and takeovers of an expired lease, exactly one owner ends up holding it', async () => {
+    expect(await store.reserve('contested', 'old', 50)).toBe(true);
+    await sleep(80);
+    const owners = Array.from({ length: 20 }, (_, i) => `o${i}`);
+    const results = await Promise.all(owners.map(async (o) => (await store.renew('contested', o, 5_000)) || (await store.reserve('contested', o, 5_000))));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await store.get('contested')).toBe(owners[results.indexOf(true)]);
+  });
+
   it('set, get, delete and ttl', async () => {
     expect(await store.get('missing')).toBeNull();
     await store.set('k', 'v');
