@@ -1,41 +1,57 @@
 /**
  * The first market the embedded devnet deploys on each chain: a handful of tokens, their
- * opening USD prices and the pools that carry them. Prices only size the opening liquidity;
+ * supplies and the pools that carry them. Opening prices are the reference paths' (one price
+ * per asset on every chain, src/world/reference.ts); they only size the opening liquidity, and
  * every figure Sibyl serves is read back from the pools on chain.
+ *
+ * A token's whole supply is minted to the genesis treasury (a labelled address no one holds a
+ * key to; the devnet impersonates it), never to a demo account or the payee: the world then
+ * hands it out to teams, exchanges and holders.
  */
-import type { EvmChainName } from './chains.js';
+import { keccak256, toHex, type Address } from 'viem';
+import { REFERENCE_ASSETS, referenceAssetOf } from '../world/reference.js';
+import { CHAINS, type EvmChainName } from './chains.js';
 
 export interface GenesisToken {
   readonly symbol: string;
   readonly name: string;
   readonly decimals: number;
-  readonly priceUsd: number;
+  /** Whole tokens in existence. */
+  readonly supply: number;
 }
 
 export interface GenesisMarket {
-  /** Opening USD price of the chain's wrapped native token. */
-  readonly nativeUsd: number;
   readonly tokens: readonly GenesisToken[];
   /** Pools as [symbol, symbol, total USD liquidity]; `NATIVE` is the wrapped native, `USDC` the stablecoin. */
   readonly pools: readonly (readonly [string, string, number])[];
 }
 
-const btc = { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, priceUsd: 64_000 };
+/** Where every genesis token's supply, the opening liquidity and the service token start. */
+export const GENESIS_TREASURY: Address = `0x${keccak256(toHex('sibyl:genesis-treasury')).slice(26)}`;
+
+/** Opening USD price of a genesis token (or `NATIVE`, `USDC`) on a chain: its reference asset's. */
+export function openingPriceUsd(chain: EvmChainName, symbol: string): number {
+  if (symbol === 'USDC') return 1;
+  const asset = referenceAssetOf(symbol === 'NATIVE' ? CHAINS[chain].wrappedNativeSymbol : symbol);
+  if (!asset) throw new Error(`genesis token ${symbol} on ${chain} has no reference path`);
+  return REFERENCE_ASSETS[asset]!.startUsd;
+}
+
+const btc = { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, supply: 40_000 };
 /** Wrapped majors from other chains, so canonical symbols (SOL, BNB, ADA, DOT) resolve to a pool. */
-const sol = { symbol: 'WSOL', name: 'Wrapped SOL', decimals: 9, priceUsd: 150 };
-const bnb = { symbol: 'WBNB', name: 'Wrapped BNB', decimals: 18, priceUsd: 600 };
-const ada = { symbol: 'WADA', name: 'Wrapped ADA', decimals: 6, priceUsd: 0.45 };
-const dot = { symbol: 'WDOT', name: 'Wrapped DOT', decimals: 10, priceUsd: 4.5 };
+const sol = { symbol: 'WSOL', name: 'Wrapped SOL', decimals: 9, supply: 4_000_000 };
+const bnb = { symbol: 'WBNB', name: 'Wrapped BNB', decimals: 18, supply: 1_500_000 };
+const ada = { symbol: 'WADA', name: 'Wrapped ADA', decimals: 6, supply: 400_000_000 };
+const dot = { symbol: 'WDOT', name: 'Wrapped DOT', decimals: 10, supply: 40_000_000 };
 
 export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
   base: {
-    nativeUsd: 3_000,
     tokens: [
       btc,
-      { symbol: 'DEGEN', name: 'Degen', decimals: 18, priceUsd: 0.008 },
-      { symbol: 'BRETT', name: 'Brett', decimals: 18, priceUsd: 0.07 },
-      { symbol: 'AERO', name: 'Aerodrome', decimals: 18, priceUsd: 1.1 },
-      { symbol: 'VIRTUAL', name: 'Virtual Protocol', decimals: 18, priceUsd: 1.6 },
+      { symbol: 'DEGEN', name: 'Degen', decimals: 18, supply: 36_960_000_000 },
+      { symbol: 'BRETT', name: 'Brett', decimals: 18, supply: 9_910_000_000 },
+      { symbol: 'AERO', name: 'Aerodrome', decimals: 18, supply: 1_650_000_000 },
+      { symbol: 'VIRTUAL', name: 'Virtual Protocol', decimals: 18, supply: 1_000_000_000 },
       sol, ada, dot,
     ],
     pools: [
@@ -51,12 +67,11 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
     ],
   },
   ethereum: {
-    nativeUsd: 3_000,
     tokens: [
       btc,
-      { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, priceUsd: 14 },
-      { symbol: 'UNI', name: 'Uniswap', decimals: 18, priceUsd: 7.5 },
-      { symbol: 'PEPE', name: 'Pepe', decimals: 18, priceUsd: 0.00001 },
+      { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, supply: 1_000_000_000 },
+      { symbol: 'UNI', name: 'Uniswap', decimals: 18, supply: 1_000_000_000 },
+      { symbol: 'PEPE', name: 'Pepe', decimals: 18, supply: 420_690_000_000_000 },
       sol, bnb, ada, dot,
     ],
     pools: [
@@ -72,14 +87,13 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
     ],
   },
   bsc: {
-    nativeUsd: 600,
     tokens: [
-      { symbol: 'BTCB', name: 'BTCB Token', decimals: 18, priceUsd: 64_000 },
-      { symbol: 'CAKE', name: 'PancakeSwap Token', decimals: 18, priceUsd: 2.2 },
+      { symbol: 'BTCB', name: 'BTCB Token', decimals: 18, supply: 60_000 },
+      { symbol: 'CAKE', name: 'PancakeSwap Token', decimals: 18, supply: 380_000_000 },
       // Binance-Peg tokens carry the plain symbols.
-      { symbol: 'ETH', name: 'Binance-Peg Ethereum Token', decimals: 18, priceUsd: 3_000 },
-      { symbol: 'ADA', name: 'Binance-Peg Cardano Token', decimals: 18, priceUsd: 0.45 },
-      { symbol: 'DOT', name: 'Binance-Peg Polkadot Token', decimals: 18, priceUsd: 4.5 },
+      { symbol: 'ETH', name: 'Binance-Peg Ethereum Token', decimals: 18, supply: 600_000 },
+      { symbol: 'ADA', name: 'Binance-Peg Cardano Token', decimals: 18, supply: 300_000_000 },
+      { symbol: 'DOT', name: 'Binance-Peg Polkadot Token', decimals: 18, supply: 30_000_000 },
     ],
     pools: [
       ['NATIVE', 'USDC', 3_000_000],
@@ -91,13 +105,12 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
     ],
   },
   arbitrum: {
-    nativeUsd: 3_000,
     tokens: [
       btc,
-      { symbol: 'ARB', name: 'Arbitrum', decimals: 18, priceUsd: 0.75 },
-      { symbol: 'GMX', name: 'GMX', decimals: 18, priceUsd: 24 },
-      { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, priceUsd: 14 },
-      { symbol: 'PENDLE', name: 'Pendle', decimals: 18, priceUsd: 3.5 },
+      { symbol: 'ARB', name: 'Arbitrum', decimals: 18, supply: 10_000_000_000 },
+      { symbol: 'GMX', name: 'GMX', decimals: 18, supply: 10_000_000 },
+      { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, supply: 1_000_000_000 },
+      { symbol: 'PENDLE', name: 'Pendle', decimals: 18, supply: 280_000_000 },
     ],
     pools: [
       ['NATIVE', 'USDC', 3_000_000],
@@ -109,13 +122,12 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
     ],
   },
   polygon: {
-    nativeUsd: 0.45,
     tokens: [
-      { symbol: 'AAVE', name: 'Aave Token', decimals: 18, priceUsd: 150 },
-      { symbol: 'QUICK', name: 'QuickSwap', decimals: 18, priceUsd: 0.04 },
+      { symbol: 'AAVE', name: 'Aave Token', decimals: 18, supply: 16_000_000 },
+      { symbol: 'QUICK', name: 'QuickSwap', decimals: 18, supply: 1_000_000_000 },
       btc,
-      { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, priceUsd: 3_000 },
-      { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, priceUsd: 14 },
+      { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, supply: 500_000 },
+      { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, supply: 1_000_000_000 },
     ],
     pools: [
       ['NATIVE', 'USDC', 1_500_000],
@@ -127,12 +139,11 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
     ],
   },
   optimism: {
-    nativeUsd: 3_000,
     tokens: [
-      { symbol: 'OP', name: 'Optimism', decimals: 18, priceUsd: 1.7 },
-      { symbol: 'VELO', name: 'Velodrome', decimals: 18, priceUsd: 0.09 },
+      { symbol: 'OP', name: 'Optimism', decimals: 18, supply: 4_290_000_000 },
+      { symbol: 'VELO', name: 'Velodrome', decimals: 18, supply: 2_000_000_000 },
       btc,
-      { symbol: 'SNX', name: 'Synthetix Network Token', decimals: 18, priceUsd: 1.5 },
+      { symbol: 'SNX', name: 'Synthetix Network Token', decimals: 18, supply: 330_000_000 },
     ],
     pools: [
       ['NATIVE', 'USDC', 2_500_000],
@@ -147,6 +158,6 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
 /** USDC each of the first ten demo accounts starts with. */
 export const DEMO_USDC_PER_ACCOUNT = 1_000_000n;
 export const DEMO_ACCOUNT_COUNT = 10;
-/** Service tokens (18 decimals) minted at genesis: the rest of the supply stays with demo #0. */
+/** Service tokens (18 decimals) minted at genesis to the treasury, which gives each demo account but #0 some. */
 export const SERVICE_TOKEN_SUPPLY = 1_000_000_000n;
 export const SERVICE_TOKEN_PER_DEMO_ACCOUNT = 10_000n;

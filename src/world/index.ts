@@ -4,6 +4,7 @@
  */
 import type { DevnetChain } from '../chain/devnet.js';
 import { writeLabels } from './labels.js';
+import { ReferencePaths } from './reference.js';
 import { World } from './world.js';
 
 export interface WorldConfig {
@@ -18,6 +19,8 @@ export interface WorldConfig {
 
 export interface RunningWorld {
   readonly worlds: readonly World[];
+  /** The price paths every chain follows. */
+  readonly reference: ReferencePaths;
   stop(): void;
 }
 
@@ -31,9 +34,12 @@ export async function startWorld(
   config: WorldConfig,
   onProgress: (message: string) => void = () => {},
   onError: (err: unknown) => void = () => {},
+  /** The paths to follow (shared with other venues); by default ones starting at this history's genesis. */
+  reference?: ReferencePaths,
 ): Promise<RunningWorld> {
   const started = Date.now();
   const from = worldGenesisTimestamp(config.days, started) + 300;
+  const paths = reference ?? new ReferencePaths(config.seed, from);
   // One progress line per tenth of the slowest chain's history.
   const fractions = chains.map(() => 0);
   let reported = 0;
@@ -47,7 +53,7 @@ export async function startWorld(
   };
   const worlds = await Promise.all(
     chains.map(async (c, i) => {
-      const world = await World.create({ name: c.name, rpcUrl: c.rpcUrl, genesis: c.genesis, seed: config.seed, startTimestamp: from, meanBlockSeconds: config.meanBlockSeconds });
+      const world = await World.create({ name: c.name, rpcUrl: c.rpcUrl, genesis: c.genesis, seed: config.seed, startTimestamp: from, meanBlockSeconds: config.meanBlockSeconds, reference: paths });
       await world.backfill(Math.floor(Date.now() / 1000), (f) => progress(i, f));
       await world.finishBackfill();
       return world;
@@ -56,5 +62,5 @@ export async function startWorld(
   await writeLabels(config.labelsPath, worlds.map((w) => w.labels));
   onProgress(`world ${config.seed}: ${config.days} days of history on ${chains.length} chains in ${Date.now() - started} ms; labels in ${config.labelsPath}`);
   if (config.liveBlockMs > 0) for (const w of worlds) w.startLive(config.liveBlockMs, onError);
-  return { worlds, stop: () => worlds.forEach((w) => w.stop()) };
+  return { worlds, reference: paths, stop: () => worlds.forEach((w) => w.stop()) };
 }

@@ -13,7 +13,15 @@ export interface WorldLabels {
   wallets: {
     whales: Address[]; smartMoney: Address[]; snipers: Address[]; sandwichers: Address[]; arbitrageurs: Address[];
     exchanges: Address[]; liquidityProviders: Address[];
+    /** Keep pools on the reference price: buyers that only buy, sellers that only sell. */
+    crossChainArbitrageurs: Address[];
+    /** Long-term holders of the genesis tokens, and the genesis treasury (also the bridges' custody). */
+    holders: Address[]; treasuries: Address[];
   };
+  /** Where each genesis token's supply went at the start of history (share of supply; null: the rest). */
+  distribution: { token: Address; symbol: string; holder: Address; kind: 'treasury' | 'bridge' | 'team' | 'exchange' | 'holder'; share: number | null }[];
+  /** Each reference asset's regimes over the history (what its price did, labelled). */
+  regimes: { asset: string; label: 'bull' | 'bear' | 'range'; from: number; until: number }[];
   tokens: { token: Address; symbol: string; kind: 'listing' | 'honeypot' | 'taxed' | 'owner-powers' | 'launchpad' | 'genesis'; creator: Address; pair: Address | null; rug: boolean }[];
   snipes: { sniper: Address; token: Address; pair: Address; block: number }[];
   sandwiches: { pool: Address; attacker: Address; victim: Address; victimUsd: number; block: number }[];
@@ -24,8 +32,8 @@ export interface WorldLabels {
 export function emptyLabels(chain: string, seed: string): WorldLabels {
   return {
     chain, seed, contracts: { routers: [] },
-    wallets: { whales: [], smartMoney: [], snipers: [], sandwichers: [], arbitrageurs: [], exchanges: [], liquidityProviders: [] },
-    tokens: [], snipes: [], sandwiches: [], arbitrages: [], rugs: [],
+    wallets: { whales: [], smartMoney: [], snipers: [], sandwichers: [], arbitrageurs: [], exchanges: [], liquidityProviders: [], crossChainArbitrageurs: [], holders: [], treasuries: [] },
+    distribution: [], regimes: [], tokens: [], snipes: [], sandwiches: [], arbitrages: [], rugs: [],
   };
 }
 

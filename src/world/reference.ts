@@ -88,7 +88,6 @@ export interface Regime {
 interface Series {
   /** Log price at each grid point. */
   readonly logs: number[];
-  readonly regimes: Regime[];
 }
 
 export class ReferencePaths {
@@ -113,16 +112,15 @@ export class ReferencePaths {
 
   /** The asset's regime at `time`: the market's, unless its own drift outweighs it. */
   regimeAt(asset: string, time: number): Regime {
-    const step = Math.max(0, Math.floor((time - this.origin) / REFERENCE_STEP_SECONDS));
-    this.extend(asset, step);
-    const s = this.series.get(asset)!;
-    return s.regimes.find((r) => time >= r.from && time < r.until) ?? s.regimes.at(-1)!;
+    return this.regimes(asset, time, time + 1)[0]!;
   }
 
   /** Every labelled regime of an asset that overlaps [from, to). */
   regimes(asset: string, from: number, to: number): Regime[] {
-    const s = this.extend(asset, Math.ceil((to - this.origin) / REFERENCE_STEP_SECONDS));
-    return s.regimes.filter((r) => r.until > from && r.from < to);
+    const step = Math.max(0, Math.ceil((to - this.origin) / REFERENCE_STEP_SECONDS));
+    this.extendMarket(step);
+    const all = combinedRegimes(this.market.regimes, this.ownRegimes(asset, step), REFERENCE_ASSETS[asset]!.beta);
+    return all.filter((r) => r.until > from && r.from < to);
   }
 
   /** The market factor's regimes that overlap [from, to). */
@@ -135,7 +133,7 @@ export class ReferencePaths {
   private extend(asset: string, step: number): Series {
     let s = this.series.get(asset);
     if (!s) {
-      s = { logs: [Math.log(REFERENCE_ASSETS[asset]!.startUsd)], regimes: [] };
+      s = { logs: [Math.log(REFERENCE_ASSETS[asset]!.startUsd)] };
       this.series.set(asset, s);
     }
     if (s.logs.length > step) return s;
@@ -157,8 +155,6 @@ export class ReferencePaths {
       const variance = (spec.beta * baseSigma * REGIME_VOL[m.label]) ** 2 + (idioSigma * REGIME_VOL[o.label]) ** 2;
       s.logs.push(s.logs[i - 1]! + spec.beta * marketMove + ownMove - variance / 2);
     }
-    s.regimes.length = 0;
-    s.regimes.push(...combinedRegimes(this.market.regimes, own, spec.beta, this.origin + step * REFERENCE_STEP_SECONDS));
     return s;
   }
 
@@ -219,7 +215,9 @@ function regimeOf(list: readonly Regime[], t: number): Regime {
  * own regime changes gets the sign of their combined drift (beyond 0.5% a day), merged with its
  * neighbours of the same label.
  */
-function combinedRegimes(market: readonly Regime[], own: readonly Regime[], beta: number, until: number): Regime[] {
+function combinedRegimes(market: readonly Regime[], own: readonly Regime[], beta: number): Regime[] {
+  // Both lists start at the origin; they are cut where the shorter one ends.
+  const until = Math.min(market.at(-1)!.until, own.at(-1)!.until);
   const cuts = [...new Set([...market, ...own].flatMap((r) => [r.from, r.until]))].filter((t) => t <= until).sort((a, b) => a - b);
   const out: Regime[] = [];
   for (let i = 0; i + 1 < cuts.length; i++) {

@@ -17,10 +17,12 @@ import {
 import { demoAccount } from '../chain/accounts.js';
 import { CHAINS, EMBEDDED_FLASH_LENDER, type EvmChainName } from '../chain/chains.js';
 import type { GenesisDeployment } from '../chain/devnet.js';
+import { GENESIS_TREASURY } from '../chain/genesis.js';
 import { viemChain } from '../chain/runtime.js';
 import { emptyLabels, type WorldLabels } from './labels.js';
 import { Market, v2AmountOut, type Pool } from './market.js';
 import { Rng } from './random.js';
+import { referenceAssetOf, type ReferencePaths } from './reference.js';
 import { WorldRpc, type TxRequest } from './rpc.js';
 
 const GAS = { swap: 300_000n, approve: 80_000n, transfer: 100_000n, deploy: 3_000_000n, addLiquidity: 4_000_000n, remove: 400_000n, launch: 2_500_000n, curve: 250_000n };
@@ -37,6 +39,8 @@ export interface WorldOptions {
   /** First simulated second (after genesis) and how the simulated clock steps in the backfill. */
   readonly startTimestamp: number;
   readonly meanBlockSeconds: number;
+  /** The one market every chain follows: each asset's reference price path. */
+  readonly reference: ReferencePaths;
 }
 
 interface TokenInfo {
@@ -46,12 +50,12 @@ interface TokenInfo {
   /** Quote token this token is listed against on dex 0. */
   readonly quote: Address;
   readonly kind: 'genesis' | 'listing' | 'honeypot' | 'taxed' | 'owner-powers' | 'launchpad';
+  /** The reference asset it tracks (genesis majors and chain tokens); USDC is the numeraire. */
+  readonly asset?: string;
   /** Hidden trend: +1 bullish, -1 bearish, 0 flat, from `regimeFrom` until `regimeUntil`. */
   regime: number;
   regimeFrom?: number;
   regimeUntil: number;
-  /** Hidden fair price in units of `quote`: drifts with the regime; the crowd trades pools toward it. */
-  fair?: number;
   tradeable: boolean;
   /** Block time of its listing: only snipers, who watch the mempool, trade it in that block. */
   listedAt?: number;
@@ -67,7 +71,14 @@ interface Listing {
 }
 
 /** `accumulator` and `distributor` are the crowd behind value flow: one only buys, the other only sells what it holds. */
-type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator' | 'accumulator' | 'distributor';
+type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator' | 'accumulator' | 'distributor' | 'holder' | 'team';
+
+/** How a genesis token's supply is handed out from the treasury at the start of history. */
+const DISTRIBUTION = { team: 0.15, perExchange: 0.08, holders: 0.2 } as const;
+/** Long-term holders of each genesis token, with Zipf-like bags. */
+const HOLDERS = 40;
+/** Pools further than this from the reference price are traded back onto it within the block. */
+const REFERENCE_BAND = 0.0015;
 
 export class World {
   readonly labels: WorldLabels;
@@ -84,7 +95,7 @@ export class World {
   private readonly smartPositions = new Map<string, { actor: Address; token: TokenInfo; amount: bigint }>();
   private readonly smartDecisions = new Set<string>();
   private launchpad?: Address;
-  private readonly curveTokens: { address: Address; creator: Address; raisedWei: bigint; graduated: boolean }[] = [];
+  private readonly curveTokens: { address: Address; creator: Address; raisedWei: bigint; graduated: boolean; listed?: boolean }[] = [];
   private block = 0n;
   private now: number;
   /** The next block's transactions, in order, and the balances to set before they are sent. */
@@ -107,8 +118,13 @@ export class World {
     this.now = options.startTimestamp;
   }
 
+  /** Deploys contracts and mints USDC (the devnet's minter); it holds no tokens. */
   private get deployer(): Address {
     return demoAccount(0).address;
+  }
+
+  private get treasury(): Address {
+    return GENESIS_TREASURY;
   }
 
   private get usdc(): TokenInfo {
@@ -133,7 +149,9 @@ export class World {
     await this.rpc.call('anvil_autoImpersonateAccount', [true]);
     await this.rpc.call('evm_setAutomine', [false]);
     this.block = BigInt(await this.rpc.call<Hex>('eth_blockNumber'));
-    this.nonces.set(this.deployer.toLowerCase(), Number(await this.rpc.call<Hex>('eth_getTransactionCount', [this.deployer, 'latest'])));
+    for (const sender of [this.deployer, this.treasury]) {
+      this.nonces.set(sender.toLowerCase(), Number(await this.rpc.call<Hex>('eth_getTransactionCount', [sender, 'latest'])));
+    }
 
     const quoteOf = (symbol: string) => {
       if (symbol === 'USDC') return spec.wrappedNative;
@@ -143,7 +161,8 @@ export class World {
     };
     for (const t of this.options.genesis.tokens.values()) {
       const quote = quoteOf(t.symbol === spec.wrappedNativeSymbol ? 'NATIVE' : t.symbol);
-      this.tokens.set(t.address.toLowerCase(), { symbol: t.symbol, address: t.address, decimals: t.decimals, quote, kind: 'genesis', regime: 0, regimeUntil: 0, tradeable: true });
+      const asset = referenceAssetOf(t.symbol);
+      this.tokens.set(t.address.toLowerCase(), { symbol: t.symbol, address: t.address, decimals: t.decimals, quote, kind: 'genesis', ...(asset && { asset }), regime: 0, regimeUntil: 0, tradeable: true });
     }
     for (const p of this.options.genesis.pools) {
       const a = this.options.genesis.tokens.get(p.a)!.address;
@@ -160,7 +179,7 @@ export class World {
       this.launchpad = this.deploy(BondingCurveLaunchpad.abi, BondingCurveLaunchpad.bytecode, [spec.dexes[0]!.factory, spec.wrappedNative, this.deployer]);
     }
 
-    const counts: Record<Role, number> = { retail: 30, whale: 4, smart: 3, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0, accumulator: 24, distributor: 24 };
+    const counts: Record<Role, number> = { retail: 30, whale: 4, smart: 3, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0, accumulator: 24, distributor: 24, holder: HOLDERS, team: 0 };
     for (const [role, n] of Object.entries(counts) as [Role, number][]) {
       this.actors.set(role, Array.from({ length: n }, (_, i) => this.actorAddress(role, i)));
     }
@@ -171,13 +190,20 @@ export class World {
     this.labels.wallets.arbitrageurs = [...this.actors.get('arber')!];
     this.labels.wallets.exchanges = [...this.actors.get('exchange')!];
     this.labels.wallets.liquidityProviders = [...this.actors.get('lp')!];
+    this.labels.wallets.crossChainArbitrageurs = [...this.actors.get('accumulator')!, ...this.actors.get('distributor')!];
+    this.labels.wallets.holders = [...this.actors.get('holder')!];
+    this.labels.wallets.treasuries = [this.treasury];
     this.labels.contracts = { routers: [...this.routers], flashLoanPool: flashPool, ...(this.launchpad && { launchpad: this.launchpad }) };
 
     // Fund every actor with gas, wrapped native and USDC; approve both routers for both.
-    const usdPerRole: Record<Role, number> = { retail: 20_000, whale: 3_000_000, smart: 600_000, sniper: 200_000, sandwicher: 500_000, arber: 500_000, lp: 1_000_000, exchange: 5_000_000, creator: 0, accumulator: 400_000, distributor: 0 };
+    const usdPerRole: Record<Role, number> = { retail: 20_000, whale: 3_000_000, smart: 600_000, sniper: 200_000, sandwicher: 500_000, arber: 500_000, lp: 1_000_000, exchange: 5_000_000, creator: 0, accumulator: 400_000, distributor: 0, holder: 0, team: 0 };
     for (const [role, list] of this.actors) {
       for (const actor of list) {
         const usd = usdPerRole[role];
+        if (usd === 0) {
+          if (role !== 'holder') this.queueBalance(actor, parseEther('10000')); // gas only
+          continue;
+        }
         const wrapped = parseUnits((usd / 2 / this.nativeUsd()).toFixed(6), 18);
         this.queueBalance(actor, wrapped + parseEther('10000')); // what it wraps, and gas
         this.queue({ from: this.deployer, to: this.usdc.address, data: encodeFunctionData({ abi: EmbeddedUSDC.abi, functionName: 'mint', args: [actor, parseUnits(String(usd / 2), 6)] }), gas: GAS.transfer });
@@ -196,6 +222,7 @@ export class World {
     this.queueBalance(this.deployer, lentNative + parseEther('1000000'));
     this.queue({ from: this.deployer, to: this.native.address, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'deposit' }), value: lentNative, gas: GAS.transfer });
     this.queue({ from: this.deployer, to: this.native.address, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'transfer', args: [flashPool, lentNative] }), gas: GAS.transfer });
+    this.distributeSupply();
     await this.mineBlock(this.options.startTimestamp);
     await this.market.refresh(this.rpc);
 
@@ -217,12 +244,51 @@ export class World {
     }
   }
 
+  /**
+   * Hands each genesis token's supply out from the treasury: a team wallet (not for bridged
+   * majors, whose treasury is the bridge's custody), the exchanges' hot wallets and long-term
+   * holders with Zipf-like bags; the rest stays with the treasury. Every share is labelled.
+   */
+  private distributeSupply(): void {
+    const holders = this.actors.get('holder')!;
+    const weights = holders.map((_, i) => 1 / (i + 1) ** 1.1);
+    const total = weights.reduce((a, b) => a + b, 0);
+    for (const token of this.tokens.values()) {
+      if (token.kind !== 'genesis' || this.isQuoteMoney(token)) continue;
+      const supply = this.options.genesis.tokens.get(token.symbol)?.supply;
+      if (supply === undefined) continue;
+      const bridged = token.asset !== undefined && token.asset !== token.symbol;
+      const shares: [Address, 'team' | 'exchange' | 'holder', number][] = [];
+      if (!bridged) shares.push([this.actorAddress(`team:${token.symbol}`, 0), 'team', DISTRIBUTION.team]);
+      for (const exchange of this.actors.get('exchange')!) shares.push([exchange, 'exchange', DISTRIBUTION.perExchange]);
+      holders.forEach((h, i) => shares.push([h, 'holder', (DISTRIBUTION.holders * weights[i]!) / total]));
+      for (const [holder, kind, share] of shares) {
+        const amount = (supply * BigInt(Math.round(share * 1e9))) / 1_000_000_000n;
+        this.queue({ from: this.treasury, to: token.address, data: encodeFunctionData({ abi: DemoToken.abi, functionName: 'transfer', args: [holder, amount] }), gas: GAS.transfer });
+        this.credit(holder, token.address, amount);
+        this.labels.distribution.push({ token: token.address, symbol: token.symbol, holder, kind, share: Math.round(share * 1e6) / 1e6 });
+      }
+      this.labels.distribution.push({ token: token.address, symbol: token.symbol, holder: this.treasury, kind: bridged ? 'bridge' : 'treasury', share: null });
+    }
+  }
+
+  /** USDC and the wrapped native: minted or wrapped on demand, never handed out from a treasury. */
+  private isQuoteMoney(token: TokenInfo): boolean {
+    return token.address.toLowerCase() === CHAINS[this.options.name].usdc.toLowerCase() || token.address.toLowerCase() === CHAINS[this.options.name].wrappedNative.toLowerCase();
+  }
+
   private actorAddress(role: string, i: number): Address {
     return `0x${keccak256(toHex(`${this.options.seed}:${this.options.name}:${role}:${i}`)).slice(26)}` as Address;
   }
 
   private nativeUsd(): number {
     return this.options.genesis.tokens.get('NATIVE')!.priceUsd;
+  }
+
+  /** A token's reference USD price now (USDC is 1), or undefined for a token without a path. */
+  private referenceUsd(token: TokenInfo, t = this.stepTime || this.now): number | undefined {
+    if (token.address.toLowerCase() === CHAINS[this.options.name].usdc.toLowerCase()) return 1;
+    return token.asset ? this.options.reference.priceUsd(token.asset, t) : undefined;
   }
 
   /** Queues a deployment and returns the address CREATE will give it. */
@@ -271,7 +337,11 @@ export class World {
       this.queueBalance(actor, amount + parseEther('10000')); // the native it wraps, and gas
       this.queue({ from: actor, to: token, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'deposit' }), value: amount, gas: GAS.transfer });
     } else {
-      this.queue({ from: this.deployer, to: token, data: encodeFunctionData({ abi: DemoToken.abi, functionName: 'transfer', args: [actor, amount] }), gas: GAS.transfer });
+      // Bought on an exchange and withdrawn from its hot wallet; the treasury tops up what no exchange holds.
+      const exchange = this.actors.get('exchange')!.find((e) => e !== actor && this.balance(e, token) >= amount);
+      const from = exchange ?? this.treasury;
+      this.queue({ from, to: token, data: encodeFunctionData({ abi: DemoToken.abi, functionName: 'transfer', args: [actor, amount] }), gas: GAS.transfer });
+      if (exchange) this.credit(exchange, token, -amount);
     }
     this.credit(actor, token, amount);
   }
@@ -356,6 +426,8 @@ export class World {
 
   /** Hands the node back to mining on arrival once the backfill is written. */
   async finishBackfill(): Promise<void> {
+    const assets = new Set([...this.tokens.values()].flatMap((t) => (t.asset ? [t.asset] : [])));
+    this.labels.regimes = [...assets].flatMap((asset) => this.options.reference.regimes(asset, this.options.startTimestamp, this.now).map((r) => ({ asset, ...r })));
     await this.market.refresh(this.rpc);
     await this.rpc.call('evm_setAutomine', [true]);
   }
@@ -374,7 +446,7 @@ export class World {
     this.maybeList(timestamp, dt);
     this.maybeRug(timestamp);
     this.smartMoney(timestamp);
-    this.valueFlow(dt);
+    await this.listGraduated();
     this.launchpadFlow(dt);
     await this.liquidityFlow(dt);
     this.whaleTransfers(dt);
@@ -382,18 +454,20 @@ export class World {
     for (let i = 0; i < retailTrades; i++) this.retailTrade(false);
     if (this.rng.chance((dt / 3600) * 0.4)) this.retailTrade(true);
     this.arbitrage();
+    this.holdReference();
     await this.mineBlock(timestamp);
   }
 
   // ---- actors --------------------------------------------------------------------------------
 
+  /** Genesis tokens live the regimes of their reference asset (labelled in the reference paths). */
   private updateRegimes(t: number): void {
     for (const token of this.tokens.values()) {
-      if (token.kind === 'genesis' && token.symbol !== 'USDC' && t >= token.regimeUntil) {
-        token.regime = this.rng.pick([-1, 0, 1]);
-        token.regimeFrom = t;
-        token.regimeUntil = t + this.rng.int(16, 48) * 3600;
-      }
+      if (token.kind !== 'genesis' || !token.asset || t < token.regimeUntil) continue;
+      const r = this.options.reference.regimeAt(token.asset, t);
+      token.regime = r.label === 'bull' ? 1 : r.label === 'bear' ? -1 : 0;
+      token.regimeFrom = r.from;
+      token.regimeUntil = r.until;
     }
   }
 
@@ -625,40 +699,43 @@ export class World {
   }
 
   /**
-   * The crowd's view of value: each genesis token has a hidden fair price (in its quote) that
-   * drifts with its regime (about +/-0.5% an hour, with noise), and about every 85 minutes per
-   * token a trader closes 50-90% of the gap between the pool and that price. Prices therefore
-   * trend through a regime and revert after a whale's shove: the trend smart money trades ahead
-   * of. The crowd is two sets of wallets, buyers that never sell and holders that only sell
-   * (their tokens come from the deployer's supply), so none of them books trading profit.
+   * The one market: every pool whose two sides have reference prices (on either DEX) is traded
+   * back onto the reference within the block once it strays beyond REFERENCE_BAND, as
+   * cross-chain and CEX-DEX arbitrageurs do. The trade is sized to land on the reference price
+   * (a constant-product pool reaches price p at reserveIn' = sqrt(k * p)). The crowd doing it is
+   * two sets of wallets, buyers that never sell and sellers that only sell (their bags come
+   * from exchanges, the treasury topping up), so none of them books trading profit on chain:
+   * the other leg of their arbitrage is off this chain. Runs last in a block, after everything
+   * that moved prices.
    */
-  private valueFlow(dt: number): void {
-    const hours = dt / 3600;
-    for (const token of this.tokens.values()) {
-      if (token.kind !== 'genesis' || token.symbol === 'USDC') continue;
-      const pool = this.market.find(0, token.address, token.quote);
-      const quote = this.tokens.get(token.quote.toLowerCase());
-      if (!pool || !quote || pool.r0 === 0n) continue;
-      const price = this.market.price(pool, token.address, token.decimals, quote.decimals);
-      token.fair = (token.fair ?? price) * Math.exp(token.regime * 0.005 * hours + 0.004 * Math.sqrt(hours) * this.rng.normal());
-      const trades = this.rng.poisson(hours * 0.7);
-      for (let i = 0; i < trades; i++) {
-        const gap = token.fair / this.market.price(pool, token.address, token.decimals, quote.decimals);
-        if (Math.abs(gap - 1) < 0.003) break;
-        const actor = this.rng.pick(this.actors.get(gap > 1 ? 'accumulator' : 'distributor')!);
-        if (this.tradedThisBlock.has(actor)) continue;
-        this.tradedThisBlock.add(actor);
-        // Moving a constant-product price by a factor g takes sqrt(g) - 1 of the input reserve.
-        const closed = 0.5 + 0.4 * this.rng.next();
-        const tokenIn = gap > 1 ? quote : token;
-        const factor = Math.min(Math.sqrt(1 + (Math.max(gap, 1 / gap) - 1) * closed) - 1, 0.02);
-        const [reserveIn] = this.market.sides(pool, tokenIn.address);
-        const amountIn = (reserveIn * BigInt(Math.round(factor * 1e6))) / 1_000_000n;
-        const short = amountIn - this.balance(actor, tokenIn.address);
-        // Funded in bulk: one transfer stands for a holder's bag, not one per trade.
-        if (short > 0n) this.fundToken(actor, tokenIn.address, short * 20n);
-        this.swap(actor, pool, tokenIn.address, amountIn);
-      }
+  private holdReference(): void {
+    for (const pool of this.market.all()) {
+      if (pool.r0 === 0n || pool.r1 === 0n) continue;
+      const sides = this.sidesOf(pool);
+      if (!sides) continue;
+      const { token, quote } = sides;
+      const tokenUsd = this.referenceUsd(token);
+      const quoteUsd = this.referenceUsd(quote);
+      if (!tokenUsd || !quoteUsd) continue;
+      const fair = tokenUsd / quoteUsd; // token in quote, whole units
+      const gap = fair / this.market.price(pool, token.address, token.decimals, quote.decimals);
+      if (Math.abs(gap - 1) < REFERENCE_BAND) continue;
+      const buying = gap > 1; // the pool is cheap: buy the token with the quote
+      const tokenIn = buying ? quote : token;
+      const free = this.actors.get(buying ? 'accumulator' : 'distributor')!.filter((a) => !this.tradedThisBlock.has(a));
+      if (!free.length) continue;
+      const actor = this.rng.pick(free);
+      this.tradedThisBlock.add(actor);
+      const [reserveIn] = this.market.sides(pool, tokenIn.address);
+      // The price goes with reserveIn^2 (the token's: 1 / reserveIn^2), so reserveIn grows by the gap's square root.
+      const growth = Math.sqrt(buying ? gap : 1 / gap) - 1;
+      // (The 0.3% fee stays in the pool, so k grows a little: the landing is within 0.003 * growth.)
+      const amountIn = (reserveIn * BigInt(Math.round(growth * 1e9))) / 1_000_000_000n;
+      if (amountIn <= 0n) continue;
+      const short = amountIn - this.balance(actor, tokenIn.address);
+      // Funded in bulk: one transfer stands for a bag bridged in, not one per trade.
+      if (short > 0n) this.fundToken(actor, tokenIn.address, short * 20n);
+      this.swap(actor, pool, tokenIn.address, amountIn);
     }
   }
 
@@ -742,6 +819,26 @@ export class World {
     this.queue({ from: whale, to: token.address, data: encodeFunctionData({ abi: DemoToken.abi, functionName: 'transfer', args: [to, amount] }), gas: GAS.transfer });
     this.credit(whale, token.address, -amount);
     this.credit(to, token.address, amount);
+  }
+
+  /**
+   * A graduated curve token keeps trading: once the launchpad has migrated it (its pair against
+   * the wrapped native exists on chain), it joins the tradeable tokens and its pool the market.
+   */
+  private async listGraduated(): Promise<void> {
+    const factory = CHAINS[this.options.name].dexes[0]!.factory;
+    for (const curve of this.curveTokens) {
+      if (!curve.graduated || curve.listed) continue;
+      const pair = (await this.client.readContract({ address: factory, abi: SibylV2Factory.abi, functionName: 'getPair', args: [curve.address, this.native.address] })) as Address;
+      if (/^0x0{40}$/i.test(pair)) continue; // the last buy is not mined yet
+      curve.listed = true;
+      const label = this.labels.tokens.find((t) => t.token === curve.address);
+      if (label) label.pair = pair;
+      this.tokens.set(curve.address.toLowerCase(), { symbol: label?.symbol ?? 'CRV', address: curve.address, decimals: 18, quote: this.native.address, kind: 'launchpad', regime: this.rng.pick([-1, 0, 1]), regimeUntil: this.now + 86_400, tradeable: true });
+      const [token0, token1] = curve.address.toLowerCase() < this.native.address.toLowerCase() ? [curve.address, this.native.address] : [this.native.address, curve.address];
+      const pool = this.market.add({ pair, dex: 0, token0, token1, r0: 0n, r1: 0n });
+      await this.market.refresh(this.rpc, [pool]);
+    }
   }
 
   /** Base only: creators launch curve tokens; buyers push some of them to graduation. */

@@ -13,6 +13,7 @@ import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { demoAccount } from '../../src/chain/accounts.js';
 import { CHAINS, EMBEDDED_SERVICE_TOKEN } from '../../src/chain/chains.js';
+import { GENESIS_TREASURY } from '../../src/chain/genesis.js';
 import { viemChain } from '../../src/chain/runtime.js';
 import { loadConfig } from '../../src/config.js';
 import { startSibyl, type Sibyl, type StartOptions } from '../../src/service.js';
@@ -38,15 +39,16 @@ export async function rpc(url: string, method: string, params: unknown[]): Promi
 }
 
 /**
- * Sends from the devnet's unlocked minter (demo #0), letting anvil assign the nonce. Sends are
- * serialised in this process and retried when another test process took the same nonce.
+ * Sends from the devnet's unlocked minter (demo #0) or another account anvil impersonates,
+ * letting anvil assign the nonce. Sends are serialised in this process and retried when another
+ * test process took the same nonce.
  */
 let minterQueue: Promise<unknown> = Promise.resolve();
-function sendAsMinter(url: string, to: Address, data: Hex): Promise<void> {
+function sendAsMinter(url: string, to: Address, data: Hex, from: Address = demoAccount(0).address): Promise<void> {
   const send = async () => {
     for (let attempt = 0; ; attempt++) {
       try {
-        const hash = (await rpc(url, 'eth_sendTransaction', [{ from: demoAccount(0).address, to, data }])) as Hex;
+        const hash = (await rpc(url, 'eth_sendTransaction', [{ from, to, data }])) as Hex;
         const receipt = await createPublicClient({ transport: http(url), pollingInterval: 20 }).waitForTransactionReceipt({ hash });
         if (receipt.status !== 'success') throw new Error('minting reverted');
         return;
@@ -65,9 +67,10 @@ export async function mintUsdc(to: Address, usd: string, url = rpcUrl()): Promis
   await sendAsMinter(url, USDC, encodeFunctionData({ abi: usdcAbi, functionName: 'mint', args: [to, parseUnits(usd, 6)] }));
 }
 
-/** Sends `tokens` service tokens (SIBYL, 18 decimals) from demo #0 to `to`. */
+/** Sends `tokens` service tokens (SIBYL, 18 decimals) from the genesis treasury (impersonated) to `to`. */
 export async function giveServiceTokens(to: Address, tokens: string, url = rpcUrl()): Promise<void> {
-  await sendAsMinter(url, EMBEDDED_SERVICE_TOKEN, encodeFunctionData({ abi: parseAbi(['function transfer(address, uint256) returns (bool)']), functionName: 'transfer', args: [to, parseUnits(tokens, 18)] }));
+  await rpc(url, 'anvil_impersonateAccount', [GENESIS_TREASURY]);
+  await sendAsMinter(url, EMBEDDED_SERVICE_TOKEN, encodeFunctionData({ abi: parseAbi(['function transfer(address, uint256) returns (bool)']), functionName: 'transfer', args: [to, parseUnits(tokens, 18)] }), GENESIS_TREASURY);
 }
 
 export async function usdcBalance(of: Address, url = rpcUrl()): Promise<bigint> {
