@@ -13,7 +13,8 @@ import { startAnvil, type AnvilNode } from './anvil.js';
 import { demoAccount } from './accounts.js';
 import { CHAINS, EMBEDDED_SERVICE_TOKEN, MULTICALL3_ADDRESS, PAYMENT_CHAIN, type EvmChainName } from './chains.js';
 import {
-  DEMO_ACCOUNT_COUNT, DEMO_USDC_PER_ACCOUNT, GENESIS, SERVICE_TOKEN_PER_DEMO_ACCOUNT, SERVICE_TOKEN_SUPPLY, type GenesisMarket,
+  DEMO_ACCOUNT_COUNT, DEMO_USDC_PER_ACCOUNT, GENESIS, GENESIS_TREASURY, SERVICE_TOKEN_PER_DEMO_ACCOUNT, SERVICE_TOKEN_SUPPLY, openingPriceUsd,
+  type GenesisMarket,
 } from './genesis.js';
 
 export interface GenesisToken {
@@ -21,6 +22,8 @@ export interface GenesisToken {
   readonly address: Address;
   readonly decimals: number;
   readonly priceUsd: number;
+  /** Raw units minted (to the treasury) at genesis; absent for USDC and the wrapped native. */
+  readonly supply?: bigint;
 }
 
 /** What genesis put on a chain; `USDC` and `NATIVE` (the wrapped native) are always present. */
@@ -80,23 +83,29 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
 
 async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<GenesisDeployment> {
   const spec = CHAINS[name];
-  const market: GenesisMarket = GENESIS[name] ?? { nativeUsd: 1, tokens: [], pools: [] };
+  const market: GenesisMarket = GENESIS[name] ?? { tokens: [], pools: [] };
   const deployer = demoAccount(0).address;
+  const treasury = GENESIS_TREASURY;
   const client = createTestClient({ mode: 'anvil', transport: http(rpcUrl), account: deployer })
     .extend(publicActions)
     .extend(walletActions);
 
-  const send = async (to: Address, data: Hex, value = 0n) => {
-    const hash = await client.sendTransaction({ account: deployer, chain: null, to, data, value });
+  const send = async (to: Address, data: Hex, value = 0n, from: Address = deployer) => {
+    const hash = await client.sendTransaction({ account: from, chain: null, to, data, value });
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
     if (receipt.status !== 'success') throw new Error(`genesis transaction to ${to} reverted on ${name}`);
     return receipt;
   };
   const call = (address: Address, abi: any, functionName: string, args: readonly unknown[] = [], value = 0n) =>
     send(address, encodeFunctionData({ abi, functionName, args } as any), value);
+  /** The same, sent by the treasury (impersonated: no key exists). */
+  const callAsTreasury = (address: Address, abi: any, functionName: string, args: readonly unknown[] = []) =>
+    send(address, encodeFunctionData({ abi, functionName, args } as any), 0n, treasury);
 
   // Canonical contracts: runtime code placed at the real chain's addresses, then initialised.
   await client.setBalance({ address: deployer, value: parseEther('1000000000000') });
+  await client.setBalance({ address: treasury, value: parseEther('1000') });
+  await client.impersonateAccount({ address: treasury });
   await client.setCode({ address: MULTICALL3_ADDRESS, bytecode: Multicall3.deployedBytecode });
   await client.setCode({ address: spec.usdc, bytecode: EmbeddedUSDC.deployedBytecode });
   await call(spec.usdc, EmbeddedUSDC.abi, 'initialize', [deployer]);
@@ -109,12 +118,12 @@ async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<Genesi
 
   const tokens = new Map<string, GenesisToken>([
     ['USDC', { symbol: 'USDC', address: spec.usdc, decimals: 6, priceUsd: 1 }],
-    ['NATIVE', { symbol: spec.wrappedNativeSymbol, address: spec.wrappedNative, decimals: 18, priceUsd: market.nativeUsd }],
+    ['NATIVE', { symbol: spec.wrappedNativeSymbol, address: spec.wrappedNative, decimals: 18, priceUsd: openingPriceUsd(name, 'NATIVE') }],
   ]);
   const pools: { pair: Address; a: string; b: string }[] = [];
   const dex = spec.dexes[0];
   if (!dex) {
-    if (name === PAYMENT_CHAIN) await deployServiceToken(client, call);
+    if (name === PAYMENT_CHAIN) await deployServiceToken(client, call, callAsTreasury);
     return { tokens, pools };
   }
   for (const d of spec.dexes) await client.setCode({ address: d.factory, bytecode: SibylV2Factory.deployedBytecode });
@@ -122,10 +131,10 @@ async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<Genesi
   for (const t of market.tokens) {
     const hash = await client.deployContract({
       account: deployer, chain: null, abi: DemoToken.abi, bytecode: DemoToken.bytecode,
-      args: [t.name, t.symbol, t.decimals, parseUnits('1000000000000000', t.decimals), deployer],
+      args: [t.name, t.symbol, t.decimals, parseUnits(String(t.supply), t.decimals), treasury],
     });
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    tokens.set(t.symbol, { symbol: t.symbol, address: receipt.contractAddress!, decimals: t.decimals, priceUsd: t.priceUsd });
+    tokens.set(t.symbol, { symbol: t.symbol, address: receipt.contractAddress!, decimals: t.decimals, priceUsd: openingPriceUsd(name, t.symbol), supply: parseUnits(String(t.supply), t.decimals) });
   }
 
   for (const [a, b, liquidityUsd] of market.pools) {
@@ -141,23 +150,25 @@ async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<Genesi
       else if (symbol === 'NATIVE') {
         await call(spec.wrappedNative, WrappedNative.abi, 'deposit', [], amount);
         await call(spec.wrappedNative, WrappedNative.abi, 'transfer', [pair, amount]);
-      } else await call(t.address, DemoToken.abi, 'transfer', [pair, amount]);
+      } else await callAsTreasury(t.address, DemoToken.abi, 'transfer', [pair, amount]);
     }
-    await call(pair, SibylV2Pair.abi, 'mint', [deployer]);
+    // The opening liquidity is the treasury's (protocol-owned): it holds the LP tokens.
+    await call(pair, SibylV2Pair.abi, 'mint', [treasury]);
     pools.push({ pair, a, b });
   }
-  if (name === PAYMENT_CHAIN) await deployServiceToken(client, call);
+  if (name === PAYMENT_CHAIN) await deployServiceToken(client, call, callAsTreasury);
   return { tokens, pools };
 }
 
-/** The service token at its fixed address; demo accounts 1-9 hold some, demo #0 the rest. Written last, so earlier genesis addresses do not move. */
+/** The service token at its fixed address; the treasury holds it and gives demo accounts 1-9 some. Written last, so earlier genesis addresses do not move. */
 async function deployServiceToken(
   client: { setCode(args: { address: Address; bytecode: Hex }): Promise<void> },
   call: (address: Address, abi: any, functionName: string, args?: readonly unknown[]) => Promise<unknown>,
+  callAsTreasury: (address: Address, abi: any, functionName: string, args?: readonly unknown[]) => Promise<unknown>,
 ): Promise<void> {
   await client.setCode({ address: EMBEDDED_SERVICE_TOKEN, bytecode: ServiceToken.deployedBytecode });
-  await call(EMBEDDED_SERVICE_TOKEN, ServiceToken.abi, 'initialize', [demoAccount(0).address, parseEther(SERVICE_TOKEN_SUPPLY.toString())]);
+  await call(EMBEDDED_SERVICE_TOKEN, ServiceToken.abi, 'initialize', [GENESIS_TREASURY, parseEther(SERVICE_TOKEN_SUPPLY.toString())]);
   for (let i = 1; i < DEMO_ACCOUNT_COUNT; i++) {
-    await call(EMBEDDED_SERVICE_TOKEN, ServiceToken.abi, 'transfer', [demoAccount(i).address, parseEther(SERVICE_TOKEN_PER_DEMO_ACCOUNT.toString())]);
+    await callAsTreasury(EMBEDDED_SERVICE_TOKEN, ServiceToken.abi, 'transfer', [demoAccount(i).address, parseEther(SERVICE_TOKEN_PER_DEMO_ACCOUNT.toString())]);
   }
 }
