@@ -2,17 +2,19 @@
  * The embedded Solana-style bonding-curve venue (`source: "embedded"`): deterministic for a
  * seed and a genesis time, pump-style constant-product curves with virtual reserves, creators
  * launching about three tokens an hour, traders whose interest in a token fades, graduation
- * when the curve's tokens are sold out and migration to an AMM pool minutes later. It is
+ * when the curve's tokens are sold out and migration to an AMM pool minutes later, where the
+ * token keeps trading while its traders' interest lasts. SOL/USD is the world's reference path. It is
  * computed lazily: every read first advances the simulation, two minutes at a time, to the wall
  * clock, so nothing runs between reads and "latest" still moves.
  */
 import { createHash } from 'node:crypto';
 import { base58 } from '@scure/base';
 import { Rng } from '../world/random.js';
-import type { CurveFeed, CurveLaunch, CurveState, CurveTrade, CurveVenueParams } from './feed.js';
+import { ReferencePaths } from '../world/reference.js';
+import type { CurveFeed, CurveLaunch, CurvePoolTrade, CurveState, CurveTrade, CurveVenueParams } from './feed.js';
 
-/** History the venue has when the service starts (its genesis is this far back by default). */
-export const CURVE_HISTORY_DAYS = 14;
+/** History the venue has when the service starts (its genesis is this far back by default): the spec's longest period. */
+export const CURVE_HISTORY_DAYS = 30;
 const STEP_SECONDS = 120;
 const TRADERS = 5_000;
 const SLOT_SECONDS = 0.4;
@@ -25,41 +27,65 @@ export const EMBEDDED_VENUE: CurveVenueParams = {
   feeBps: 100,
 };
 
+/** The AMM pool a graduated token migrates to: constant product, its fee left in the pool. */
+export const EMBEDDED_POOL_FEE_BPS = 25;
+
+interface Pool {
+  readonly address: string;
+  readonly migratedAt: number;
+  reserveSol: number;
+  reserveTokens: number;
+}
+
 interface Live {
   launch: CurveLaunch;
   virtualSol: number;
   virtualTokens: number;
   realSol: number;
   tokensSold: number;
-  /** Trades per hour now; decays with `halfLifeHours`. */
+  /** Trades per hour now; decays with `halfLifeHours`, on the curve and after migration alike. */
   interest: number;
   halfLifeHours: number;
   buyBias: number;
+  lastTradeTime: number | null;
   graduated: { time: number; slot: number } | null;
-  migration: { pool: string; time: number } | null;
+  pool: Pool | null;
 }
 
 export interface EmbeddedCurveOptions {
   readonly seed: string;
   /** First simulated second; the venue then runs to the wall clock. */
   readonly genesisTime: number;
+  /** The world's one SOL/USD path; by default one of the venue's own seed starting at its genesis. */
+  readonly reference?: ReferencePaths;
   readonly now?: () => number;
 }
 
 export class EmbeddedCurveVenue implements CurveFeed {
   readonly source = 'embedded';
   readonly venue = EMBEDDED_VENUE;
+  /** Where SOL/USD comes from: the same reference path every chain's SOL pools follow. */
+  readonly reference: ReferencePaths;
   private readonly rng: Rng;
+  /** Pool trading draws from its own generator, so the curves' history does not depend on it. */
+  private readonly poolRng: Rng;
   private readonly launchList: CurveLaunch[] = [];
   private readonly tradeList: CurveTrade[] = [];
+  private readonly poolTradeList: CurvePoolTrade[] = [];
   private readonly tokens = new Map<string, Live>();
+  /** Tokens still traded on their curve, or graduated and waiting for migration. */
   private readonly active = new Set<Live>();
-  private readonly solPath: number[] = []; // SOL/USD per simulated hour since genesis
+  /** Migrated tokens still traded on their pool. */
+  private readonly pooled = new Set<Live>();
+  private readonly signer: Signer;
   private time: number;
   private counter = 0;
 
   constructor(private readonly options: EmbeddedCurveOptions) {
     this.rng = new Rng(`curve:${options.seed}`);
+    this.poolRng = new Rng(`curve-pool:${options.seed}`);
+    this.signer = new Signer(options.seed);
+    this.reference = options.reference ?? new ReferencePaths(options.seed, options.genesisTime);
     this.time = Math.floor(options.genesisTime / STEP_SECONDS) * STEP_SECONDS;
   }
 
@@ -98,21 +124,14 @@ export class EmbeddedCurveVenue implements CurveFeed {
     return key;
   }
 
-  private signature(label: string): string {
-    const h = createHash('sha512').update(`${this.options.seed}:sig:${label}`).digest();
-    return base58.encode(h);
-  }
 
   private step(t: number): void {
     const hours = STEP_SECONDS / 3600;
     // Creators: about three launches an hour.
     for (let i = this.rng.poisson(3 * hours); i > 0; i--) this.launch(t);
-    for (const token of [...this.active]) {
+    for (const token of this.active) { // deleting the current entry is safe in a Set's iteration
       if (token.graduated) {
-        if (!token.migration && t >= token.graduated.time + this.rng.int(1, 10) * 60) {
-          token.migration = { pool: this.key(`pool:${token.launch.mint}`), time: t };
-          this.active.delete(token);
-        }
+        if (t >= token.graduated.time + this.rng.int(1, 10) * 60) this.migrate(token, t);
         continue;
       }
       token.interest *= Math.pow(0.5, hours / token.halfLifeHours);
@@ -122,16 +141,32 @@ export class EmbeddedCurveVenue implements CurveFeed {
       }
       for (let n = this.rng.poisson(token.interest * hours); n > 0 && !token.graduated; n--) this.trade(token, t);
     }
+    // After migration the same interest, still fading, trades the pool.
+    for (const token of this.pooled) {
+      token.interest *= Math.pow(0.5, hours / token.halfLifeHours);
+      if (token.interest < 0.3) {
+        this.pooled.delete(token);
+        continue;
+      }
+      for (let n = this.poolRng.poisson(token.interest * hours); n > 0; n--) this.poolTrade(token, t);
+    }
+  }
+
+  /** The raised SOL and the tokens kept off the curve become a constant-product pool. */
+  private migrate(token: Live, t: number): void {
+    token.pool = { address: this.key(`pool:${token.launch.mint}`), migratedAt: t, reserveSol: token.realSol, reserveTokens: EMBEDDED_VENUE.totalSupply - EMBEDDED_VENUE.curveSupply };
+    this.active.delete(token);
+    this.pooled.add(token);
   }
 
   private launch(t: number): void {
     const n = ++this.counter;
     const symbol = `${['PEPE', 'DOGE', 'CAT', 'AI', 'MOON', 'FROG', 'WIF', 'BONK'][n % 8]}${n}`;
-    const launch: CurveLaunch = { mint: this.key(`mint:${n}`), creator: this.key(`creator:${this.rng.int(1, 400)}`), name: `${symbol} coin`, symbol, time: t, slot: this.slotAt(t), signature: this.signature(`launch:${n}`) };
+    const launch = new EmbeddedLaunch(this.signer, n, this.key(`mint:${n}`), this.key(`creator:${this.rng.int(1, 400)}`), `${symbol} coin`, symbol, t, this.slotAt(t));
     const token: Live = {
       launch, virtualSol: EMBEDDED_VENUE.initialVirtualSol, virtualTokens: EMBEDDED_VENUE.initialVirtualTokens, realSol: 0, tokensSold: 0,
       interest: this.rng.logUniform(2, 150), halfLifeHours: this.rng.logUniform(0.3, 6), buyBias: 0.5 + this.rng.next() * 0.25,
-      graduated: null, migration: null,
+      lastTradeTime: null, graduated: null, pool: null,
     };
     this.launchList.push(launch);
     this.tokens.set(launch.mint, token);
@@ -165,20 +200,35 @@ export class EmbeddedCurveVenue implements CurveFeed {
       token.realSol -= sol;
       token.tokensSold -= tokens;
     }
+    token.lastTradeTime = t;
     const progressPct = (token.tokensSold / EMBEDDED_VENUE.curveSupply) * 100;
-    // Trades of one step share its closing time; their order is the list's. The signature is
-    // derived on first read: encoding 64 bytes in base58 costs more than the whole trade.
-    const index = this.tradeList.length;
-    const sign = (label: string) => this.signature(label);
-    this.tradeList.push({
-      get signature() {
-        return sign(`trade:${index}`);
-      },
-      mint: token.launch.mint, trader, side: buy ? 'buy' : 'sell', sol, tokens,
-      time: t, slot: this.slotAt(t),
-      virtualSol: token.virtualSol, virtualTokens: token.virtualTokens, realSol: token.realSol, progressPct,
-    });
+    // Trades of one step share its closing time; their order is the list's.
+    this.tradeList.push(new EmbeddedTrade(this.signer, this.tradeList.length, token.launch.mint, trader, buy ? 'buy' : 'sell', sol, tokens, t, this.slotAt(t), token.virtualSol, token.virtualTokens, token.realSol, progressPct));
     if (token.tokensSold >= EMBEDDED_VENUE.curveSupply) token.graduated = { time: t, slot: this.slotAt(t) };
+  }
+
+  /** A swap against the migrated token's pool: x * y = k on the input net of the fee. */
+  private poolTrade(token: Live, t: number): void {
+    const pool = token.pool!;
+    const rng = this.poolRng;
+    const buy = rng.chance(token.buyBias);
+    const trader = this.trader(rng.int(1, TRADERS));
+    const k = pool.reserveSol * pool.reserveTokens;
+    const keep = 1 - EMBEDDED_POOL_FEE_BPS / 10_000;
+    let sol: number;
+    let tokens: number;
+    if (buy) {
+      sol = rng.logUniform(0.02, 4);
+      tokens = pool.reserveTokens - k / (pool.reserveSol + sol * keep);
+      pool.reserveSol += sol;
+      pool.reserveTokens -= tokens;
+    } else {
+      tokens = (rng.logUniform(0.02, 3) * pool.reserveTokens) / pool.reserveSol;
+      sol = pool.reserveSol - k / (pool.reserveTokens + tokens * keep);
+      pool.reserveSol -= sol;
+      pool.reserveTokens += tokens;
+    }
+    this.poolTradeList.push(new EmbeddedPoolTrade(this.signer, this.poolTradeList.length, token.launch.mint, pool.address, trader, buy ? 'buy' : 'sell', sol, tokens, t, this.slotAt(t), pool.reserveSol, pool.reserveTokens));
   }
 
   async head() {
@@ -188,12 +238,17 @@ export class EmbeddedCurveVenue implements CurveFeed {
 
   async launches(fromTime: number, toTime: number) {
     this.advance();
-    return this.launchList.filter((l) => l.time >= fromTime && l.time <= toTime);
+    return inWindow(this.launchList, fromTime, toTime);
   }
 
   async trades(fromTime: number, toTime: number) {
     this.advance();
-    return this.tradeList.filter((x) => x.time >= fromTime && x.time <= toTime); // appended in time order
+    return inWindow(this.tradeList, fromTime, toTime);
+  }
+
+  async poolTrades(fromTime: number, toTime: number) {
+    this.advance();
+    return inWindow(this.poolTradeList, fromTime, toTime);
   }
 
   async states(mints?: readonly string[]): Promise<CurveState[]> {
@@ -201,24 +256,96 @@ export class EmbeddedCurveVenue implements CurveFeed {
     const wanted = mints ? mints.map((m) => this.tokens.get(m)).filter((x): x is Live => !!x) : [...this.tokens.values()];
     return wanted.map((t) => ({
       mint: t.launch.mint, virtualSol: t.virtualSol, virtualTokens: t.virtualTokens, realSol: t.realSol, tokensSold: t.tokensSold,
-      progressPct: (t.tokensSold / EMBEDDED_VENUE.curveSupply) * 100, graduated: t.graduated, migration: t.migration,
+      progressPct: (t.tokensSold / EMBEDDED_VENUE.curveSupply) * 100, lastTradeTime: t.lastTradeTime, graduated: t.graduated,
+      migration: t.pool && { pool: t.pool.address, time: t.pool.migratedAt, reserveSol: t.pool.reserveSol, reserveTokens: t.pool.reserveTokens },
     }));
   }
 
-  /** SOL/USD: an hourly random walk from $150 (about 1% an hour), linear within the hour. */
+  /** SOL/USD from the world's reference path (none before its origin: no price is invented). */
   async solUsd(time: number) {
-    const hour = (time - this.options.genesisTime) / 3600;
-    if (hour < 0) return null;
-    while (this.solPath.length <= Math.ceil(hour) + 1) {
-      if (!this.solPath.length) this.solPath.push(150);
-      else {
-        // Each hour's move depends only on its index, so the path is the same however far it was read.
-        const r = new Rng(`sol:${this.options.seed}:${this.solPath.length}`);
-        this.solPath.push(this.solPath.at(-1)! * Math.exp(0.01 * r.normal()));
-      }
-    }
-    const i = Math.floor(hour);
-    const f = hour - i;
-    return { usd: this.solPath[i]! * (1 - f) + this.solPath[i + 1]! * f, source: 'embedded venue SOL/USD path' };
+    if (time < this.reference.origin) return null;
+    return { usd: this.reference.priceUsd('SOL', time), source: `reference SOL/USD path (src/world/reference.ts: the path every chain's SOL pools follow; origin ${new Date(this.reference.origin * 1000).toISOString()})` };
   }
+}
+
+/**
+ * Signatures are derived on first read: encoding 64 bytes in base58 costs more than simulating
+ * the trade, and the records are classes (one shape, no closure each) so that a month of
+ * history stays cheap to write and to hold.
+ */
+class Signer {
+  constructor(private readonly seed: string) {}
+  sign(label: string): string {
+    return base58.encode(createHash('sha512').update(`${this.seed}:sig:${label}`).digest());
+  }
+}
+
+/** A record whose signature is derived when read; serialised with it, never with the signer. */
+abstract class Signed {
+  readonly #signer: Signer;
+  readonly #index: number;
+  protected abstract readonly kind: string;
+  constructor(signer: Signer, index: number) {
+    this.#signer = signer;
+    this.#index = index;
+  }
+  get signature(): string {
+    return this.#signer.sign(`${this.kind}:${this.#index}`);
+  }
+  toJSON() {
+    return { ...this, signature: this.signature };
+  }
+}
+
+class EmbeddedLaunch extends Signed implements CurveLaunch {
+  constructor(
+    signer: Signer, index: number,
+    readonly mint: string, readonly creator: string, readonly name: string, readonly symbol: string, readonly time: number, readonly slot: number,
+  ) {
+    super(signer, index);
+  }
+  protected get kind() {
+    return 'launch';
+  }
+}
+
+class EmbeddedTrade extends Signed implements CurveTrade {
+  constructor(
+    signer: Signer, index: number,
+    readonly mint: string, readonly trader: string, readonly side: 'buy' | 'sell', readonly sol: number, readonly tokens: number, readonly time: number, readonly slot: number,
+    readonly virtualSol: number, readonly virtualTokens: number, readonly realSol: number, readonly progressPct: number,
+  ) {
+    super(signer, index);
+  }
+  protected get kind() {
+    return 'trade';
+  }
+}
+
+class EmbeddedPoolTrade extends Signed implements CurvePoolTrade {
+  constructor(
+    signer: Signer, index: number,
+    readonly mint: string, readonly pool: string, readonly trader: string, readonly side: 'buy' | 'sell', readonly sol: number, readonly tokens: number,
+    readonly time: number, readonly slot: number, readonly reserveSol: number, readonly reserveTokens: number,
+  ) {
+    super(signer, index);
+  }
+  protected get kind() {
+    return 'pool-trade';
+  }
+}
+
+/** The items of a time-ordered list within [from, to], found by bisection. */
+function inWindow<T extends { time: number }>(list: readonly T[], from: number, to: number): T[] {
+  const first = (bound: number, inclusive: boolean) => {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (inclusive ? list[mid]!.time < bound : list[mid]!.time <= bound) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return list.slice(first(from, true), first(to, false));
 }

@@ -1,7 +1,8 @@
 /**
  * The launchpad feed the Solana-only `curve-*` operations read: pump-style bonding-curve
- * launches, their trades and their curve state. The embedded venue implements it; an adapter
- * for a real venue (a Solana RPC or an indexer API) implements the same interface.
+ * launches, their trades and their curve state, and (when the feed carries them) the trades of
+ * the AMM pools graduated tokens migrate to. The embedded venue implements it; an adapter for a
+ * real venue (a Solana RPC or an indexer API) implements the same interface.
  */
 export interface CurveLaunch {
   readonly mint: string; // base58
@@ -29,6 +30,23 @@ export interface CurveTrade {
   readonly progressPct: number;
 }
 
+/** A trade on the AMM pool a graduated token migrated to. */
+export interface CurvePoolTrade {
+  readonly signature: string;
+  readonly mint: string;
+  readonly pool: string; // base58
+  readonly trader: string;
+  readonly side: 'buy' | 'sell';
+  /** SOL into the pool (buy, fee included: it stays in the pool) or out of it (sell). */
+  readonly sol: number;
+  readonly tokens: number;
+  readonly time: number;
+  readonly slot: number;
+  /** Pool reserves right after the trade. */
+  readonly reserveSol: number;
+  readonly reserveTokens: number;
+}
+
 export interface CurveState {
   readonly mint: string;
   readonly virtualSol: number;
@@ -36,8 +54,11 @@ export interface CurveState {
   readonly realSol: number;
   readonly tokensSold: number;
   readonly progressPct: number;
+  /** Time of the last trade on the curve, null when it never traded. */
+  readonly lastTradeTime: number | null;
   readonly graduated: { readonly time: number; readonly slot: number } | null;
-  readonly migration: { readonly pool: string; readonly time: number } | null;
+  /** The AMM pool the token moved to, with its reserves now. */
+  readonly migration: { readonly pool: string; readonly time: number; readonly reserveSol: number; readonly reserveTokens: number } | null;
 }
 
 export interface CurveVenueParams {
@@ -58,6 +79,8 @@ export interface CurveFeed {
   trades(fromTime: number, toTime: number): Promise<CurveTrade[]>;
   /** Current state of the given mints (all known when omitted). */
   states(mints?: readonly string[]): Promise<CurveState[]>;
+  /** Trades of the migrated tokens' AMM pools; absent when the feed carries curve trades only. */
+  poolTrades?(fromTime: number, toTime: number): Promise<CurvePoolTrade[]>;
   /** SOL in USD at a moment, and where that price comes from. */
   solUsd(time: number): Promise<{ usd: number; source: string } | null>;
 }

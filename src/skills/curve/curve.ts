@@ -1,6 +1,7 @@
 /** Solana-only launchpad operations over the curve feed (spec 4.2: curve-launches, curve-volume, curve-graduation). */
 import { z } from 'zod';
-import { curveActivity, curveProvenance, toRow } from '../../intel/curve.js';
+import { curveActivity, curveProvenance } from '../../intel/curve.js';
+import { GRADUATION_PACE_SECONDS, GRADUATION_RANKING, graduationWatch } from '../../intel/curve-graduation.js';
 import { round } from '../../intel/market.js';
 import { PERIODS } from '../../intel/periods.js';
 import { limitParam, onlyChainParam, periodParam } from '../params.js';
@@ -8,9 +9,6 @@ import { defineSkill } from '../registry.js';
 import { curveFeed } from './feed.js';
 
 const LAUNCH_SORTS = ['volume', 'time', 'progress'] as const;
-/** How far back graduation velocity and recent graduations look. */
-const VELOCITY_SECONDS = 3_600;
-const RECENT_GRADUATIONS_SECONDS = 86_400;
 
 export const curveLaunchesSkill = defineSkill({
   id: 'curve-launches',
@@ -40,7 +38,7 @@ export const curveLaunchesSkill = defineSkill({
     const key = { volume: (r: (typeof kept)[number]) => r.volumeUsd, time: (r: (typeof kept)[number]) => Date.parse(r.launchedAt!), progress: (r: (typeof kept)[number]) => r.progressPct ?? 0 }[input.sortBy];
     kept.sort((a, b) => key(b) - key(a));
     return {
-      ...curveProvenance(feed, head, { from, to: head.time }),
+      ...(await curveProvenance(feed, head, { from, to: head.time })),
       timeperiod: input.timeperiod, limit: input.limit, minVolumeUsd: input.minVolumeUsd, sortBy: input.sortBy,
       launchedInPeriod: launched.length,
       count: Math.min(kept.length, input.limit),
@@ -72,7 +70,7 @@ export const curveVolumeSkill = defineSkill({
     const { rows, trades } = await curveActivity(feed, from, head.time);
     rows.sort((a, b) => b.volumeUsd - a.volumeUsd);
     return {
-      ...curveProvenance(feed, head, { from, to: head.time }),
+      ...(await curveProvenance(feed, head, { from, to: head.time })),
       timeperiod: input.timeperiod, limit: input.limit,
       totals: { trades: trades.length, tokens: rows.length, volumeSol: round(rows.reduce((s, r) => s + r.volumeSol, 0), 6), volumeUsd: round(rows.reduce((s, r) => s + r.volumeUsd, 0), 2) },
       count: Math.min(rows.length, input.limit),
@@ -84,7 +82,7 @@ export const curveVolumeSkill = defineSkill({
 export const curveGraduationSkill = defineSkill({
   id: 'curve-graduation',
   title: 'Solana launchpad graduation watch',
-  description: 'Solana bonding-curve tokens closest to graduation (progress at least minProgressPct): SOL still needed, SOL raised in the last hour and the hours to graduate at that pace; plus tokens that graduated in the last 24h and the pools they migrated to.',
+  description: `Solana bonding-curve tokens closest to graduating at their current pace (progress at least minProgressPct): SOL still needed, net SOL raised and trades, volume and traders over the last ${GRADUATION_PACE_SECONDS / 3600} h, and the estimated time to graduate at that pace; tokens without a recent pace follow, with the reason. Plus tokens that graduated in the last 24h and their migrated pools.`,
   tags: ['solana', 'launchpad', 'graduation'],
   examples: ['Which Solana launchpad tokens are about to graduate?', 'Tokens over 80% of the way to graduation'],
   input: z.strictObject({
@@ -99,40 +97,20 @@ export const curveGraduationSkill = defineSkill({
   surfaces: ['http', 'a2a', 'mcp'],
   async handler(input, ctx) {
     const feed = curveFeed(ctx);
-    const head = await feed.head();
-    const [states, launches, recent] = await Promise.all([feed.states(), feed.launches(0, head.time), feed.trades(head.time - VELOCITY_SECONDS, head.time)]);
-    const launchByMint = new Map(launches.map((l) => [l.mint, l]));
-    const solUsdNow = (await feed.solUsd(head.time))?.usd ?? null;
-    const raisedLastHour = new Map<string, number>();
-    for (const t of recent) raisedLastHour.set(t.mint, (raisedLastHour.get(t.mint) ?? 0) + (t.side === 'buy' ? t.sol : -t.sol));
-    const { initialVirtualSol, initialVirtualTokens, curveSupply } = feed.venue;
-    // SOL the curve holds when its last token is sold: k / (virtual tokens left) - initial virtual SOL.
-    const graduationSol = (initialVirtualSol * initialVirtualTokens) / (initialVirtualTokens - curveSupply) - initialVirtualSol;
-    const approaching = states
-      .filter((s) => !s.graduated && s.progressPct >= input.minProgressPct)
-      .sort((a, b) => b.progressPct - a.progressPct)
-      .map((s) => {
-        const pace = raisedLastHour.get(s.mint) ?? 0;
-        const needed = Math.max(0, graduationSol - s.realSol);
-        return {
-          ...toRow(feed, s.mint, launchByMint.get(s.mint), s, solUsdNow),
-          realSol: round(s.realSol, 6),
-          solToGraduate: round(needed, 6),
-          solRaisedLastHour: round(pace, 6),
-          hoursToGraduateAtPace: pace > 0 ? round(needed / pace, 2) : null,
-        };
-      });
-    const graduated = states
-      .filter((s) => s.graduated && s.graduated.time >= head.time - RECENT_GRADUATIONS_SECONDS)
-      .sort((a, b) => b.graduated!.time - a.graduated!.time)
-      .map((s) => ({ ...toRow(feed, s.mint, launchByMint.get(s.mint), s, solUsdNow), graduatedAt: new Date(s.graduated!.time * 1000).toISOString() }));
+    const watch = await graduationWatch(feed, input.minProgressPct);
+    const window = (w: { from: number; to: number }) => ({ from: new Date(w.from * 1000).toISOString(), to: new Date(w.to * 1000).toISOString() });
     return {
-      ...curveProvenance(feed, head, { from: head.time - RECENT_GRADUATIONS_SECONDS, to: head.time }),
+      ...(await curveProvenance(feed, watch.head, watch.recentWindow)),
       limit: input.limit, minProgressPct: input.minProgressPct,
-      graduationSol: round(graduationSol, 6),
-      approachingCount: approaching.length,
-      approaching: approaching.slice(0, input.limit),
-      graduatedLast24h: graduated.slice(0, input.limit),
+      graduationSol: round(watch.target, 6),
+      ranking: GRADUATION_RANKING,
+      /** The candidates' trades, buys, sells, traders, volume and net SOL inflow are over this window. */
+      paceWindow: window(watch.paceWindow),
+      approachingCount: watch.candidates.length,
+      withPaceCount: watch.candidates.filter((c) => c.etaHours !== null).length,
+      approaching: watch.candidates.slice(0, input.limit),
+      /** Graduates' curve trades and their pools' trades are over the answer's `window` (24 h). */
+      graduatedLast24h: watch.graduates.slice(0, input.limit),
     };
   },
 });
