@@ -1,5 +1,5 @@
 /** The embedded default: a single-process store with the same semantics as the Redis one. */
-import type { SortedEntry, Store } from './store.js';
+import type { SortedEntry, Store, StoreDump } from './store.js';
 
 interface Entry {
   value: string;
@@ -154,6 +154,21 @@ export class MemoryStore implements Store {
 
   async sortedCount(key: string): Promise<number> {
     return this.sorted.get(key)?.scores.size ?? 0;
+  }
+
+  async dump(prefix: string): Promise<StoreDump> {
+    const under = (k: string) => k.startsWith(prefix);
+    return {
+      strings: [...this.entries].filter(([k, e]) => under(k) && e.expiresAt === Infinity).map(([k, e]) => [k, e.value]),
+      hashes: [...this.hashes].filter(([k]) => under(k)).map(([k, h]) => [k, Object.fromEntries(h)]),
+      sorted: [...this.sorted.keys()].filter(under).map((k) => [k, [...this.ordered(k)]]),
+    };
+  }
+
+  async restore(dump: StoreDump): Promise<void> {
+    for (const [k, v] of dump.strings) this.write(k, { value: v, expiresAt: Infinity });
+    for (const [k, fields] of dump.hashes) this.hashes.set(k, new Map(Object.entries(fields)));
+    for (const [k, entries] of dump.sorted) this.sorted.set(k, { scores: new Map(entries.map((e) => [e.member, e.score])), ordered: null });
   }
 
   async close(): Promise<void> {}

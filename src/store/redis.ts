@@ -1,6 +1,6 @@
 /** The production store: Redis through the official `redis` client, keys under one prefix. */
 import { createClient, type RedisClientType } from 'redis';
-import type { SortedEntry, Store } from './store.js';
+import type { SortedEntry, Store, StoreDump } from './store.js';
 
 // INCRBY and a ttl that is set only when the key has none, in one atomic step.
 const INCR_WITH_TTL = `
@@ -116,6 +116,35 @@ export class RedisStore implements Store {
 
   async sortedCount(key: string): Promise<number> {
     return Number(await this.client.zCard(this.k(key)));
+  }
+
+  async dump(prefix: string): Promise<StoreDump> {
+    const dump = { strings: [], hashes: [], sorted: [] } as { strings: [string, string][]; hashes: [string, Record<string, string>][]; sorted: [string, SortedEntry[]][] };
+    for await (const batch of this.client.scanIterator({ MATCH: `${this.k(prefix)}*`, COUNT: 1_000 })) {
+      for (const full of batch as unknown as string[]) {
+        const key = full.slice(this.prefix.length);
+        const [type, ttl] = await Promise.all([this.client.type(full), this.client.pTTL(full)]);
+        if (Number(ttl) >= 0) continue; // leases and caches: not part of a snapshot
+        if (type === 'string') dump.strings.push([key, (await this.client.get(full)) as string]);
+        else if (type === 'hash') dump.hashes.push([key, (await this.client.hGetAll(full)) as Record<string, string>]);
+        else if (type === 'zset') dump.sorted.push([key, (await this.client.zRangeWithScores(full, 0, -1)).map((r) => ({ member: String(r.value), score: r.score }))]);
+      }
+    }
+    return dump;
+  }
+
+  async restore(dump: StoreDump): Promise<void> {
+    await Promise.all([
+      ...dump.strings.map(([k, v]) => this.set(k, v)),
+      ...dump.hashes.map(async ([k, fields]) => {
+        await this.client.del(this.k(k));
+        await this.hashSetMany(k, fields);
+      }),
+      ...dump.sorted.map(async ([k, entries]) => {
+        await this.client.del(this.k(k));
+        await this.sortedAdd(k, entries);
+      }),
+    ]);
   }
 
   async close(): Promise<void> {

@@ -33,7 +33,17 @@ export interface Store {
   /** Removes the given members; returns how many were present (the one caller of several to remove a member sees it counted). */
   sortedRemove(key: string, members: readonly string[]): Promise<number>;
   sortedCount(key: string): Promise<number>;
+  /** Every key under `prefix` that has no ttl, with its value: a snapshot of, say, one chain's index. */
+  dump(prefix: string): Promise<StoreDump>;
+  /** Writes a snapshot back (its keys replace what is there). */
+  restore(dump: StoreDump): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface StoreDump {
+  readonly strings: [key: string, value: string][];
+  readonly hashes: [key: string, fields: Record<string, string>][];
+  readonly sorted: [key: string, entries: SortedEntry[]][];
 }
 
 export interface SortedEntry {

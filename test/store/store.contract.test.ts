@@ -129,4 +129,28 @@ describe.each(implementations)('Store contract: %s', (_name, open) => {
     await store.delete('z');
     expect(await store.sortedCount('z')).toBe(0);
   });
+
+  it('dumps the keys under a prefix without a ttl, and a dump restores them into another store', async () => {
+    await store.set('snap:cp', '42');
+    await store.set('snap:lease', 'me', 60_000); // has a ttl: not part of a snapshot
+    await store.hashSetMany('snap:bal', { a: '1', b: '2' });
+    await store.sortedAdd('snap:rows', [{ score: 2, member: 'y' }, { score: 1, member: 'x' }]);
+    await store.set('other:cp', '7');
+    const dump = await store.dump('snap:');
+    expect(dump.strings).toEqual([['snap:cp', '42']]);
+    expect(dump.hashes).toEqual([['snap:bal', { a: '1', b: '2' }]]);
+    expect(dump.sorted).toEqual([['snap:rows', [{ score: 1, member: 'x' }, { score: 2, member: 'y' }]]]);
+
+    const copy = await open();
+    try {
+      await copy.hashSetMany('snap:bal', { stale: '9' }); // replaced, not merged
+      await copy.restore(JSON.parse(JSON.stringify(dump)));
+      expect(await copy.get('snap:cp')).toBe('42');
+      expect(await copy.get('snap:lease')).toBeNull();
+      expect(await copy.hashGetAll('snap:bal')).toEqual({ a: '1', b: '2' });
+      expect(await copy.sortedRange('snap:rows', -Infinity, Infinity)).toEqual([{ score: 1, member: 'x' }, { score: 2, member: 'y' }]);
+    } finally {
+      await copy.close();
+    }
+  });
 });
