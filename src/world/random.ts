@@ -16,6 +16,17 @@ export class Rng {
     for (let i = 0; i < 12; i++) this.next();
   }
 
+  /** The generator's whole state, to continue the same sequence later (see `restore`). */
+  snapshot(): [number, number, number, number] {
+    return [this.a >>> 0, this.b >>> 0, this.c >>> 0, this.d >>> 0];
+  }
+
+  static restore(state: readonly [number, number, number, number]): Rng {
+    const rng = new Rng('');
+    [rng.a, rng.b, rng.c, rng.d] = state;
+    return rng;
+  }
+
   /** Uniform in [0, 1). */
   next(): number {
     this.a >>>= 0; this.b >>>= 0; this.c >>>= 0; this.d >>>= 0;

@@ -43,7 +43,7 @@ export interface WorldOptions {
   readonly reference: ReferencePaths;
 }
 
-interface TokenInfo {
+export interface TokenInfo {
   readonly symbol: string;
   readonly address: Address;
   readonly decimals: number;
@@ -73,16 +73,36 @@ interface Listing {
 /** `accumulator` and `distributor` are the crowd behind value flow: one only buys, the other only sells what it holds. */
 type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator' | 'accumulator' | 'distributor' | 'holder' | 'team';
 
+const ACTOR_COUNTS: Record<Role, number> = { retail: 30, whale: 4, smart: 3, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0, accumulator: 24, distributor: 24, holder: 40, team: 0 };
+
+/** What `World.toState()` writes: plain JSON (amounts as decimal strings). */
+export interface WorldState {
+  rng: [number, number, number, number];
+  block: string;
+  now: number;
+  listingCounter: number;
+  tokens: TokenInfo[];
+  pools: { pair: Address; dex: number; token0: Address; token1: Address }[];
+  routers: Address[];
+  launchpad: Address | null;
+  holdings: [string, string][];
+  approved: string[];
+  nonces: [string, number][];
+  listings: { token: Address; creator: Address; pair: Address; lp: string; rugAt: number | null }[];
+  smartPositions: [string, { actor: Address; token: Address; amount: string }][];
+  smartDecisions: string[];
+  curveTokens: { address: Address; creator: Address; raisedWei: string; graduated: boolean; listed?: boolean }[];
+  labels: WorldLabels;
+}
+
 /** How a genesis token's supply is handed out from the treasury at the start of history. */
 const DISTRIBUTION = { team: 0.15, perExchange: 0.08, holders: 0.2 } as const;
-/** Long-term holders of each genesis token, with Zipf-like bags. */
-const HOLDERS = 40;
 /** Pools further than this from the reference price are traded back onto it within the block. */
 const REFERENCE_BAND = 0.0015;
 
 export class World {
   readonly labels: WorldLabels;
-  private readonly rng: Rng;
+  private rng: Rng;
   private readonly rpc: WorldRpc;
   private readonly client: PublicClient;
   private readonly market = new Market();
@@ -111,6 +131,9 @@ export class World {
   private readonly tradedThisBlock = new Set<Address>();
 
   private constructor(private readonly options: WorldOptions) {
+    for (const [role, n] of Object.entries(ACTOR_COUNTS) as [Role, number][]) {
+      this.actors.set(role, Array.from({ length: n }, (_, i) => this.actorAddress(role, i)));
+    }
     this.rng = new Rng(`${options.seed}:${options.name}`);
     this.rpc = new WorldRpc(options.rpcUrl);
     this.client = createPublicClient({ chain: viemChain(options.name, options.rpcUrl), transport: http(options.rpcUrl, { batch: { wait: 0 } }), batch: { multicall: { wait: 0 } } }) as PublicClient;
@@ -140,6 +163,63 @@ export class World {
     const world = new World(options);
     await world.setup();
     return world;
+  }
+
+  /**
+   * Continues a world whose chain was reloaded from the state dump taken with `toState()`:
+   * the same generator, holdings, nonces and labels, the pools re-read from the chain.
+   */
+  static async resume(options: WorldOptions, state: WorldState): Promise<World> {
+    const world = new World(options);
+    world.restore(state);
+    await world.rpc.call('anvil_autoImpersonateAccount', [true]);
+    await world.rpc.call('evm_setAutomine', [false]);
+    await world.market.refresh(world.rpc);
+    return world;
+  }
+
+  /** Everything the simulator keeps besides the chain, as JSON (taken between blocks). */
+  toState(): WorldState {
+    const big = (m: Map<string, bigint>) => [...m].map(([k, v]) => [k, v.toString()] as [string, string]);
+    return {
+      rng: this.rng.snapshot(),
+      block: this.block.toString(),
+      now: this.now,
+      listingCounter: this.listingCounter,
+      tokens: [...this.tokens.values()],
+      pools: this.market.all().map(({ pair, dex, token0, token1 }) => ({ pair, dex, token0, token1 })),
+      routers: this.routers,
+      launchpad: this.launchpad ?? null,
+      holdings: big(this.holdings),
+      approved: [...this.approved],
+      nonces: [...this.nonces],
+      listings: this.listings.map((l) => ({ token: l.token.address, creator: l.creator, pair: l.pool.pair, lp: l.lp.toString(), rugAt: l.rugAt ?? null })),
+      smartPositions: [...this.smartPositions].map(([k, p]) => [k, { actor: p.actor, token: p.token.address, amount: p.amount.toString() }]),
+      smartDecisions: [...this.smartDecisions],
+      curveTokens: this.curveTokens.map((c) => ({ ...c, raisedWei: c.raisedWei.toString() })),
+      labels: this.labels,
+    };
+  }
+
+  private restore(state: WorldState): void {
+    this.rng = Rng.restore(state.rng);
+    this.block = BigInt(state.block);
+    this.now = state.now;
+    this.listingCounter = state.listingCounter;
+    for (const t of state.tokens) this.tokens.set(t.address.toLowerCase(), { ...t });
+    for (const p of state.pools) this.market.add({ ...p, r0: 0n, r1: 0n });
+    this.routers.push(...state.routers);
+    if (state.launchpad) this.launchpad = state.launchpad;
+    for (const [k, v] of state.holdings) this.holdings.set(k, BigInt(v));
+    for (const a of state.approved) this.approved.add(a);
+    for (const [k, v] of state.nonces) this.nonces.set(k, v);
+    for (const l of state.listings) {
+      this.listings.push({ token: this.tokens.get(l.token.toLowerCase())!, creator: l.creator, pool: this.market.get(l.pair)!, lp: BigInt(l.lp), ...(l.rugAt !== null && { rugAt: l.rugAt }) });
+    }
+    for (const [k, p] of state.smartPositions) this.smartPositions.set(k, { actor: p.actor, token: this.tokens.get(p.token.toLowerCase())!, amount: BigInt(p.amount) });
+    for (const d of state.smartDecisions) this.smartDecisions.add(d);
+    for (const c of state.curveTokens) this.curveTokens.push({ ...c, raisedWei: BigInt(c.raisedWei) });
+    Object.assign(this.labels, state.labels);
   }
 
   // ---- setup ---------------------------------------------------------------------------------
@@ -179,10 +259,6 @@ export class World {
       this.launchpad = this.deploy(BondingCurveLaunchpad.abi, BondingCurveLaunchpad.bytecode, [spec.dexes[0]!.factory, spec.wrappedNative, this.deployer]);
     }
 
-    const counts: Record<Role, number> = { retail: 30, whale: 4, smart: 3, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0, accumulator: 24, distributor: 24, holder: HOLDERS, team: 0 };
-    for (const [role, n] of Object.entries(counts) as [Role, number][]) {
-      this.actors.set(role, Array.from({ length: n }, (_, i) => this.actorAddress(role, i)));
-    }
     this.labels.wallets.whales = [...this.actors.get('whale')!];
     this.labels.wallets.smartMoney = [...this.actors.get('smart')!];
     this.labels.wallets.snipers = [...this.actors.get('sniper')!];
@@ -250,7 +326,7 @@ export class World {
    * holders with Zipf-like bags; the rest stays with the treasury. Every share is labelled.
    */
   private distributeSupply(): void {
-    const holders = this.actors.get('holder')!;
+    const holders = this.actors.get('holder')!; // long-term holders, with Zipf-like bags
     const weights = holders.map((_, i) => 1 / (i + 1) ** 1.1);
     const total = weights.reduce((a, b) => a + b, 0);
     for (const token of this.tokens.values()) {
@@ -277,6 +353,7 @@ export class World {
     return token.address.toLowerCase() === CHAINS[this.options.name].usdc.toLowerCase() || token.address.toLowerCase() === CHAINS[this.options.name].wrappedNative.toLowerCase();
   }
 
+  /** Actors are derived from the seed, so a resumed world finds the same ones. */
   private actorAddress(role: string, i: number): Address {
     return `0x${keccak256(toHex(`${this.options.seed}:${this.options.name}:${role}:${i}`)).slice(26)}` as Address;
   }
