@@ -109,15 +109,16 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const store = await openStore(config.redisUrl, config.redisPrefix);
     resources.unshift(store);
 
+    // Each indexer follows its chain with one pass at a time, polling only after its first pass.
     // Embedded chains are indexed to head before serving; a real chain's lookback may take long,
-    // so it is read in the background (health shows how far it has come). Then all are followed.
+    // so its first pass runs in the background (health shows how far it has come).
     const indexers = chains.list().map((c) => new ChainIndexer(c, store, { range: config.logRange, reorgDepth: config.indexer.reorgDepth, lookbackBlocks: config.logLookbackBlocks }));
+    resources.unshift({ close: async () => void (await Promise.all(indexers.map((i) => i.stop()))) });
+    const follow = (i: ChainIndexer) => i.start(config.indexer.pollMs, (err) => log(`indexer ${i.chain.name} failed`, err));
     const indexStarted = Date.now();
-    const logsRead = await Promise.all(indexers.filter((i) => i.chain.source === 'embedded').map((i) => i.sync()));
+    for (const i of indexers.filter((x) => x.chain.source === 'rpc')) follow(i).catch((err) => log(`indexer ${i.chain.name} failed`, err));
+    const logsRead = await Promise.all(indexers.filter((i) => i.chain.source === 'embedded').map(follow));
     if (logsRead.length) options.onProgress?.(`indexed ${logsRead.reduce((a, b) => a + b, 0)} logs on ${logsRead.length} embedded chains in ${Date.now() - indexStarted} ms`);
-    for (const i of indexers.filter((x) => x.chain.source === 'rpc')) void i.sync().catch((err) => log(`indexer ${i.chain.name} failed`, err));
-    for (const i of indexers) i.start(config.indexer.pollMs, (err) => log(`indexer ${i.chain.name} failed`, err));
-    resources.unshift({ close: async () => indexers.forEach((i) => i.stop()) });
 
     const baseChain = chains.get(PAYMENT_CHAIN);
     const facilitator = config.facilitatorUrl

@@ -2,18 +2,21 @@
  * The log indexer, one per chain. It reads ERC-20 Transfer, V2 PairCreated/Swap/Sync/Mint/Burn,
  * launchpad and flash-loan events with getLogs in block windows, incrementally from a
  * checkpoint kept in the store, so a restart resumes where it stopped and several instances
- * share one writer (a lease in the store). Before each pass it checks that the checkpoint's
+ * share one writer (a lease in the store). Passes of one indexer never overlap (single flight),
+ * and balances record the blocks they include, so no window is counted twice. Before each pass it checks that the checkpoint's
  * block is still on the chain; if a reorganisation replaced it, it finds the fork point among
  * the block hashes it kept (up to the configured depth), removes everything indexed above it
  * (reversing balances, restoring reserves) and reads the new blocks. The same code reads a
  * real chain or the embedded one: nothing here knows the world is simulated.
  */
-import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeEventLog, toHex, zeroAddress, type Address, type Hash, type Hex, type RpcLog } from 'viem';
 import type { ConnectedChain } from '../chain/runtime.js';
 import type { Store } from '../store/store.js';
 import { v2PairAbi } from '../intel/abis.js';
+import { BalanceBook, recordTransfer, type BalanceMoves } from './balances.js';
 import { ALL_TOPICS, EVENTS, NAME_BY_TOPIC, type EventName } from './events.js';
+import { WriterLease } from './lease.js';
 import { indexKeys, rowScore, type IndexKeys, type Row } from './rows.js';
 
 export interface IndexerOptions {
@@ -70,13 +73,22 @@ function parseLog(l: RpcLog): RawLog | null {
 }
 
 const LEASE_MS = 30_000;
+/** How long stop() waits for a running pass to reach a window's edge before returning anyway. */
+const STOP_WAIT_MS = 5_000;
+const ignore = () => {};
 
 export class ChainIndexer {
   readonly keys: IndexKeys;
-  private readonly owner = randomUUID();
+  private readonly lease: WriterLease;
+  private readonly balances: BalanceBook;
   private readonly pairs = new Set<string>(); // lower-case pair addresses of the chain's factories
   private readonly factories: Set<string>;
   private loaded = false;
+  /** The pass running now, and the one promised to callers that arrived during it. */
+  private current?: Promise<number>;
+  private next?: Promise<number>;
+  private following = false;
+  private stopped = false;
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -85,6 +97,8 @@ export class ChainIndexer {
     private readonly options: IndexerOptions,
   ) {
     this.keys = indexKeys(chain.spec.chainId);
+    this.lease = new WriterLease(store, this.keys.lease, LEASE_MS);
+    this.balances = new BalanceBook(store, this.keys);
     this.factories = new Set(chain.spec.dexes.map((d) => d.factory.toLowerCase()));
   }
 
@@ -93,9 +107,37 @@ export class ChainIndexer {
     return raw ? (JSON.parse(raw) as IndexProgress) : null;
   }
 
-  /** One pass: repair a reorganisation if there was one, then index up to head. Returns logs read. */
-  async sync(): Promise<number> {
-    if (!(await this.holdLease())) return 0;
+  /**
+   * One pass: repair a reorganisation if there was one, then index up to head. Returns logs read
+   * (0 when another holder has the lease). Passes never overlap: a call made while one runs
+   * waits for it and then shares one more pass with every other such caller (the running pass
+   * may have read head before the caller's blocks), so each caller sees the index reach the
+   * head as of its call.
+   */
+  sync(): Promise<number> {
+    if (this.next) return this.next;
+    if (this.current) {
+      this.next = this.current.then(ignore, ignore).then(() => {
+        this.next = undefined;
+        return this.begin();
+      });
+      return this.next;
+    }
+    return this.begin();
+  }
+
+  private begin(): Promise<number> {
+    if (this.stopped) return Promise.resolve(0);
+    const pass = this.pass().finally(() => (this.current = undefined));
+    this.current = pass;
+    return pass;
+  }
+
+  private async pass(): Promise<number> {
+    const hold = await this.lease.hold();
+    if (!hold) return 0;
+    // Another holder may have written since this one last did: what it remembers is reloaded.
+    if (hold === 'acquired') this.loaded = false;
     await this.loadPairs();
     const client = this.chain.client;
     const head = await client.getBlockNumber({ cacheTime: 0 });
@@ -113,8 +155,15 @@ export class ChainIndexer {
     for (let i = 0; i < windows.length; i++) {
       const window = await next!;
       next = i + 1 < windows.length ? this.fetchWindow(...windows[i + 1]!) : undefined;
+      // A window is written only by a holder that kept the lease throughout (one that lost it,
+      // even if it took it back, may have been succeeded by a writer further ahead).
+      const kept = !this.stopped && (await this.lease.hold()) === 'renewed';
+      if (!kept) {
+        if (!this.stopped) this.loaded = false;
+        next?.catch(ignore);
+        break;
+      }
       read += await this.apply(window);
-      await this.holdLease();
     }
     return read;
   }
@@ -128,30 +177,38 @@ export class ChainIndexer {
     return { to, logs, end: { hash: end.hash, timestamp: Number(end.timestamp) }, times: await this.blockTimes(logs) };
   }
 
-  /** Keeps syncing every `intervalMs` until stopped. */
-  start(intervalMs: number, onError: (err: unknown) => void): void {
-    let busy = false;
-    this.timer = setInterval(() => {
-      if (busy) return;
-      busy = true;
-      this.sync().catch(onError).finally(() => (busy = false));
-    }, intervalMs);
-    this.timer.unref();
+  /**
+   * Follows the chain: a pass now, then each next one `intervalMs` after the previous ended, so
+   * passes never pile up behind a slow node. Resolves with the first pass (logs read); later
+   * failures go to `onError` and following goes on.
+   */
+  start(intervalMs: number, onError: (err: unknown) => void): Promise<number> {
+    if (this.following || this.stopped) throw new Error(`indexer ${this.chain.name} is already ${this.stopped ? 'stopped' : 'following'}`);
+    this.following = true;
+    const schedule = () => {
+      if (this.stopped) return;
+      this.timer = setTimeout(() => void this.sync().then(ignore, onError).finally(schedule), intervalMs);
+      this.timer.unref();
+    };
+    const first = this.sync();
+    first.then(schedule, schedule);
+    return first;
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-  }
-
-  private async holdLease(): Promise<boolean> {
-    if (await this.store.reserve(this.keys.lease, this.owner, LEASE_MS)) return true;
-    if ((await this.store.get(this.keys.lease)) !== this.owner) return false;
-    await this.store.set(this.keys.lease, this.owner, LEASE_MS);
-    return true;
+  /**
+   * Stops for good: no pass is scheduled or started, a running one ends at its next window, and
+   * the lease is given back once it has, so a successor never writes beside it.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const ended = Promise.all([this.current?.catch(ignore), this.next?.catch(ignore)]).then(() => this.lease.release()).catch(ignore);
+    await Promise.race([ended, sleep(STOP_WAIT_MS, undefined, { ref: false })]);
   }
 
   private async loadPairs(): Promise<void> {
     if (this.loaded) return;
+    this.pairs.clear();
     for (const row of await this.rows('pairs', -Infinity, Infinity)) this.pairs.add((row as Row<'pairCreated'>).pair.toLowerCase());
     this.loaded = true;
   }
@@ -183,7 +240,7 @@ export class ChainIndexer {
       list.push({ score: rowScore(row.block, row.logIndex), member: JSON.stringify(row) });
     };
     const k = this.keys.sets;
-    const balanceDeltas = new Map<string, Map<string, bigint>>();
+    const moves: BalanceMoves = new Map();
     const reserves: Record<string, string> = {};
     const hashes = new Map<number, Hash>([[to, end.hash]]);
 
@@ -211,8 +268,7 @@ export class ChainIndexer {
           break;
         case 'transfer':
           push(k.transfers, row);
-          addDelta(balanceDeltas, row.token, row.from, -BigInt(row.value));
-          addDelta(balanceDeltas, row.token, row.to, BigInt(row.value));
+          recordTransfer(moves, row);
           break;
         case 'tokenLaunched':
         case 'curveTrade':
@@ -227,7 +283,7 @@ export class ChainIndexer {
 
     // Keys are independent: written together, so a networked store pipelines them.
     await Promise.all([...sets].map(([key, entries]) => this.store.sortedAdd(key, entries)));
-    await this.applyBalances(balanceDeltas);
+    await this.balances.apply(moves);
     if (Object.keys(reserves).length) await this.store.hashSetMany(this.keys.reserves, reserves);
     await this.store.sortedAdd(this.keys.blocks, [...hashes].map(([block, hash]) => ({ score: block, member: `${block}:${hash}:${times.get(block) ?? end.timestamp}` })));
     await this.store.sortedRemoveRange(this.keys.blocks, -Infinity, to - this.options.reorgDepth * 4);
@@ -300,26 +356,6 @@ export class ChainIndexer {
     return address.toLowerCase() === this.chain.spec.wrappedNative.toLowerCase();
   }
 
-  /** Balances are kept twice: per token (holder sets) and per holder (wallet holdings). */
-  private async applyBalances(deltas: Map<string, Map<string, bigint>>): Promise<void> {
-    const byHolder = new Map<string, Record<string, string>>();
-    const writes: Promise<void>[] = [];
-    for (const [token, holders] of deltas) {
-      const key = this.keys.balances(token);
-      const entries = [...holders];
-      const current = await this.store.hashGetMany(key, entries.map(([holder]) => holder));
-      const next: Record<string, string> = {};
-      entries.forEach(([holder, delta], i) => {
-        next[holder] = (BigInt(current[i] ?? '0') + delta).toString();
-        let held = byHolder.get(holder);
-        if (!held) byHolder.set(holder, (held = {}));
-        held[token.toLowerCase()] = next[holder];
-      });
-      writes.push(this.store.hashSetMany(key, next));
-    }
-    await Promise.all([...writes, ...[...byHolder].map(([holder, tokens]) => this.store.hashSetMany(this.keys.holdings(holder), tokens))]);
-  }
-
   /** Finds the newest kept block still on the chain and undoes everything indexed above it. */
   private async repairReorg(cp: IndexProgress): Promise<IndexProgress | null> {
     const kept = (await this.store.sortedRange(this.keys.blocks, cp.block - this.options.reorgDepth, cp.block))
@@ -336,18 +372,16 @@ export class ChainIndexer {
     if (!fork) throw new ReorgTooDeepError(`${this.chain.name}: reorganisation deeper than ${this.options.reorgDepth} blocks below ${cp.block}`);
 
     const above = rowScore(fork.block + 1, 0);
-    const removedTransfers = (await this.rows('transfers', above, Infinity)) as Row<'transfer'>[];
+    // Balances are reversed while the rows that say what to reverse are still there: a repair
+    // that dies midway is repeated from the same rows, and the balance marks skip what was undone.
+    const removed: BalanceMoves = new Map();
+    for (const t of (await this.rows('transfers', above, Infinity)) as Row<'transfer'>[]) recordTransfer(removed, t);
+    await this.balances.undoAbove(fork.block, removed);
     const touchedPairs: string[] = [];
     for (const pair of this.pairs) {
       if (await this.store.sortedRemoveRange(this.keys.syncs(pair), above, Infinity)) touchedPairs.push(pair);
     }
-    const deltas = new Map<string, Map<string, bigint>>();
-    for (const t of removedTransfers) {
-      addDelta(deltas, t.token, t.from, BigInt(t.value));
-      addDelta(deltas, t.token, t.to, -BigInt(t.value));
-    }
     for (const set of Object.values(this.keys.sets)) await this.store.sortedRemoveRange(set, above, Infinity);
-    await this.applyBalances(deltas);
     // Pairs created on the abandoned branch are no longer pairs.
     this.pairs.clear();
     for (const p of (await this.rows('pairs', -Infinity, Infinity)) as Row<'pairCreated'>[]) this.pairs.add(p.pair.toLowerCase());
@@ -370,16 +404,6 @@ export class ChainIndexer {
 function isRangeTooLarge(err: unknown): boolean {
   const text = `${(err as { shortMessage?: string }).shortMessage ?? ''} ${(err as Error).message ?? ''} ${(err as { details?: string }).details ?? ''}`;
   return /size limit|exceeded|too many|more than \d+ results|query returned more than|response size|block range|range is too large|limit exceeded/i.test(text);
-}
-
-/** Mints and burns move supply, not the zero address's balance: it is never a holder. */
-function addDelta(deltas: Map<string, Map<string, bigint>>, token: string, holder: string, delta: bigint): void {
-  if (holder.toLowerCase() === zeroAddress) return;
-  const t = token.toLowerCase();
-  let holders = deltas.get(t);
-  if (!holders) deltas.set(t, (holders = new Map()));
-  const h = holder.toLowerCase();
-  holders.set(h, (holders.get(h) ?? 0n) + delta);
 }
 
 /** The i-th 32-byte word of a log's data, as a number. */

@@ -1,6 +1,6 @@
 /** Read access to one chain's index, for the engines. Writes happen only in the indexer. */
 import type { Store } from '../store/store.js';
-import { indexKeys, rowScore, type IndexKeys, type Row } from './rows.js';
+import { BALANCE_MARK_FIELD, indexKeys, rowScore, type IndexKeys, type Row } from './rows.js';
 
 export interface Checkpoint {
   readonly block: number;
@@ -55,8 +55,9 @@ export class IndexReader {
   }
 
   /** Every holder's replayed balance of `token` (lower-case addresses, raw units as strings). */
-  balances(token: string): Promise<Record<string, string>> {
-    return this.store.hashGetAll(this.keys.balances(token));
+  async balances(token: string): Promise<Record<string, string>> {
+    const { [BALANCE_MARK_FIELD]: _mark, ...holders } = await this.store.hashGetAll(this.keys.balances(token));
+    return holders;
   }
 
   /** Every token `holder` has held, with its replayed balance now (raw units as strings; zero when spent). */

@@ -39,6 +39,12 @@ export function rowScore(block: number, logIndex: number): number {
  */
 export const INDEX_SCHEMA_VERSION = 2;
 
+/**
+ * The field of a token's balances hash that is not a holder: the last block whose transfers the
+ * balances include (see balances.ts). Never an address, so it cannot collide with a holder.
+ */
+export const BALANCE_MARK_FIELD = '#through-block';
+
 export function indexKeys(chainId: number) {
   const p = `idx:v${INDEX_SCHEMA_VERSION}:${chainId}:`;
   return {
@@ -49,6 +55,7 @@ export function indexKeys(chainId: number) {
     /** Block times (score unix seconds, member block number) of every block with logs, for time lookups. */
     times: `${p}times`,
     reserves: `${p}reserves`,
+    /** One token's holders (field holder, raw units), plus BALANCE_MARK_FIELD. */
     balances: (token: string) => `${p}bal:${token.toLowerCase()}`,
     /** One holder's balances (field token, raw units): the same figures as `balances`, by wallet. */
     holdings: (holder: string) => `${p}held:${holder.toLowerCase()}`,
