@@ -68,7 +68,10 @@ export class SibylA2AExecutor implements AgentExecutor {
     let amount: bigint;
     try {
       request = this.readRequest(ctx.userMessage, ctx.contextId);
-      amount = this.operation(request).amount;
+      const operation = this.operation(request);
+      // What the request alone decides is refused here, before the task asks for payment.
+      await operation.admit?.();
+      amount = operation.amount;
     } catch (err) {
       const e = toSibylError(err);
       bus.publish(AgentEvent.task(this.task(ctx, TaskState.TASK_STATE_REJECTED, e.message, { error: e.toBody().error })));

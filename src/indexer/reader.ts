@@ -37,6 +37,12 @@ export class IndexReader {
     return first ? Number(first.member) : null;
   }
 
+  /** Unix time of the earliest indexed block with logs: where the index's history begins (null when empty). */
+  async historyStart(): Promise<number | null> {
+    const [first] = await this.store.sortedRange(this.keys.times, -Infinity, Infinity, 1);
+    return first ? first.score : null;
+  }
+
   swaps(fromBlock: number, toBlock: number): Promise<Row<'swap'>[]> {
     return this.rows(this.keys.sets.swaps, rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
   }
@@ -71,6 +77,12 @@ export class IndexReader {
 
   syncs(pair: string, fromBlock: number, toBlock: number): Promise<Row<'sync'>[]> {
     return this.rows(this.keys.syncs(pair), rowScore(fromBlock, 0), rowScore(toBlock + 1, 0) - 1);
+  }
+
+  /** The pool's first indexed Sync (its first price), or null. */
+  async firstSync(pair: string): Promise<Row<'sync'> | null> {
+    const [first] = await this.rows<'sync'>(this.keys.syncs(pair), -Infinity, Infinity, 1);
+    return first ?? null;
   }
 
   /** The pool's last Sync before `block`, searching back in widening steps. */

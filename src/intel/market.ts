@@ -10,6 +10,7 @@ import { formatUnits, type Address } from 'viem';
 import type { ConnectedChain } from '../chain/runtime.js';
 import type { IndexReader } from '../indexer/reader.js';
 import { rowScore, type Row } from '../indexer/rows.js';
+import { candleCoverage, type Coverage } from './coverage.js';
 import { PERIODS, type Period } from './periods.js';
 import { tokenInfos, type TokenInfo } from './tokens.js';
 
@@ -58,11 +59,13 @@ export class Market {
     readonly pools: readonly Pool[],
     readonly tokens: ReadonlyMap<string, TokenInfo>,
     readonly head: { block: number; timestamp: number },
+    /** Unix time where the index's history begins (its earliest block with logs), null when empty. */
+    readonly historyStart: number | null,
   ) {}
 
   /** Every indexed pool with its current reserves and token metadata. */
   static async load(chain: ConnectedChain, reader: IndexReader): Promise<Market> {
-    const [pairs, reserves, checkpoint] = await Promise.all([reader.pairs(), reader.reserves(), reader.checkpoint()]);
+    const [pairs, reserves, checkpoint, historyStart] = await Promise.all([reader.pairs(), reader.reserves(), reader.checkpoint(), reader.historyStart()]);
     const pools = pairs.map((p) => {
       const r = reserves.get(p.pair.toLowerCase());
       const dex = chain.spec.dexes.find((d) => d.factory.toLowerCase() === p.factory.toLowerCase())?.id ?? p.factory.toLowerCase();
@@ -71,7 +74,7 @@ export class Market {
     const addresses = [...new Set(pools.flatMap((p) => [p.token0, p.token1]))] as Address[];
     const infos = await tokenInfos(chain, addresses);
     const tokens = new Map([...infos].map(([a, info]) => [a.toLowerCase(), info]));
-    return new Market(chain, reader, pools, tokens, { block: checkpoint?.block ?? 0, timestamp: checkpoint?.timestamp ?? 0 });
+    return new Market(chain, reader, pools, tokens, { block: checkpoint?.block ?? 0, timestamp: checkpoint?.timestamp ?? 0 }, historyStart);
   }
 
   private get usdc(): string {
@@ -246,14 +249,17 @@ export class Market {
     return out;
   }
 
-  /** OHLCV candles of the period, forward-filled between trades (trades: 0 marks a filled one). */
-  candles(token: string, period: Period): Promise<{ candles: Candle[]; fromBlock: number; intervalSeconds: number }> {
+  /**
+   * OHLCV candles of the period, forward-filled between trades (trades: 0 marks a filled one), and
+   * how much of the period they cover: none is made up before the token's first indexed price.
+   */
+  candles(token: string, period: Period): Promise<{ candles: Candle[]; fromBlock: number; intervalSeconds: number; coverage: Coverage }> {
     const { seconds, candleSeconds } = PERIODS[period];
     return this.candlesOver(token, seconds, candleSeconds);
   }
 
   /** Candles of `candleSeconds` over the last `seconds` to head (the forecast's own cuts). */
-  async candlesOver(token: string, seconds: number, candleSeconds: number): Promise<{ candles: Candle[]; fromBlock: number; intervalSeconds: number }> {
+  async candlesOver(token: string, seconds: number, candleSeconds: number): Promise<{ candles: Candle[]; fromBlock: number; intervalSeconds: number; coverage: Coverage }> {
     const end = this.head.timestamp;
     const start = Math.floor((end - seconds) / candleSeconds) * candleSeconds;
     const fromBlock = (await this.reader.firstBlockAtOrAfter(start)) ?? this.head.block + 1;
@@ -264,6 +270,8 @@ export class Market {
     let last: number | null = null;
     // The opening: the last price before the window.
     while (li < line.length && line[li]!.ts < start) last = line[li++]!.usd;
+    // Without an opening, history starts at the first price inside the window.
+    const firstPriceTs = last === null && li < line.length ? line[li]!.ts : null;
     for (let t = start; t <= end; t += candleSeconds) {
       const bucketEnd = t + candleSeconds;
       const prices: number[] = [];
@@ -289,7 +297,24 @@ export class Market {
       });
       last = close;
     }
-    return { candles, fromBlock, intervalSeconds: candleSeconds };
+    const coverage = candleCoverage({ periodFrom: start, to: end, candleSeconds, candles: candles.length, firstPriceTs, historyStart: this.historyStart });
+    return { candles, fromBlock, intervalSeconds: candleSeconds, coverage };
+  }
+
+  /**
+   * At most how many candles of `candleSeconds` over the last `seconds` can hold the token's
+   * history: from where the index and the token's main pool begin. Reads two rows, not the history.
+   */
+  async candlesAtMost(token: string, seconds: number, candleSeconds: number): Promise<number> {
+    const end = this.head.timestamp;
+    const start = Math.floor((end - seconds) / candleSeconds) * candleSeconds;
+    const all = Math.floor((end - start) / candleSeconds) + 1;
+    if (token.toLowerCase() === this.usdc) return all;
+    const main = this.mainPool(token);
+    if (!main) return 0;
+    const firstSync = await this.reader.firstSync(main.pool.pair);
+    const earliest = Math.max(start, this.historyStart ?? start, firstSync?.ts ?? start);
+    return Math.max(0, all - Math.floor((earliest - start) / candleSeconds));
   }
 
   /** The token's USD price at unix time `ts` (its last price at or before), or null. */

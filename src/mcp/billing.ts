@@ -9,6 +9,7 @@ import { SibylError } from '../errors.js';
 import type { CreditLedger } from '../payments/credits.js';
 import { formatAtomic } from '../payments/credits.js';
 import type { SkillContext } from '../skills/context.js';
+import { admit } from '../skills/admission.js';
 import { catalogLimits, type Registry } from '../skills/registry.js';
 import { withinTarget, type RateLimiter } from '../server/limits.js';
 import { toSibylError } from '../server/errors.js';
@@ -41,6 +42,13 @@ export async function callPaidTool(tool: PaidTool, input: Record<string, unknown
     params = parseBody(skill.input, kind.params(input));
   } catch (err) {
     throw new ToolInputError(toSibylError(err).message);
+  }
+  try {
+    // What the call alone decides (chain served, token known...) is answered before any debit.
+    await admit(skill, params, deps.context);
+  } catch (err) {
+    const e = toSibylError(err);
+    return { available: false, reason: e.code, analysis: e.message, ...base, billing: { debitedUsd: '$0', balanceUsd: formatAtomic(await deps.credits.balance(account)) } };
   }
   const ref = `${tool.name}:${kindName}:${crypto.randomUUID()}`;
   let balance: bigint;

@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SkillContext } from '../skills/context.js';
-import { catalogLimits, type Registry, type Skill } from '../skills/registry.js';
+import type { Registry, Skill } from '../skills/registry.js';
 import { unauthorized, type Accounts } from '../server/auth.js';
 import { toSibylError } from '../server/errors.js';
-import { servePaid, type PaidRouteDeps } from '../server/paid-routes.js';
+import { servePaid, skillOperation, type PaidRouteDeps } from '../server/paid-routes.js';
 import { parseBody } from '../server/validation.js';
 import { callPaidTool, ToolInputError, type BillingDeps } from './billing.js';
 import { CAPABILITIES_TOOL, FREE_TOOLS, envelope, type ToolResult } from './free-tools.js';
@@ -119,11 +119,8 @@ async function servePerCall(skill: Skill, call: NonNullable<ReturnType<typeof to
     return refused(toSibylError(err).message);
   }
   return servePaid({
-    amount: skill.quote(input, 'catalog'),
-    description: skill.description,
-    limits: catalogLimits(skill, input),
+    ...skillOperation(skill, input, deps.context, 'catalog'),
     resourcePath: `${MCP_PATH}#${skill.toolName}`,
-    run: (signal) => skill.handler(input, { ...deps.context, signal }),
     respond: (answer) => rpc({ content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer }),
     fail: (e) => rpc({ isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] }),
   }, req, res, deps);

@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { A2A_SKILLS_PATH, a2aSkills, buildA2aSkillList } from '../cards/a2a-skills.js';
 import { SibylError } from '../errors.js';
 import type { Receipt } from '../payments/paywall.js';
-import { catalogLimits, type Skill } from '../skills/registry.js';
-import { hasBody, servePaid, type PaidOperation, type PaidRouteDeps } from './paid-routes.js';
+import type { Skill } from '../skills/registry.js';
+import { hasBody, servePaid, skillOperation, type PaidOperation, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from './validation.js';
 
 const envelope = z.strictObject({ params: z.record(z.string(), z.unknown()).default({}).describe('The skill\'s parameters.') });
@@ -25,15 +25,10 @@ export function mountA2aRoutes(app: Express, deps: PaidRouteDeps): void {
   });
 }
 
-/** A skill called over A2A (HTTP or JSON-RPC): its params validated, at its catalogue price, under its catalogue limits. */
+/** A skill called over A2A (HTTP or JSON-RPC): its params validated, at its catalogue price, under its catalogue limits and admission. */
 export function a2aSkillOperation(skill: Skill, params: unknown, deps: Pick<PaidRouteDeps, 'context'>): PaidOperation {
   const input = withPrefix('params', () => parseBody(skill.input, params));
-  return {
-    amount: skill.quote(input, 'catalog'),
-    description: skill.description,
-    limits: catalogLimits(skill, input),
-    run: (signal) => skill.handler(input, { ...deps.context, signal }),
-  };
+  return skillOperation(skill, input, deps.context, 'catalog');
 }
 
 function a2aOperation(skill: Skill, body: unknown, deps: PaidRouteDeps, req: Request): PaidOperation {

@@ -7,7 +7,8 @@ import type { Express, Request, Response } from 'express';
 import { PaymentRefused, type Paywall, type Receipt } from '../payments/paywall.js';
 import type { Resource } from '../payments/terms.js';
 import type { SkillContext } from '../skills/context.js';
-import { catalogLimits, httpPaths, type Registry, type Skill } from '../skills/registry.js';
+import { admit } from '../skills/admission.js';
+import { catalogLimits, httpPaths, type PriceList, type Registry, type Skill } from '../skills/registry.js';
 import { withinTarget, type Limits, type RateLimiter } from './limits.js';
 import { SibylError } from '../errors.js';
 import { toSibylError } from './errors.js';
@@ -27,6 +28,8 @@ export interface PaidOperation {
   readonly description: string;
   /** The catalogue service it counts against: its rate limit and response-time target apply. */
   readonly limits?: Limits | undefined;
+  /** What the request alone decides (chain served, token known...): run before any payment is asked for or taken. */
+  admit?(): Promise<void>;
   run(signal?: AbortSignal): Promise<Record<string, unknown>>;
   /** The body sent with the receipt (default: the answer as it is); it may finish work that waits on settlement. */
   respond?(answer: Record<string, unknown>, receipt: Receipt): unknown;
@@ -44,9 +47,26 @@ export function mountPaidRoutes(app: Express, deps: PaidRouteDeps): void {
   }
 }
 
+/** A registry skill sold on one surface: its price from `list`, its catalogue limits, its admission, its handler. */
+export function skillOperation(skill: Skill, input: Record<string, unknown>, context: SkillContext, list: PriceList = 'http'): PaidOperation {
+  return {
+    amount: skill.quote(input, list),
+    description: skill.description,
+    limits: catalogLimits(skill, input),
+    admit: () => admit(skill, input, context),
+    run: (signal) => skill.handler(input, { ...context, signal }),
+  };
+}
+
 /** Charges for one operation over HTTP: 402 challenge, or the paid work answered with its receipt. */
 export async function servePaid(operation: PaidOperation, req: Request, res: Response, deps: Pick<PaidRouteDeps, 'paywall' | 'publicUrl' | 'limiter'>): Promise<void> {
   const resource = { url: `${deps.publicUrl(req)}${operation.resourcePath ?? req.path}`, description: operation.description, mimeType: 'application/json' };
+  try {
+    await operation.admit?.();
+  } catch (err) {
+    if (operation.fail) return void res.status(200).json(operation.fail(toSibylError(err)));
+    throw err;
+  }
   const header = req.get('x-payment') ?? req.get('payment-signature');
   if (!header) return sendChallenge(res, deps.paywall.challenge(operation.amount, resource));
   try {
@@ -99,15 +119,10 @@ function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): PaidOpe
     }
     const input = parseBody(target.input, fields);
     const { agent } = deps.context;
-    return {
-      amount: target.quote(input, 'catalog'),
-      description: target.description,
-      limits: catalogLimits(target, input),
-      run: async (signal) => (agent ? { ...(await agent.capability(target, input, signal)) } : target.handler(input, { ...deps.context, signal })),
-    };
+    const operation = skillOperation(target, input, deps.context, 'catalog');
+    return agent ? { ...operation, run: async (signal) => ({ ...(await agent.capability(target, input, signal)) }) } : operation;
   }
-  const input = parseBody(skill.input, body);
-  return { amount: skill.quote(input), description: skill.description, limits: catalogLimits(skill, input), run: (signal) => skill.handler(input, { ...deps.context, signal }) };
+  return skillOperation(skill, parseBody(skill.input, body), deps.context);
 }
 
 /** The spec requires a body on every operation; an empty POST is not `{}`. */

@@ -64,6 +64,13 @@ export interface SkillDefinition<S extends z.ZodObject> {
    * `domain_disabled` before any payment is asked for, and left out of advertised prices.
    */
   readonly disabledReason?: string;
+  /**
+   * What the request alone decides (chain served, chain indexed, token known, provider configured),
+   * run after validation and before any payment is asked for on every surface; it throws the
+   * refusal (a SibylError). It only reads the index; the work stays in the handler.
+   * Declared with the helpers of `admission.ts`.
+   */
+  readonly admit?: (input: z.output<S>, ctx: SkillContext) => Promise<void>;
   readonly handler: (input: z.output<S>, ctx: SkillContext) => Promise<Record<string, unknown>>;
   /**
    * The answer's first line in plain language, from a result of this skill (the report agent's

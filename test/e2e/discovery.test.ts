@@ -1,10 +1,11 @@
 /** Published documents agree with what the server really charges and accepts. */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRegistry } from '../../src/skills/index.js';
 import { httpPaths } from '../../src/skills/registry.js';
 import { formatUsd } from '../../src/payments/money.js';
 import { postJson, useTestSibyl, json } from '../helpers/sibyl.js';
+import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 /** Prices the server asked in its 402s, filled by the OpenAPI test. */
 const asked: bigint[] = [];
@@ -22,18 +23,25 @@ const SPEC_CATALOG: Record<string, [number, number]> = {
   'smart-contract-audit': [5, 120], 'strategy-backtest': [5, 120], 'defi-yield-analysis': [10, 60], 'liquidation-monitor': [10, 60],
   'cross-chain-arbitrage': [10, 60], 'copy-trading-intel': [10, 60], 'mev-protection': [20, 30],
 };
-const SPEC_PRICES: Record<string, string> = { 'whale-tracking': '0.45', 'smart-money': '0.50', 'top-gainers': '0.35', 'mev-detection': '0.60', 'chart-forecast': '0.65', 'strategy-backtest': '1.50' };
+const SPEC_PRICES: Record<string, string> = { 'whale-tracking': '0.45', 'smart-money': '0.50', 'top-gainers': '0.35', 'mev-detection': '0.60', 'chart-forecast': '0.65', 'strategy-backtest': '1.50', 'forecast-inference-api': '1.00' };
 
-/** The smallest body a published schema accepts: its required fields, each with a value of its kind. */
+/**
+ * The smallest body a published schema accepts that the server can serve: its required fields,
+ * each with a value of its kind (a token and a chain the index knows: anything else is refused
+ * before any 402).
+ */
 function sampleBody(schema: any): Record<string, unknown> {
   const sample = (prop: any) => {
     if (prop.type === 'array') return [prop.items.enum[0]];
     if (prop.enum) return prop.enum[0];
     if (prop.pattern?.includes('{64}')) return `0x${'ab'.repeat(32)}`;
+    if (prop.pattern?.includes('[A-Za-z0-9]')) return 'WETH';
     if (prop.type === 'string' && !prop.pattern && prop.minLength) return 'x'.repeat(prop.minLength);
     return '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
   };
-  return Object.fromEntries((schema.required ?? []).map((f: string) => [f, sample(schema.properties[f])]));
+  const body = Object.fromEntries((schema.required ?? []).map((f: string) => [f, sample(schema.properties[f])]));
+  // The price server indexes base: ask there even where another chain is the default.
+  return schema.properties?.chain?.enum?.includes('base') ? { ...body, chain: 'base' } : body;
 }
 
 /** The amount a way's unpaid request is asked, whatever protocol carries it. */
@@ -55,9 +63,16 @@ async function askedPrice(way: any, fields: Record<string, unknown>): Promise<st
 
 describe.sequential('discovery and health', () => {
   const sibyl = useTestSibyl();
+  // Prices are asked on a server with a day of history, so even a forecast's body is servable (and asked for payment).
+  let world: WorldSibyl;
+  beforeAll(async () => {
+    world = await startWorldSibyl('discovery', 1);
+  });
+  afterAll(() => world?.close());
+  const priced = () => world.sibyl;
 
   it('OpenAPI lists every paid operation with the price its 402 really asks', async () => {
-    const doc = await json(await fetch(`${sibyl.url}/openapi.json`));
+    const doc = await json(await fetch(`${priced().url}/openapi.json`));
     expect(doc.openapi).toBe('3.1.0');
     const registry = createRegistry();
     const paths = registry.list('http').flatMap((s) => httpPaths(s));
@@ -70,22 +85,22 @@ describe.sequential('discovery and health', () => {
       // Ask the server with the defaults it publishes and compare its price.
       const schema = op.requestBody.content['application/json'].schema;
       const body = sampleBody(schema);
-      const res = await postJson(`${sibyl.url}${path}`, body);
-      expect(res.status).toBe(402);
+      const res = await postJson(`${priced().url}${path}`, body);
+      expect(res.status, `${path} ${JSON.stringify(body)}: ${res.status === 402 ? '' : await res.clone().text()}`).toBe(402);
       const challenge = await json(res);
       asked.push(BigInt(challenge.accepts[0].amount));
       const atomic = String(Math.round(Number(op['x-price'].amount) * 1_000_000));
       expect(challenge.accepts[0].amount).toBe(atomic);
       // Each published price variant is what the server asks for a body with its fields.
       for (const variant of op['x-price-variants'] ?? []) {
-        const asks = await json(await postJson(`${sibyl.url}${path}`, { ...body, ...variant.when }));
+        const asks = await json(await postJson(`${priced().url}${path}`, { ...body, ...variant.when }));
         asked.push(BigInt(asks.accepts[0].amount));
         expect(asks.accepts[0].amount).toBe(String(Math.round(Number(variant.amount) * 1_000_000)));
       }
       // Each typed capability body is asked the price the document gives it.
       for (const capability of op['x-capability-bodies'] ?? []) {
         const { schema: fields, prices, summary: _summary, ...selector } = capability;
-        const asks = await postJson(`${sibyl.url}${path}`, { ...sampleBody(fields), ...selector });
+        const asks = await postJson(`${priced().url}${path}`, { ...sampleBody(fields), ...selector });
         expect(asks.status, JSON.stringify(selector)).toBe(402);
         const amount = (await json(asks)).accepts[0].amount;
         asked.push(BigInt(amount));
@@ -99,7 +114,7 @@ describe.sequential('discovery and health', () => {
   });
 
   it('the catalogue lists the 24 services of spec 4.5, each way to buy them at the price the server asks, and their limits', async () => {
-    const catalog = await json(await fetch(`${sibyl.url}/api/marketplace/catalog`));
+    const catalog = await json(await fetch(`${priced().url}/api/marketplace/catalog`));
     expect(Object.fromEntries(catalog.services.map((s: any) => [s.id, [s.rateLimitPerMinute, s.responseTimeTargetSeconds]]))).toEqual(SPEC_CATALOG);
     const registry = createRegistry();
     const catalogPrices: bigint[] = [];
@@ -110,14 +125,15 @@ describe.sequential('discovery and health', () => {
         const skillId = way.protocol === 'a2a' ? way.path.split('/').pop()
           : way.protocol === 'a2a-jsonrpc' ? way.message.skill
           : way.protocol === 'mcp-tool' ? registry.byTool(way.tool)!.id
-          : way.body?.service ?? registry.byPath(way.path)!.id;
-        const fields = sampleBody(z.toJSONSchema(registry.byId(skillId)!.input, { io: 'input' }));
+          : way.body?.service ?? registry.byPath(way.path)?.id;
+        // A way its owner describes (the forecast inference API) carries its own smallest body.
+        const fields = skillId ? sampleBody(z.toJSONSchema(registry.byId(skillId)!.input, { io: 'input' })) : way.exampleBody;
         const amount = await askedPrice(way, fields);
         expect(amount, `${service.id} via ${way.protocol} ${way.path}`).toBe(String(Math.round(Number(way.priceUsd) * 1_000_000)));
         catalogPrices.push(BigInt(amount));
       }
       // Credits ways name a paid MCP tool (and kind) that the tool server lists, at the service's price.
-      const tools = (await json(await fetch(`${sibyl.url}/api/mcp/tools`))).tools;
+      const tools = (await json(await fetch(`${priced().url}/api/mcp/tools`))).tools;
       for (const way of service.purchase.filter((p: any) => p.method === 'credits')) {
         const tool = tools.find((t: { name: string }) => t.name === way.tool);
         expect(tool, way.tool).toBeDefined();
@@ -126,7 +142,7 @@ describe.sequential('discovery and health', () => {
       }
     }
     // Spec 4.5's prices are what A2A and typed bodies charge.
-    for (const id of ['whale-tracking', 'smart-money', 'top-gainers', 'mev-detection', 'chart-forecast', 'strategy-backtest']) {
+    for (const id of Object.keys(SPEC_PRICES)) {
       expect(catalog.services.find((s: any) => s.id === id).priceUsd).toBe(SPEC_PRICES[id]);
     }
     expect(catalog).toMatchObject(boundsOf(catalogPrices));

@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { SibylError } from '../../errors.js';
+import type { ReportAgent } from '../../agent/report.js';
+import type { SkillContext } from '../context.js';
 import { defineSkill } from '../registry.js';
 
 /** Longest prompt accepted, in characters, and the largest `metadata` object, in bytes of JSON. */
@@ -39,8 +41,14 @@ export const generalAnalysisSkill = defineSkill({
   // A2A sells it at its catalogue price ($1.00); the HTTP report path at $0.50 (DESIGN.md section 6).
   surfaces: ['http', 'a2a'],
   catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 60 },
+  admit: async (_input, ctx) => void reportAgent(ctx),
   async handler(input, ctx) {
-    if (!ctx.agent) throw new SibylError('upstream_unavailable', 'the report agent is not running on this deployment; nothing was charged');
-    return { ...(await ctx.agent.ask(input, ctx.signal)) };
+    return { ...(await reportAgent(ctx).ask(input, ctx.signal)) };
   },
 });
+
+/** The report agent, or the refusal when this deployment runs none. */
+function reportAgent(ctx: SkillContext): ReportAgent {
+  if (!ctx.agent) throw new SibylError('upstream_unavailable', 'the report agent is not running on this deployment; nothing was charged');
+  return ctx.agent;
+}

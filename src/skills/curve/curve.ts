@@ -28,6 +28,7 @@ export const curveLaunchesSkill = defineSkill({
   httpPath: '/x402/data/curve-launches',
   toolName: 'curve_launches',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: async (_input, ctx) => void curveFeed(ctx),
   async handler(input, ctx) {
     const feed = curveFeed(ctx);
     const head = await feed.head();
@@ -63,6 +64,7 @@ export const curveVolumeSkill = defineSkill({
   toolName: 'curve_volume',
   // The agent reaches these through curve-launches (sortBy volume / progress).
   surfaces: ['http', 'a2a', 'mcp'],
+  admit: async (_input, ctx) => void curveFeed(ctx),
   async handler(input, ctx) {
     const feed = curveFeed(ctx);
     const head = await feed.head();
@@ -95,6 +97,7 @@ export const curveGraduationSkill = defineSkill({
   toolName: 'curve_graduation',
   // The agent reaches these through curve-launches (sortBy volume / progress).
   surfaces: ['http', 'a2a', 'mcp'],
+  admit: async (_input, ctx) => void curveFeed(ctx),
   async handler(input, ctx) {
     const feed = curveFeed(ctx);
     const watch = await graduationWatch(feed, input.minProgressPct);

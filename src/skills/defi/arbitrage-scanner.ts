@@ -4,6 +4,7 @@ import { round } from '../../intel/market.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainParam, limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadMarket } from '../market/load.js';
 
 /** The input both arbitrage operations take: a chain, a row cap, a profit floor. */
@@ -32,6 +33,7 @@ export const arbitrageScannerSkill = defineSkill({
   toolName: 'arbitrage_scanner',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const all = await findArbitrage(market);

@@ -6,6 +6,7 @@ import { CANONICAL_ASSETS, resolveToken } from '../../intel/resolve.js';
 import { liquidityOf } from '../../intel/rankings.js';
 import { limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitAnyMarket } from '../admission.js';
 import { loadAllMarkets } from '../market/load.js';
 import { pct, usd } from '../summary.js';
 
@@ -31,6 +32,7 @@ export const crossChainArbitrageSkill = defineSkill({
     const top = r.assets[0];
     return top ? `${r.assets.length} assets quoted on two or more chains; widest gap: ${top.asset} ${pct(top.gapPct)}, ${usd(top.cheapest.priceUsd)} on ${top.cheapest.chain} against ${usd(top.dearest.priceUsd)} on ${top.dearest.chain} (before bridging).` : 'No asset is quoted on two indexed chains.';
   },
+  admit: (_input, ctx) => admitAnyMarket(ctx, ctx.chains.list().map((c) => c.name)),
   async handler(input, ctx) {
     const chains = ctx.chains.list();
     const { loaded, unavailable } = await loadAllMarkets(ctx);

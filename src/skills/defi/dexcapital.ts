@@ -3,6 +3,7 @@ import { round } from '../../intel/market.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadMarket, periodStartBlock } from '../market/load.js';
 
 const money = (n: number | null) => (n === null ? null : round(n, 2));
@@ -19,6 +20,7 @@ export const dexCapitalSkill = defineSkill({
   httpPath: '/x402/data/dexcapital',
   toolName: 'dex_capital',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);

@@ -2,6 +2,7 @@ import { round } from '../../intel/market.js';
 import { FLASHLOAN_METHODOLOGY, flashLoanOpportunities } from '../../intel/flashloans.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadMarket } from '../market/load.js';
 import { arbitrageInput, roundedOpportunity } from './arbitrage-scanner.js';
 
@@ -17,6 +18,7 @@ export const flashloanOpportunitiesSkill = defineSkill({
   toolName: 'flashloan_opportunities',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const { lenders, opportunities } = await flashLoanOpportunities(market);

@@ -5,6 +5,7 @@ import { INVESTMENT_METHODOLOGY, investmentIdeas } from '../../intel/investment.
 import { indexProvenance } from '../../intel/provenance.js';
 import { limitParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitAnyMarket } from '../admission.js';
 import { loadMarket, periodStartBlock } from '../market/load.js';
 import { ChainUnavailableError } from '../../chain/runtime.js';
 
@@ -30,6 +31,7 @@ export const investmentReportSkill = defineSkill({
   httpPath: '/x402/data/investment-report',
   toolName: 'investment_report',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitAnyMarket(ctx, input.chains),
   async handler(input, ctx) {
     const sections = await Promise.all(input.chains.map(async (name) => {
       try {

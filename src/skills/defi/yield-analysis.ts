@@ -7,6 +7,7 @@ import { PERIODS } from '../../intel/periods.js';
 import { TRADEABLE_LIQUIDITY_USD } from '../../intel/market.js';
 import { EVM_CHAINS, chainParam, limitParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { pct, usd } from '../summary.js';
 import { loadMarket, periodStartBlock } from '../market/load.js';
 
@@ -32,6 +33,7 @@ export const yieldAnalysisSkill = defineSkill({
     return `${r.poolsCompared} pools compared over ${r.timeperiod}; best: ${best.pair} on ${best.dex}, fee APR ${pct(best.feeAprPct)} on ${usd(best.liquidityUsd)} liquidity ` +
       `(impermanent loss ${pct(best.impermanentLossPct)}, net ${pct(best.netPeriodReturnPct)} over the period). Realised, not promised.`;
   },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
@@ -54,6 +56,7 @@ export const altcoinSeasonSkill = defineSkill({
   summarize: (r) =>
     `Altcoin season index ${r.index}/100 (${r.season}): ${(r.tokens as { beatBenchmark: boolean }[]).filter((t) => t.beatBenchmark).length} of ${r.tokensCompared} liquid altcoins ` +
     `beat ${r.benchmark.symbol} (${pct(r.benchmark.changePct)}) over ${r.timeperiod}.`,
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);

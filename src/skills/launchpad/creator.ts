@@ -4,6 +4,7 @@ import { LAUNCHPAD_METHODOLOGY, launches, type Launch } from '../../intel/launch
 import { indexProvenance } from '../../intel/provenance.js';
 import { limitParam, onlyChainParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadMarket, periodStartBlock } from '../market/load.js';
 import type { SkillContext } from '../context.js';
 
@@ -43,6 +44,7 @@ export const creatorLaunchesSkill = defineSkill({
   httpPath: '/x402/data/creator-launches',
   toolName: 'creator_launches',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => creatorRows(ctx, input, (all, fromBlock) => all.filter((l) => l.launchedBlock >= fromBlock).sort((a, b) => b.launchedBlock - a.launchedBlock), 'launchedBlock'),
 });
 
@@ -57,5 +59,6 @@ export const creatorVolumeSkill = defineSkill({
   httpPath: '/x402/data/creator-volume',
   toolName: 'creator_volume',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => creatorRows(ctx, input, (all) => all.filter((l) => l.period.volumeUsd > 0).sort((a, b) => b.period.volumeUsd - a.period.volumeUsd), 'period.volumeUsd'),
 });

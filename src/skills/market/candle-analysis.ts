@@ -14,6 +14,7 @@ import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, chainParam, periodParam, tokenParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitChartForecast, admitToken } from '../admission.js';
 import { loadMarket } from './load.js';
 import { chartSummary, tokenchartSkill } from './tokenchart.js';
 import { num, orReason, pct, share, usd } from '../summary.js';
@@ -52,6 +53,7 @@ export const chartForecastSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 60 },
   summarize: chartSummary,
+  admit: (input, ctx) => admitChartForecast(ctx, input.chain, input.token, input.timeperiod),
   handler: (input, ctx) => tokenchartSkill.handler({ tokenAddress: input.token, chain: input.chain, timeperiod: input.timeperiod, forecast: true }, ctx),
 });
 
@@ -76,6 +78,7 @@ export const technicalAnalysisSkill = defineSkill({
     `MACD ${orReason(r.macd, (x) => `histogram ${num(x.histogram)} (${x.bias})`)}; SMA 20 ${orReason(r.sma20, usd)}, SMA 50 ${orReason(r.sma50, usd)}; ` +
     `Bollinger ${orReason(r.bollinger, (x) => `${usd(x.lower)}-${usd(x.upper)}, %B ${x.percentB}`)}; trend ${orReason(r.trend, String)}; ` +
     `support ${r.support.map(usd).join(', ') || 'none below'}; resistance ${r.resistance.map(usd).join(', ') || 'none above'}.`,
+  admit: (input, ctx) => admitToken(ctx, input.chain, input.token, { priced: true }),
   async handler(input, ctx) {
     const { chain, checkpoint, fromBlock, candles, token: t } = await tokenCandles(ctx, input, input.timeframe, input.candles);
     return {
@@ -114,6 +117,7 @@ export const strategyBacktestSkill = defineSkill({
     `${r.strategy} on ${r.token.symbol} (${r.parameters.timeframe} candles, ${r.parameters.periodDays} days, fee ${r.parameters.feeBps} bps): ${pct(r.totalReturnPct)} ` +
     `against ${pct(r.buyAndHoldReturnPct)} buying and holding; max drawdown ${pct(-r.maxDrawdownPct)}; Sharpe ${r.sharpe ?? 'n/a'}; ${r.tradeCount} trades, ` +
     `win rate ${r.winRate === null ? 'n/a' : share(r.winRate * 100)}; in the market ${share(r.exposurePct)} of the time.`,
+  admit: (input, ctx) => admitToken(ctx, input.chain, input.token, { priced: true }),
   async handler(input, ctx) {
     const count = candleCount(input);
     const { chain, checkpoint, fromBlock, candles, token: t } = await tokenCandles(ctx, input, input.timeframe, count);

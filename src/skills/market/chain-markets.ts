@@ -12,6 +12,7 @@ import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadAllMarkets, periodStartBlock } from './load.js';
 import { pct, usd } from '../summary.js';
 
@@ -38,6 +39,11 @@ async function crossChainRows(ctx: SkillContext, only?: ChainName): Promise<{ ro
   return { rows, unavailable, sources };
 }
 
+/** Tokenized stocks are a source this deployment cannot read: asking for them is refused, never answered with an empty board. */
+async function stocksRefusal(input: { kind: string; sort: string }): Promise<void> {
+  if (input.kind === 'stock' || input.sort === 'premium') throw new SibylError('domain_disabled', 'tokenized stocks (and their premium) are a source this deployment cannot read; nothing was charged', { reason: 'domain_disabled' });
+}
+
 export const chainMarketsSkill = defineSkill({
   id: 'chain-markets',
   title: 'Chain markets',
@@ -53,8 +59,9 @@ export const chainMarketsSkill = defineSkill({
   toolName: 'chain_markets',
   surfaces: ['a2a', 'mcp'],
   summarize: (r) => `${r.count} of ${r.totalTokens} tokens by ${r.sort}; top: ${(r.tokens as Row[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} (${usd(t.volumeUsd)} volume, ${pct(t.changePct)})`).join('; ')}.`,
+  admit: async (input) => stocksRefusal(input),
   async handler(input, ctx) {
-    if (input.kind === 'stock' || input.sort === 'premium') throw new SibylError('domain_disabled', 'tokenized stocks (and their premium) are a source this deployment cannot read; nothing was charged', { reason: 'domain_disabled' });
+    await stocksRefusal(input);
     const { rows, unavailable, sources } = await crossChainRows(ctx);
     const key: Record<Exclude<(typeof SORTS)[number], 'premium'>, (r: Row) => number> = {
       volume: (r) => r.volumeUsd, mcap: (r) => r.marketCapUsd ?? -1, liquidity: (r) => r.liquidityUsd,
@@ -81,6 +88,9 @@ export const alphaGainersSkill = defineSkill({
   toolName: 'top_gainers_comprehensive',
   surfaces: ['a2a', 'mcp'],
   summarize: (r) => `Top alpha: ${(r.tokens as { symbol: string; chain: string; changePct: number; alpha: number }[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} ${pct(t.changePct)} (alpha ${t.alpha})`).join('; ') || 'none'}.`,
+  admit: async (input, ctx) => {
+    if (input.chain) await admitMarket(ctx, input.chain);
+  },
   async handler(input, ctx) {
     const { rows, unavailable, sources } = await crossChainRows(ctx, input.chain);
     const ranked = rows

@@ -4,6 +4,7 @@ import { indexProvenance } from '../../intel/provenance.js';
 import { loadMarket } from './load.js';
 import { chainParam, limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 
 export const latestPairsSkill = defineSkill({
   id: 'latest-pairs',
@@ -20,6 +21,7 @@ export const latestPairsSkill = defineSkill({
   httpPath: '/x402/data/latest-pairs',
   toolName: 'latest_pairs',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const { pairs, fromBlock } = await latestPairs(market, input.limit);

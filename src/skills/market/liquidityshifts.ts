@@ -3,6 +3,7 @@ import { round } from '../../intel/market.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadMarket, periodStartBlock } from './load.js';
 
 export const liquidityShiftsSkill = defineSkill({
@@ -16,6 +17,7 @@ export const liquidityShiftsSkill = defineSkill({
   httpPath: '/x402/data/liquidityshifts',
   toolName: 'liquidity_shifts',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);

@@ -10,6 +10,7 @@ import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, chainParam, periodParam, tokenParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitChartForecast, admitToken } from '../admission.js';
 import { pct, usd } from '../summary.js';
 import { loadMarket } from './load.js';
 
@@ -69,6 +70,7 @@ export const tokenchartSkill = defineSkill({
   // With a forecast it is the catalogue's chart-forecast service, under that service's limits.
   catalog: { id: 'chart-forecast', rateLimitPerMinute: 20, timeTargetSeconds: 60, when: { forecast: true } },
   summarize: chartSummary,
+  admit: (input, ctx) => (input.forecast ? admitChartForecast(ctx, input.chain, input.tokenAddress, input.timeperiod) : admitToken(ctx, input.chain, input.tokenAddress, { priced: true })),
   async handler(input, ctx) {
     const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);
     const first = candles[0]!;
@@ -108,6 +110,7 @@ export const tokenchartRawSkill = defineSkill({
   httpPath: '/x402/data/tokenchart/raw',
   toolName: 'token_chart_raw',
   surfaces: ['http', 'a2a', 'mcp'],
+  admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress, { priced: true }),
   async handler(input, ctx) {
     const { chain, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);
     return {
@@ -131,6 +134,7 @@ export const ohlcvSkill = defineSkill({
   httpPath: '/x402/data/ohlcv',
   toolName: 'ohlcv',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress, { priced: true }),
   async handler(input, ctx) {
     const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);
     return {

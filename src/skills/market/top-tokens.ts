@@ -5,6 +5,7 @@ import { indexProvenance } from '../../intel/provenance.js';
 import type { SkillContext } from '../context.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadMarket, periodStartBlock } from './load.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { Period } from '../../intel/periods.js';
@@ -37,6 +38,7 @@ export const topTokensSkill = defineSkill({
   httpPath: '/x402/data/top-tokens',
   toolName: 'top_tokens',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => rankings(ctx, input, 'liquidityUsd'),
 });
 
@@ -51,6 +53,7 @@ export const topVolumeSkill = defineSkill({
   httpPath: '/x402/data/topvolume',
   toolName: 'top_volume',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => rankings(ctx, input, 'volumeUsd'),
 });
 
@@ -65,5 +68,6 @@ export const topGainersSkill = defineSkill({
   toolName: 'top_gainers',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 15 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => rankings(ctx, input, 'changePct'),
 });

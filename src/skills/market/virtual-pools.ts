@@ -7,6 +7,7 @@ import { periodChangePct } from '../../intel/rankings.js';
 import { resolveToken } from '../../intel/resolve.js';
 import { limitParam, onlyChainParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitToken } from '../admission.js';
 import { loadMarket, periodStartBlock } from './load.js';
 
 const SORTS = ['volumeUsd', 'swaps', 'priceChange'] as const;
@@ -28,6 +29,7 @@ export const virtualPoolsSkill = defineSkill({
   httpPath: '/x402/data/virtual-pools',
   toolName: 'virtual_pools',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitToken(ctx, input.chain, 'VIRTUAL'),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const virtual = resolveToken(market, 'VIRTUAL');

@@ -4,6 +4,7 @@ import { indexProvenance } from '../../intel/provenance.js';
 import { loadMarket } from './load.js';
 import { chainParam, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 
 export const walletHoldingsSkill = defineSkill({
   id: 'wallet-portfolio',
@@ -21,6 +22,7 @@ export const walletHoldingsSkill = defineSkill({
   httpPath: '/x402/data/wallet-holdings',
   toolName: 'wallet_holdings',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     // Balances are replayed over the whole index.

@@ -9,6 +9,7 @@ import { resolveToken } from '../../intel/resolve.js';
 import { SibylError } from '../../errors.js';
 import { chainParam, tokenParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitToken } from '../admission.js';
 import { loadMarket } from '../market/load.js';
 import { pct, usd } from '../summary.js';
 
@@ -38,6 +39,7 @@ export const mevProtectionSkill = defineSkill({
   summarize: (r) =>
     `${r.side} ${usd(r.amountUsd)} of ${r.token.symbol}: impact ${pct(-r.priceImpactPct)}; ${r.sandwichesLast24h} sandwiches on its pool in 24 h; risk ${r.risk}. ` +
     `Set slippage ${r.recommendation.slippagePct}%${r.recommendation.splitInto > 1 ? `, split into ${r.recommendation.splitInto} trades` : ''}${r.recommendation.privateRelay ? ', send through a private relay' : ''} (at most ${usd(r.valueAtRiskUsd)} at risk).`,
+  admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress, { priced: true }),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const token = resolveToken(market, input.tokenAddress);

@@ -3,6 +3,7 @@ import { round } from '../../intel/market.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadMarket, periodStartBlock } from '../market/load.js';
 
 export const mevDetectionSkill = defineSkill({
@@ -18,6 +19,7 @@ export const mevDetectionSkill = defineSkill({
   toolName: 'mev_detection',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);

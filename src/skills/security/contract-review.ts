@@ -6,6 +6,7 @@ import { REVIEW_METHODOLOGY, reviewContract } from '../../intel/security/review.
 import { SECURITY_METHODOLOGY, scanToken } from '../../intel/security/scan.js';
 import { EVM_CHAINS, chainParam, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitChain } from '../admission.js';
 import { loadMarket } from '../market/load.js';
 
 const input = z.strictObject({ address: evmAddressParam('Contract address (0x + 40 hex).'), chain: chainParam('base', EVM_CHAINS) });
@@ -22,6 +23,7 @@ export const contractReviewSkill = defineSkill({
   toolName: 'contract_review',
   surfaces: ['a2a', 'mcp', 'agent'],
   summarize: (r) => `Risk ${r.risk}: ${(r.findings as string[]).join('; ') || 'no owner powers, not a proxy'}.`,
+  admit: async (input, ctx) => void admitChain(ctx, input.chain),
   async handler({ address, chain: chainName }, ctx) {
     const chain = ctx.chains.get(chainName);
     const head = await chain.client.getBlock();
@@ -41,6 +43,7 @@ export const smartContractAuditSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 5, timeTargetSeconds: 120 },
   summarize: (r) => `Audit score ${r.score}/100 (${r.grade}); ${(r.findings as { severity: string; finding: string }[]).slice(0, 5).map((f) => `${f.severity}: ${f.finding}`).join('; ') || 'no findings'}.`,
+  admit: async (input, ctx) => void admitChain(ctx, input.chain),
   async handler({ address, chain: chainName }, ctx) {
     const chain = ctx.chains.get(chainName);
     const head = await chain.client.getBlock();

@@ -3,6 +3,7 @@ import { indexProvenance } from '../../intel/provenance.js';
 import { resolveToken } from '../../intel/resolve.js';
 import { tokenOnChainInput } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitToken } from '../admission.js';
 import { loadMarket } from '../market/load.js';
 
 export const holderConcentrationSkill = defineSkill({
@@ -17,6 +18,7 @@ export const holderConcentrationSkill = defineSkill({
   httpPath: '/x402/data/holderconcentration',
   toolName: 'holder_concentration',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const token = resolveToken(market, input.tokenAddress);

@@ -3,6 +3,7 @@ import { resolveToken } from '../../intel/resolve.js';
 import { SECURITY_METHODOLOGY, scanToken } from '../../intel/security/scan.js';
 import { tokenOnChainInput } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitToken } from '../admission.js';
 import { loadMarket } from '../market/load.js';
 
 export const rugPullScannerSkill = defineSkill({
@@ -20,6 +21,7 @@ export const rugPullScannerSkill = defineSkill({
   summarize: (r) =>
     `${r.token?.symbol ?? 'Token'}: risk ${r.verdict} (${r.riskScore}/100); honeypot ${r.honeypot ? 'yes' : 'no'}; rugged ${r.rugged ? 'yes' : 'no'}. ` +
     `Findings: ${(r.findings as { finding: string }[]).slice(0, 4).map((f) => f.finding).join('; ') || 'none'}.`,
+  admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const token = resolveToken(market, input.tokenAddress);

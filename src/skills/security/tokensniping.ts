@@ -3,6 +3,7 @@ import { resolveToken } from '../../intel/resolve.js';
 import { DEFAULT_SNIPER_WINDOW, detectSnipers, sniperMethodology } from '../../intel/snipers.js';
 import { tokenOnChainInput } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitToken } from '../admission.js';
 import { loadMarket } from '../market/load.js';
 
 export const tokenSnipingSkill = defineSkill({
@@ -17,6 +18,7 @@ export const tokenSnipingSkill = defineSkill({
   httpPath: '/x402/data/tokensniping',
   toolName: 'token_sniping',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const token = resolveToken(market, input.tokenAddress);

@@ -7,6 +7,7 @@ import { DEBUGGER_METHODOLOGY, FLOW_METHODOLOGY, debugTransaction, findTransacti
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitChain } from '../admission.js';
 import { usd } from '../summary.js';
 import { loadMarket } from '../market/load.js';
 
@@ -36,6 +37,7 @@ export const transactionDebuggerSkill = defineSkill({
     return `${r.status === 'success' ? 'Succeeded' : `Reverted: ${r.revertReason}`}. ${r.call.function ?? r.call.kind} from ${r.from} to ${r.to ?? 'a new contract'} in block ${r.block}; ` +
       `gas ${r.gas.used} of ${r.gas.limit} (${r.gas.usedPct}%), fee ${r.gas.feeNative}; logs: ${[...events].map(([e, n]) => `${n} ${e}`).join(', ') || 'none'}.`;
   },
+  admit: async (input, ctx) => void (input.chain && admitChain(ctx, input.chain)),
   async handler(input, ctx) {
     const { found, head } = await locate(ctx, input.txHash, input.chain);
     const market = await loadMarket(ctx, found.chain.name).then((m) => m.market).catch(() => null);
@@ -56,6 +58,7 @@ export const fundFlowTraceSkill = defineSkill({
   summarize: (r) =>
     `${r.edgeCount} transfers followed over ${r.hops} hops from block ${r.block}; largest recipients: ` +
     `${(r.largestRecipients as { address: string; kind: string; receivedUsd: number }[]).slice(0, 5).map((e) => `${e.address} (${e.kind}, ${usd(e.receivedUsd)})`).join('; ') || 'none'}.`,
+  admit: async (input, ctx) => void (input.chain && admitChain(ctx, input.chain)),
   async handler(input, ctx) {
     const { found, head } = await locate(ctx, input.txHash, input.chain);
     const { market, checkpoint } = await loadMarket(ctx, found.chain.name);

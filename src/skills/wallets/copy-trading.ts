@@ -7,6 +7,7 @@ import { SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../../inte
 import { TRUST_METHODOLOGY, walletTrust } from '../../intel/trust.js';
 import { chainParam, evmAddressParam, limitParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadMarket, periodStartBlock } from '../market/load.js';
 import { share, usd } from '../summary.js';
 
@@ -32,6 +33,7 @@ export const copyTradingLeaderboardSkill = defineSkill({
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
   summarize: (r) =>
     `${r.tradersRanked} traders with at least ${r.minClosedTrades} closed trades; top: ${(r.traders as { wallet: string; realizedUsd: number; winRate: number }[]).slice(0, 3).map((t) => `${t.wallet} (${usd(t.realizedUsd)}, win rate ${share(t.winRate * 100)})`).join('; ') || 'none'}.`,
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
@@ -72,6 +74,7 @@ export const copyTradingIntelSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
   summarize: (r) => `${r.verdict.copyable ? 'Copyable' : 'Not copyable'}: ${r.verdict.reasons.join('; ')}.`,
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);

@@ -5,6 +5,7 @@ import { PNL_METHODOLOGY, walletPnl } from '../../intel/pnl.js';
 import { TRUST_METHODOLOGY, walletTrust } from '../../intel/trust.js';
 import { chainParam, evmAddressParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { share, usd } from '../summary.js';
 import { loadMarket, periodStartBlock } from '../market/load.js';
 
@@ -24,6 +25,7 @@ export const walletPnlSkill = defineSkill({
   summarize: (r) =>
     `Over ${r.timeperiod}: realized ${usd(r.realizedUsd)}, unrealized ${usd(r.unrealizedUsd)}, total ${usd(r.totalPnlUsd)} from ${r.tradesInPeriod} trades ` +
     `(${usd(r.volumeUsd)} traded; win rate ${r.winRate === null ? 'n/a' : share(r.winRate * 100)}); ${r.swapsIndexed} swaps indexed in all.`,
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
@@ -49,6 +51,7 @@ export const walletTrustSkill = defineSkill({
   catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
   summarize: (r) =>
     `Trust score ${r.score}/100 (${r.grade}): ${(r.factors as { factor: string; points: number; evidence: string }[]).map((f) => `${f.factor} ${f.points >= 0 ? '+' : ''}${f.points} (${f.evidence})`).join('; ')}.`,
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     return { ...indexProvenance(chain, checkpoint, TRUST_METHODOLOGY, 0), wallet: input.walletAddress, ...(await walletTrust(chain, market, input.walletAddress)) };

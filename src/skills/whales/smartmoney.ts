@@ -3,6 +3,7 @@ import { indexProvenance } from '../../intel/provenance.js';
 import { MIN_CLOSED_TRADES, MIN_REALIZED_USD, MIN_WIN_RATE, SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../../intel/smart-money.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadMarket, periodStartBlock } from '../market/load.js';
 
 export const smartMoneySkill = defineSkill({
@@ -18,6 +19,7 @@ export const smartMoneySkill = defineSkill({
   toolName: 'smart_money',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);

@@ -4,6 +4,7 @@ import { origins } from '../../intel/security/deployer.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
 import { loadMarket, periodStartBlock } from '../market/load.js';
 
 export const whaleIntelSkill = defineSkill({
@@ -19,6 +20,7 @@ export const whaleIntelSkill = defineSkill({
   toolName: 'whale_intel',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
