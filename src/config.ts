@@ -9,6 +9,8 @@ import { EMBEDDED_SERVICE_TOKEN, EVM_CHAIN_NAMES, type EvmChainName } from './ch
 import { backendEnvName, MODEL_SLOTS } from './forecast/slots.js';
 
 export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = ['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism'];
+/** Where the embedded chains prefer to serve (the port wallets and tools try first); taken ports move. */
+export const DEFAULT_EMBEDDED_RPC_PORT = 8545;
 
 export interface ChainSource {
   readonly name: EvmChainName;
@@ -26,6 +28,8 @@ export interface Config {
   readonly redisPrefix: string;
   readonly chains: readonly ChainSource[];
   readonly embeddedRpcPort: number;
+  /** EMBEDDED_RPC_PORT was set: a taken port stops start-up instead of moving to a free one. */
+  readonly embeddedRpcPortFixed: boolean;
   readonly payTo: Address;
   readonly settlerPrivateKey: Hex | undefined;
   readonly facilitatorUrl: string | undefined;
@@ -78,7 +82,7 @@ const envSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   REDIS_PREFIX: z.string().min(1).default('sibyl:'),
   EMBEDDED_CHAINS: z.string().default(DEFAULT_EMBEDDED_CHAINS.join(',')),
-  EMBEDDED_RPC_PORT: int(0, 65_535).default(8545),
+  EMBEDDED_RPC_PORT: int(0, 65_535).optional(),
   X402_PAY_TO: address.optional(),
   X402_SETTLER_PRIVATE_KEY: privateKey.optional(),
   X402_FACILITATOR_URL: z.url().optional(),
@@ -156,7 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     chains,
-    embeddedRpcPort: e.EMBEDDED_RPC_PORT,
+    embeddedRpcPort: e.EMBEDDED_RPC_PORT ?? DEFAULT_EMBEDDED_RPC_PORT,
+    embeddedRpcPortFixed: e.EMBEDDED_RPC_PORT !== undefined,
     payTo: e.X402_PAY_TO ?? demoAccount(0).address,
     settlerPrivateKey,
     facilitatorUrl: e.X402_FACILITATOR_URL,

@@ -6,6 +6,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CHAINS, PAYMENT_CHAIN } from './chain/chains.js';
+import { PortTakenError } from './chain/anvil.js';
 import { startDevnet, type Devnet } from './chain/devnet.js';
 import { ChainRuntime } from './chain/runtime.js';
 import { ConfigError, type Config } from './config.js';
@@ -81,8 +82,13 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     ? await startDevnet({
         chains: embedded,
         basePort: config.embeddedRpcPort,
+        // A port set explicitly is a requirement; the default one only a preference.
+        ifPortTaken: config.embeddedRpcPortFixed ? 'fail' : 'free-port',
         onProgress: options.onProgress,
         ...(world && { genesisTimestamp: worldGenesisTimestamp(world.days), fifo: true }),
+      }).catch((err: unknown) => {
+        if (!(err instanceof PortTakenError)) throw err;
+        throw new ConfigError(`EMBEDDED_RPC_PORT: ${err.message}, and Sibyl never uses a node it did not start. Free the port, choose another EMBEDDED_RPC_PORT, or leave it unset to let taken ports move to free ones`);
       })
     : undefined;
 

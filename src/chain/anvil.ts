@@ -1,10 +1,19 @@
 /**
  * Runs an anvil node (from the `@foundry-rs/anvil` npm package, whose platform package ships
  * the binary: nothing is downloaded) as a child process bound to 127.0.0.1.
+ *
+ * A node is handed out only when it is the child spawned here: the port was free before the
+ * spawn, the child is alive, it wrote its `--config-out` file (anvil does so only after its own
+ * listener bound, so a node that held the port first cannot pass for it) and it answers the
+ * expected chain id.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -21,6 +30,17 @@ export interface AnvilOptions {
   order?: 'fifo' | 'fees';
 }
 
+/** The port is held by a process this one did not start (often another node on 8545). */
+export class PortTakenError extends Error {
+  constructor(
+    readonly port: number,
+    /** The chain that wanted it, when known. */
+    readonly chain?: string,
+  ) {
+    super(`port ${port}${chain ? ` (${chain})` : ''} on 127.0.0.1 is in use by a process Sibyl did not start`);
+  }
+}
+
 export interface AnvilNode {
   readonly rpcUrl: string;
   readonly port: number;
@@ -30,7 +50,7 @@ export interface AnvilNode {
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
-function anvilBinary(): string {
+export function anvilBinary(): string {
   const require = createRequire(import.meta.url);
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
@@ -50,20 +70,26 @@ function installExitHook(): void {
   });
 }
 
+/** Starts a node on `options.port` (PortTakenError when something holds it) or, with 0, on a free port. */
 export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
   installExitHook();
+  if (options.port !== 0) {
+    if (!(await portIsFree(options.port))) throw new PortTakenError(options.port);
+    return spawnAnvil(options, options.port);
+  }
   // A port picked here may be taken by the time anvil binds it: try again on another.
   for (let attempt = 1; ; attempt++) {
-    const port = options.port === 0 ? await freePort() : options.port;
     try {
-      return await spawnAnvil(options, port);
+      return await spawnAnvil(options, await freePort());
     } catch (err) {
-      if (options.port !== 0 || attempt >= 3) throw err;
+      if (!(err instanceof PortTakenError) || attempt >= 3) throw err;
     }
   }
 }
 
 async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNode> {
+  // Written by anvil only once its own listener is bound: proof that the node answering is this child.
+  const boundProof = join(tmpdir(), `sibyl-anvil-${process.pid}-${randomUUID()}.json`);
   const args = [
     '--host', '127.0.0.1',
     '--port', String(port),
@@ -72,6 +98,7 @@ async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNod
     '--accounts', String(options.accounts ?? 10),
     '--balance', String(options.balanceEth ?? 10_000),
     '--quiet', // its per-request log would cost the service a pipe read per call
+    '--config-out', boundProof,
     ...(options.genesisTimestamp !== undefined ? ['--timestamp', String(options.genesisTimestamp)] : []),
     ...(options.order ? ['--order', options.order] : []),
   ];
@@ -79,17 +106,20 @@ async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNod
   live.add(child);
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2_000)));
+  // 'close' comes after the stderr pipe is drained, so the reason is complete.
   const exited = new Promise<never>((_, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`anvil exited with code ${code}: ${stderr.trim()}`)));
+    child.once('close', (code) => reject(/address already in use/i.test(stderr) ? new PortTakenError(port) : new Error(`anvil exited with code ${code}: ${stderr.trim()}`)));
   });
   const rpcUrl = `http://127.0.0.1:${port}`;
   try {
-    await Promise.race([waitForRpc(rpcUrl, 15_000), exited]);
+    await Promise.race([waitUntilServing(rpcUrl, boundProof, options.chainId, 15_000), exited]);
   } catch (err) {
     child.kill('SIGKILL');
     live.delete(child);
     throw err;
+  } finally {
+    await rm(boundProof, { force: true });
   }
   exited.catch(() => {});
   child.once('exit', () => live.delete(child));
@@ -118,14 +148,32 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForRpc(url: string, timeoutMs: number): Promise<void> {
+/** True when nothing listens on 127.0.0.1:`port` (a listener on 0.0.0.0 holds it too). */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/** Waits until the child has bound its port (its config file exists) and answers the expected chain id. */
+async function waitUntilServing(url: string, boundProof: string, chainId: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
-      if (res.ok) return;
-    } catch {}
+    const answered = existsSync(boundProof) ? await rpcChainId(url).catch(() => null) : null;
+    if (answered !== null) {
+      if (answered !== chainId) throw new Error(`the node at ${url} answers chain id ${answered}, not ${chainId}`);
+      return;
+    }
     if (Date.now() > deadline) throw new Error(`anvil did not answer at ${url} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+async function rpcChainId(url: string): Promise<number> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+  const { result } = (await res.json()) as { result?: string };
+  if (!result) throw new Error(`no chain id from ${url}`);
+  return Number(result);
 }

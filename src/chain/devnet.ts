@@ -9,7 +9,8 @@ import {
   type Address, type Hex,
 } from 'viem';
 import { DemoToken, EmbeddedUSDC, Multicall3, ServiceToken, SibylV2Factory, SibylV2Pair, WrappedNative } from './artifacts/index.js';
-import { startAnvil, type AnvilNode } from './anvil.js';
+import { PortTakenError, portIsFree, startAnvil, type AnvilNode } from './anvil.js';
+import { assertSibylDevnet, writeGenesisMarker } from './genesis-marker.js';
 import { demoAccount } from './accounts.js';
 import { CHAINS, EMBEDDED_SERVICE_TOKEN, MULTICALL3_ADDRESS, PAYMENT_CHAIN, type EvmChainName } from './chains.js';
 import {
@@ -48,6 +49,12 @@ export interface DevnetOptions {
   chains: readonly EvmChainName[];
   /** First RPC port; chains take consecutive ports in the order given. 0 picks free ports. */
   basePort: number;
+  /**
+   * A chain whose port is taken: `fail` (default) stops with PortTakenError before any node is
+   * spawned; `free-port` runs it on a free port instead (reported through onProgress). Either
+   * way a node Sibyl did not start is never used.
+   */
+  ifPortTaken?: 'fail' | 'free-port';
   /** Unix seconds of every chain's genesis block (a world backfilling history starts in the past). */
   genesisTimestamp?: number;
   /** Include transactions in the order they arrive, not by fee (a simulator needs exact order). */
@@ -56,24 +63,27 @@ export interface DevnetOptions {
 }
 
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
+  if (options.ifPortTaken !== 'free-port' && options.basePort !== 0) {
+    for (const [i, name] of options.chains.entries()) {
+      if (!(await portIsFree(options.basePort + i))) throw new PortTakenError(options.basePort + i, name);
+    }
+  }
   const nodes: AnvilNode[] = [];
   try {
     const chains = await Promise.all(
       options.chains.map(async (name, i) => {
         const spec = CHAINS[name];
-        const node = await startAnvil({
-          chainId: spec.chainId,
-          port: options.basePort === 0 ? 0 : options.basePort + i,
-          genesisTimestamp: options.genesisTimestamp,
-          order: options.fifo ? 'fifo' : undefined,
-        });
+        const node = await startChainNode(name, options.basePort === 0 ? 0 : options.basePort + i, options);
         nodes.push(node);
         const started = Date.now();
         const genesis = await deployGenesis(name, node.rpcUrl);
+        await writeGenesisMarker(node.rpcUrl, spec.chainId);
         options.onProgress?.(`${name}: chain ${spec.chainId} at ${node.rpcUrl}, genesis deployed in ${Date.now() - started} ms`);
         return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl, genesis };
       }),
     );
+    // What will be served as each embedded chain is checked as any node would be: chain id and marker.
+    await Promise.all(chains.map((c) => assertSibylDevnet(c.rpcUrl, c.chainId, c.name)));
     return { chains, stop: async () => void (await Promise.all(nodes.map((n) => n.stop()))) };
   } catch (err) {
     await Promise.all(nodes.map((n) => n.stop()));
@@ -170,5 +180,20 @@ async function deployServiceToken(
   await call(EMBEDDED_SERVICE_TOKEN, ServiceToken.abi, 'initialize', [GENESIS_TREASURY, parseEther(SERVICE_TOKEN_SUPPLY.toString())]);
   for (let i = 1; i < DEMO_ACCOUNT_COUNT; i++) {
     await callAsTreasury(EMBEDDED_SERVICE_TOKEN, ServiceToken.abi, 'transfer', [demoAccount(i).address, parseEther(SERVICE_TOKEN_PER_DEMO_ACCOUNT.toString())]);
+  }
+}
+
+/** A chain's node on `port`; when that port is taken and moving is allowed, on a free one. */
+async function startChainNode(name: EvmChainName, port: number, options: DevnetOptions): Promise<AnvilNode> {
+  const spec = CHAINS[name];
+  const anvil = { chainId: spec.chainId, genesisTimestamp: options.genesisTimestamp, order: options.fifo ? ('fifo' as const) : undefined };
+  try {
+    return await startAnvil({ ...anvil, port });
+  } catch (err) {
+    if (!(err instanceof PortTakenError)) throw err;
+    if (options.ifPortTaken !== 'free-port') throw new PortTakenError(port, name);
+    const node = await startAnvil({ ...anvil, port: 0 });
+    options.onProgress?.(`${name}: port ${port} is in use by a process Sibyl did not start; chain ${spec.chainId} runs at ${node.rpcUrl} instead`);
+    return node;
   }
 }

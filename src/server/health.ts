@@ -1,4 +1,9 @@
-/** Readiness: the store in use and, for every chain, its JSON-RPC URL, head block and indexed block. */
+/**
+ * Readiness: the store in use and, for every chain, its JSON-RPC URL, head block and indexed
+ * block. A chain is ok only while its node answers the chain's id, and an embedded one only while
+ * it still carries Sibyl's genesis marker: a node that took over the port is not reported ok.
+ */
+import { notSibylDevnet, wrongChain } from '../chain/genesis-marker.js';
 import type { ChainRuntime } from '../chain/runtime.js';
 import { indexKeys } from '../indexer/rows.js';
 import type { Paywall } from '../payments/paywall.js';
@@ -9,9 +14,13 @@ export async function health(chains: ChainRuntime, store: Store, paywall: Paywal
   const chainReports = await Promise.all(
     chains.list().map(async (c) => {
       try {
-        const [head, checkpoint] = await Promise.all([c.client.getBlockNumber({ cacheTime: 0 }), store.get(indexKeys(c.spec.chainId).checkpoint)]);
+        const [head, checkpoint, problem] = await Promise.all([
+          c.client.getBlockNumber({ cacheTime: 0 }),
+          store.get(indexKeys(c.spec.chainId).checkpoint),
+          c.source === 'embedded' ? notSibylDevnet(c.client, c.spec.chainId) : wrongChain(c.client, c.spec.chainId),
+        ]);
         const indexedBlock = checkpoint ? String((JSON.parse(checkpoint) as { block: number }).block) : null;
-        return { name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: c.rpcUrl, headBlock: head.toString(), indexedBlock, ok: true };
+        return { name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: c.rpcUrl, headBlock: head.toString(), indexedBlock, ok: !problem, ...(problem && { error: problem }) };
       } catch (err) {
         return { name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: c.rpcUrl, headBlock: null, ok: false, error: (err as Error).message.split('\n')[0] };
       }
