@@ -6,6 +6,7 @@
  */
 import type { CurveFeed, CurveVenueParams } from '../curve/feed.js';
 import { SolPricer, toRow, windowActivity, type TokenActivity } from './curve.js';
+import { byGraduationEta, graduationPace, paceRanking } from './graduation-pace.js';
 import { round } from './market.js';
 
 /** How far back the pace looks: long enough to hold a few trades of a live token, short enough to be "now". */
@@ -13,7 +14,7 @@ export const GRADUATION_PACE_SECONDS = 3_600;
 /** Recent graduations listed beside the candidates. */
 export const RECENT_GRADUATIONS_SECONDS = 86_400;
 
-export const GRADUATION_RANKING = `tokens with a positive pace (net SOL into the curve over the last ${GRADUATION_PACE_SECONDS / 3600} h) by estimated time to graduation (SOL still needed / SOL per hour), soonest first; then tokens without one, most recently traded first`;
+export const GRADUATION_RANKING = paceRanking(GRADUATION_PACE_SECONDS, 'SOL');
 
 /** SOL the curve holds when its last token is sold: k / (virtual tokens left then) - initial virtual SOL. */
 export function graduationSol(venue: CurveVenueParams): number {
@@ -52,29 +53,27 @@ export async function graduationWatch(feed: CurveFeed, minProgressPct: number) {
   const launchByMint = new Map(launches.map((l) => [l.mint, l]));
   const solUsdNow = solUsd?.usd ?? null;
   const target = graduationSol(feed.venue);
-  const hours = GRADUATION_PACE_SECONDS / 3600;
 
   const candidates: GraduationCandidate[] = states
     .filter((s) => !s.graduated && s.progressPct >= minProgressPct)
     .map((s) => {
-      const net = pace.curve.get(s.mint)?.netSol ?? 0;
+      const activity = pace.curve.get(s.mint);
       const needed = Math.max(0, target - s.realSol);
-      const perHour = net / hours;
-      const eta = perHour > 0 ? needed / perHour : null;
-      const idle = s.lastTradeTime === null ? null : (head.time - s.lastTradeTime) / 3600;
-      return {
-        ...toRow(feed, s.mint, launchByMint.get(s.mint), s, solUsdNow, pace),
-        realSol: round(s.realSol, 6),
-        solToGraduate: round(needed, 6),
-        netSolInflow: round(net, 6),
-        solPerHour: round(perHour, 6),
-        etaHours: eta === null ? null : round(eta, 3),
-        estimatedGraduationAt: eta === null ? null : new Date((head.time + eta * 3600) * 1000).toISOString(),
-        noPaceReason: eta !== null ? null : noPaceReason(pace.curve.has(s.mint), net, idle),
-        idleHours: idle === null ? null : round(idle, 2),
-      };
+      const p = graduationPace({ needed, netInflow: activity?.netSol ?? 0, tradesInWindow: activity?.trades ?? 0, windowSeconds: GRADUATION_PACE_SECONDS, now: head.time, lastTradeTime: s.lastTradeTime, unit: 'SOL' });
+      return { state: s, needed, pace: p, etaHours: p.etaHours, lastTradeTime: s.lastTradeTime, progressPct: s.progressPct };
     })
-    .sort(byEtaThenRecency);
+    .sort(byGraduationEta)
+    .map(({ state: s, needed, pace: p }) => ({
+      ...toRow(feed, s.mint, launchByMint.get(s.mint), s, solUsdNow, pace),
+      realSol: round(s.realSol, 6),
+      solToGraduate: round(needed, 6),
+      netSolInflow: round(p.netInflow, 6),
+      solPerHour: round(p.perHour, 6),
+      etaHours: p.etaHours === null ? null : round(p.etaHours, 3),
+      estimatedGraduationAt: p.estimatedGraduationAt,
+      noPaceReason: p.noPaceReason,
+      idleHours: s.lastTradeTime === null ? null : round((head.time - s.lastTradeTime) / 3600, 2),
+    }));
 
   const graduates: Graduate[] = states
     .filter((s) => s.graduated && s.graduated.time >= recentFrom)
@@ -88,19 +87,4 @@ export async function graduationWatch(feed: CurveFeed, minProgressPct: number) {
       };
     });
   return { head, target, paceWindow: { from: paceFrom, to: head.time }, recentWindow: { from: recentFrom, to: head.time }, candidates, graduates };
-}
-
-function noPaceReason(traded: boolean, net: number, idleHours: number | null): string {
-  const window = `the last ${GRADUATION_PACE_SECONDS / 3600} h`;
-  if (!traded) return idleHours === null ? 'never traded' : `no trades in ${window}; last trade ${round(idleHours, 1)} h ago`;
-  return net < 0 ? `net SOL outflow in ${window} (${round(net, 4)} SOL)` : `no net SOL inflow in ${window}`;
-}
-
-function byEtaThenRecency(a: GraduationCandidate, b: GraduationCandidate): number {
-  if (a.etaHours !== null && b.etaHours !== null) return a.etaHours - b.etaHours || b.progressPct! - a.progressPct!;
-  if (a.etaHours !== null) return -1;
-  if (b.etaHours !== null) return 1;
-  const at = a.lastTradeAt ? Date.parse(a.lastTradeAt) : -Infinity;
-  const bt = b.lastTradeAt ? Date.parse(b.lastTradeAt) : -Infinity;
-  return bt - at || b.progressPct! - a.progressPct!;
 }

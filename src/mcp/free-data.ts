@@ -7,7 +7,7 @@
 import type { ChainName } from '../chain/chains.js';
 import { altcoinSeason } from '../intel/altseason.js';
 import { whaleActivity } from '../intel/flows.js';
-import { launches } from '../intel/launchpad.js';
+import { byRadarOrder, launches, RADAR_RANKING, radarPace } from '../intel/launchpad.js';
 import { round, TRADEABLE_LIQUIDITY_USD, type Market } from '../intel/market.js';
 import { PERIODS } from '../intel/periods.js';
 import { liquidityOf, tokenRows } from '../intel/rankings.js';
@@ -212,7 +212,7 @@ export async function smartMoneyInflow(ctx: SkillContext) {
   return { object: 'smart-money-inflow', chain: 'bsc', period: '24h', source: source(l), rows: rows.sort((a, b) => b.inflowUsd - a.inflowUsd).slice(0, KEEP) };
 }
 
-/** Bonding-curve launches of the EVM launchpads over the day, closest to graduation first. */
+/** Bonding-curve launches of the EVM launchpads, closest to graduating at their current pace first (RADAR_RANKING). */
 export async function launchpadRadar(ctx: SkillContext) {
   const { loaded, unavailable } = await loadAllMarkets(ctx);
   const rows = [];
@@ -224,10 +224,11 @@ export async function launchpadRadar(ctx: SkillContext) {
         priceUsd: launch.lastPriceUsd, volumeUsd: round(launch.period.volumeUsd, 2), raisedUsd: launch.raisedUsd, progressPct: launch.progressPct,
         protocol: 'bonding-curve launchpad', createTime: launch.launchedAt, migrateStatus: launch.graduated ? 'migrated' : 'on-curve',
         devAddress: launch.creator, traders: launch.lifetime.traders, source: source(l),
+        ...radarPace(launch),
       });
     }
   }
-  return { object: 'launchpad-radar', chain: 'all', window: '24h', rows: rows.sort((a, b) => b.progressPct - a.progressPct).slice(0, KEEP), errors: unavailable.map((u) => ({ leg: u.chain, reason: u.reason })) };
+  return { object: 'launchpad-radar', chain: 'all', window: '24h', ranking: RADAR_RANKING, rows: rows.sort(byRadarOrder).slice(0, KEEP), errors: unavailable.map((u) => ({ leg: u.chain, reason: u.reason })) };
 }
 
 /** Sentiment derived from the markets Sibyl indexes; sources it does not have are said unavailable. */
