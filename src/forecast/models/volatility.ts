@@ -5,11 +5,15 @@
  * them through the volatility recursion, and read q10/q50/q90 of the compounded price per step.
  * The median path is the point forecast. Seeded, so the same inputs give the same answer.
  *
+ * Residuals are redrawn in blocks (serial dependence kept) with a small kernel (no atoms), and
+ * every step's variance has a floor from the series' own scale: see residuals.ts.
+ *
  * - `ewma`: RiskMetrics variance, lambda 0.94, zero drift.
  * - `garch`: GARCH(1,1) fitted by Gaussian quasi-likelihood over a coarse-to-fine grid.
  * - `gjr`: GJR-GARCH(1,1,1), the asymmetric variant in which losses raise volatility more.
  */
 import { Rng } from '../../world/random.js';
+import { residualSampler } from './residuals.js';
 import type { ModelForecast } from './types.js';
 
 export type VolatilityKind = 'ewma' | 'garch' | 'gjr';
@@ -22,6 +26,8 @@ interface Params {
 }
 
 const EWMA_LAMBDA = 0.94;
+/** A step's variance is never below this share of the series' own mean squared return. */
+const VARIANCE_FLOOR_SHARE = 0.1;
 export const FHS_PATHS = 1_000;
 
 function logReturns(closes: readonly number[]): number[] {
@@ -84,20 +90,23 @@ export function volatilityForecast(kind: VolatilityKind, closes: readonly number
   const r = logReturns(closes);
   const mean = 0; // no drift: a drift estimated from the sample is noise at these horizons
   const params: Params = kind === 'ewma' ? { omega: 0, alpha: 1 - EWMA_LAMBDA, gamma: 0, beta: EWMA_LAMBDA } : fit(r, mean, kind === 'gjr');
+  const floor = varianceFloor(r);
   const { variances, next } = filter(r, params, mean);
-  const z = r.map((x, i) => (x - mean) / Math.sqrt(variances[i]!));
+  const z = r.map((x, i) => (x - mean) / Math.sqrt(Math.max(variances[i]!, floor)));
   const rng = new Rng(`${seed}:${kind}:${closes.length}:${horizon}:${closes[closes.length - 1]}`);
+  const draws = residualSampler(z, rng, meanBlockLength(z.length));
   const last = closes[closes.length - 1]!;
   // paths[step][path]: cumulative log return after step+1 steps.
   const paths = Array.from({ length: horizon }, () => new Float64Array(FHS_PATHS));
   for (let k = 0; k < FHS_PATHS; k++) {
-    let v = next;
+    let v = Math.max(next, floor);
     let cum = 0;
+    draws.start();
     for (let h = 0; h < horizon; h++) {
-      const shock = Math.sqrt(v) * z[Math.floor(rng.next() * z.length)]!;
+      const shock = Math.sqrt(v) * draws.next();
       cum += mean + shock;
       paths[h]![k] = cum;
-      v = params.omega + (params.alpha + (shock < 0 ? params.gamma : 0)) * shock * shock + params.beta * v;
+      v = Math.max(floor, params.omega + (params.alpha + (shock < 0 ? params.gamma : 0)) * shock * shock + params.beta * v);
     }
   }
   const q10: number[] = [];
@@ -111,4 +120,18 @@ export function volatilityForecast(kind: VolatilityKind, closes: readonly number
     q90.push(at(0.9));
   }
   return { points: q50, quantiles: { q10, q50, q90 } };
+}
+
+/**
+ * The least variance a step may have: a share of the series' own variance, so a long calm
+ * stretch (EWMA decays towards zero) or a thin token's run of equal closes never claims certainty.
+ */
+function varianceFloor(r: readonly number[]): number {
+  const variance = r.reduce((s, x) => s + x * x, 0) / Math.max(1, r.length);
+  return VARIANCE_FLOOR_SHARE * variance;
+}
+
+/** The usual n^(1/3) rate for the bootstrap's mean block length (8 residuals of 511). */
+function meanBlockLength(n: number): number {
+  return Math.max(1, Math.round(Math.cbrt(n)));
 }
