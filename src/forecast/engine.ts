@@ -1,5 +1,5 @@
 /**
- * The forecast engine (spec 4.3): the request schema, drift and direction per model, the
+ * The forecast engine (spec 4.3): the request schema, drift, noise and direction per model, the
  * consensus verdict between the general and the finance-native model, and an EIP-191
  * attestation over a canonical encoding of the answer. Pure: backends run the models.
  */
@@ -8,10 +8,10 @@ import { hashMessage, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { runInProcess } from './models/index.js';
 import type { ModelForecast } from './models/types.js';
+import { percent, price } from './precision.js';
+import { direction, NEUTRAL_BAND_PCT, noisePcts, SIGNAL_MULTIPLE, type Direction } from './signal.js';
 import { CONSENSUS, CONSENSUS_PAIR, FORECAST_LIMITS, MODEL_SLOTS, slot } from './slots.js';
 
-/** A move inside ±this % is neutral (and a "scratch" in the accuracy ledger). */
-export const NEUTRAL_BAND_PCT = 0.5;
 /** The two models agree when they call the same direction and their drifts are this close (percentage points). */
 export const CONSENSUS_MAX_DISTANCE_PCT = 2;
 
@@ -35,17 +35,14 @@ export function modelsFor(model: string): string[] {
   return model === CONSENSUS ? [...CONSENSUS_PAIR] : [model];
 }
 
-export type Direction = 'bullish' | 'bearish' | 'neutral';
-
-export function direction(driftPct: number): Direction {
-  return driftPct > NEUTRAL_BAND_PCT ? 'bullish' : driftPct < -NEUTRAL_BAND_PCT ? 'bearish' : 'neutral';
+interface Call {
+  readonly driftPct: number;
+  readonly direction: Direction;
 }
 
-const round = (n: number, d = 6) => Math.round(n * 10 ** d) / 10 ** d;
-
 /** The consensus rule: the same direction, with drifts at most CONSENSUS_MAX_DISTANCE_PCT apart. */
-export function consensusVerdict(generalDriftPct: number, financeDriftPct: number): 'CONSENSUS' | 'DIVERGENCE' {
-  return direction(generalDriftPct) === direction(financeDriftPct) && Math.abs(generalDriftPct - financeDriftPct) <= CONSENSUS_MAX_DISTANCE_PCT ? 'CONSENSUS' : 'DIVERGENCE';
+export function consensusVerdict(general: Call, finance: Call): 'CONSENSUS' | 'DIVERGENCE' {
+  return general.direction === finance.direction && Math.abs(general.driftPct - finance.driftPct) <= CONSENSUS_MAX_DISTANCE_PCT ? 'CONSENSUS' : 'DIVERGENCE';
 }
 
 /** The response record from each model's answer (see the README's forecast section for every field). */
@@ -54,19 +51,21 @@ export function assembleForecast(input: ForecastInput, results: ReadonlyMap<stri
   const models = modelsFor(input.model).map((id) => {
     const f = results.get(id)!;
     const driftPct = (f.points[f.points.length - 1]! / last - 1) * 100;
+    const noise = noisePcts(f, input.inputs);
     return {
       model: id,
       family: slot(id)!.family,
-      points: f.points.map((p) => round(p)),
-      driftPct: round(driftPct, 4),
-      direction: direction(driftPct),
-      ...(f.quantiles && { quantiles: { q10: f.quantiles.q10.map((p) => round(p)), q50: f.quantiles.q50.map((p) => round(p)), q90: f.quantiles.q90.map((p) => round(p)) } }),
+      points: f.points.map(price),
+      driftPct: percent(driftPct),
+      direction: direction(driftPct, noise[noise.length - 1]),
+      noisePct: noise.map((n) => percent(n)),
+      ...(f.quantiles && { quantiles: { q10: f.quantiles.q10.map(price), q50: f.quantiles.q50.map(price), q90: f.quantiles.q90.map(price) } }),
     };
   });
   const consensus = input.model === CONSENSUS
     ? (() => {
         const [a, b] = models as [(typeof models)[number], (typeof models)[number]];
-        return { verdict: consensusVerdict(a.driftPct, b.driftPct), distancePct: round(Math.abs(a.driftPct - b.driftPct), 4), maxDistancePct: CONSENSUS_MAX_DISTANCE_PCT };
+        return { verdict: consensusVerdict(a, b), distancePct: percent(Math.abs(a.driftPct - b.driftPct)), maxDistancePct: CONSENSUS_MAX_DISTANCE_PCT };
       })()
     : undefined;
   const lead = models.find((m) => m.quantiles) ?? models[0]!;
@@ -76,7 +75,9 @@ export function assembleForecast(input: ForecastInput, results: ReadonlyMap<stri
     lastClose: last,
     driftPct: lead.driftPct,
     direction: lead.direction,
+    noisePct: lead.noisePct[lead.noisePct.length - 1]!,
     neutralBandPct: NEUTRAL_BAND_PCT,
+    signalMultiple: SIGNAL_MULTIPLE,
     models,
     ...(lead.quantiles && { quantiles: lead.quantiles }),
     ...(consensus && { consensus }),

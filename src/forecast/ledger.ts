@@ -10,10 +10,17 @@
  * outcome moved more than the neutral band (smaller moves are scratches). Calls whose windows do
  * not overlap the previous independent call are independent, and the hit rate is stated on
  * them when there are any (`sample_basis`), with the overlapping figures beside.
+ *
+ * Rows have an `origin`: `live` for forecasts served and scored as their time came, `backfill`
+ * for forecasts made at start over the indexed history (each from the history before its origin
+ * only) and scored at once. Their buckets are kept apart, so a backfill never passes for a live
+ * record, and each backfill event is claimed in the store before it counts, so restarts and
+ * other instances never count it twice.
  */
 import { z } from 'zod';
 import type { Store } from '../store/store.js';
-import { NEUTRAL_BAND_PCT, type Direction } from './engine.js';
+import { price } from './precision.js';
+import { NEUTRAL_BAND_PCT, type Direction } from './signal.js';
 
 export const RANDOM_WALK = 'random-walk';
 export const ALWAYS_BULLISH = 'always-bullish';
@@ -21,7 +28,13 @@ export const ACCURACY_ROW_LIMIT = { min: 1, max: 50, default: 50 } as const;
 
 const PENDING = 'forecast:ledger:pending';
 const BUCKETS = 'forecast:ledger:buckets';
-const bucketKey = (b: BucketId) => `forecast:ledger:bucket:${b.asset}|${b.chain}|${b.interval}|${b.model}`;
+/** Live buckets keep the key they always had; backfill ones are suffixed. */
+const bucketKey = (b: BucketId) => `forecast:ledger:bucket:${b.asset}|${b.chain}|${b.interval}|${b.model}${b.origin === 'backfill' ? '|backfill' : ''}`;
+/** A backfill event is counted once, ever: its claim outlives any history it could be re-derived from. */
+const BACKFILL_CLAIM_MS = 400 * 86_400_000;
+const backfillClaimKey = (id: string) => `forecast:ledger:backfilled:${id}`;
+
+export type Origin = 'live' | 'backfill';
 
 export interface ForecastCall {
   /** The last step's forecast price; null for a rule with no price (always bullish). */
@@ -41,6 +54,8 @@ export interface ForecastEvent {
   readonly lastClose: number;
   /** Model id (and `consensus`) → its call. */
   readonly calls: Readonly<Record<string, ForecastCall>>;
+  /** Absent on live events (and on those recorded before origins existed). */
+  readonly origin?: Origin;
 }
 
 export interface BucketId {
@@ -48,6 +63,7 @@ export interface BucketId {
   chain: string;
   interval: string;
   model: string;
+  origin: Origin;
 }
 
 /** Running sums of one bucket. */
@@ -96,13 +112,33 @@ export class AccuracyLedger {
         const price = await realized(event);
         if (price === null) continue; // the index has not reached the due time yet
         if ((await this.store.sortedRemove(PENDING, [entry.member])) !== 1) continue;
-        for (const [model, call] of Object.entries(event.calls)) await this.scoreCall({ asset: event.asset, chain: event.chain, interval: event.interval, model }, event, call, price);
+        await this.score(event, price);
         scored++;
       }
     } finally {
       await this.store.delete('forecast:ledger:scoring');
     }
     return scored;
+  }
+
+  /** Whether a backfill event was already counted (by this instance or another). */
+  async backfilled(id: string): Promise<boolean> {
+    return (await this.store.get(backfillClaimKey(id))) !== null;
+  }
+
+  /**
+   * Scores a backfill event at once: it is claimed first, so it counts once across restarts and
+   * instances. Callers score a bucket's events in origin order (independence is judged in order).
+   */
+  async scoreBackfill(event: ForecastEvent, realized: number): Promise<boolean> {
+    if (!(await this.store.reserve(backfillClaimKey(event.id), '1', BACKFILL_CLAIM_MS))) return false;
+    await this.score({ ...event, origin: 'backfill' }, realized);
+    return true;
+  }
+
+  private async score(event: ForecastEvent, realized: number): Promise<void> {
+    const origin = event.origin ?? 'live';
+    for (const [model, call] of Object.entries(event.calls)) await this.scoreCall({ asset: event.asset, chain: event.chain, interval: event.interval, model, origin }, event, call, realized);
   }
 
   private async scoreCall(id: BucketId, event: ForecastEvent, call: ForecastCall, realized: number): Promise<void> {
@@ -145,7 +181,8 @@ export class AccuracyLedger {
 
   /** The leaderboard rows (spec 2.4), optionally for one asset. */
   async rows(asset?: string) {
-    const ids = Object.values(await this.store.hashGetAll(BUCKETS)).map((v) => JSON.parse(v) as BucketId);
+    // Buckets recorded before origins existed are live ones.
+    const ids = Object.values(await this.store.hashGetAll(BUCKETS)).map((v) => ({ origin: 'live', ...JSON.parse(v) }) as BucketId);
     const wanted = ids.filter((b) => !asset || b.asset.toUpperCase() === asset.toUpperCase());
     const rows = [];
     for (const id of wanted) {
@@ -153,7 +190,8 @@ export class AccuracyLedger {
       if (row) rows.push(row);
     }
     const order = (m: string) => (m === RANDOM_WALK ? 2 : m === ALWAYS_BULLISH ? 3 : m === 'consensus' ? 1 : 0);
-    rows.sort((a, b) => a.asset.localeCompare(b.asset) || a.chain.localeCompare(b.chain) || a.interval.localeCompare(b.interval) || order(a.model) - order(b.model) || a.model.localeCompare(b.model));
+    const byOrigin = (o: Origin) => (o === 'live' ? 0 : 1);
+    rows.sort((a, b) => a.asset.localeCompare(b.asset) || a.chain.localeCompare(b.chain) || a.interval.localeCompare(b.interval) || byOrigin(a.origin) - byOrigin(b.origin) || order(a.model) - order(b.model) || a.model.localeCompare(b.model));
     return { totalBuckets: ids.length, assetsScored: [...new Set(ids.map((b) => b.asset))].sort(), rows };
   }
 }
@@ -169,10 +207,11 @@ function toRow(id: BucketId, s: BucketState) {
     chain: id.chain,
     interval: id.interval,
     model: id.model,
+    origin: id.origin,
     samples: s.samples,
     direction_samples: dir,
     mape_pct: s.errorSamples ? r(s.sumAbsPct / s.errorSamples, 4) : null,
-    rmse: s.errorSamples ? r(Math.sqrt(s.sumSq / s.errorSamples), 6) : null,
+    rmse: s.errorSamples ? price(Math.sqrt(s.sumSq / s.errorSamples)) : null, // in price units: significant digits at any magnitude
     direction_hit_rate: dir ? r(hits / dir, 4) : null,
     sample_basis: basis,
     overlapping_direction_samples: s.ovDir,

@@ -7,11 +7,13 @@
  * Per model and horizon: relative MASE (its MAE over the random walk's), scaled CRPS (CRPS
  * approximated by twice the mean pinball loss at q10, q50, q90, over the mean realized level)
  * and its gain over the Gaussian random walk, q10-q90 coverage, and the direction hit rate on
- * decisive outcomes (moves beyond ±0.5%) beside the base rate of always calling bullish.
+ * decisive outcomes (moves beyond ±0.5%) beside the base rate of always calling bullish; a model
+ * calls a direction only when its drift stands out of its own noise (src/forecast/signal.ts).
  */
 import { readFileSync } from 'node:fs';
 import { ForecastWorkers } from '../../src/forecast/backends/worker-pool.js';
-import { consensusVerdict, direction, NEUTRAL_BAND_PCT } from '../../src/forecast/engine.js';
+import { consensusVerdict } from '../../src/forecast/engine.js';
+import { direction, NEUTRAL_BAND_PCT, noisePcts } from '../../src/forecast/signal.js';
 import type { InProcessMethod } from '../../src/forecast/models/index.js';
 import type { ModelForecast } from '../../src/forecast/models/types.js';
 import { CONSENSUS_PAIR, MODEL_SLOTS } from '../../src/forecast/slots.js';
@@ -70,7 +72,12 @@ export async function backtest(series: readonly number[], context: number, strid
           decisive.get(h)!.n++;
           if (move > 0) decisive.get(h)!.up++;
         }
-        const driftOf = (id: string) => (out.get(id)!.points[h - 1]! / last - 1) * 100;
+        // Each model's call at h: its drift against its own noise at that step.
+        const callOf = (id: string) => {
+          const f = out.get(id)!;
+          const driftPct = (f.points[h - 1]! / last - 1) * 100;
+          return { driftPct, direction: direction(driftPct, noisePcts(f, ctx)[h - 1]) };
+        };
         for (const name of names) {
           const f = out.get(name)!;
           const s = scores.get(`${name}|${h}`)!;
@@ -80,8 +87,8 @@ export async function backtest(series: readonly number[], context: number, strid
             s.crps.push((2 / 3) * (pinball(q10[h - 1]!, 0.1, y) + pinball(q50[h - 1]!, 0.5, y) + pinball(q90[h - 1]!, 0.9, y)));
             s.covered.push(y >= q10[h - 1]! && y <= q90[h - 1]! ? 1 : 0);
           }
-          let call = direction(driftOf(name));
-          if (name === 'consensus' && consensusVerdict(driftOf(GENERAL), driftOf(FINANCE)) === 'DIVERGENCE') call = 'neutral';
+          let call = callOf(name).direction;
+          if (name === 'consensus' && consensusVerdict(callOf(GENERAL), callOf(FINANCE)) === 'DIVERGENCE') call = 'neutral';
           if (isDecisive && call !== 'neutral') {
             s.calls++;
             if ((call === 'bullish') === move > 0) s.hits++;

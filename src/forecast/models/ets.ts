@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { AutoETS, initSync } from '@bsull/augurs/ets';
+import { Z90 } from '../signal.js';
 import type { ModelForecast } from './types.js';
 
 let ready = false;
@@ -24,6 +25,8 @@ export function etsForecast(closes: readonly number[], horizon: number): ModelFo
   load();
   const model = new AutoETS(1, 'ZZN'); // error and trend chosen by AIC, no season
   model.fit(Float64Array.from(closes, Math.log));
-  const { point } = model.predict(horizon);
-  return { points: point.map(Math.exp) };
+  const { point, intervals } = model.predict(horizon, 0.8);
+  // The 80% interval on log closes spans 2·Z90 standard errors: the model's own noise per step.
+  const stdErr = intervals?.lower.map((lo, i) => (intervals.upper[i]! - lo) / (2 * Z90));
+  return stdErr?.every(Number.isFinite) ? { points: point.map(Math.exp), stdErr } : { points: point.map(Math.exp) };
 }
