@@ -23,7 +23,14 @@ export interface ExtraCatalogService {
   readonly tags: readonly string[];
   readonly entry: CatalogEntry;
   readonly priceUsd: string;
-  readonly purchase: (serverUrl: string) => readonly Purchase[];
+  readonly purchase: (serverUrl: string, rail: PaymentRail) => readonly Purchase[];
+}
+
+/** Where an x402 way's payment goes. */
+export interface PaymentRail {
+  readonly network: string;
+  readonly asset: string;
+  readonly payTo: string;
 }
 
 /** One way to buy a service. */
@@ -34,7 +41,7 @@ export interface Purchase {
 }
 
 export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl: string, extra: readonly ExtraCatalogService[] = []) {
-  const rail = { network: X402_NETWORK, asset: terms.asset, payTo: terms.payTo };
+  const rail: PaymentRail = { network: X402_NETWORK, asset: terms.asset, payTo: terms.payTo };
   const report = registry.list('http').find((s) => s.capabilityField);
   const groups = new Map<string, Skill[]>();
   for (const skill of registry.list().filter((s) => s.catalog)) {
@@ -80,7 +87,7 @@ export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl:
   for (const e of extra) {
     services.push({
       id: e.id, title: e.title, description: e.description, tags: [...e.tags], available: true, priceUsd: e.priceUsd,
-      purchase: [...e.purchase(serverUrl)], rateLimitPerMinute: e.entry.rateLimitPerMinute, responseTimeTargetSeconds: e.entry.timeTargetSeconds,
+      purchase: [...e.purchase(serverUrl, rail)], rateLimitPerMinute: e.entry.rateLimitPerMinute, responseTimeTargetSeconds: e.entry.timeTargetSeconds,
     });
   }
   const charged = services.flatMap((s) => s.purchase.filter((p) => p.method === 'x402').map((p) => String(p.priceUsd)))

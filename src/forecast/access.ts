@@ -12,7 +12,8 @@
  * A timestamp more than SIGNATURE_WINDOW_SECONDS from the server clock is stale, a signature
  * is accepted once (replay refused), and the wallet's service-token balance on Base picks its
  * tier and daily quota (UTC days), counted in the shared store so every instance agrees.
- * Everyone else gets 402 pointing to the paid chart forecast.
+ * Everyone else gets a 402: the forecast paid per call with x402 on the same endpoint, and the
+ * cheaper chart forecast beside it.
  */
 import { erc20Abi, formatUnits, getAddress, isAddress, isHex, keccak256, verifyMessage, type Address, type Hex, type PublicClient } from 'viem';
 import { SibylError } from '../errors.js';
@@ -36,7 +37,7 @@ export function bodyHash(raw: Uint8Array): Hex {
   return keccak256(raw);
 }
 
-/** Refused for want of a quota: answered 402 with the paid alternative. */
+/** Refused for want of a quota: answered 402, payable per call, with the cheaper chart forecast beside. */
 export class QuotaRequired extends Error {
   constructor(readonly reason: 'no_access_headers' | 'not_a_holder' | 'quota_exhausted', message: string, readonly wallet?: Address) {
     super(message);
@@ -65,7 +66,7 @@ export class ForecastAccess {
   /** Checks the headers and takes one unit of the day's quota; `refund` returns it. */
   async admit(headers: { wallet?: string; signature?: string; timestamp?: string }, rawBody: Uint8Array): Promise<Admission> {
     const { wallet, signature, timestamp } = headers;
-    if (!wallet && !signature && !timestamp) throw new QuotaRequired('no_access_headers', 'forecast inference is for service-token holders (X-Wallet, X-Signature, X-Timestamp); pay for the chart forecast instead');
+    if (!wallet && !signature && !timestamp) throw new QuotaRequired('no_access_headers', 'no forecast quota: service-token holders call free with X-Wallet, X-Signature and X-Timestamp');
     if (!wallet || !isAddress(wallet)) throw new SibylError('signature_invalid', 'X-Wallet must be a 0x-prefixed 20-byte address');
     if (!timestamp || !/^\d{1,15}$/.test(timestamp)) throw new SibylError('signature_invalid', 'X-Timestamp must be unix time in milliseconds');
     if (!signature || !isHex(signature) || signature.length < 132) throw new SibylError('signature_invalid', 'X-Signature must be a 0x-hex EIP-191 signature');

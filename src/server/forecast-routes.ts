@@ -1,7 +1,8 @@
 /**
  * Forecast inference (spec 4.3): `POST /api/svc/v1/forecast` for service-token holders under
- * their daily quota (402 with the paid chart forecast's requirements for everyone else),
- * `GET /api/svc/v1/models` and `GET /api/svc/v1/forecast/accuracy`.
+ * their daily quota, and for everyone else paid per call with x402 on this same path at the
+ * catalogue's price (its 402 also names the cheaper chart forecast); `GET /api/svc/v1/models`
+ * and `GET /api/svc/v1/forecast/accuracy`.
  */
 import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
@@ -10,12 +11,14 @@ import { ACCESS_TIERS, QuotaRequired, type ForecastAccess } from '../forecast/ac
 import type { ExtraCatalogService } from '../cards/catalog.js';
 import { withinTarget, type RateLimiter } from './limits.js';
 import { ACCURACY_ROW_LIMIT } from '../forecast/ledger.js';
-import { forecastInput } from '../forecast/engine.js';
+import { forecastInput, type ForecastInput } from '../forecast/engine.js';
 import { FORECAST_LIMITS } from '../forecast/slots.js';
-import { formatUsd } from '../payments/money.js';
+import { formatUsd, usdToAtomic } from '../payments/money.js';
 import type { Paywall } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
+import { FORECAST_INFERENCE_API } from '../skills/forecast-inference.js';
 import type { Registry } from '../skills/registry.js';
+import { servePaid, type PaidOperation } from './paid-routes.js';
 import { parseBody } from './validation.js';
 
 export interface ForecastRouteDeps {
@@ -28,42 +31,58 @@ export interface ForecastRouteDeps {
 }
 
 const FORECAST_PATH = '/api/svc/v1/forecast';
+const LIMITS = { ...FORECAST_INFERENCE_API.catalog, id: FORECAST_INFERENCE_API.id };
+/** The smallest body the endpoint accepts, for documents that show how to call it. */
+const EXAMPLE_BODY = { inputs: Array.from({ length: FORECAST_LIMITS.minInputs }, (_, i) => 100 + i) };
 
-/** The forecast inference API in the marketplace catalogue (spec 4.5): bought with a service-token quota, not per call. */
+/** The forecast inference API in the marketplace catalogue (spec 4.5): paid per call with x402, or free under a service-token quota. */
 export const FORECAST_API_SERVICE: ExtraCatalogService = {
-  id: 'forecast-inference-api',
-  title: 'Forecast inference API',
-  description: 'Two-model forecasts of any series of 16-1024 positive numbers (horizon 1-256), with quantiles, consensus verdict and attestation, for service-token holders under a daily quota; everyone else is pointed to the paid chart forecast.',
-  tags: ['forecast', 'inference', 'api'],
-  entry: { id: 'forecast-inference-api', rateLimitPerMinute: 20, timeTargetSeconds: 30 },
-  priceUsd: '0.00',
-  purchase: (serverUrl) => [{
+  id: FORECAST_INFERENCE_API.id,
+  title: FORECAST_INFERENCE_API.title,
+  description: FORECAST_INFERENCE_API.description,
+  tags: FORECAST_INFERENCE_API.tags,
+  entry: FORECAST_INFERENCE_API.catalog,
+  priceUsd: FORECAST_INFERENCE_API.price,
+  purchase: (serverUrl, rail) => [{
+    method: 'x402', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_PATH}`, path: FORECAST_PATH,
+    priceUsd: FORECAST_INFERENCE_API.price, exampleBody: EXAMPLE_BODY, ...rail,
+  }, {
     method: 'service-token-quota', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_PATH}`, path: FORECAST_PATH,
     priceUsd: '0.00', headers: ['X-Wallet', 'X-Timestamp', 'X-Signature'],
     tiers: ACCESS_TIERS.map((t) => ({ tier: t.tier, minTokens: t.minTokens, forecastsPerDay: t.dailyQuota })),
   }],
 };
 
-/** The paid alternative every refusal points to: the chart forecast on the paid HTTP path. */
+/** A forecast paid per call with x402, under the service's catalogue limits. */
+function paidForecast(deps: ForecastRouteDeps, input: ForecastInput): PaidOperation {
+  const service = deps.context.forecast!.service;
+  return {
+    amount: usdToAtomic(FORECAST_INFERENCE_API.price),
+    description: FORECAST_INFERENCE_API.description,
+    limits: LIMITS,
+    run: async (signal) => ({ ...(await service.forecast(input, signal)) }),
+  };
+}
+
+/** The cheaper way every refusal also names: the chart forecast on its paid HTTP path. */
 function paidChartForecast(deps: ForecastRouteDeps, req: Request) {
   const chart = deps.registry.byId('tokenchart')!;
   const body = { tokenAddress: 'ETH', forecast: true };
   const amount = chart.quote(chart.input.parse(body));
-  const url = `${deps.publicUrl(req)}${chart.httpPath!}`;
-  return { amount, url, body, description: chart.description };
+  return { method: 'POST', url: `${deps.publicUrl(req)}${chart.httpPath!}`, exampleBody: body, price: formatUsd(amount), note: 'the chart forecast (a token\'s own candles, 12 ahead, with commentary) is cheaper, paid per call with x402; its tokenAddress takes a contract address or a symbol such as BTC, ETH, SOL, BNB' };
 }
 
-function refuse(res: Response, deps: ForecastRouteDeps, req: Request, err: QuotaRequired): void {
-  const paid = paidChartForecast(deps, req);
-  const challenge = deps.paywall.challenge(paid.amount, { url: paid.url, description: paid.description, mimeType: 'application/json' });
+/** No quota: a 402 payable here, at this endpoint's price, that also names the chart forecast. */
+function refuse(res: Response, deps: ForecastRouteDeps, req: Request, operation: PaidOperation, err: QuotaRequired): void {
+  const challenge = deps.paywall.challenge(operation.amount, { url: `${deps.publicUrl(req)}${FORECAST_PATH}`, description: operation.description, mimeType: 'application/json' });
   res.status(402).set(challenge.headers).json({
     ...(challenge.body as Record<string, unknown>),
     // x402's own `error` is a string; the code and reason sit beside it, as the paywall's do.
     error: err.message,
     code: 'payment_required',
     reason: err.reason,
-    message: err.message,
-    paidAlternative: { method: 'POST', url: paid.url, exampleBody: paid.body, price: formatUsd(paid.amount), note: 'the chart forecast is paid per call with x402; its tokenAddress takes a contract address or a symbol such as BTC, ETH, SOL, BNB' },
+    message: `${err.message}; or pay ${formatUsd(operation.amount)} for this forecast with x402 (the requirements above)`,
+    paidAlternative: paidChartForecast(deps, req),
   });
 }
 
@@ -79,6 +98,9 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
     const schema = forecast?.service.input ?? forecastInput;
     const input = parseBody(schema, req.body);
     if (!forecast || !deps.access) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
+    const operation = paidForecast(deps, input);
+    // A payment is paid for whatever access headers come with it (a 402 answered to them already used their signature).
+    if (req.get('x-payment') ?? req.get('payment-signature')) return servePaid(operation, req, res, deps);
     let admission;
     try {
       admission = await deps.access.admit(
@@ -86,14 +108,13 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
         (req as Request & { rawBody?: Buffer }).rawBody ?? new Uint8Array(),
       );
     } catch (err) {
-      if (err instanceof QuotaRequired) return refuse(res, deps, req, err);
+      if (err instanceof QuotaRequired) return refuse(res, deps, req, operation, err);
       throw err;
     }
     let answer;
     try {
-      const limits = { ...FORECAST_API_SERVICE.entry, id: FORECAST_API_SERVICE.id };
-      await deps.limiter.take(limits, admission.wallet);
-      answer = await withinTarget(limits, () => forecast.service.forecast(input));
+      await deps.limiter.take(LIMITS, admission.wallet);
+      answer = await withinTarget(LIMITS, (signal) => forecast.service.forecast(input, signal));
     } catch (err) {
       await deps.access.refund(admission);
       throw err;

@@ -70,6 +70,21 @@ describe('chart forecast on a world', () => {
     mode = 'ok';
   });
 
+  it('the forecast API paid with x402 while its model fails: 503 forecast_unavailable, and nothing is charged', async () => {
+    mode = 'fail';
+    const { key, account } = await fundedPayer('5', w.rpcUrl);
+    const { pay, seen } = payingFetch(key);
+    const before = await usdcBalance(account.address, w.rpcUrl);
+    const inputs = Array.from({ length: 32 }, (_, i) => 100 + Math.sin(i));
+    const res = await pay(`${w.sibyl.url}/api/svc/v1/forecast`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs, model: 'modelB-small' }) });
+    expect(res.status).toBe(503);
+    expect((await json(res)).error.code).toBe('forecast_unavailable');
+    // The client signed once (after the 402); the authorization was never settled.
+    expect(seen).toHaveLength(1);
+    expect(await usdcBalance(account.address, w.rpcUrl)).toBe(before);
+    mode = 'ok';
+  });
+
   it('the models endpoint names the backend of a bound slot; a backend-only slot becomes available', async () => {
     const body = await json(await fetch(`${w.sibyl.url}/api/svc/v1/models`));
     const byId = Object.fromEntries(body.models.map((m: any) => [m.id, m]));

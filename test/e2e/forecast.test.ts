@@ -1,6 +1,7 @@
 /**
  * Forecast inference over HTTP (spec 4.3, section 5.3): token-holder access with signed headers,
- * quota, replay and freshness; input limits at their edges; attestation verified with viem;
+ * quota, replay and freshness; paid per call with the official x402 client by everyone else;
+ * input limits at their edges; attestation verified with viem;
  * the models endpoint; the paid chart forecast at its price, recorded in the ledger.
  */
 import { describe, expect, it } from 'vitest';
@@ -38,16 +39,19 @@ async function holder(tokens: string): Promise<Hex> {
 }
 
 describe('forecast inference access', () => {
-  it('without access headers: 402 carrying the paid chart forecast requirements', async () => {
+  it('without access headers: a 402 payable on this endpoint at the catalogue price, naming the cheaper chart forecast', async () => {
     const res = await postJson(`${sibyl.url}/api/svc/v1/forecast`, { inputs: closes(16) });
     expect(res.status).toBe(402);
     const body = await json(res);
-    const chart = createRegistry().byId('tokenchart')!;
     expect(body.reason).toBe('no_access_headers');
-    expect(body.accepts[0].amount).toBe(String(chart.quote(chart.input.parse({ tokenAddress: 'ETH', forecast: true }))));
-    expect(body.resource.url).toBe(`${sibyl.url}/x402/data/tokenchart`);
-    expect(body.paidAlternative).toMatchObject({ method: 'POST', exampleBody: { forecast: true } });
-    expect(res.headers.get('payment-required')).toBeTruthy();
+    // Spec 4.5: forecast-inference-api is $1.00 (USDC, 6 decimals); the requirement names this URL.
+    expect(body.accepts[0]).toMatchObject({ amount: '1000000', network: 'eip155:8453', payTo: sibyl.payTo });
+    expect(body.resource.url).toBe(`${sibyl.url}/api/svc/v1/forecast`);
+    const header = JSON.parse(Buffer.from(res.headers.get('payment-required')!, 'base64').toString());
+    expect(header.accepts).toEqual(body.accepts);
+    expect(header.resource.url).toBe(body.resource.url);
+    // Spec 4.5: the chart forecast is $0.65, on the tokenchart path with forecast: true.
+    expect(body.paidAlternative).toMatchObject({ method: 'POST', url: `${sibyl.url}/x402/data/tokenchart`, price: '$0.65', exampleBody: { forecast: true } });
   });
 
   it('a wallet without service tokens: 402 not_a_holder; a holder of the minimum gets the holder tier', async () => {
@@ -128,6 +132,55 @@ describe('forecast inference access', () => {
     expect((await json(replay)).error.code).toBe('signature_replayed');
     expect((await send(s.raw, { ...s.headers, 'x-signature': '0x1234' })).status).toBe(401);
     expect((await send(s.raw, { ...s.headers, 'x-timestamp': 'soon' })).status).toBe(401);
+  });
+});
+
+describe('forecast inference paid with x402 on its own endpoint', () => {
+  const forecastUrl = () => `${sibyl.url}/api/svc/v1/forecast`;
+  const send = (pay: typeof fetch, body: unknown) => pay(forecastUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('the official x402 client pays it: 200 with the forecast, and exactly $1.00 moves to payTo', async () => {
+    const { key, account } = await fundedPayer('5');
+    const { pay, seen } = payingFetch(key);
+    const [payerBefore, payToBefore] = await Promise.all([usdcBalance(account.address), usdcBalance(sibyl.payTo)]);
+    const res = await send(pay, { inputs: closes(64), horizon: 4 });
+    expect(res.status).toBe(200);
+    expect(seen).toHaveLength(1);
+    expect(res.headers.get('payment-response')).toBeTruthy();
+    const body = await json(res);
+    expect(body.models.map((m: any) => m.model)).toEqual(['modelA-2.5', 'modelB-small']);
+    expect(body.quantiles.q50).toHaveLength(4);
+    expect(body.quota).toBeUndefined();
+    // Spec 4.5's $1.00, in USDC's 6 decimals, from the payer to payTo and nowhere else.
+    expect(await usdcBalance(account.address)).toBe(payerBefore - 1_000_000n);
+    expect(await usdcBalance(sibyl.payTo)).toBe(payToBefore + 1_000_000n);
+  });
+
+  it('bad inputs are 400 before any 402: the client never signs, and nothing moves', async () => {
+    const { key, account } = await fundedPayer('5');
+    const { pay, seen } = payingFetch(key);
+    const [payerBefore, payToBefore] = await Promise.all([usdcBalance(account.address), usdcBalance(sibyl.payTo)]);
+    for (const body of [{ inputs: closes(FORECAST_LIMITS.minInputs - 1) }, { inputs: closes(16), horizon: 0 }, { inputs: closes(16), model: 'modelC' }]) {
+      const res = await send(pay, body);
+      expect(res.status).toBe(400);
+      expect((await json(res)).error.code).toBe('invalid_body');
+    }
+    expect(seen).toHaveLength(0);
+    expect(await usdcBalance(account.address)).toBe(payerBefore);
+    expect(await usdcBalance(sibyl.payTo)).toBe(payToBefore);
+  });
+
+  it('a wallet without service tokens is offered the same payable 402, and the catalogue lists both ways at their prices', async () => {
+    const res = await call(generatePrivateKey(), { inputs: closes(16) });
+    expect(res.status).toBe(402);
+    expect(await json(res)).toMatchObject({ reason: 'not_a_holder', accepts: [{ amount: '1000000' }] });
+    const catalog = await json(await fetch(`${sibyl.url}/api/marketplace/catalog`));
+    const service = catalog.services.find((s: any) => s.id === 'forecast-inference-api');
+    expect(service.priceUsd).toBe('1.00');
+    expect(service.purchase.map((p: any) => [p.method, p.path, p.priceUsd])).toEqual([
+      ['x402', '/api/svc/v1/forecast', '1.00'],
+      ['service-token-quota', '/api/svc/v1/forecast', '0.00'],
+    ]);
   });
 });
 
