@@ -146,7 +146,7 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
       limit: query.limit,
       rows: rows.slice(0, query.limit),
       ...(rows.length > query.limit && { truncated: { limit: query.limit, originalLengths: { rows: rows.length } } }),
-      method: 'each forecast is scored at its last step against the indexed price then; random-walk (no change) and always-bullish rows are the baselines; moves within the neutral band are scratches, excluded from hit rates',
+      method: 'each forecast is scored at its last step against the indexed price then; origin live: forecasts served or precomputed, scored when due; origin backfill: forecasts made at start at rolling origins over the indexed history, each from the candles before its origin only; random-walk (no change) and always-bullish rows are the baselines; moves within the neutral band are scratches, excluded from hit rates',
     });
   });
 }
