@@ -13,7 +13,7 @@ import { ConfigError, type Config } from './config.js';
 import { localFacilitator, remoteFacilitator, type Facilitator } from './payments/facilitator.js';
 import { Paywall } from './payments/paywall.js';
 import { SettlementLedger } from './payments/settlements.js';
-import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from './curve/embedded.js';
+import { defaultCurveGenesis, EmbeddedCurveVenue } from './curve/embedded.js';
 import { createApp } from './server/app.js';
 import { createRegistry } from './skills/index.js';
 import { startWorld, worldGenesisTimestamp } from './world/index.js';
@@ -93,9 +93,9 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     : undefined;
 
   const resources: { close(): Promise<void> }[] = devnet ? [{ close: () => devnet.stop() }] : [];
-  // The embedded launchpad venue starts where the world's history starts, two weeks back; it
-  // writes its history in slices while the world waits on the chains.
-  const curve = config.curve && new EmbeddedCurveVenue({ seed: config.curve.seed, genesisTime: config.curve.genesisTime ?? Math.floor(Date.now() / 1000) - CURVE_HISTORY_DAYS * 86_400 });
+  // The embedded launchpad venue's history covers the spec's longest period (30 days); it
+  // writes it in slices while the world waits on the chains.
+  const curve = config.curve && new EmbeddedCurveVenue({ seed: config.curve.seed, genesisTime: config.curve.genesisTime ?? defaultCurveGenesis() });
   const curveStarted = Date.now();
   const curveReady = curve?.warm().then(async () => {
     const { time } = await curve.head();

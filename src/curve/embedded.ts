@@ -15,6 +15,11 @@ import type { CurveFeed, CurveLaunch, CurvePoolTrade, CurveState, CurveTrade, Cu
 
 /** History the venue has when the service starts (its genesis is this far back by default): the spec's longest period. */
 export const CURVE_HISTORY_DAYS = 30;
+
+/** The default genesis: the history, plus ten minutes so a 30-day window read at start-up is already covered. */
+export function defaultCurveGenesis(now = Date.now()): number {
+  return Math.floor(now / 1000) - CURVE_HISTORY_DAYS * 86_400 - 600;
+}
 const STEP_SECONDS = 120;
 const TRADERS = 5_000;
 const SLOT_SECONDS = 0.4;
@@ -64,6 +69,7 @@ export interface EmbeddedCurveOptions {
 export class EmbeddedCurveVenue implements CurveFeed {
   readonly source = 'embedded';
   readonly venue = EMBEDDED_VENUE;
+  readonly historyStart: number;
   /** Where SOL/USD comes from: the same reference path every chain's SOL pools follow. */
   readonly reference: ReferencePaths;
   private readonly rng: Rng;
@@ -87,6 +93,7 @@ export class EmbeddedCurveVenue implements CurveFeed {
     this.signer = new Signer(options.seed);
     this.reference = options.reference ?? new ReferencePaths(options.seed, options.genesisTime);
     this.time = Math.floor(options.genesisTime / STEP_SECONDS) * STEP_SECONDS;
+    this.historyStart = options.genesisTime;
   }
 
   private now(): number {

@@ -74,6 +74,8 @@ export interface CurveFeed {
   /** `embedded` for the simulated venue, otherwise the adapter's name. */
   readonly source: string;
   readonly venue: CurveVenueParams;
+  /** Unix seconds of the feed's earliest record; absent when it holds the venue's whole history. */
+  readonly historyStart?: number;
   head(): Promise<{ slot: number; time: number }>;
   launches(fromTime: number, toTime: number): Promise<CurveLaunch[]>;
   trades(fromTime: number, toTime: number): Promise<CurveTrade[]>;

@@ -6,6 +6,7 @@
  * the migrated pool reported beside the curve's, or said unavailable when the feed has none.
  */
 import type { CurveFeed, CurveLaunch, CurvePoolTrade, CurveState, CurveTrade } from '../curve/feed.js';
+import { describeCoverage, windowCoverage } from './coverage.js';
 import { round } from './market.js';
 
 export const CURVE_METHODOLOGY = 'curve/v2 (bonding-curve launches, trades and curve state from the venue feed; SOL valued at the feed\'s SOL/USD at each trade; price = virtual SOL / virtual tokens on the curve, pool SOL / pool tokens after migration; market cap = price x total supply; progress = tokens sold / curve supply; post-migration trading from the feed\'s pool trades)';
@@ -137,7 +138,7 @@ export async function curveActivity(feed: CurveFeed, from: number, to: number): 
   return { rows, trades: window.trades, launches: launchByMint, solUsdNow };
 }
 
-/** Where a curve answer came from: the feed, its head, the window read, and the SOL/USD it used. */
+/** Where a curve answer came from: the feed, its head, the window read (and how much of it the feed's history covers), and the SOL/USD it used. */
 export async function curveProvenance(feed: CurveFeed, head: { slot: number; time: number }, window: { from: number; to: number }) {
   const sol = await feed.solUsd(head.time);
   return {
@@ -146,6 +147,7 @@ export async function curveProvenance(feed: CurveFeed, head: { slot: number; tim
     venue: feed.venue.name,
     asOf: { slot: String(head.slot), timestamp: new Date(head.time * 1000).toISOString() },
     window: { from: new Date(window.from * 1000).toISOString(), to: new Date(window.to * 1000).toISOString() },
+    coverage: describeCoverage(windowCoverage(window.from, window.to, feed.historyStart ?? null)),
     solUsd: sol ? { usd: round(sol.usd, 4), source: sol.source } : { usd: null, source: 'the feed has no SOL/USD price at its head' },
     methodology: CURVE_METHODOLOGY,
   };

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { base58 } from '@scure/base';
-import { EmbeddedCurveVenue, EMBEDDED_VENUE } from '../../src/curve/embedded.js';
+import { defaultCurveGenesis, EmbeddedCurveVenue, EMBEDDED_VENUE } from '../../src/curve/embedded.js';
 import type { CurveFeed, CurvePoolTrade, CurveTrade } from '../../src/curve/feed.js';
 import { curveActivity } from '../../src/intel/curve.js';
 import { ReferencePaths } from '../../src/world/reference.js';
@@ -204,6 +204,21 @@ describe('curve-* operations on the embedded Solana venue', () => {
     const second = await post('/x402/data/curve-volume', { timeperiod: '30d', limit: 1 });
     expect(Date.parse(second.asOf.timestamp)).toBeGreaterThanOrEqual(Date.parse(first.asOf.timestamp));
     expect(second.totals.trades).toBeGreaterThanOrEqual(first.totals.trades);
+    // This venue began three days ago: a 30-day answer says it covers only those days.
+    expect(second.coverage).toMatchObject({ complete: false, from: new Date(GENESIS * 1000).toISOString(), periodFrom: second.window.from, to: second.window.to });
+    expect(second.coverage.note).toMatch(/3(\.0)? days of the 30(\.0)? days/);
+    const day = await post('/x402/data/curve-volume', { timeperiod: '24h', limit: 1 });
+    expect(day.coverage).toMatchObject({ complete: true, from: day.window.from });
+  });
+
+  it('the default venue holds the spec\'s longest period: a 30-day window read at start-up is covered, and holds trades from its first day', async () => {
+    const venue = new EmbeddedCurveVenue({ seed: SEED, genesisTime: defaultCurveGenesis() });
+    await venue.warm();
+    const head = await venue.head();
+    const from = head.time - 30 * 86_400;
+    expect(venue.historyStart).toBeLessThanOrEqual(from);
+    const firstDay = await venue.trades(from, from + 86_400);
+    expect(firstDay.length).toBeGreaterThan(1_000);
   });
 
   it.each([
