@@ -180,7 +180,7 @@ export const FREE_TOOLS: readonly FreeTool<any>[] = [
   freeTool({
     name: 'get_launchpad_radar',
     title: 'Launchpad radar',
-    description: 'Bonding-curve launches of the last 24 h on the indexed EVM launchpads, closest to graduation first.',
+    description: 'Bonding-curve launches on the indexed EVM launchpads, closest to graduating at their current pace first (ETA = ETH still needed / net ETH raised per hour over the last 24 h), then curves without a pace (with the reason), graduated tokens last.',
     input: z.strictObject({ limit: rows(NARROW_ROWS) }),
     read: (ctx, { limit }) => fromSnapshot(ctx, SNAPSHOT_JOBS.launchpad, limit),
   }),

@@ -21,7 +21,7 @@ export const curveLaunchesSkill = defineSkill({
     limit: limitParam(1, 20, 10),
     timeperiod: periodParam('24h', ['1h', '4h', '12h', '24h']),
     minVolumeUsd: z.number().min(0).default(10).describe('Only launches that traded at least this many USD in the period; default 10.'),
-    sortBy: z.enum(LAUNCH_SORTS).default('time').describe('Sort by: volume (most traded first), time (newest launches first), progress (closest to graduation first); default time.'),
+    sortBy: z.enum(LAUNCH_SORTS).default('time').describe('Sort by: volume (most traded first), time (newest launches first), progress (furthest along the curve first: closest to graduation by distance, not by pace); default time.'),
   }),
   price: '0.75',
   catalogPrice: '0.40',
