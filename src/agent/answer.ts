@@ -88,7 +88,15 @@ function describeRow(row: Record<string, unknown>): string {
   // Named things first (token0.symbol, token.symbol), then the row's own figures.
   const named = Object.entries(row).filter(([, v]) => v && typeof v === 'object' && !Array.isArray(v) && 'symbol' in v).map(([k, v]) => [k, (v as { symbol: unknown }).symbol] as const);
   const fields = [...named, ...Object.entries(row).filter(([, v]) => isScalar(v))].slice(0, FIELDS_PER_ROW);
-  return fields.map(([k, v]) => `${k} ${formatValue(v)}`).join(', ');
+  return fields.map(([k, v]) => `${k} ${formatValue(v)}`).join(', ') + screenNote(row);
+}
+
+/** A row the screen flagged, or could not screen, says so in the answer too (never only in the JSON). */
+function screenNote(row: Record<string, unknown>): string {
+  const risks = Array.isArray(row.risks) ? row.risks.map(String) : [];
+  if (row.flagged === true) return ` [flagged: ${risks.join('; ')}]`;
+  if (row.screened === false) return ` [${risks.find((r) => r.startsWith('not screened')) ?? 'not screened'}]`;
+  return '';
 }
 
 function sourceLine(result: Record<string, unknown>): string | null {

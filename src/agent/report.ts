@@ -199,5 +199,5 @@ function trimmed(messages: readonly BaseMessage[]): BaseMessage[] {
 function provenanceOf(outcome: ToolOutcome): Record<string, unknown> {
   const r = outcome.result ?? {};
   const pick = (k: string) => (r[k] !== undefined ? { [k]: r[k] } : {});
-  return { skill: outcome.skill, ...pick('source'), ...pick('chain'), ...pick('chainId'), ...pick('asOf'), ...pick('blockRange'), ...pick('methodology'), ...pick('fetchedAt') };
+  return { skill: outcome.skill, ...pick('source'), ...pick('chain'), ...pick('chainId'), ...pick('asOf'), ...pick('blockRange'), ...pick('methodology'), ...pick('screen'), ...pick('fetchedAt') };
 }

@@ -1,21 +1,25 @@
 /**
- * Investment ideas for one chain, methodology `investment-report/v1`: every token with at least
- * MIN_LIQUIDITY_USD of priced liquidity is scored on three signals over the period, each as its
- * percentile rank among the candidates: price momentum (change %), turnover (volume /
+ * Investment ideas for one chain, methodology `investment-report/v2`: every token with at least
+ * MIN_LIQUIDITY_USD of priced liquidity that passes the screen (`screen/v1`: no honeypot, no
+ * high tax, no live mint/blacklist/pause owner) is scored on three signals over the period, each
+ * as its percentile rank among the candidates: price momentum (change %), turnover (volume /
  * liquidity) and smart-money net buying (`smart-money/v2` wallets). The score is their weighted
- * mean; every idea states the figures behind it and the risks the index shows.
+ * mean; every idea states the figures behind it and its risks (the screen's findings first, then
+ * what the index shows). Tokens that fail the screen are listed apart with theirs.
  */
 import type { Checkpoint } from '../indexer/reader.js';
+import type { Store } from '../store/store.js';
 import { dexCapital } from './dex-capital.js';
 import { round, type Market } from './market.js';
 import type { Period } from './periods.js';
 import { tokenRows, type TokenRow } from './rankings.js';
+import { SCREEN_VERSION, screenTokens } from './screening.js';
 import { SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from './smart-money.js';
 
 export const MIN_LIQUIDITY_USD = 100_000;
 export const THIN_LIQUIDITY_USD = 250_000;
 export const WEIGHTS = { momentum: 0.4, smartMoney: 0.35, turnover: 0.25 } as const;
-export const INVESTMENT_METHODOLOGY = `investment-report/v1 (tokens with >= $${MIN_LIQUIDITY_USD.toLocaleString('en-US')} priced liquidity; percentile ranks of momentum ${WEIGHTS.momentum}, smart-money net buying ${WEIGHTS.smartMoney}, turnover ${WEIGHTS.turnover}; market/v1 figures; ${SMART_MONEY_METHODOLOGY.split(' ')[0]})`;
+export const INVESTMENT_METHODOLOGY = `investment-report/v2 (tokens with >= $${MIN_LIQUIDITY_USD.toLocaleString('en-US')} priced liquidity that pass ${SCREEN_VERSION}; percentile ranks of momentum ${WEIGHTS.momentum}, smart-money net buying ${WEIGHTS.smartMoney}, turnover ${WEIGHTS.turnover}; market/v1 figures; ${SMART_MONEY_METHODOLOGY.split(' ')[0]})`;
 
 export interface Idea {
   token: string;
@@ -23,11 +27,19 @@ export interface Idea {
   score: number;
   signals: { changePct: number | null; turnover: number; smartMoneyNetUsd: number; smartWallets: number; liquidityUsd: number; volumeUsd: number; priceUsd: number };
   thesis: string[];
+  /** False when the screen could not determine the token (its risks say what is unknown). */
+  screened: boolean;
   risks: string[];
 }
 
-export async function investmentIdeas(market: Market, checkpoint: Checkpoint, period: Period, fromBlock: number) {
+export async function investmentIdeas(market: Market, checkpoint: Checkpoint, period: Period, fromBlock: number, store: Store) {
   const [rows, records, capital] = await Promise.all([tokenRows(market, checkpoint, period, fromBlock), walletRecords(market, fromBlock), dexCapital(market, fromBlock)]);
+  // Only tokens that pass the screen are ranked: a failing one must not shift the others' percentiles either.
+  const liquid = rows.filter((r) => r.liquidityUsd >= MIN_LIQUIDITY_USD);
+  const chain = market.chain.name;
+  const screen = await screenTokens(market, liquid.map((r) => r.token), store);
+  const candidates = liquid.filter((r) => screen.passes(chain, r.token));
+  const excluded = liquid.filter((r) => !screen.passes(chain, r.token));
   const smart = [...records.values()].filter(isSmartMoney);
   const flows = new Map<string, { net: number; wallets: number }>();
   for (const r of smart) {
@@ -38,7 +50,6 @@ export async function investmentIdeas(market: Market, checkpoint: Checkpoint, pe
       flows.set(token, agg);
     }
   }
-  const candidates = rows.filter((r) => r.liquidityUsd >= MIN_LIQUIDITY_USD);
   const signal = (r: TokenRow) => ({
     momentum: r.changePct ?? 0,
     turnover: r.liquidityUsd > 0 ? r.volumeUsd / r.liquidityUsd : 0,
@@ -57,7 +68,7 @@ export async function investmentIdeas(market: Market, checkpoint: Checkpoint, pe
     if (r.changePct !== null) thesis.push(`price ${r.changePct >= 0 ? 'up' : 'down'} ${Math.abs(round(r.changePct, 2))}% over the period`);
     if (flow && flow.net !== 0) thesis.push(`smart money net ${flow.net > 0 ? 'bought' : 'sold'} $${Math.abs(round(flow.net, 0)).toLocaleString('en-US')} (${flow.wallets} wallet${flow.wallets === 1 ? '' : 's'})`);
     thesis.push(`traded ${round(s.turnover, 2)}x its liquidity`);
-    const risks: string[] = [];
+    const risks: string[] = [...screen.of(chain, r.token).risks];
     if (r.liquidityUsd < THIN_LIQUIDITY_USD) risks.push(`thin liquidity: $${round(r.liquidityUsd, 0).toLocaleString('en-US')}`);
     if (flow && flow.net < 0) risks.push('smart money is selling');
     if (r.changePct !== null && r.changePct < -20) risks.push(`fell ${Math.abs(round(r.changePct, 1))}% in the period`);
@@ -68,11 +79,13 @@ export async function investmentIdeas(market: Market, checkpoint: Checkpoint, pe
       score: round(score, 4),
       signals: { changePct: r.changePct, turnover: round(s.turnover, 4), smartMoneyNetUsd: round(s.smartMoney, 2), smartWallets: flow?.wallets ?? 0, liquidityUsd: r.liquidityUsd, volumeUsd: r.volumeUsd, priceUsd: r.priceUsd },
       thesis,
+      screened: screen.of(chain, r.token).screened,
       risks,
     };
   });
   ideas.sort((a, b) => b.score - a.score);
-  const byChange = rows.filter((r) => r.changePct !== null && r.liquidityUsd >= MIN_LIQUIDITY_USD).sort((a, b) => b.changePct! - a.changePct!);
+  // The overview's top gainer and loser are among the candidates: an unsellable token's "gain" cannot be taken.
+  const byChange = candidates.filter((r) => r.changePct !== null).sort((a, b) => b.changePct! - a.changePct!);
   return {
     overview: {
       tokensPriced: rows.length,
@@ -84,5 +97,7 @@ export async function investmentIdeas(market: Market, checkpoint: Checkpoint, pe
       topLoser: byChange.length > 1 ? { token: byChange.at(-1)!.token, symbol: byChange.at(-1)!.symbol, changePct: byChange.at(-1)!.changePct } : null,
     },
     ideas,
+    excluded: excluded.map((r) => ({ token: r.token, symbol: r.symbol, liquidityUsd: r.liquidityUsd, changePct: r.changePct, ...screen.row(chain, r.token) })),
+    screen: screen.summary('excluded', excluded.length),
   };
 }

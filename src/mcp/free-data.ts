@@ -12,6 +12,7 @@ import { round, TRADEABLE_LIQUIDITY_USD, type Market } from '../intel/market.js'
 import { PERIODS } from '../intel/periods.js';
 import { liquidityOf, tokenRows } from '../intel/rankings.js';
 import { scanToken } from '../intel/security/scan.js';
+import { Screen, screenList, screenTokens } from '../intel/screening.js';
 import { isSmartMoney, walletRecords } from '../intel/smart-money.js';
 import type { SkillContext } from '../skills/context.js';
 import { loadAllMarkets, periodStartBlock } from '../skills/market/load.js';
@@ -30,23 +31,33 @@ export async function topMovers(ctx: SkillContext) {
   const perChain: Record<string, unknown> = {};
   const all: Record<string, unknown>[] = [];
   let universe = 0;
+  const markets = new Map(loaded.map((l) => [l.chain.name as string, l.market]));
+  const locate = (r: { chain: string; token: string }) => ({ market: markets.get(r.chain)!, token: r.token });
+  // Gainers leave out tokens that fail the screen (their gain cannot be taken); losers keep and flag them.
+  const board = async (rows: ({ chain: string; token: string; changePct: number | null })[]) => {
+    const sorted = [...rows].sort((a, b) => b.changePct! - a.changePct!);
+    const [gainers, losers] = await Promise.all([screenList(ctx.store, sorted, locate, KEEP, 'excluded'), screenList(ctx.store, [...sorted].reverse(), locate, KEEP, 'flagged')]);
+    return { gainers: gainers.listed, losers: losers.listed, excludedByScreen: gainers.excluded, screen: { gainers: gainers.screen, losers: losers.screen } };
+  };
   for (const l of loaded) {
     const fromBlock = await periodStartBlock(l.market, l.checkpoint, '24h');
     const rows = await tokenRows(l.market, l.checkpoint, '24h', fromBlock);
     universe += rows.length;
-    const cohort = rows.filter((r) => r.changePct !== null && r.liquidityUsd >= MOVER_MIN_LIQUIDITY_USD).map((r) => ({ chain: l.chain.name, ...r }));
+    const cohort = rows.filter((r) => r.changePct !== null && r.liquidityUsd >= MOVER_MIN_LIQUIDITY_USD).map((r) => ({ chain: l.chain.name as string, ...r }));
     all.push(...cohort);
-    const sorted = [...cohort].sort((a, b) => b.changePct! - a.changePct!);
-    perChain[l.chain.name] = { source: source(l), cohortSize: cohort.length, gainers: sorted.slice(0, KEEP), losers: [...sorted].reverse().slice(0, KEEP) };
+    const { gainers, losers } = await board(cohort);
+    perChain[l.chain.name] = { source: source(l), cohortSize: cohort.length, gainers, losers };
   }
-  const sorted = [...all].sort((a, b) => (b.changePct as number) - (a.changePct as number));
+  const cross = await board(all as { chain: string; token: string; changePct: number }[]);
   return {
     window: '24h',
     minLiquidityUsd: MOVER_MIN_LIQUIDITY_USD,
     source: loaded.map(source).join(', '),
     idSource: 'token contract addresses of the index',
+    screen: cross.screen,
+    excludedByScreen: cross.excludedByScreen,
     perChainUnavailable: unavailable,
-    crossAsset: { gainers: sorted.slice(0, KEEP), losers: [...sorted].reverse().slice(0, KEEP), cohortSize: all.length, universeSize: universe },
+    crossAsset: { gainers: cross.gainers, losers: cross.losers, cohortSize: all.length, universeSize: universe },
     perChain,
     errors: unavailable.map((u) => ({ leg: u.chain, reason: u.reason })),
   };
@@ -64,12 +75,13 @@ export async function smartMoneyFlow(ctx: SkillContext) {
     const smart = [...records.values()].filter(isSmartMoney);
     const smartSet = new Set(smart.map((r) => r.wallet.toLowerCase()));
     const traders = new Set(records.keys());
+    const screen = await screenTokens(l.market, smart.flatMap((r) => [...r.recent.keys()]), ctx.store);
     for (const r of smart) {
       for (const [token, f] of r.recent) {
         const netUsd = f.boughtUsd - f.soldUsd;
         if (netUsd === 0) continue;
         net += netUsd;
-        moves.push({ chain: l.chain.name, wallet: r.wallet, token, symbol: l.market.tokens.get(token)?.symbol ?? null, netUsd: round(netUsd, 2), direction: netUsd > 0 ? 'accumulating' : 'distributing', winRate: round(r.winRate, 4), realizedUsd: round(r.realizedUsd, 2) });
+        moves.push({ chain: l.chain.name, wallet: r.wallet, token, symbol: l.market.tokens.get(token)?.symbol ?? null, netUsd: round(netUsd, 2), direction: netUsd > 0 ? 'accumulating' : 'distributing', winRate: round(r.winRate, 4), realizedUsd: round(r.realizedUsd, 2), ...screen.row(l.chain.name, token) });
       }
     }
     for (const e of await whaleActivity(l.market, fromBlock)) {
@@ -196,6 +208,7 @@ export async function smartMoneyInflow(ctx: SkillContext) {
     }
   }
   const market = await tokenRows(l.market, l.checkpoint, '24h', fromBlock);
+  const screen = await screenTokens(l.market, inflow.keys(), ctx.store);
   const rows = [];
   for (const [token, f] of inflow) {
     const m = market.find((r) => r.token.toLowerCase() === token);
@@ -207,28 +220,33 @@ export async function smartMoneyInflow(ctx: SkillContext) {
       priceUsd: m?.priceUsd ?? null, priceChangePct: m?.changePct ?? null, liquidityUsd: m?.liquidityUsd ?? round(liquidityOf(l.market, token), 2), volumeUsd: m?.volumeUsd ?? 0,
       inflowUsd: round(f.usd, 2), traders: f.traders.size, holders: held.length,
       holdersTop10Pct: total > 0n ? round((Number(held.slice(0, 10).reduce((a, b) => a + b, 0n)) / Number(total)) * 100, 2) : null,
+      ...screen.row(l.chain.name, token),
     });
   }
-  return { object: 'smart-money-inflow', chain: 'bsc', period: '24h', source: source(l), rows: rows.sort((a, b) => b.inflowUsd - a.inflowUsd).slice(0, KEEP) };
+  return { object: 'smart-money-inflow', chain: 'bsc', period: '24h', source: source(l), screen: screen.summary('flagged'), rows: rows.sort((a, b) => b.inflowUsd - a.inflowUsd).slice(0, KEEP) };
 }
 
 /** Bonding-curve launches of the EVM launchpads, closest to graduating at their current pace first (RADAR_RANKING). */
 export async function launchpadRadar(ctx: SkillContext) {
   const { loaded, unavailable } = await loadAllMarkets(ctx);
   const rows = [];
+  const screen = new Screen(ctx.store);
   for (const l of loaded) {
     const fromBlock = await periodStartBlock(l.market, l.checkpoint, '24h');
-    for (const launch of await launches(l.market, fromBlock)) {
+    const recent = await launches(l.market, fromBlock);
+    await screen.check(l.market, recent.map((launch) => launch.token));
+    for (const launch of recent) {
       rows.push({
         chainId: l.chain.spec.chainId, chain: l.chain.name, contractAddress: launch.token, symbol: launch.symbol, name: launch.name,
         priceUsd: launch.lastPriceUsd, volumeUsd: round(launch.period.volumeUsd, 2), raisedUsd: launch.raisedUsd, progressPct: launch.progressPct,
         protocol: 'bonding-curve launchpad', createTime: launch.launchedAt, migrateStatus: launch.graduated ? 'migrated' : 'on-curve',
         devAddress: launch.creator, traders: launch.lifetime.traders, source: source(l),
         ...radarPace(launch),
+        ...screen.row(l.chain.name, launch.token),
       });
     }
   }
-  return { object: 'launchpad-radar', chain: 'all', window: '24h', ranking: RADAR_RANKING, rows: rows.sort(byRadarOrder).slice(0, KEEP), errors: unavailable.map((u) => ({ leg: u.chain, reason: u.reason })) };
+  return { object: 'launchpad-radar', chain: 'all', window: '24h', screen: screen.summary('flagged'), ranking: RADAR_RANKING, rows: rows.sort(byRadarOrder).slice(0, KEEP), errors: unavailable.map((u) => ({ leg: u.chain, reason: u.reason })) };
 }
 
 /** Sentiment derived from the markets Sibyl indexes; sources it does not have are said unavailable. */

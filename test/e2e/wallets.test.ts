@@ -101,7 +101,7 @@ describe('wallet and capital operations on a world', () => {
     const res = await post('/x402/data/investment-report', { chains: ['base', 'solana', 'zksync'], timeperiod: '1h', limit: 500 });
     expect(res.status).toBe(200);
     const body = await json(res);
-    expect(body).toMatchObject({ source: 'rpc', chains: ['base', 'solana', 'zksync'], methodology: expect.stringContaining('investment-report/v1') });
+    expect(body).toMatchObject({ source: 'rpc', chains: ['base', 'solana', 'zksync'], methodology: expect.stringContaining('investment-report/v2') });
     expect(body.errors.map((e: any) => e.chain).sort()).toEqual(['solana', 'zksync']);
     const base = body.perChain.find((c: any) => c.chain === 'base');
     expect(base).toMatchObject({ available: true, chainId: 8453 });

@@ -3,32 +3,24 @@
  * honeypot), owner powers from bytecode, liquidity removal and lock status per pool, and the
  * deployer's other tokens; each finding adds to a risk score with the reason it was added.
  */
-import type { Address } from 'viem';
 import type { Market } from '../market.js';
 import { origins } from './deployer.js';
 import { poolLiquidity, type PoolLiquidity } from './liquidity.js';
-import { ownerPowers } from './powers.js';
 import { HONEYPOT_SELL_TAX_PCT, PROBE_USD, simulateTrade } from './simulate.js';
+import { tradeRisk, type Finding } from './trade-risk.js';
+
+export { HIGH_TAX_PCT, type Finding } from './trade-risk.js';
 
 export const SECURITY_METHODOLOGY = `security/v1 (eth_call buy-then-sell of ~$${PROBE_USD} through the token's V2 pairs from random addresses with the probe's code overridden in; honeypot when the sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer; owner powers from PUSH4 selectors in bytecode and owner(); liquidity from indexed Mint/Burn and LP Transfer logs; deployer = sender of the first mint)`;
 
-/** Taxes at or above this are a finding. */
-export const HIGH_TAX_PCT = 10;
 const SIBLINGS_CHECKED = 5;
-
-export interface Finding {
-  severity: 'critical' | 'high' | 'medium' | 'low';
-  points: number;
-  finding: string;
-}
 
 export async function scanToken(market: Market, token: string) {
   const block = BigInt(market.head.block);
   const t = token.toLowerCase();
   const pools = market.pools.filter((p) => p.token0 === t || p.token1 === t);
-  const [simulation, powers, liquidity, known] = await Promise.all([
-    simulateTrade(market, t, block),
-    ownerPowers(market.chain, t as Address, block),
+  const [{ simulation, powers, findings: tradeFindings }, liquidity, known] = await Promise.all([
+    tradeRisk(market, t, block),
     Promise.all(pools.map((p) => poolLiquidity(market, p, t))),
     origins(market),
   ]);
@@ -40,19 +32,9 @@ export async function scanToken(market: Market, token: string) {
     return { token: o.token, symbol: market.tokens.get(o.token)?.symbol ?? null, block: o.block, honeypot: sim.available ? sim.honeypot : null, rugged: liq.some((l) => l.pulled && l.provider === o.deployer) };
   }));
 
-  const findings: Finding[] = [];
+  // Trading findings (simulation, owner powers) are the screen's own; the rest is liquidity and history.
+  const findings: Finding[] = tradeFindings.map(({ subject: _, ...f }) => f);
   const add = (severity: Finding['severity'], points: number, finding: string) => findings.push({ severity, points, finding });
-  if (simulation.available) {
-    if (simulation.buyReverted) add('critical', 100, 'buying reverts: the token cannot be bought through its pools');
-    else if (simulation.honeypot) add('critical', 100, simulation.sellReverted ? 'honeypot: selling reverts' : `honeypot: a sell delivers ${simulation.sellTaxPct}% less than sent`);
-    else {
-      if ((simulation.sellTaxPct ?? 0) >= HIGH_TAX_PCT) add('high', 40, `sell tax ${simulation.sellTaxPct}%`);
-      if ((simulation.buyTaxPct ?? 0) >= HIGH_TAX_PCT) add('high', 25, `buy tax ${simulation.buyTaxPct}%`);
-    }
-  }
-  if (powers.available && powers.renounced !== true) {
-    for (const power of powers.powers) add(power === 'mint' || power === 'blacklist' ? 'high' : 'medium', 15, `owner can ${power} (${powers.functions.join(', ')})`);
-  }
   // A rug: the wallet that deployed the token provided its liquidity and took it back.
   const rugged = liquidity.filter((l) => l.pulled && origin !== null && l.provider === origin.deployer);
   const pulledByOthers = liquidity.filter((l) => l.pulled && !rugged.includes(l));

@@ -3,6 +3,7 @@ import { CHAIN_NAMES, type ChainName } from '../../chain/chains.js';
 import { SibylError } from '../../errors.js';
 import { INVESTMENT_METHODOLOGY, investmentIdeas } from '../../intel/investment.js';
 import { indexProvenance } from '../../intel/provenance.js';
+import { SCREEN_RULES, mergeSummaries } from '../../intel/screening.js';
 import { limitParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitAnyMarket } from '../admission.js';
@@ -19,7 +20,7 @@ const chainsParam = z
 export const investmentReportSkill = defineSkill({
   id: 'investment-report',
   title: 'Investment report',
-  description: 'Ranked token ideas across the requested chains from momentum, smart-money net buying and turnover over the period, each with the figures behind it and its risks, plus a market overview per chain. Research, not advice.',
+  description: `Ranked token ideas across the requested chains from momentum, smart-money net buying and turnover over the period, each with the figures behind it and its risks, plus a market overview per chain. Tokens that fail the screen (${SCREEN_RULES}) are never ideas; they are listed apart with their risks. Research, not advice.`,
   tags: ['research', 'portfolio', 'smart-money', 'market'],
   examples: ['Where are the opportunities on base and ethereum this week?', 'Investment report for arbitrum, bsc and polygon over 24h'],
   input: z.strictObject({
@@ -37,8 +38,8 @@ export const investmentReportSkill = defineSkill({
       try {
         const { chain, market, checkpoint } = await loadMarket(ctx, name);
         const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
-        const { overview, ideas } = await investmentIdeas(market, checkpoint, input.timeperiod, fromBlock);
-        return { available: true as const, ...indexProvenance(chain, checkpoint, INVESTMENT_METHODOLOGY, fromBlock), overview, ideas };
+        const { overview, ideas, excluded, screen } = await investmentIdeas(market, checkpoint, input.timeperiod, fromBlock, ctx.store);
+        return { available: true as const, ...indexProvenance(chain, checkpoint, INVESTMENT_METHODOLOGY, fromBlock), overview, ideas, excluded, screen };
       } catch (err) {
         // A chain this deployment does not index is a gap in the report, not a failure of it.
         if (err instanceof ChainUnavailableError || (err instanceof SibylError && err.code === 'upstream_unavailable')) {
@@ -61,8 +62,10 @@ export const investmentReportSkill = defineSkill({
       asOf: { timestamp: new Date(Math.max(...answered.map((s) => Date.parse(s.asOf.timestamp)))).toISOString() },
       methodology: INVESTMENT_METHODOLOGY,
       disclaimer: 'Figures from on-chain data only; research, not financial advice.',
+      screen: mergeSummaries('excluded', answered.map((s) => s.screen)),
       ideas,
-      perChain: sections.map((s) => (s.available ? { ...s, ideas: undefined, ideaCount: s.ideas.length } : s)),
+      excludedByScreen: answered.flatMap((s) => s.excluded.map((e) => ({ chain: s.chain, ...e }))),
+      perChain: sections.map((s) => (s.available ? { ...s, ideas: undefined, excluded: undefined, ideaCount: s.ideas.length, excludedCount: s.excluded.length } : s)),
       errors: sections.filter((s) => !s.available).map((s) => ({ chain: s.chain, reason: s.reason })),
     };
   },

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LAUNCHPAD_METHODOLOGY, launches, type Launch } from '../../intel/launchpad.js';
 import { indexProvenance } from '../../intel/provenance.js';
+import { SCREEN_RULES, SCREEN_VERSION, screenList } from '../../intel/screening.js';
 import { limitParam, onlyChainParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
@@ -20,22 +21,25 @@ async function creatorRows(ctx: SkillContext, input: z.output<typeof creatorInpu
   const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
   const all = await launches(market, fromBlock);
   const rows = pick(all, fromBlock);
+  // A token still on its curve has no pool to simulate a sell through: it is listed screened: false, saying so.
+  const { listed, screen } = await screenList(ctx.store, rows, (l) => ({ market, token: l.token }), input.limit, 'flagged');
   return {
-    ...indexProvenance(chain, checkpoint, LAUNCHPAD_METHODOLOGY, fromBlock),
+    ...indexProvenance(chain, checkpoint, `${LAUNCHPAD_METHODOLOGY}; ${SCREEN_VERSION}`, fromBlock),
+    screen,
     venues: [...new Set(all.map((l) => l.venue.toLowerCase()))],
     timeperiod: input.timeperiod,
     limit: input.limit,
     sortedBy,
     total: rows.length,
-    count: Math.min(rows.length, input.limit),
-    tokens: rows.slice(0, input.limit),
+    count: listed.length,
+    tokens: listed,
   };
 }
 
 export const creatorLaunchesSkill = defineSkill({
   id: 'creator-launches',
   title: 'Launchpad launches',
-  description: 'Tokens launched on the base bonding-curve launchpad in the period, newest first: creator, curve progress to graduation, ETH raised, buys, sells and traders, graduation and current price.',
+  description: `Tokens launched on the base bonding-curve launchpad in the period, newest first: creator, curve progress to graduation, ETH raised, buys, sells and traders, graduation and current price, and the screen's risks (${SCREEN_RULES} flag a token; one still on its curve cannot have its sell simulated and says so).`,
   tags: ['launchpad', 'new-tokens', 'base'],
   examples: ['What launched on the base launchpad in the last hour?', 'New creator tokens on base today'],
   input: creatorInput,

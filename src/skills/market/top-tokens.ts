@@ -1,5 +1,11 @@
-/** Chain-wide rankings from the index: by liquidity (top-tokens) and by traded volume (topvolume). */
+/**
+ * Chain-wide rankings from the index: by liquidity (top-tokens), by traded volume (topvolume) and
+ * by price change (top-gainers). Every listed token goes through the screen: the liquidity and
+ * volume rankings keep failing tokens and flag them; gainers leave them out (an unsellable or
+ * taxed token's gain cannot be taken) and list them apart with their risks.
+ */
 import { MARKET_METHODOLOGY } from '../../intel/market.js';
+import { SCREEN_RULES, SCREEN_VERSION, screenList, type ScreenSummary } from '../../intel/screening.js';
 import { tokenRows } from '../../intel/rankings.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import type { SkillContext } from '../context.js';
@@ -16,21 +22,25 @@ async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: num
   const rows = await tokenRows(market, checkpoint, input.timeperiod, fromBlock);
   // A token with no price at the period start has no change: it ranks after every one that has.
   rows.sort((a, b) => (b[sortBy] ?? -Infinity) - (a[sortBy] ?? -Infinity));
+  const policy: ScreenSummary['policy'] = sortBy === 'changePct' ? 'excluded' : 'flagged';
+  const { listed, excluded, screen } = await screenList(ctx.store, rows, (r) => ({ market, token: r.token }), input.limit, policy);
   return {
-    ...indexProvenance(chain, checkpoint, MARKET_METHODOLOGY, fromBlock),
+    ...indexProvenance(chain, checkpoint, `${MARKET_METHODOLOGY}; ${SCREEN_VERSION}`, fromBlock),
+    screen,
     timeperiod: input.timeperiod,
     sortedBy: sortBy,
     limit: input.limit,
-    count: Math.min(rows.length, input.limit),
+    count: listed.length,
     totalTokens: rows.length,
-    tokens: rows.slice(0, input.limit),
+    tokens: listed,
+    ...(policy === 'excluded' && { excludedByScreen: excluded }),
   };
 }
 
 export const topTokensSkill = defineSkill({
   id: 'top-tokens',
   title: 'Top tokens',
-  description: 'Tokens of a chain ranked by USD liquidity across their DEX pools, with price, change and volume over the period.',
+  description: `Tokens of a chain ranked by USD liquidity across their DEX pools, with price, change and volume over the period; each carries the screen's risks, \`flagged\` when it fails it (${SCREEN_RULES}).`,
   tags: ['market', 'rankings', 'tokens'],
   examples: ['What are the biggest tokens on base?', 'Top 10 tokens on bsc by liquidity this week'],
   input: chainListInput,
@@ -45,7 +55,7 @@ export const topTokensSkill = defineSkill({
 export const topVolumeSkill = defineSkill({
   id: 'topvolume',
   title: 'Top tokens by volume',
-  description: 'Tokens of a chain ranked by USD traded volume over the period, with price, change and liquidity.',
+  description: `Tokens of a chain ranked by USD traded volume over the period, with price, change and liquidity; each carries the screen's risks, \`flagged\` when it fails it (${SCREEN_RULES}).`,
   tags: ['market', 'volume', 'rankings'],
   examples: ['Which tokens traded the most on base in the last 24h?', 'Top volume on arbitrum over 7d'],
   input: chainListInput,
@@ -60,7 +70,7 @@ export const topVolumeSkill = defineSkill({
 export const topGainersSkill = defineSkill({
   id: 'top-gainers',
   title: 'Top gainers',
-  description: 'Tokens of a chain ranked by USD price change over the period (biggest gainers first, movers up), with price, liquidity and volume; tokens with no price at the period start come last.',
+  description: `Tokens of a chain ranked by USD price change over the period (biggest gainers first, movers up), with price, liquidity and volume; tokens with no price at the period start come last. Tokens that fail the screen (${SCREEN_RULES}) are left out and listed apart with their risks.`,
   tags: ['market', 'gainers', 'movers', 'rankings', 'price-change'],
   examples: ['Biggest gainers on arbitrum today', 'Which tokens pumped most on base over the last 12 hours?'],
   input: chainListInput,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { round } from '../../intel/market.js';
 import { PNL_METHODOLOGY, walletPnl } from '../../intel/pnl.js';
 import { indexProvenance } from '../../intel/provenance.js';
+import { SCREEN_VERSION, screenTokens } from '../../intel/screening.js';
 import { SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../../intel/smart-money.js';
 import { TRUST_METHODOLOGY, walletTrust } from '../../intel/trust.js';
 import { chainParam, evmAddressParam, limitParam, periodParam } from '../params.js';
@@ -18,7 +19,7 @@ export const COPYABLE = { minClosedTrades: 4, minWinRate: 0.6, minTrustScore: 60
 export const copyTradingLeaderboardSkill = defineSkill({
   id: 'copy-trading-leaderboard',
   title: 'Copy-trading leaderboard',
-  description: 'The traders worth copying on a chain: wallets ranked by realized profit over their whole indexed record (closed trades, win rate, smart-money status), with what each bought or sold in the period.',
+  description: 'The traders worth copying on a chain: wallets ranked by realized profit over their whole indexed record (closed trades, win rate, smart-money status), with what each bought or sold in the period, each token with the screen\'s risks.',
   tags: ['copy-trading', 'leaderboard', 'traders', 'profit', 'wallets'],
   examples: ['Who are the best traders to copy on base?', 'Most profitable wallets on ethereum by closed trades'],
   input: z.strictObject({
@@ -41,14 +42,18 @@ export const copyTradingLeaderboardSkill = defineSkill({
       .filter((r) => r.closedTrades >= input.minClosedTrades)
       .sort((a, b) => b.realizedUsd - a.realizedUsd);
     const symbol = (token: string) => market.tokens.get(token)?.symbol ?? null;
+    const shown = ranked.slice(0, input.limit);
+    // A copied buy is a buy: each token a leader traded carries what the screen found.
+    const screen = await screenTokens(market, shown.flatMap((r) => [...r.recent.keys()]), ctx.store);
     return {
-      ...indexProvenance(chain, checkpoint, SMART_MONEY_METHODOLOGY, fromBlock),
+      ...indexProvenance(chain, checkpoint, `${SMART_MONEY_METHODOLOGY}; ${SCREEN_VERSION}`, fromBlock),
+      screen: screen.summary('flagged'),
       recordBlockRange: { from: '0', to: String(checkpoint.block) },
       timeperiod: input.timeperiod,
       limit: input.limit,
       minClosedTrades: input.minClosedTrades,
       tradersRanked: ranked.length,
-      traders: ranked.slice(0, input.limit).map((r, i) => ({
+      traders: shown.map((r, i) => ({
         rank: i + 1,
         wallet: r.wallet,
         closedTrades: r.closedTrades,
@@ -56,7 +61,7 @@ export const copyTradingLeaderboardSkill = defineSkill({
         winRate: round(r.winRate, 4),
         realizedUsd: round(r.realizedUsd, 2),
         smartMoney: isSmartMoney(r),
-        period: [...r.recent.entries()].map(([token, f]) => ({ token, symbol: symbol(token), netUsd: round(f.boughtUsd - f.soldUsd, 2) })).filter((f) => f.netUsd !== 0).sort((a, b) => Math.abs(b.netUsd) - Math.abs(a.netUsd)).slice(0, 5),
+        period: [...r.recent.entries()].map(([token, f]) => ({ token, symbol: symbol(token), netUsd: round(f.boughtUsd - f.soldUsd, 2), ...screen.row(chain.name, token) })).filter((f) => f.netUsd !== 0).sort((a, b) => Math.abs(b.netUsd) - Math.abs(a.netUsd)).slice(0, 5),
       })),
     };
   },

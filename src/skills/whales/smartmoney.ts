@@ -1,5 +1,6 @@
 import { round } from '../../intel/market.js';
 import { indexProvenance } from '../../intel/provenance.js';
+import { SCREEN_RULES, SCREEN_VERSION, screenTokens } from '../../intel/screening.js';
 import { MIN_CLOSED_TRADES, MIN_REALIZED_USD, MIN_WIN_RATE, SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../../intel/smart-money.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
@@ -9,7 +10,7 @@ import { loadMarket, periodStartBlock } from '../market/load.js';
 export const smartMoneySkill = defineSkill({
   id: 'smart-money',
   title: 'Smart money',
-  description: `Wallets with a proven record on a chain (at least ${MIN_CLOSED_TRADES} closed trades, a win rate of at least ${MIN_WIN_RATE * 100}% and $${MIN_REALIZED_USD} realized), ranked by realized profit, and what they accumulated or sold over the period.`,
+  description: `Wallets with a proven record on a chain (at least ${MIN_CLOSED_TRADES} closed trades, a win rate of at least ${MIN_WIN_RATE * 100}% and $${MIN_REALIZED_USD} realized), ranked by realized profit, and what they accumulated or sold over the period; every token carries the screen's risks, \`flagged\` when it fails it (${SCREEN_RULES}).`,
   tags: ['smart-money', 'wallets', 'flows', 'accumulation', 'buying'],
   examples: ['What is smart money buying on base today?', 'Most profitable wallets on ethereum and what they are accumulating this week'],
   input: chainListInput,
@@ -41,8 +42,16 @@ export const smartMoneySkill = defineSkill({
     const tokens = [...flows.entries()]
       .map(([token, f]) => ({ token, symbol: symbol(token), netUsd: money(f.boughtUsd - f.soldUsd), boughtUsd: money(f.boughtUsd), soldUsd: money(f.soldUsd), wallets: f.wallets.size }))
       .sort((a, b) => b.netUsd - a.netUsd);
+    const wallets = smart.slice(0, input.limit);
+    const accumulating = tokens.filter((t) => t.netUsd > 0).slice(0, input.limit);
+    const distributing = tokens.filter((t) => t.netUsd < 0).reverse().slice(0, input.limit);
+    // What smart money buys is read as a lead: every token shown carries what the screen found.
+    const shown = [...accumulating, ...distributing].map((t) => t.token).concat(wallets.flatMap((r) => [...r.recent.keys()]));
+    const screen = await screenTokens(market, shown, ctx.store);
+    const flag = (token: string) => screen.row(chain.name, token);
     return {
-      ...indexProvenance(chain, checkpoint, SMART_MONEY_METHODOLOGY, fromBlock),
+      ...indexProvenance(chain, checkpoint, `${SMART_MONEY_METHODOLOGY}; ${SCREEN_VERSION}`, fromBlock),
+      screen: screen.summary('flagged'),
       timeperiod: input.timeperiod,
       limit: input.limit,
       // The record is judged on the whole indexed history; the period bounds what they did lately.
@@ -50,19 +59,19 @@ export const smartMoneySkill = defineSkill({
       criteria: { minClosedTrades: MIN_CLOSED_TRADES, minWinRate: MIN_WIN_RATE, minRealizedUsd: MIN_REALIZED_USD },
       walletsEvaluated: records.size,
       smartWalletCount: smart.length,
-      wallets: smart.slice(0, input.limit).map((r) => ({
+      wallets: wallets.map((r) => ({
         wallet: r.wallet,
         closedTrades: r.closedTrades,
         wins: r.wins,
         winRate: round(r.winRate, 4),
         realizedUsd: money(r.realizedUsd),
         period: [...r.recent.entries()]
-          .map(([token, f]) => ({ token, symbol: symbol(token), netUsd: money(f.boughtUsd - f.soldUsd) }))
+          .map(([token, f]) => ({ token, symbol: symbol(token), netUsd: money(f.boughtUsd - f.soldUsd), ...flag(token) }))
           .filter((f) => f.netUsd !== 0)
           .sort((a, b) => Math.abs(b.netUsd) - Math.abs(a.netUsd)),
       })),
-      accumulating: tokens.filter((t) => t.netUsd > 0).slice(0, input.limit),
-      distributing: tokens.filter((t) => t.netUsd < 0).reverse().slice(0, input.limit),
+      accumulating: accumulating.map((t) => ({ ...t, ...flag(t.token) })),
+      distributing: distributing.map((t) => ({ ...t, ...flag(t.token) })),
     };
   },
 });

@@ -1,0 +1,163 @@
+/**
+ * The screen on a world's own labelled listings (issue 12, item 2): every list that recommends or
+ * ranks tokens, paid for with the official client, against the world's labels. Which tokens are
+ * traps comes from the labels (honeypot, taxed, owner-powers), never from the screen under test:
+ * none may reach investment ideas, gainers or a planned buy, and each one a ranking lists must
+ * carry its risk in words that match its labelled kind.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SNAPSHOT_JOBS } from '../../src/mcp/free-tools.js';
+import { json } from '../helpers/sibyl.js';
+import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+
+type Kind = 'honeypot' | 'taxed' | 'owner-powers';
+/** What a trap of each labelled kind must be flagged with, in the security engine's words. */
+const RISK_OF: Record<Kind, RegExp> = {
+  honeypot: /honeypot|buying reverts/,
+  taxed: /sell tax 25%/,
+  'owner-powers': /owner can (mint|blacklist|pause)/,
+};
+
+let w: WorldSibyl;
+/** Labelled traps by lower-case address. */
+let traps: Map<string, Kind>;
+
+const paid = async (path: string, body: unknown) => {
+  const res = await w.post(path, body);
+  const answer = await json(res);
+  expect(res.status, JSON.stringify(answer).slice(0, 300)).toBe(200);
+  return answer;
+};
+/** A skill on the A2A surface, paid at its catalogue price. */
+const skill = async (id: string, params: Record<string, unknown>) => (await paid(`/api/a2a/skills/${id}`, { params })).response;
+const trapOf = (token: string) => traps.get(token.toLowerCase());
+
+/** Every listed row that is a labelled trap carries the screen's flag and a risk naming its kind. */
+function expectFlagged(rows: { token: string; flagged?: boolean; screened?: boolean; risks?: string[] }[], where: string): number {
+  let seen = 0;
+  for (const row of rows) {
+    const kind = trapOf(row.token);
+    expect(row.risks, `${where}: ${row.token} carries risks`).toBeInstanceOf(Array);
+    if (row.screened === false) expect(row.risks!.some((r) => r.startsWith('not screened')), `${where}: ${row.token} says why it is not screened`).toBe(true);
+    if (!kind) continue;
+    seen++;
+    expect(row.flagged, `${where}: labelled ${kind} ${row.token} is flagged`).toBe(true);
+    expect(row.risks!.join('; '), `${where}: labelled ${kind} ${row.token}`).toMatch(RISK_OF[kind]);
+  }
+  return seen;
+}
+
+beforeAll(async () => {
+  w = await startWorldSibyl('screen-a', 3);
+  traps = new Map(w.labels.tokens.filter((t) => t.kind === 'honeypot' || t.kind === 'taxed' || t.kind === 'owner-powers').map((t) => [t.token.toLowerCase(), t.kind as Kind]));
+}, 180_000);
+afterAll(() => w?.close());
+
+describe('the screen on a world\'s labelled listings', () => {
+  let liquid: Map<string, number>;
+
+  it('top-tokens and topvolume keep every labelled trap they list, flagged with its risk, and say which screen ran', async () => {
+    const byLiquidity = await paid('/x402/data/top-tokens', { chain: 'base', limit: 500, timeperiod: '7d' });
+    const byVolume = await paid('/x402/data/topvolume', { chain: 'base', limit: 500, timeperiod: '7d' });
+    for (const body of [byLiquidity, byVolume]) {
+      expect(body.methodology).toContain('screen/v1');
+      expect(body.screen).toMatchObject({ methodology: expect.stringContaining('screen/v1'), policy: 'flagged', excluded: 0, blocks: { base: Number(body.asOf.block) } });
+      expect(body.tokens.length).toBe(body.totalTokens);
+    }
+    const listed = expectFlagged(byLiquidity.tokens, 'top-tokens');
+    expect(expectFlagged(byVolume.tokens, 'topvolume')).toBe(listed);
+    // The world's traps are on the board: the assertions above had something to check.
+    expect(listed).toBeGreaterThanOrEqual(3);
+    expect(new Set(byLiquidity.tokens.filter((t: any) => trapOf(t.token)).map((t: any) => trapOf(t.token))).size).toBe(3);
+    liquid = new Map(byLiquidity.tokens.map((t: any) => [t.token.toLowerCase(), t.liquidityUsd]));
+  });
+
+  it('investment-report: no labelled trap is an idea; those liquid enough to be one are listed apart with their risk', async () => {
+    const body = await paid('/x402/data/investment-report', { chains: ['base'], limit: 500, timeperiod: '7d' });
+    expect(body.methodology).toContain('investment-report/v2');
+    for (const idea of body.ideas) expect(trapOf(idea.token), `idea ${idea.symbol} is a labelled ${trapOf(idea.token)}`).toBeUndefined();
+    const eligible = [...traps.keys()].filter((t) => (liquid.get(t) ?? 0) >= 100_000);
+    expect(eligible.length, 'the world holds traps liquid enough to be ideas').toBeGreaterThan(0);
+    const excluded = new Map(body.excludedByScreen.map((e: any) => [e.token.toLowerCase(), e]));
+    for (const t of eligible) expect(excluded.has(t), `liquid ${trapOf(t)} ${t} is listed as excluded`).toBe(true);
+    expectFlagged(body.excludedByScreen, 'investment-report excluded');
+    expect(body.screen).toMatchObject({ policy: 'excluded', excluded: body.excludedByScreen.length });
+    expect(body.perChain[0]).toMatchObject({ excludedCount: body.excludedByScreen.length, screen: { excluded: body.excludedByScreen.length } });
+    for (const idea of body.ideas) expect(typeof idea.screened).toBe('boolean');
+    const top = body.perChain[0].overview.topGainer;
+    if (top) expect(trapOf(top.token), 'the overview\'s top gainer').toBeUndefined();
+  });
+
+  it('gainers (top-gainers, alpha-ranked, the gainers board) never lead with, or list, a labelled trap', async () => {
+    const gainers = await skill('top-gainers', { chain: 'base', limit: 500, timeperiod: '7d' });
+    const alpha = await skill('top-gainers-comprehensive', { chain: 'base', limit: 100 });
+    const board = await skill('chain-markets', { sort: 'gainers', limit: 500 });
+    let apart = 0;
+    for (const [name, body] of [['top-gainers', gainers], ['top-gainers-comprehensive', alpha], ['chain-markets gainers', board]] as const) {
+      for (const row of body.tokens) expect(trapOf(row.token), `${name} lists ${row.symbol}`).toBeUndefined();
+      expect(body.screen).toMatchObject({ policy: 'excluded', excluded: body.excludedByScreen.length });
+      apart += expectFlagged(body.excludedByScreen, `${name} excluded`);
+    }
+    // Honeypots only ever rise (nobody can sell): the gainers' top would be theirs without the screen.
+    expect(apart).toBeGreaterThan(0);
+    const losers = await skill('chain-markets', { sort: 'losers', limit: 500 });
+    expect(losers.screen.policy).toBe('flagged');
+    expectFlagged(losers.tokens, 'chain-markets losers');
+  });
+
+  it('smart money and copy-trading show each labelled trap they bought with its risk', async () => {
+    const smart = await paid('/x402/data/smartmoney', { chain: 'base', limit: 500, timeperiod: '7d' });
+    const leaders = await skill('copy-trading-leaderboard', { chain: 'base', limit: 100, timeperiod: '7d', minClosedTrades: 1 });
+    let seen = expectFlagged([...smart.accumulating, ...smart.distributing, ...smart.wallets.flatMap((x: any) => x.period)], 'smartmoney');
+    seen += expectFlagged(leaders.traders.flatMap((x: any) => x.period), 'copy-trading-leaderboard');
+    expect(seen, 'snipers buy every listing, traps included').toBeGreaterThan(0);
+    for (const body of [smart, leaders]) expect(body.screen).toMatchObject({ policy: 'flagged', methodology: expect.stringContaining('screen/v1') });
+  });
+
+  it('creator-launches never passes a token silently: one still on its curve is screened: false and says why', async () => {
+    const body = await paid('/x402/data/creator-launches', { chain: 'base', limit: 25, timeperiod: '7d' });
+    expect(body.tokens.length).toBeGreaterThan(0);
+    expectFlagged(body.tokens, 'creator-launches');
+    for (const row of body.tokens.filter((t: any) => t.graduated === null)) expect(row.screened, `${row.symbol} on its curve`).toBe(false);
+    expect(body.screen.unscreened).toBe(body.tokens.filter((t: any) => !t.screened).length);
+  });
+
+  it('a trade plan refuses to plan the buy of a labelled honeypot and says why first; a taxed sell is planned around its tax', async () => {
+    const honeypot = [...traps].find(([t, k]) => k === 'honeypot' && liquid.has(t))![0];
+    const taxed = [...traps].find(([t, k]) => k === 'taxed' && liquid.has(t))![0];
+    const refused = await paid('/x402/svc/report', { service: 'mev-protection', tokenAddress: honeypot, chain: 'base', side: 'buy', amountUsd: 1_000 });
+    const plan = refused.results[0].result;
+    expect(plan).toMatchObject({ planned: false, refusal: expect.stringMatching(/^no buy was planned/) });
+    expect(plan.recommendation).toBeUndefined();
+    const opening = refused.analysis.split('\n')[1];
+    expect(opening).toMatch(/^Do not buy \S+: no buy was planned: it fails screen\/v1 \((honeypot|buying reverts)/);
+    expect(refused.analysis).not.toMatch(/set slippage/i);
+
+    const sell = (await paid('/x402/svc/report', { service: 'mev-protection', tokenAddress: taxed, chain: 'base', side: 'sell', amountUsd: 1_000 })).results[0].result;
+    expect(sell).toMatchObject({ planned: true, taxPct: 25, risks: expect.arrayContaining(['sell tax 25%']) });
+    expect(sell.recommendation.slippagePct).toBeGreaterThan(25);
+  });
+
+  it('MCP top movers and launchpad radar carry the same screen', async () => {
+    await w.sibyl.snapshots.run(SNAPSHOT_JOBS.movers);
+    await w.sibyl.snapshots.run(SNAPSHOT_JOBS.launchpad);
+    const client = new Client({ name: 'sibyl-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${w.sibyl.url}/api/mcp`)));
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })).structuredContent as any;
+      const gainers = await call('get_top_movers', { side: 'gainers', limit: 25 });
+      for (const row of gainers.crossAsset.gainers) expect(trapOf(row.token), `MCP gainer ${row.symbol}`).toBeUndefined();
+      expect(gainers.screen.gainers).toMatchObject({ policy: 'excluded', methodology: expect.stringContaining('screen/v1') });
+      expectFlagged(gainers.excludedByScreen, 'get_top_movers excluded');
+      const losers = await call('get_top_movers', { side: 'losers', limit: 25 });
+      expectFlagged(losers.crossAsset.losers, 'get_top_movers losers');
+      const radar = await call('get_launchpad_radar', { limit: 15 });
+      expectFlagged(radar.rows.map((r: any) => ({ ...r, token: r.contractAddress })), 'get_launchpad_radar');
+      expect(radar.screen).toMatchObject({ policy: 'flagged' });
+    } finally {
+      await client.close();
+    }
+  });
+});
