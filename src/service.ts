@@ -16,7 +16,8 @@ import { SettlementLedger } from './payments/settlements.js';
 import { defaultCurveGenesis, EmbeddedCurveVenue } from './curve/embedded.js';
 import { createApp } from './server/app.js';
 import { createRegistry } from './skills/index.js';
-import { startWorld, worldGenesisTimestamp } from './world/index.js';
+import { worldGenesisTimestamp } from './world/index.js';
+import { prepareEmbeddedMarket } from './world/embedded.js';
 import { ChainIndexer } from './indexer/indexer.js';
 import type { Registry, Skill } from './skills/registry.js';
 import { agentTools } from './agent/tools.js';
@@ -48,6 +49,9 @@ function reportAgent(config: Config, registry: Registry, context: SkillContext, 
   });
 }
 
+/** Blocks per getLogs on an embedded chain (a world block holds a few hundred logs). */
+const EMBEDDED_LOG_RANGE = 25;
+
 export interface Sibyl {
   readonly url: string;
   readonly port: number;
@@ -78,6 +82,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
   }
   const embedded = config.chains.filter((c) => c.embedded).map((c) => c.name);
   const world = embedded.length ? config.world : undefined;
+  const market = world && (await prepareEmbeddedMarket(world, embedded));
   const devnet = embedded.length
     ? await startDevnet({
         chains: embedded,
@@ -86,6 +91,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
         ifPortTaken: config.embeddedRpcPortFixed ? 'fail' : 'free-port',
         onProgress: options.onProgress,
         ...(world && { genesisTimestamp: worldGenesisTimestamp(world.days), fifo: true }),
+        ...(market?.restore && { restore: market.restore }),
       }).catch((err: unknown) => {
         if (!(err instanceof PortTakenError)) throw err;
         throw new ConfigError(`EMBEDDED_RPC_PORT: ${err.message}, and Sibyl never uses a node it did not start. Free the port, choose another EMBEDDED_RPC_PORT, or leave it unset to let taken ports move to free ones`);
@@ -95,7 +101,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
   const resources: { close(): Promise<void> }[] = devnet ? [{ close: () => devnet.stop() }] : [];
   // The embedded launchpad venue's history covers the spec's longest period (30 days); it
   // writes it in slices while the world waits on the chains.
-  const curve = config.curve && new EmbeddedCurveVenue({ seed: config.curve.seed, genesisTime: config.curve.genesisTime ?? defaultCurveGenesis() });
+  // SOL/USD on the venue is the reference path every chain's SOL pools follow.
+  const curve = config.curve && new EmbeddedCurveVenue({ seed: config.curve.seed, genesisTime: config.curve.genesisTime ?? defaultCurveGenesis(), ...(market && { reference: market.reference }) });
   const curveStarted = Date.now();
   const curveReady = curve?.warm().then(async () => {
     const { time } = await curve.head();
@@ -103,8 +110,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
   });
   curveReady?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   try {
-    if (world && devnet) {
-      const running = await startWorld(devnet.chains, world, options.onProgress, (err) => log('world block failed', err));
+    if (market && devnet) {
+      const running = await market.start(devnet, options.onProgress);
       resources.unshift({ close: async () => running.stop() });
     }
     const chains = new ChainRuntime();
@@ -114,17 +121,29 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     }
     const store = await openStore(config.redisUrl, config.redisPrefix);
     resources.unshift(store);
+    await market?.prepareIndex(store);
 
     // Each indexer follows its chain with one pass at a time, polling only after its first pass.
     // Embedded chains are indexed to head before serving; a real chain's lookback may take long,
     // so its first pass runs in the background (health shows how far it has come).
-    const indexers = chains.list().map((c) => new ChainIndexer(c, store, { range: config.logRange, reorgDepth: config.indexer.reorgDepth, lookbackBlocks: config.logLookbackBlocks }));
+    // An embedded node answers whole days of a busy world in one getLogs only slowly: it is read in short ranges.
+    const range = (c: { source: string }) => (c.source === 'embedded' ? Math.min(config.logRange, EMBEDDED_LOG_RANGE) : config.logRange);
+    const indexers = chains.list().map((c) => new ChainIndexer(c, store, { range: range(c), reorgDepth: config.indexer.reorgDepth, lookbackBlocks: config.logLookbackBlocks }));
     resources.unshift({ close: async () => void (await Promise.all(indexers.map((i) => i.stop()))) });
     const follow = (i: ChainIndexer) => i.start(config.indexer.pollMs, (err) => log(`indexer ${i.chain.name} failed`, err));
     const indexStarted = Date.now();
     for (const i of indexers.filter((x) => x.chain.source === 'rpc')) follow(i).catch((err) => log(`indexer ${i.chain.name} failed`, err));
-    const logsRead = await Promise.all(indexers.filter((i) => i.chain.source === 'embedded').map(follow));
+    const logsRead = await Promise.all(indexers.filter((i) => i.chain.source === 'embedded').map(async (i) => {
+      let read = await follow(i);
+      // Never serve an embedded chain half indexed: passes go on until one reaches the head.
+      for (let attempt = 0; !(await i.atHead()); attempt++) {
+        if (attempt >= 5) throw new Error(`indexing ${i.chain.name} did not reach the chain's head`);
+        read += await i.sync();
+      }
+      return read;
+    }));
     if (logsRead.length) options.onProgress?.(`indexed ${logsRead.reduce((a, b) => a + b, 0)} logs on ${logsRead.length} embedded chains in ${Date.now() - indexStarted} ms`);
+    await market?.indexed(store, (err) => log('world block failed', err), options.onProgress);
 
     const baseChain = chains.get(PAYMENT_CHAIN);
     const facilitator = config.facilitatorUrl

@@ -59,6 +59,8 @@ export interface DevnetOptions {
   genesisTimestamp?: number;
   /** Include transactions in the order they arrive, not by fee (a simulator needs exact order). */
   fifo?: boolean;
+  /** Chains to reload from a state dump (`anvil_dumpState`) instead of deploying genesis: a cached world. */
+  restore?: Partial<Record<EvmChainName, { readonly anvilState: string; readonly genesis: GenesisDeployment }>>;
   onProgress?: (message: string) => void;
 }
 
@@ -76,6 +78,12 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         const node = await startChainNode(name, options.basePort === 0 ? 0 : options.basePort + i, options);
         nodes.push(node);
         const started = Date.now();
+        const saved = options.restore?.[name];
+        if (saved) {
+          await loadState(node.rpcUrl, saved.anvilState);
+          options.onProgress?.(`${name}: chain ${spec.chainId} at ${node.rpcUrl}, state loaded in ${Date.now() - started} ms`);
+          return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl, genesis: saved.genesis };
+        }
         const genesis = await deployGenesis(name, node.rpcUrl);
         await writeGenesisMarker(node.rpcUrl, spec.chainId);
         options.onProgress?.(`${name}: chain ${spec.chainId} at ${node.rpcUrl}, genesis deployed in ${Date.now() - started} ms`);
@@ -89,6 +97,21 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     await Promise.all(nodes.map((n) => n.stop()));
     throw err;
   }
+}
+
+/** Reloads a node's whole state (blocks, receipts and logs included) from `anvil_dumpState`. */
+async function loadState(rpcUrl: string, state: string): Promise<void> {
+  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_loadState', params: [state] }) });
+  const body = (await res.json()) as { result?: boolean; error?: { message: string } };
+  if (body.error || body.result !== true) throw new Error(`anvil_loadState: ${body.error?.message ?? 'refused'}`);
+}
+
+/** The node's whole state as `anvil_dumpState` returns it (gzip, hex), for a cached world. */
+export async function dumpState(rpcUrl: string): Promise<string> {
+  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_dumpState', params: [] }) });
+  const body = (await res.json()) as { result?: string; error?: { message: string } };
+  if (!body.result) throw new Error(`anvil_dumpState: ${body.error?.message ?? 'no state'}`);
+  return body.result;
 }
 
 async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<GenesisDeployment> {

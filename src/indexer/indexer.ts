@@ -149,23 +149,37 @@ export class ChainIndexer {
     const start = cp ? cp.block + 1 : Math.max(0, Number(head) - this.options.lookbackBlocks + 1);
     const windows: [number, number][] = [];
     for (let from = start; from <= Number(head); from += this.options.range) windows.push([from, Math.min(Number(head), from + this.options.range - 1)]);
+    // A slow node may keep one window longer than the lease lives: it is renewed while the pass runs.
+    let lost = false;
+    const heartbeat = setInterval(() => void this.lease.hold().then((h) => { if (h !== 'renewed') lost = true; }, ignore), LEASE_MS / 3);
+    heartbeat.unref();
     // The next window is fetched while the current one is written.
     let read = 0;
     let next = windows.length ? this.fetchWindow(...windows[0]!) : undefined;
-    for (let i = 0; i < windows.length; i++) {
-      const window = await next!;
-      next = i + 1 < windows.length ? this.fetchWindow(...windows[i + 1]!) : undefined;
-      // A window is written only by a holder that kept the lease throughout (one that lost it,
-      // even if it took it back, may have been succeeded by a writer further ahead).
-      const kept = !this.stopped && (await this.lease.hold()) === 'renewed';
-      if (!kept) {
-        if (!this.stopped) this.loaded = false;
-        next?.catch(ignore);
-        break;
+    try {
+      for (let i = 0; i < windows.length; i++) {
+        const window = await next!;
+        next = i + 1 < windows.length ? this.fetchWindow(...windows[i + 1]!) : undefined;
+        // A window is written only by a holder that kept the lease throughout (one that lost it,
+        // even if it took it back, may have been succeeded by a writer further ahead).
+        const kept = !this.stopped && !lost && (await this.lease.hold()) === 'renewed';
+        if (!kept) {
+          if (!this.stopped) this.loaded = false;
+          next?.catch(ignore);
+          break;
+        }
+        read += await this.apply(window);
       }
-      read += await this.apply(window);
+    } finally {
+      clearInterval(heartbeat);
     }
     return read;
+  }
+
+  /** Whether the index has reached the chain's head as it is now. */
+  async atHead(): Promise<boolean> {
+    const [cp, head] = await Promise.all([this.checkpoint(), this.chain.client.getBlockNumber({ cacheTime: 0 })]);
+    return cp !== null && cp.block >= Number(head);
   }
 
   private async fetchWindow(from: number, to: number): Promise<FetchedWindow> {
@@ -403,7 +417,8 @@ export class ChainIndexer {
 /** Errors by which nodes and clients say a getLogs range returns too much. */
 function isRangeTooLarge(err: unknown): boolean {
   const text = `${(err as { shortMessage?: string }).shortMessage ?? ''} ${(err as Error).message ?? ''} ${(err as { details?: string }).details ?? ''}`;
-  return /size limit|exceeded|too many|more than \d+ results|query returned more than|response size|block range|range is too large|limit exceeded/i.test(text);
+  // A busy node that cannot answer a large range in time is answered with smaller ranges too.
+  return /size limit|exceeded|too many|more than \d+ results|query returned more than|response size|block range|range is too large|limit exceeded|took too long|timed out/i.test(text);
 }
 
 /** The i-th 32-byte word of a log's data, as a number. */

@@ -45,8 +45,13 @@ export const INDEX_SCHEMA_VERSION = 2;
  */
 export const BALANCE_MARK_FIELD = '#through-block';
 
+/** Every key of one chain's index starts with this. */
+export function indexPrefix(chainId: number): string {
+  return `idx:v${INDEX_SCHEMA_VERSION}:${chainId}:`;
+}
+
 export function indexKeys(chainId: number) {
-  const p = `idx:v${INDEX_SCHEMA_VERSION}:${chainId}:`;
+  const p = indexPrefix(chainId);
   return {
     checkpoint: `${p}checkpoint`,
     lease: `${p}lease`,

@@ -171,5 +171,9 @@ export class MemoryStore implements Store {
     for (const [k, entries] of dump.sorted) this.sorted.set(k, { scores: new Map(entries.map((e) => [e.member, e.score])), ordered: null });
   }
 
+  async clear(prefix: string): Promise<void> {
+    for (const map of [this.entries, this.hashes, this.sorted]) for (const k of map.keys()) if (k.startsWith(prefix)) map.delete(k);
+  }
+
   async close(): Promise<void> {}
 }

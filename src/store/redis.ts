@@ -147,6 +147,13 @@ export class RedisStore implements Store {
     ]);
   }
 
+  async clear(prefix: string): Promise<void> {
+    for await (const batch of this.client.scanIterator({ MATCH: `${this.k(prefix)}*`, COUNT: 1_000 })) {
+      const keys = batch as unknown as string[];
+      if (keys.length) await this.client.unlink(keys);
+    }
+  }
+
   async close(): Promise<void> {
     await this.client.quit().catch(() => this.client.destroy());
   }

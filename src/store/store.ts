@@ -37,6 +37,8 @@ export interface Store {
   dump(prefix: string): Promise<StoreDump>;
   /** Writes a snapshot back (its keys replace what is there). */
   restore(dump: StoreDump): Promise<void>;
+  /** Deletes every key under `prefix` (e.g. the index of a chain that was replaced). */
+  clear(prefix: string): Promise<void>;
   close(): Promise<void>;
 }
 

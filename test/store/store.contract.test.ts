@@ -149,6 +149,10 @@ describe.each(implementations)('Store contract: %s', (_name, open) => {
       expect(await copy.get('snap:lease')).toBeNull();
       expect(await copy.hashGetAll('snap:bal')).toEqual({ a: '1', b: '2' });
       expect(await copy.sortedRange('snap:rows', -Infinity, Infinity)).toEqual([{ score: 1, member: 'x' }, { score: 2, member: 'y' }]);
+      await copy.set('kept:cp', '1');
+      await copy.clear('snap:');
+      expect(await copy.dump('snap:')).toEqual({ strings: [], hashes: [], sorted: [] });
+      expect(await copy.get('kept:cp')).toBe('1');
     } finally {
       await copy.close();
     }

@@ -1,0 +1,73 @@
+/**
+ * The embedded market on start-up: a cached world when one fits (chains reloaded from their
+ * state dumps, simulators resumed and fast-forwarded to now, the index restored into the
+ * store), else a world built afresh and cached once it is indexed. Live blocks start only after
+ * that, so a cache's chain state, simulator state and index describe the same head.
+ */
+import type { Devnet, DevnetChain } from '../chain/devnet.js';
+import { dumpState } from '../chain/devnet.js';
+import { CHAINS, type EvmChainName } from '../chain/chains.js';
+import { indexPrefix } from '../indexer/rows.js';
+import type { Store } from '../store/store.js';
+import { readWorldCache, worldCacheDir, writeWorldCache, type CachedWorld } from './cache.js';
+import { buildWorld, resumeWorld, worldOrigin, type RunningWorld, type WorldConfig } from './index.js';
+import { ReferencePaths } from './reference.js';
+
+export interface EmbeddedMarket {
+  readonly reference: ReferencePaths;
+  /** Set when the chains must be reloaded from a cache rather than deployed. */
+  readonly restore: Partial<Record<EvmChainName, { anvilState: string; genesis: DevnetChain['genesis'] }>> | undefined;
+  /** Writes (or resumes) the history on the started devnet. */
+  start(devnet: Devnet, onProgress?: (message: string) => void): Promise<RunningWorld>;
+  /** Before indexing: the store holds each embedded chain's index as it belongs to these chains. */
+  prepareIndex(store: Store): Promise<void>;
+  /** After the embedded chains are indexed: caches a fresh build, then starts live blocks. */
+  indexed(store: Store, onError: (err: unknown) => void, onProgress?: (message: string) => void): Promise<void>;
+}
+
+/** Looks for a usable cache of this world and says how the devnet must start. */
+export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonly EvmChainName[]): Promise<EmbeddedMarket> {
+  const dir = config.cacheDir ? await worldCacheDir(config.cacheDir, { seed: config.seed, days: config.days, meanBlockSeconds: config.meanBlockSeconds, chains }) : undefined;
+  let cached = dir ? await readWorldCache(dir, chains) : null;
+  // A cache older than its own history length would be mostly fast-forward: build afresh instead.
+  if (cached && Date.now() / 1000 - cached.builtUntil > config.days * 86_400) cached = null;
+  const reference = new ReferencePaths(config.seed, cached?.origin ?? worldOrigin(config.days));
+  let running: RunningWorld | undefined;
+  let devnetChains: readonly DevnetChain[] = [];
+
+  return {
+    reference,
+    restore: cached ? Object.fromEntries(cached.chains.map((c) => [c.name, { anvilState: c.anvilState, genesis: c.genesis }])) : undefined,
+    async start(devnet, onProgress) {
+      devnetChains = devnet.chains;
+      running = cached
+        ? await resumeWorld(devnet.chains, config, new Map(cached.chains.map((c) => [c.name, c.world])), reference, onProgress)
+        : await buildWorld(devnet.chains, config, onProgress, reference);
+      return running;
+    },
+    async prepareIndex(store) {
+      // An embedded chain is new at every start: an index a former run left (in Redis) is not its index.
+      for (const name of chains) await store.clear(indexPrefix(CHAINS[name].chainId));
+      if (cached) for (const c of cached.chains) await store.restore(c.index);
+    },
+    async indexed(store, onError, onProgress) {
+      if (dir && !cached && running) {
+        const started = Date.now();
+        const entry: CachedWorld = {
+          origin: reference.origin,
+          builtUntil: Math.floor(Date.now() / 1000),
+          chains: await Promise.all(devnetChains.map(async (c, i) => ({
+            name: c.name,
+            genesis: c.genesis,
+            anvilState: await dumpState(c.rpcUrl),
+            world: running!.worlds[i]!.toState(),
+            index: await store.dump(indexPrefix(c.chainId)),
+          }))),
+        };
+        await writeWorldCache(dir, entry);
+        onProgress?.(`world cached in ${dir} in ${Date.now() - started} ms (later starts load it)`);
+      }
+      running?.startLive(onError);
+    },
+  };
+}
