@@ -28,6 +28,8 @@ export interface AnvilOptions {
   genesisTimestamp?: number;
   /** Transaction order within a block: anvil's default is by fee. */
   order?: 'fifo' | 'fees';
+  /** A state file (anvil's JSON state: blocks, receipts and logs included) to start from. */
+  loadStatePath?: string;
 }
 
 /** The port is held by a process this one did not start (often another node on 8545). */
@@ -101,6 +103,7 @@ async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNod
     '--config-out', boundProof,
     ...(options.genesisTimestamp !== undefined ? ['--timestamp', String(options.genesisTimestamp)] : []),
     ...(options.order ? ['--order', options.order] : []),
+    ...(options.loadStatePath ? ['--load-state', options.loadStatePath] : []),
   ];
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   live.add(child);

@@ -8,6 +8,10 @@ import {
   createTestClient, encodeFunctionData, http, parseEther, parseUnits, publicActions, walletActions,
   type Address, type Hex,
 } from 'viem';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { DemoToken, EmbeddedUSDC, Multicall3, ServiceToken, SibylV2Factory, SibylV2Pair, WrappedNative } from './artifacts/index.js';
 import { PortTakenError, portIsFree, startAnvil, type AnvilNode } from './anvil.js';
 import { assertSibylDevnet, writeGenesisMarker } from './genesis-marker.js';
@@ -75,12 +79,12 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     const chains = await Promise.all(
       options.chains.map(async (name, i) => {
         const spec = CHAINS[name];
-        const node = await startChainNode(name, options.basePort === 0 ? 0 : options.basePort + i, options);
-        nodes.push(node);
         const started = Date.now();
         const saved = options.restore?.[name];
+        const loadStatePath = saved && (await stateFile(name, saved.anvilState));
+        const node = await startChainNode(name, options.basePort === 0 ? 0 : options.basePort + i, options, loadStatePath).finally(() => loadStatePath && rm(dirname(loadStatePath), { recursive: true, force: true }));
+        nodes.push(node);
         if (saved) {
-          await loadState(node.rpcUrl, saved.anvilState);
           options.onProgress?.(`${name}: chain ${spec.chainId} at ${node.rpcUrl}, state loaded in ${Date.now() - started} ms`);
           return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl, genesis: saved.genesis };
         }
@@ -99,11 +103,15 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   }
 }
 
-/** Reloads a node's whole state (blocks, receipts and logs included) from `anvil_dumpState`. */
-async function loadState(rpcUrl: string, state: string): Promise<void> {
-  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_loadState', params: [state] }) });
-  const body = (await res.json()) as { result?: boolean; error?: { message: string } };
-  if (body.error || body.result !== true) throw new Error(`anvil_loadState: ${body.error?.message ?? 'refused'}`);
+/**
+ * A state dump as the file `anvil --load-state` reads (its JSON; the RPC returns it gzipped in
+ * hex, and anvil's RPC refuses a request body of a real world's size, so it is loaded at spawn).
+ */
+async function stateFile(name: EvmChainName, state: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `sibyl-state-${name}-`));
+  const path = join(dir, 'state.json');
+  await writeFile(path, gunzipSync(Buffer.from(state.replace(/^0x/, ''), 'hex')));
+  return path;
 }
 
 /** The node's whole state as `anvil_dumpState` returns it (gzip, hex), for a cached world. */
@@ -207,9 +215,9 @@ async function deployServiceToken(
 }
 
 /** A chain's node on `port`; when that port is taken and moving is allowed, on a free one. */
-async function startChainNode(name: EvmChainName, port: number, options: DevnetOptions): Promise<AnvilNode> {
+async function startChainNode(name: EvmChainName, port: number, options: DevnetOptions, loadStatePath?: string): Promise<AnvilNode> {
   const spec = CHAINS[name];
-  const anvil = { chainId: spec.chainId, genesisTimestamp: options.genesisTimestamp, order: options.fifo ? ('fifo' as const) : undefined };
+  const anvil = { chainId: spec.chainId, genesisTimestamp: options.genesisTimestamp, order: options.fifo ? ('fifo' as const) : undefined, ...(loadStatePath && { loadStatePath }) };
   try {
     return await startAnvil({ ...anvil, port });
   } catch (err) {
