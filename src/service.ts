@@ -144,6 +144,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     }));
     if (logsRead.length) options.onProgress?.(`indexed ${logsRead.reduce((a, b) => a + b, 0)} logs on ${logsRead.length} embedded chains in ${Date.now() - indexStarted} ms`);
     await market?.indexed(store, (err) => log('world block failed', err), options.onProgress);
+    // A world cache being written is finished (or abandoned for good) before the chains stop.
+    if (market) resources.unshift({ close: () => market.settled() });
 
     const baseChain = chains.get(PAYMENT_CHAIN);
     const facilitator = config.facilitatorUrl

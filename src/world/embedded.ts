@@ -21,8 +21,10 @@ export interface EmbeddedMarket {
   start(devnet: Devnet, onProgress?: (message: string) => void): Promise<RunningWorld>;
   /** Before indexing: the store holds each embedded chain's index as it belongs to these chains. */
   prepareIndex(store: Store): Promise<void>;
-  /** After the embedded chains are indexed: caches a fresh build, then starts live blocks. */
+  /** After the embedded chains are indexed: caches a fresh build (in the background), then starts live blocks. */
   indexed(store: Store, onError: (err: unknown) => void, onProgress?: (message: string) => void): Promise<void>;
+  /** Resolves once a cache being written is written (or failed). */
+  settled(): Promise<void>;
 }
 
 /** Looks for a usable cache of this world and says how the devnet must start. */
@@ -33,6 +35,7 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
   if (cached && Date.now() / 1000 - cached.builtUntil > config.days * 86_400) cached = null;
   const reference = new ReferencePaths(config.seed, cached?.origin ?? worldOrigin(config.days));
   let running: RunningWorld | undefined;
+  let caching: Promise<void> | undefined;
   let devnetChains: readonly DevnetChain[] = [];
 
   return {
@@ -51,23 +54,27 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
       if (cached) for (const c of cached.chains) await store.restore(c.index);
     },
     async indexed(store, onError, onProgress) {
-      if (dir && !cached && running) {
-        const started = Date.now();
+      if (!dir || cached || !running) return running?.startLive(onError);
+      const world = running;
+      // Taken now, while the world is idle and the index stands at the chains' head; the state
+      // dumps follow in the background (settlements may add blocks, which the index then reads),
+      // and live blocks wait for them so the simulators' state matches the dumped chains.
+      const started = Date.now();
+      const snapshots = await Promise.all(devnetChains.map(async (c, i) => ({ c, world: world.worlds[i]!.toState(), index: await store.dump(indexPrefix(c.chainId)) })));
+      caching = (async () => {
         const entry: CachedWorld = {
           origin: reference.origin,
           builtUntil: Math.floor(Date.now() / 1000),
-          chains: await Promise.all(devnetChains.map(async (c, i) => ({
-            name: c.name,
-            genesis: c.genesis,
-            anvilState: await dumpState(c.rpcUrl),
-            world: running!.worlds[i]!.toState(),
-            index: await store.dump(indexPrefix(c.chainId)),
-          }))),
+          chains: await Promise.all(snapshots.map(async ({ c, world: state, index }) => ({ name: c.name, genesis: c.genesis, anvilState: await dumpState(c.rpcUrl), world: state, index }))),
         };
         await writeWorldCache(dir, entry);
         onProgress?.(`world cached in ${dir} in ${Date.now() - started} ms (later starts load it)`);
-      }
-      running?.startLive(onError);
+      })()
+        .catch(onError)
+        .finally(() => world.startLive(onError));
+    },
+    async settled() {
+      await caching;
     },
   };
 }

@@ -15,7 +15,7 @@ import {
   SibylV2Pair, SibylV2Router, WrappedNative,
 } from '../chain/artifacts/index.js';
 import { demoAccount } from '../chain/accounts.js';
-import { CHAINS, EMBEDDED_FLASH_LENDER, type EvmChainName } from '../chain/chains.js';
+import { CHAINS, EMBEDDED_FLASH_LENDER, EVM_CHAIN_NAMES, type EvmChainName } from '../chain/chains.js';
 import type { GenesisDeployment } from '../chain/devnet.js';
 import { GENESIS_TREASURY } from '../chain/genesis.js';
 import { viemChain } from '../chain/runtime.js';
@@ -351,6 +351,14 @@ export class World {
   /** USDC and the wrapped native: minted or wrapped on demand, never handed out from a treasury. */
   private isQuoteMoney(token: TokenInfo): boolean {
     return token.address.toLowerCase() === CHAINS[this.options.name].usdc.toLowerCase() || token.address.toLowerCase() === CHAINS[this.options.name].wrappedNative.toLowerCase();
+  }
+
+  /**
+   * The number in a new token's symbol: unique across the chains of one world (they interleave),
+   * so one symbol never names two different tokens, as it would look like one asset at two prices.
+   */
+  private symbolNumber(n: number): number {
+    return (n - 1) * EVM_CHAIN_NAMES.length + EVM_CHAIN_NAMES.indexOf(this.options.name) + 1;
   }
 
   /** Actors are derived from the seed, so a resumed world finds the same ones. */
@@ -716,7 +724,7 @@ export class World {
     const kind: TokenInfo['kind'] = roll < 0.45 ? 'listing' : roll < 0.65 ? 'honeypot' : roll < 0.8 ? 'taxed' : 'owner-powers';
     const base = this.options.name === 'base' && this.rng.chance(0.4) ? [...this.tokens.values()].find((x) => x.symbol === 'VIRTUAL') : undefined;
     const quote = base ?? this.native;
-    const symbol = `${kind === 'listing' ? 'NEW' : kind === 'honeypot' ? 'HONEY' : kind === 'taxed' ? 'TAX' : 'OWN'}${n}`;
+    const symbol = `${kind === 'listing' ? 'NEW' : kind === 'honeypot' ? 'HONEY' : kind === 'taxed' ? 'TAX' : 'OWN'}${this.symbolNumber(n)}`;
     const supply = parseEther('1000000000');
     const token = kind === 'honeypot' || kind === 'taxed'
       ? this.deploy(SellTaxToken.abi, SellTaxToken.bytecode, [`${symbol} Token`, symbol, supply, kind === 'taxed' ? 2_500 : 0, kind === 'honeypot'], creator)
@@ -925,7 +933,7 @@ export class World {
       const n = ++this.listingCounter;
       const creator = this.actorAddress('creator', n);
       this.queueBalance(creator, parseEther('1000000'));
-      const symbol = `CRV${n}`;
+      const symbol = `CRV${this.symbolNumber(n)}`;
       const index = this.curveTokens.length;
       this.queue({ from: creator, to: this.launchpad, data: encodeFunctionData({ abi: BondingCurveLaunchpad.abi, functionName: 'launch', args: [`${symbol} Coin`, symbol] }), value: parseEther('0.1'), gas: GAS.launch });
       const address = contractAddress(this.launchpad, index + 1);
