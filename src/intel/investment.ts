@@ -12,7 +12,7 @@ import type { Store } from '../store/store.js';
 import { dexCapital } from './dex-capital.js';
 import { round, type Market } from './market.js';
 import type { Period } from './periods.js';
-import { tokenRows, type TokenRow } from './rankings.js';
+import { changeSpan, tokenRows, type TokenRow } from './rankings.js';
 import { SCREEN_VERSION, screenTokens } from './screening.js';
 import { SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from './smart-money.js';
 
@@ -25,7 +25,7 @@ export interface Idea {
   token: string;
   symbol: string | null;
   score: number;
-  signals: { changePct: number | null; turnover: number; smartMoneyNetUsd: number; smartWallets: number; liquidityUsd: number; volumeUsd: number; priceUsd: number };
+  signals: { changePct: number | null; changeSince: string | null; turnover: number; smartMoneyNetUsd: number; smartWallets: number; liquidityUsd: number; volumeUsd: number; priceUsd: number };
   thesis: string[];
   /** False when the screen could not determine the token (its risks say what is unknown). */
   screened: boolean;
@@ -65,19 +65,19 @@ export async function investmentIdeas(market: Market, checkpoint: Checkpoint, pe
     const flow = flows.get(r.token.toLowerCase());
     const score = WEIGHTS.momentum * rank('momentum', s.momentum) + WEIGHTS.smartMoney * rank('smartMoney', s.smartMoney) + WEIGHTS.turnover * rank('turnover', s.turnover);
     const thesis: string[] = [];
-    if (r.changePct !== null) thesis.push(`price ${r.changePct >= 0 ? 'up' : 'down'} ${Math.abs(round(r.changePct, 2))}% over the period`);
+    if (r.changePct !== null) thesis.push(`price ${r.changePct >= 0 ? 'up' : 'down'} ${Math.abs(round(r.changePct, 2))}% ${changeSpan(r, checkpoint, period)}`);
     if (flow && flow.net !== 0) thesis.push(`smart money net ${flow.net > 0 ? 'bought' : 'sold'} $${Math.abs(round(flow.net, 0)).toLocaleString('en-US')} (${flow.wallets} wallet${flow.wallets === 1 ? '' : 's'})`);
     thesis.push(`traded ${round(s.turnover, 2)}x its liquidity`);
     const risks: string[] = [...screen.of(chain, r.token).risks];
     if (r.liquidityUsd < THIN_LIQUIDITY_USD) risks.push(`thin liquidity: $${round(r.liquidityUsd, 0).toLocaleString('en-US')}`);
     if (flow && flow.net < 0) risks.push('smart money is selling');
-    if (r.changePct !== null && r.changePct < -20) risks.push(`fell ${Math.abs(round(r.changePct, 1))}% in the period`);
+    if (r.changePct !== null && r.changePct < -20) risks.push(`fell ${Math.abs(round(r.changePct, 1))}% ${changeSpan(r, checkpoint, period)}`);
     if (r.trades === 0) risks.push('no trades in the period');
     return {
       token: r.token,
       symbol: r.symbol,
       score: round(score, 4),
-      signals: { changePct: r.changePct, turnover: round(s.turnover, 4), smartMoneyNetUsd: round(s.smartMoney, 2), smartWallets: flow?.wallets ?? 0, liquidityUsd: r.liquidityUsd, volumeUsd: r.volumeUsd, priceUsd: r.priceUsd },
+      signals: { changePct: r.changePct, changeSince: r.changeSince, turnover: round(s.turnover, 4), smartMoneyNetUsd: round(s.smartMoney, 2), smartWallets: flow?.wallets ?? 0, liquidityUsd: r.liquidityUsd, volumeUsd: r.volumeUsd, priceUsd: r.priceUsd },
       thesis,
       screened: screen.of(chain, r.token).screened,
       risks,

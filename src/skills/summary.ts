@@ -8,3 +8,6 @@ export const num = (n: number) => n.toLocaleString('en-US', { maximumSignificant
 /** An indicator's value, or why it has none (`{ available: false, reason }`). */
 export const orReason = (v: unknown, format: (v: any) => string) =>
   v && typeof v === 'object' && (v as { available?: boolean }).available === false ? `n/a (${(v as { reason: string }).reason})` : format(v);
+/** The span a period's figures cover, in words: "over 30d", or "since <time> (history shorter than 30d)" (see intel/coverage.ts). */
+export const periodSpan = (r: { timeperiod: string; coverage?: { complete: boolean; from: string | number } }) =>
+  r.coverage?.complete === false ? `since ${typeof r.coverage.from === 'number' ? new Date(r.coverage.from * 1000).toISOString() : r.coverage.from} (history shorter than ${r.timeperiod})` : `over ${r.timeperiod}`;

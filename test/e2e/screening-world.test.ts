@@ -23,6 +23,8 @@ const RISK_OF: Record<Kind, RegExp> = {
 let w: WorldSibyl;
 /** Labelled traps by lower-case address. */
 let traps: Map<string, Kind>;
+/** Every priced token's liquidity, from the top-tokens ranking (the market's figures, not the screen's). */
+let liquid: Map<string, number>;
 
 const paid = async (path: string, body: unknown) => {
   const res = await w.post(path, body);
@@ -52,11 +54,12 @@ function expectFlagged(rows: { token: string; flagged?: boolean; screened?: bool
 beforeAll(async () => {
   w = await startWorldSibyl('screen-a', 3);
   traps = new Map(w.labels.tokens.filter((t) => t.kind === 'honeypot' || t.kind === 'taxed' || t.kind === 'owner-powers').map((t) => [t.token.toLowerCase(), t.kind as Kind]));
+  const board = await paid('/x402/data/top-tokens', { chain: 'base', limit: 500, timeperiod: '7d' });
+  liquid = new Map(board.tokens.map((t: any) => [t.token.toLowerCase(), t.liquidityUsd]));
 }, 180_000);
 afterAll(() => w?.close());
 
 describe('the screen on a world\'s labelled listings', () => {
-  let liquid: Map<string, number>;
 
   it('top-tokens and topvolume keep every labelled trap they list, flagged with its risk, and say which screen ran', async () => {
     const byLiquidity = await paid('/x402/data/top-tokens', { chain: 'base', limit: 500, timeperiod: '7d' });
@@ -71,7 +74,6 @@ describe('the screen on a world\'s labelled listings', () => {
     // The world's traps are on the board: the assertions above had something to check.
     expect(listed).toBeGreaterThanOrEqual(3);
     expect(new Set(byLiquidity.tokens.filter((t: any) => trapOf(t.token)).map((t: any) => trapOf(t.token))).size).toBe(3);
-    liquid = new Map(byLiquidity.tokens.map((t: any) => [t.token.toLowerCase(), t.liquidityUsd]));
   });
 
   it('investment-report: no labelled trap is an idea; those liquid enough to be one are listed apart with their risk', async () => {
@@ -134,6 +136,14 @@ describe('the screen on a world\'s labelled listings', () => {
     const opening = refused.analysis.split('\n')[1];
     expect(opening).toMatch(/^Do not buy \S+: no buy was planned: it fails screen\/v1 \((honeypot|buying reverts)/);
     expect(refused.analysis).not.toMatch(/set slippage/i);
+
+    // Asked in plain words, the report agent opens with the refusal, not with slippage settings.
+    const symbol = w.labels.tokens.find((t) => t.token.toLowerCase() === honeypot)!.symbol;
+    const asked = await paid('/x402/svc/report', { prompt: `How do I buy $1,000 of ${symbol} on base without getting sandwiched?` });
+    expect(asked.toolsUsed.map((t: any) => t.skill)).toContain('mev-protection');
+    expect(asked.analysis).toMatch(new RegExp(`Do not buy ${symbol}: no buy was planned`));
+    expect(asked.analysis).not.toMatch(/set slippage/i);
+    expect(asked.provenance.find((p: any) => p.skill === 'mev-protection').screen).toMatchObject({ excluded: 1 });
 
     const sell = (await paid('/x402/svc/report', { service: 'mev-protection', tokenAddress: taxed, chain: 'base', side: 'sell', amountUsd: 1_000 })).results[0].result;
     expect(sell).toMatchObject({ planned: true, taxPct: 25, risks: expect.arrayContaining(['sell tax 25%']) });

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { CHAIN_NAMES, type ChainName } from '../../chain/chains.js';
 import { SibylError } from '../../errors.js';
 import { INVESTMENT_METHODOLOGY, investmentIdeas } from '../../intel/investment.js';
+import { describeCoverage } from '../../intel/coverage.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { SCREEN_RULES, mergeSummaries } from '../../intel/screening.js';
 import { limitParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitAnyMarket } from '../admission.js';
-import { loadMarket, periodStartBlock } from '../market/load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 import { ChainUnavailableError } from '../../chain/runtime.js';
 
 const chainsParam = z
@@ -39,7 +40,8 @@ export const investmentReportSkill = defineSkill({
         const { chain, market, checkpoint } = await loadMarket(ctx, name);
         const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
         const { overview, ideas, excluded, screen } = await investmentIdeas(market, checkpoint, input.timeperiod, fromBlock, ctx.store);
-        return { available: true as const, ...indexProvenance(chain, checkpoint, INVESTMENT_METHODOLOGY, fromBlock), overview, ideas, excluded, screen };
+        const coverage = describeCoverage(periodCoverage(market, checkpoint, input.timeperiod));
+        return { available: true as const, ...indexProvenance(chain, checkpoint, INVESTMENT_METHODOLOGY, fromBlock), coverage, overview, ideas, excluded, screen };
       } catch (err) {
         // A chain this deployment does not index is a gap in the report, not a failure of it.
         if (err instanceof ChainUnavailableError || (err instanceof SibylError && err.code === 'upstream_unavailable')) {

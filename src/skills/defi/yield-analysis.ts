@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { ALTSEASON_METHODOLOGY, altcoinSeason } from '../../intel/altseason.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { YIELD_METHODOLOGY, poolYields } from '../../intel/yields.js';
-import { PERIODS } from '../../intel/periods.js';
 import { TRADEABLE_LIQUIDITY_USD } from '../../intel/market.js';
 import { EVM_CHAINS, chainParam, limitParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
-import { pct, usd } from '../summary.js';
-import { loadMarket, periodStartBlock } from '../market/load.js';
+import { pct, periodSpan, usd } from '../summary.js';
+import { describeCoverage } from '../../intel/coverage.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
 export const yieldAnalysisSkill = defineSkill({
   id: 'defi-yield-analysis',
@@ -29,17 +29,18 @@ export const yieldAnalysisSkill = defineSkill({
   catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
   summarize: (r) => {
     const best = r.pools[0];
-    if (!best) return `No pool with at least $${TRADEABLE_LIQUIDITY_USD.toLocaleString('en-US')} liquidity qualifies over ${r.timeperiod}.`;
-    return `${r.poolsCompared} pools compared over ${r.timeperiod}; best: ${best.pair} on ${best.dex}, fee APR ${pct(best.feeAprPct)} on ${usd(best.liquidityUsd)} liquidity ` +
+    if (!best) return `No pool with at least $${TRADEABLE_LIQUIDITY_USD.toLocaleString('en-US')} liquidity qualifies ${periodSpan(r)}.`;
+    return `${r.poolsCompared} pools compared ${periodSpan(r)}; best: ${best.pair} on ${best.dex}, fee APR ${pct(best.feeAprPct)} on ${usd(best.liquidityUsd)} liquidity ` +
       `(impermanent loss ${pct(best.impermanentLossPct)}, net ${pct(best.netPeriodReturnPct)} over the period). Realised, not promised.`;
   },
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
-    const all = await poolYields(market, fromBlock, input.timeperiod, checkpoint.timestamp - PERIODS[input.timeperiod].seconds);
+    const coverage = periodCoverage(market, checkpoint, input.timeperiod);
+    const all = await poolYields(market, fromBlock, coverage);
     const pools = input.stablecoinsOnly ? all.filter((p) => p.stableSides > 0) : all;
-    return { ...indexProvenance(chain, checkpoint, YIELD_METHODOLOGY, fromBlock), timeperiod: input.timeperiod, poolsCompared: pools.length, limit: input.limit, pools: pools.slice(0, input.limit) };
+    return { ...indexProvenance(chain, checkpoint, YIELD_METHODOLOGY, fromBlock), timeperiod: input.timeperiod, coverage: describeCoverage(coverage), poolsCompared: pools.length, limit: input.limit, pools: pools.slice(0, input.limit) };
   },
 });
 
@@ -55,12 +56,14 @@ export const altcoinSeasonSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   summarize: (r) =>
     `Altcoin season index ${r.index}/100 (${r.season}): ${(r.tokens as { beatBenchmark: boolean }[]).filter((t) => t.beatBenchmark).length} of ${r.tokensCompared} liquid altcoins ` +
-    `beat ${r.benchmark.symbol} (${pct(r.benchmark.changePct)}) over ${r.timeperiod}.`,
+    `beat ${r.benchmark.symbol} (${pct(r.benchmark.changePct)}) ${periodSpan(r)}.`,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
-    const result = await altcoinSeason(market, fromBlock, checkpoint.timestamp - PERIODS[input.timeperiod].seconds);
-    return { ...indexProvenance(chain, checkpoint, ALTSEASON_METHODOLOGY, fromBlock), timeperiod: input.timeperiod, ...result };
+    const coverage = periodCoverage(market, checkpoint, input.timeperiod);
+    const result = await altcoinSeason(market, fromBlock, coverage.periodFrom);
+    // Every change (the benchmark's too) is measured over `coverage` when the history is shorter than the period.
+    return { ...indexProvenance(chain, checkpoint, ALTSEASON_METHODOLOGY, fromBlock), timeperiod: input.timeperiod, coverage: describeCoverage(coverage), ...result };
   },
 });

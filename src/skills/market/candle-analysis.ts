@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { SibylError } from '../../errors.js';
 import { BACKTEST_METHODOLOGY, STRATEGIES, backtest } from '../../intel/backtest.js';
+import { describeCoverage } from '../../intel/coverage.js';
 import { MARKET_METHODOLOGY } from '../../intel/market.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { resolveToken } from '../../intel/resolve.js';
@@ -31,10 +32,10 @@ async function tokenCandles(ctx: SkillContext, input: { token: string; chain: Ch
   const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
   const address = resolveToken(market, input.token);
   const seconds = TIMEFRAMES[timeframe];
-  const { candles, fromBlock } = await market.candlesOver(address, seconds * count, seconds);
+  const { candles, fromBlock, coverage } = await market.candlesOver(address, seconds * count, seconds);
   if (!candles.length) throw new SibylError('price_unavailable', `no qualifying pool prices ${input.token} on ${input.chain} over the last ${count} ${timeframe} candles; nothing was charged`);
   const info = market.tokens.get(address)!;
-  return { chain, checkpoint, fromBlock, candles, token: { address: info.address, symbol: info.symbol, name: info.name } };
+  return { chain, checkpoint, fromBlock, candles, coverage: describeCoverage(coverage), token: { address: info.address, symbol: info.symbol, name: info.name } };
 }
 
 function candleCount(v: { periodDays: number; timeframe: Timeframe }): number {
@@ -80,11 +81,12 @@ export const technicalAnalysisSkill = defineSkill({
     `support ${r.support.map(usd).join(', ') || 'none below'}; resistance ${r.resistance.map(usd).join(', ') || 'none above'}.`,
   admit: (input, ctx) => admitToken(ctx, input.chain, input.token, { priced: true }),
   async handler(input, ctx) {
-    const { chain, checkpoint, fromBlock, candles, token: t } = await tokenCandles(ctx, input, input.timeframe, input.candles);
+    const { chain, checkpoint, fromBlock, candles, coverage, token: t } = await tokenCandles(ctx, input, input.timeframe, input.candles);
     return {
       ...indexProvenance(chain, checkpoint, `${TECHNICAL_METHODOLOGY}; ${MARKET_METHODOLOGY}`, fromBlock),
       token: t,
       timeframe: input.timeframe,
+      coverage,
       ...technicalAnalysis(candles),
     };
   },
@@ -114,17 +116,19 @@ export const strategyBacktestSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 5, timeTargetSeconds: 120 },
   summarize: (r) =>
-    `${r.strategy} on ${r.token.symbol} (${r.parameters.timeframe} candles, ${r.parameters.periodDays} days, fee ${r.parameters.feeBps} bps): ${pct(r.totalReturnPct)} ` +
+    `${r.strategy} on ${r.token.symbol} (${r.parameters.timeframe} candles, ${r.parameters.periodDays} days${r.coverage?.complete === false ? ` asked, ${r.coverage.candles} candles of history since ${r.coverage.from}` : ''}, fee ${r.parameters.feeBps} bps): ${pct(r.totalReturnPct)} ` +
     `against ${pct(r.buyAndHoldReturnPct)} buying and holding; max drawdown ${pct(-r.maxDrawdownPct)}; Sharpe ${r.sharpe ?? 'n/a'}; ${r.tradeCount} trades, ` +
     `win rate ${r.winRate === null ? 'n/a' : share(r.winRate * 100)}; in the market ${share(r.exposurePct)} of the time.`,
   admit: (input, ctx) => admitToken(ctx, input.chain, input.token, { priced: true }),
   async handler(input, ctx) {
     const count = candleCount(input);
-    const { chain, checkpoint, fromBlock, candles, token: t } = await tokenCandles(ctx, input, input.timeframe, count);
+    const { chain, checkpoint, fromBlock, candles, coverage, token: t } = await tokenCandles(ctx, input, input.timeframe, count);
     return {
       ...indexProvenance(chain, checkpoint, `${BACKTEST_METHODOLOGY}; ${MARKET_METHODOLOGY}`, fromBlock),
       token: t,
       strategy: input.strategy,
+      // The test runs over what the index holds: fewer days than periodDays when its history is shorter.
+      coverage,
       parameters: { fastWindow: input.fastWindow, slowWindow: input.slowWindow, timeframe: input.timeframe, periodDays: input.periodDays, feeBps: input.feeBps },
       ...backtest(candles, { ...input, candleSeconds: TIMEFRAMES[input.timeframe] }),
     };

@@ -3,6 +3,7 @@ import type { ChainName } from '../../chain/chains.js';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { SibylError } from '../../errors.js';
 import { IndexReader, type Checkpoint } from '../../indexer/reader.js';
+import { windowCoverage, type Coverage } from '../../intel/coverage.js';
 import { Market } from '../../intel/market.js';
 import { PERIODS, type Period } from '../../intel/periods.js';
 import type { SkillContext } from '../context.js';
@@ -34,6 +35,11 @@ export async function loadMarket(ctx: SkillContext, chainName: ChainName): Promi
 /** The first indexed block of the period ending at the checkpoint (past head when none). */
 export async function periodStartBlock(market: Market, checkpoint: Checkpoint, period: Period): Promise<number> {
   return (await market.reader.firstBlockAtOrAfter(checkpoint.timestamp - PERIODS[period].seconds)) ?? checkpoint.block + 1;
+}
+
+/** How much of the period ending at the checkpoint the index's history covers. */
+export function periodCoverage(market: Market, checkpoint: Checkpoint, period: Period): Coverage {
+  return windowCoverage(checkpoint.timestamp - PERIODS[period].seconds, checkpoint.timestamp, market.historyStart);
 }
 
 /** Every connected chain's market (or those in `only`), and the chains that could not be read, with why. */

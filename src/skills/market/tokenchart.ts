@@ -1,6 +1,7 @@
 /** Price history of one token: the chart (tokenchart), its raw OHLCV arrays (tokenchart/raw), and full candles (ohlcv). */
 import { z } from 'zod';
 import { SibylError } from '../../errors.js';
+import { describeCoverage } from '../../intel/coverage.js';
 import { MARKET_METHODOLOGY, round, type Market } from '../../intel/market.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { canonicalAsset, resolveToken } from '../../intel/resolve.js';
@@ -11,7 +12,7 @@ import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, chainParam, periodParam, tokenParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitChartForecast, admitToken } from '../admission.js';
-import { pct, usd } from '../summary.js';
+import { pct, periodSpan, usd } from '../summary.js';
 import { loadMarket } from './load.js';
 
 const chartInput = z.strictObject({
@@ -32,9 +33,9 @@ const tokenchartInput = z.strictObject({
 async function chart(ctx: SkillContext, input: { tokenAddress: string; chain: ChainName; timeperiod: Period }) {
   const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
   const token = resolveToken(market, input.tokenAddress);
-  const { candles, fromBlock, intervalSeconds } = await market.candles(token, input.timeperiod);
+  const { candles, fromBlock, intervalSeconds, coverage } = await market.candles(token, input.timeperiod);
   if (!candles.length) throw new SibylError('price_unavailable', `no qualifying pool prices ${input.tokenAddress} on ${input.chain} in the last ${input.timeperiod}; nothing was charged`);
-  return { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds };
+  return { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds, coverage };
 }
 
 function describeToken(market: Market, token: string) {
@@ -46,10 +47,10 @@ function describeToken(market: Market, token: string) {
   };
 }
 
-/** The chart's price line and, with a forecast, its call, band and reasons. */
+/** The chart's price line (over the span its history covers) and, with a forecast, its call, band and reasons. */
 export const chartSummary = (r: any): string => {
   const f = r.forecast;
-  const head = `${r.token.symbol} ${usd(r.priceUsd)} (${pct(r.changePct)} over ${r.timeperiod}).`;
+  const head = `${r.token.symbol} ${usd(r.priceUsd)} (${pct(r.changePct)} ${periodSpan(r)}).`;
   if (!f) return head;
   const n = f.quantiles ? f.quantiles.q10.length - 1 : -1;
   const band = f.quantiles ? `; q10-q90 at ${f.quantiles.times[n]}: ${usd(f.quantiles.q10[n])} to ${usd(f.quantiles.q90[n])} (${f.quantiles.model})` : '';
@@ -59,7 +60,7 @@ export const chartSummary = (r: any): string => {
 export const tokenchartSkill = defineSkill({
   id: 'tokenchart',
   title: 'Token price chart',
-  description: 'USD price chart of a token over a period, from its deepest DEX pool: candles, last price, change, high, low and traded volume; with forecast: true, a two-model forecast with quantile bands, verdict and commentary.',
+  description: 'USD price chart of a token over a period, from its deepest DEX pool: candles, last price, change, high, low and traded volume, and the span of history they cover (coverage); with forecast: true, a two-model forecast with quantile bands, verdict and commentary.',
   tags: ['chart', 'price', 'market'],
   examples: ['Chart WETH on base over the last 24h', 'How did 0x... trade this week on ethereum?', 'Forecast ETH for the next few hours'],
   input: tokenchartInput,
@@ -72,7 +73,7 @@ export const tokenchartSkill = defineSkill({
   summarize: chartSummary,
   admit: (input, ctx) => (input.forecast ? admitChartForecast(ctx, input.chain, input.tokenAddress, input.timeperiod) : admitToken(ctx, input.chain, input.tokenAddress, { priced: true })),
   async handler(input, ctx) {
-    const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);
+    const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds, coverage } = await chart(ctx, input);
     const first = candles[0]!;
     const last = candles[candles.length - 1]!;
     return {
@@ -80,6 +81,8 @@ export const tokenchartSkill = defineSkill({
       ...describeToken(market, token),
       timeperiod: input.timeperiod,
       intervalSeconds,
+      // changePct, high, low and volume are over `coverage`, which says when that is less than the period.
+      coverage: describeCoverage(coverage),
       priceUsd: last.close,
       changePct: round(((last.close - first.open) / first.open) * 100, 4),
       highUsd: Math.max(...candles.map((c) => c.high)),
@@ -102,7 +105,7 @@ async function chartForecast(ctx: SkillContext, chain: ChainName, market: Market
 export const tokenchartRawSkill = defineSkill({
   id: 'tokenchart-raw',
   title: 'Token OHLCV, raw',
-  description: 'The raw OHLCV series of a token over a period as arrays [time, open, high, low, close, volumeUsd], nothing else.',
+  description: 'The raw OHLCV series of a token over a period as arrays [time, open, high, low, close, volumeUsd], and the span of history they cover.',
   tags: ['chart', 'ohlcv', 'raw'],
   examples: ['Raw OHLCV for WETH on base, 4h'],
   input: chartInput,
@@ -112,11 +115,13 @@ export const tokenchartRawSkill = defineSkill({
   surfaces: ['http', 'a2a', 'mcp'],
   admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress, { priced: true }),
   async handler(input, ctx) {
-    const { chain, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);
+    const { chain, checkpoint, token, candles, fromBlock, intervalSeconds, coverage } = await chart(ctx, input);
     return {
       ...indexProvenance(chain, checkpoint, MARKET_METHODOLOGY, fromBlock),
       token,
       intervalSeconds,
+      // In unix seconds, like the arrays' times.
+      coverage: describeCoverage(coverage, 'epoch'),
       columns: ['time', 'open', 'high', 'low', 'close', 'volumeUsd'],
       ohlcv: candles.map((c) => [Date.parse(c.time) / 1000, c.open, c.high, c.low, c.close, c.volumeUsd]),
     };
@@ -126,7 +131,7 @@ export const tokenchartRawSkill = defineSkill({
 export const ohlcvSkill = defineSkill({
   id: 'ohlcv',
   title: 'Token OHLCV candles',
-  description: 'OHLCV candles of a token over a period with USD and token volume and trade counts per candle; candles with no trade carry the previous close and trades 0.',
+  description: 'OHLCV candles of a token over a period with USD and token volume and trade counts per candle; candles with no trade carry the previous close and trades 0, and none is made up before the history begins (coverage).',
   tags: ['ohlcv', 'candles', 'market'],
   examples: ['OHLCV candles for WBTC on arbitrum over 7d'],
   input: chartInput,
@@ -136,12 +141,13 @@ export const ohlcvSkill = defineSkill({
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress, { priced: true }),
   async handler(input, ctx) {
-    const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds } = await chart(ctx, input);
+    const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds, coverage } = await chart(ctx, input);
     return {
       ...indexProvenance(chain, checkpoint, MARKET_METHODOLOGY, fromBlock),
       ...describeToken(market, token),
       timeperiod: input.timeperiod,
       intervalSeconds,
+      coverage: describeCoverage(coverage),
       candles,
     };
   },

@@ -4,6 +4,7 @@
  * volume rankings keep failing tokens and flag them; gainers leave them out (an unsellable or
  * taxed token's gain cannot be taken) and list them apart with their risks.
  */
+import { describeCoverage } from '../../intel/coverage.js';
 import { MARKET_METHODOLOGY } from '../../intel/market.js';
 import { SCREEN_RULES, SCREEN_VERSION, screenList, type ScreenSummary } from '../../intel/screening.js';
 import { tokenRows } from '../../intel/rankings.js';
@@ -12,7 +13,7 @@ import type { SkillContext } from '../context.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
-import { loadMarket, periodStartBlock } from './load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { Period } from '../../intel/periods.js';
 
@@ -28,6 +29,8 @@ async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: num
     ...indexProvenance(chain, checkpoint, `${MARKET_METHODOLOGY}; ${SCREEN_VERSION}`, fromBlock),
     screen,
     timeperiod: input.timeperiod,
+    // What changePct (each row's changeSince) and volume cover when the history is shorter than the period.
+    coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
     sortedBy: sortBy,
     limit: input.limit,
     count: listed.length,

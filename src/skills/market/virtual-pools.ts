@@ -1,14 +1,14 @@
 /** Pools paired with VIRTUAL on base (agent tokens), ranked over a period. */
 import { z } from 'zod';
 import { MARKET_METHODOLOGY, round } from '../../intel/market.js';
-import { PERIODS } from '../../intel/periods.js';
 import { indexProvenance } from '../../intel/provenance.js';
-import { periodChangePct } from '../../intel/rankings.js';
+import { describeCoverage } from '../../intel/coverage.js';
+import { periodChange } from '../../intel/rankings.js';
 import { resolveToken } from '../../intel/resolve.js';
 import { limitParam, onlyChainParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitToken } from '../admission.js';
-import { loadMarket, periodStartBlock } from './load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
 
 const SORTS = ['volumeUsd', 'swaps', 'priceChange'] as const;
 
@@ -34,13 +34,14 @@ export const virtualPoolsSkill = defineSkill({
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const virtual = resolveToken(market, 'VIRTUAL');
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
-    const start = checkpoint.timestamp - PERIODS[input.timeperiod].seconds;
+    const coverage = periodCoverage(market, checkpoint, input.timeperiod);
     const volumes = await market.poolVolumes(fromBlock);
     const rows = [];
     for (const pool of market.pools.filter((p) => p.token0 === virtual || p.token1 === virtual)) {
       const token = pool.token0 === virtual ? pool.token1 : pool.token0;
       const info = market.tokens.get(token);
       const now = market.priceNow(token);
+      const change = now ? await periodChange(market, token, now.usd, fromBlock, coverage.periodFrom) : null;
       rows.push({
         pool: pool.pair,
         dex: pool.dex,
@@ -48,7 +49,9 @@ export const virtualPoolsSkill = defineSkill({
         symbol: info?.symbol ?? null,
         name: info?.name ?? null,
         priceUsd: now?.usd ?? null,
-        priceChange: now ? await periodChangePct(market, token, now.usd, fromBlock, start) : null,
+        priceChange: change?.pct ?? null,
+        // Where the change is measured from: the period's start, or later where the history begins later.
+        priceChangeSince: change ? new Date(change.since * 1000).toISOString() : null,
         volumeUsd: round(volumes.get(pool.pair)?.usd ?? 0, 2),
         swaps: volumes.get(pool.pair)?.swaps ?? 0,
         liquidityUsd: market.liquidityUsd(pool) === null ? null : round(market.liquidityUsd(pool)!, 2),
@@ -60,6 +63,7 @@ export const virtualPoolsSkill = defineSkill({
       ...indexProvenance(chain, checkpoint, MARKET_METHODOLOGY, fromBlock),
       virtual: market.tokens.get(virtual)?.address ?? virtual,
       timeperiod: input.timeperiod,
+      coverage: describeCoverage(coverage),
       sortBy: input.sortBy,
       minVolumeUsd: input.minVolumeUsd,
       limit: input.limit,
