@@ -8,7 +8,6 @@
  * clock, so nothing runs between reads and "latest" still moves.
  */
 import { createHash } from 'node:crypto';
-import { base58 } from '@scure/base';
 import { Rng } from '../world/random.js';
 import { ReferencePaths } from '../world/reference.js';
 import type { CurveFeed, CurveLaunch, CurvePoolTrade, CurveState, CurveTrade, CurveVenueParams } from './feed.js';
@@ -43,6 +42,7 @@ interface Pool {
 }
 
 interface Live {
+  index: number;
   launch: CurveLaunch;
   virtualSol: number;
   virtualTokens: number;
@@ -76,8 +76,10 @@ export class EmbeddedCurveVenue implements CurveFeed {
   /** Pool trading draws from its own generator, so the curves' history does not depend on it. */
   private readonly poolRng: Rng;
   private readonly launchList: CurveLaunch[] = [];
-  private readonly tradeList: CurveTrade[] = [];
-  private readonly poolTradeList: CurvePoolTrade[] = [];
+  /** Every token in launch order: a tape row names its token by this index. */
+  private readonly liveList: Live[] = [];
+  private readonly curveTape = new Tape();
+  private readonly poolTape = new Tape();
   private readonly tokens = new Map<string, Live>();
   /** Tokens still traded on their curve, or graduated and waiting for migration. */
   private readonly active = new Set<Live>();
@@ -121,13 +123,14 @@ export class EmbeddedCurveVenue implements CurveFeed {
 
   /** A base58 key derived from the seed and a label: deterministic, and a valid 32-byte key encoding. */
   private key(label: string): string {
-    return base58.encode(createHash('sha256').update(`${this.options.seed}:${label}`).digest());
+    return base58Encode(createHash('sha256').update(`${this.options.seed}:${label}`).digest());
   }
 
-  private readonly traders = new Map<number, string>();
-  private trader(n: number): string {
-    let key = this.traders.get(n);
-    if (!key) this.traders.set(n, (key = this.key(`trader:${n}`)));
+  /** Traders and creators recur: their keys are derived once. */
+  private readonly people = new Map<string, string>();
+  private person(label: string): string {
+    let key = this.people.get(label);
+    if (!key) this.people.set(label, (key = this.key(label)));
     return key;
   }
 
@@ -169,20 +172,21 @@ export class EmbeddedCurveVenue implements CurveFeed {
   private launch(t: number): void {
     const n = ++this.counter;
     const symbol = `${['PEPE', 'DOGE', 'CAT', 'AI', 'MOON', 'FROG', 'WIF', 'BONK'][n % 8]}${n}`;
-    const launch = new EmbeddedLaunch(this.signer, n, this.key(`mint:${n}`), this.key(`creator:${this.rng.int(1, 400)}`), `${symbol} coin`, symbol, t, this.slotAt(t));
+    const launch = new EmbeddedLaunch(this.signer, n, this.key(`mint:${n}`), this.person(`creator:${this.rng.int(1, 400)}`), `${symbol} coin`, symbol, t, this.slotAt(t));
     const token: Live = {
-      launch, virtualSol: EMBEDDED_VENUE.initialVirtualSol, virtualTokens: EMBEDDED_VENUE.initialVirtualTokens, realSol: 0, tokensSold: 0,
+      index: this.liveList.length, launch, virtualSol: EMBEDDED_VENUE.initialVirtualSol, virtualTokens: EMBEDDED_VENUE.initialVirtualTokens, realSol: 0, tokensSold: 0,
       interest: this.rng.logUniform(2, 150), halfLifeHours: this.rng.logUniform(0.3, 6), buyBias: 0.5 + this.rng.next() * 0.25,
       lastTradeTime: null, graduated: null, pool: null,
     };
     this.launchList.push(launch);
+    this.liveList.push(token);
     this.tokens.set(launch.mint, token);
     this.active.add(token);
   }
 
   private trade(token: Live, t: number): void {
     const buy = token.tokensSold === 0 || this.rng.chance(token.buyBias);
-    const trader = this.trader(this.rng.int(1, TRADERS));
+    const trader = this.rng.int(1, TRADERS);
     const k = token.virtualSol * token.virtualTokens;
     let sol: number;
     let tokens: number;
@@ -209,8 +213,8 @@ export class EmbeddedCurveVenue implements CurveFeed {
     }
     token.lastTradeTime = t;
     const progressPct = (token.tokensSold / EMBEDDED_VENUE.curveSupply) * 100;
-    // Trades of one step share its closing time; their order is the list's.
-    this.tradeList.push(new EmbeddedTrade(this.signer, this.tradeList.length, token.launch.mint, trader, buy ? 'buy' : 'sell', sol, tokens, t, this.slotAt(t), token.virtualSol, token.virtualTokens, token.realSol, progressPct));
+    // Trades of one step share its closing time; their order is the tape's.
+    this.curveTape.push(t, token.index, trader, buy, sol, tokens, token.virtualSol, token.virtualTokens, token.realSol, progressPct);
     if (token.tokensSold >= EMBEDDED_VENUE.curveSupply) token.graduated = { time: t, slot: this.slotAt(t) };
   }
 
@@ -219,7 +223,7 @@ export class EmbeddedCurveVenue implements CurveFeed {
     const pool = token.pool!;
     const rng = this.poolRng;
     const buy = rng.chance(token.buyBias);
-    const trader = this.trader(rng.int(1, TRADERS));
+    const trader = rng.int(1, TRADERS);
     const k = pool.reserveSol * pool.reserveTokens;
     const keep = 1 - EMBEDDED_POOL_FEE_BPS / 10_000;
     let sol: number;
@@ -235,7 +239,7 @@ export class EmbeddedCurveVenue implements CurveFeed {
       pool.reserveSol -= sol;
       pool.reserveTokens += tokens;
     }
-    this.poolTradeList.push(new EmbeddedPoolTrade(this.signer, this.poolTradeList.length, token.launch.mint, pool.address, trader, buy ? 'buy' : 'sell', sol, tokens, t, this.slotAt(t), pool.reserveSol, pool.reserveTokens));
+    this.poolTape.push(t, token.index, trader, buy, sol, tokens, pool.reserveSol, pool.reserveTokens, 0, 0);
   }
 
   async head() {
@@ -248,14 +252,28 @@ export class EmbeddedCurveVenue implements CurveFeed {
     return inWindow(this.launchList, fromTime, toTime);
   }
 
-  async trades(fromTime: number, toTime: number) {
+  async trades(fromTime: number, toTime: number): Promise<CurveTrade[]> {
     this.advance();
-    return inWindow(this.tradeList, fromTime, toTime);
+    const tape = this.curveTape;
+    const [lo, hi] = tape.range(fromTime, toTime);
+    const out: CurveTrade[] = new Array(hi - lo);
+    for (let i = lo; i < hi; i++) {
+      const [t, c] = [tape.time[i]!, tape.columns];
+      out[i - lo] = new EmbeddedTrade(this.signer, i, this.liveList[tape.token[i]!]!.launch.mint, this.person(`trader:${tape.trader[i]}`), tape.buy[i] ? 'buy' : 'sell', c[0]![i]!, c[1]![i]!, t, this.slotAt(t), c[2]![i]!, c[3]![i]!, c[4]![i]!, c[5]![i]!);
+    }
+    return out;
   }
 
-  async poolTrades(fromTime: number, toTime: number) {
+  async poolTrades(fromTime: number, toTime: number): Promise<CurvePoolTrade[]> {
     this.advance();
-    return inWindow(this.poolTradeList, fromTime, toTime);
+    const tape = this.poolTape;
+    const [lo, hi] = tape.range(fromTime, toTime);
+    const out: CurvePoolTrade[] = new Array(hi - lo);
+    for (let i = lo; i < hi; i++) {
+      const [t, c, token] = [tape.time[i]!, tape.columns, this.liveList[tape.token[i]!]!];
+      out[i - lo] = new EmbeddedPoolTrade(this.signer, i, token.launch.mint, token.pool!.address, this.person(`trader:${tape.trader[i]}`), tape.buy[i] ? 'buy' : 'sell', c[0]![i]!, c[1]![i]!, t, this.slotAt(t), c[2]![i]!, c[3]![i]!);
+    }
+    return out;
   }
 
   async states(mints?: readonly string[]): Promise<CurveState[]> {
@@ -283,7 +301,7 @@ export class EmbeddedCurveVenue implements CurveFeed {
 class Signer {
   constructor(private readonly seed: string) {}
   sign(label: string): string {
-    return base58.encode(createHash('sha512').update(`${this.seed}:sig:${label}`).digest());
+    return base58Encode(createHash('sha512').update(`${this.seed}:sig:${label}`).digest());
   }
 }
 
@@ -342,17 +360,89 @@ class EmbeddedPoolTrade extends Signed implements CurvePoolTrade {
   }
 }
 
-/** The items of a time-ordered list within [from, to], found by bisection. */
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/**
+ * Bitcoin-alphabet base58 (Solana's) through one BigInt: a month of history derives thousands of
+ * keys, and a generic radix conversion spent a third of the warm-up on them.
+ */
+export function base58Encode(bytes: Uint8Array): string {
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  let out = '';
+  while (n > 0n) {
+    out = BASE58[Number(n % 58n)]! + out;
+    n /= 58n;
+  }
+  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) out = '1' + out; // each leading zero byte is a '1'
+  return out;
+}
+
+/** The first index of a time-ordered sequence at or after `bound` (past it when `after`). */
+function firstIndex(length: number, timeAt: (i: number) => number, bound: number, after: boolean): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (after ? timeAt(mid) <= bound : timeAt(mid) < bound) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The items of a time-ordered list within [from, to]. */
 function inWindow<T extends { time: number }>(list: readonly T[], from: number, to: number): T[] {
-  const first = (bound: number, inclusive: boolean) => {
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (inclusive ? list[mid]!.time < bound : list[mid]!.time <= bound) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return list.slice(first(from, true), first(to, false));
+  const at = (i: number) => list[i]!.time;
+  return list.slice(firstIndex(list.length, at, from, false), firstIndex(list.length, at, to, true));
+}
+
+/**
+ * Trades kept as columns, in time order: a month is about 200,000 of them, which as objects kept
+ * the collector busy for most of the warm-up; typed arrays cost it nothing. Rows become trade
+ * objects only when read.
+ */
+class Tape {
+  length = 0;
+  time = new Uint32Array(1024);
+  token = new Uint32Array(1024);
+  trader = new Uint16Array(1024);
+  buy = new Uint8Array(1024);
+  /** Six numbers a row: SOL, tokens, then four that depend on the tape (curve or pool state after the trade). */
+  columns = Array.from({ length: 6 }, () => new Float64Array(1024));
+
+  push(time: number, token: number, trader: number, buy: boolean, v0: number, v1: number, v2: number, v3: number, v4: number, v5: number): void {
+    if (this.length === this.time.length) this.grow();
+    const i = this.length++;
+    this.time[i] = time;
+    this.token[i] = token;
+    this.trader[i] = trader;
+    this.buy[i] = buy ? 1 : 0;
+    const c = this.columns;
+    c[0]![i] = v0;
+    c[1]![i] = v1;
+    c[2]![i] = v2;
+    c[3]![i] = v3;
+    c[4]![i] = v4;
+    c[5]![i] = v5;
+  }
+
+  /** Rows [lo, hi) whose time is within [from, to]. */
+  range(from: number, to: number): [number, number] {
+    const at = (i: number) => this.time[i]!;
+    return [firstIndex(this.length, at, from, false), firstIndex(this.length, at, to, true)];
+  }
+
+  private grow(): void {
+    const size = this.time.length * 2;
+    const bigger = <A extends Uint32Array | Uint16Array | Uint8Array | Float64Array>(a: A, make: (n: number) => A): A => {
+      const b = make(size);
+      b.set(a as never);
+      return b;
+    };
+    this.time = bigger(this.time, (n) => new Uint32Array(n));
+    this.token = bigger(this.token, (n) => new Uint32Array(n));
+    this.trader = bigger(this.trader, (n) => new Uint16Array(n));
+    this.buy = bigger(this.buy, (n) => new Uint8Array(n));
+    this.columns = this.columns.map((c) => bigger(c, (n) => new Float64Array(n)));
+  }
 }

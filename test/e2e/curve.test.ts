@@ -3,9 +3,10 @@
  * second venue built from the same seed and genesis and stopped at the answer's own head: its
  * raw trades, read through the feed interface, must give the figures the service sold.
  */
+import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { base58 } from '@scure/base';
-import { defaultCurveGenesis, EmbeddedCurveVenue, EMBEDDED_VENUE } from '../../src/curve/embedded.js';
+import { base58Encode, defaultCurveGenesis, EmbeddedCurveVenue, EMBEDDED_VENUE } from '../../src/curve/embedded.js';
 import type { CurveFeed, CurvePoolTrade, CurveTrade } from '../../src/curve/feed.js';
 import { curveActivity } from '../../src/intel/curve.js';
 import { ReferencePaths } from '../../src/world/reference.js';
@@ -209,6 +210,14 @@ describe('curve-* operations on the embedded Solana venue', () => {
     expect(second.coverage.note).toMatch(/3(\.0)? days of the 30(\.0)? days/);
     const day = await post('/x402/data/curve-volume', { timeperiod: '24h', limit: 1 });
     expect(day.coverage).toMatchObject({ complete: true, from: day.window.from });
+  });
+
+  it('venue keys and signatures are base58 as Solana writes it (the venue\'s own encoder agrees with @scure/base)', () => {
+    for (let i = 0; i < 2_000; i++) {
+      const bytes = randomBytes(i % 2 ? 32 : 64);
+      if (i % 5 === 0) bytes.fill(0, 0, 1 + (i % 3)); // leading zero bytes become leading 1s
+      expect(base58Encode(bytes)).toBe(base58.encode(bytes));
+    }
   });
 
   it('the default venue holds the spec\'s longest period: a 30-day window read at start-up is covered, and holds trades from its first day', async () => {
