@@ -158,6 +158,16 @@ describe('rankings over periods longer than the history', () => {
     }
   });
 
+  it.each([
+    ['/x402/data/mevdetection'], ['/x402/data/liquidityshifts'], ['/x402/data/whaleintel'], ['/x402/data/smartmoney'],
+    ['/x402/data/dexcapital'], ['/x402/data/creator-launches'],
+  ])('%s over 30d states that it covers the two days the index holds', async (path) => {
+    const answer = await buy(path, { timeperiod: '30d', limit: 10 });
+    expect(answer.coverage).toMatchObject({ complete: false, reason: 'index_history', to: answer.asOf.timestamp });
+    expect(seconds(answer.coverage.from)).toBeGreaterThanOrEqual(genesisTs);
+    expect(seconds(answer.coverage.from)).toBeLessThan(genesisTs + HOUR);
+  });
+
   it('the altcoin season index over 30d says its changes cover the history, not 30 days', async () => {
     const season = await capability({ service: 'altcoin-season-index', timeperiod: '30d' });
     expect(season.coverage).toMatchObject({ complete: false, reason: 'index_history' });

@@ -1,10 +1,11 @@
 import { DEX_CAPITAL_METHODOLOGY, dexCapital, type PoolCapital } from '../../intel/dex-capital.js';
 import { round } from '../../intel/market.js';
+import { describeCoverage } from '../../intel/coverage.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
-import { loadMarket, periodStartBlock } from '../market/load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
 const money = (n: number | null) => (n === null ? null : round(n, 2));
 const poolView = (p: PoolCapital) => ({ ...p, tvlUsd: money(p.tvlUsd), tvlStartUsd: money(p.tvlStartUsd), addedUsd: money(p.addedUsd), removedUsd: money(p.removedUsd), volumeUsd: money(p.volumeUsd) });
@@ -29,6 +30,7 @@ export const dexCapitalSkill = defineSkill({
     return {
       ...indexProvenance(chain, checkpoint, DEX_CAPITAL_METHODOLOGY, fromBlock),
       timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
       limit: input.limit,
       totals: {
         tvlUsd: money(tvl),

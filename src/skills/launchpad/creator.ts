@@ -1,12 +1,13 @@
 /** The base launchpad (`creator` venue): recent launches and launchpad volume. */
 import { z } from 'zod';
 import { LAUNCHPAD_METHODOLOGY, launches, type Launch } from '../../intel/launchpad.js';
+import { describeCoverage } from '../../intel/coverage.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { SCREEN_RULES, SCREEN_VERSION, screenList } from '../../intel/screening.js';
 import { limitParam, onlyChainParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
-import { loadMarket, periodStartBlock } from '../market/load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 import type { SkillContext } from '../context.js';
 
 /** Spec 4.2: limit 1-25 (default 15), timeperiod without 14d (default 24h), base only. */
@@ -28,6 +29,7 @@ async function creatorRows(ctx: SkillContext, input: z.output<typeof creatorInpu
     screen,
     venues: [...new Set(all.map((l) => l.venue.toLowerCase()))],
     timeperiod: input.timeperiod,
+    coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
     limit: input.limit,
     sortedBy,
     total: rows.length,

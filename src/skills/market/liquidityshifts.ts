@@ -1,10 +1,11 @@
 import { LIQUIDITY_METHODOLOGY, liquidityShifts } from '../../intel/flows.js';
 import { round } from '../../intel/market.js';
+import { describeCoverage } from '../../intel/coverage.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
-import { loadMarket, periodStartBlock } from './load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
 
 export const liquidityShiftsSkill = defineSkill({
   id: 'liquidityshifts',
@@ -26,6 +27,7 @@ export const liquidityShiftsSkill = defineSkill({
     return {
       ...indexProvenance(chain, checkpoint, LIQUIDITY_METHODOLOGY, fromBlock),
       timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
       limit: input.limit,
       poolCount: shifts.pools.length,
       eventCount: shifts.eventCount,

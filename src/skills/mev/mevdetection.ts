@@ -1,10 +1,11 @@
 import { SANDWICH_METHODOLOGY, detectSandwiches } from '../../intel/mev.js';
 import { round } from '../../intel/market.js';
+import { describeCoverage } from '../../intel/coverage.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
-import { loadMarket, periodStartBlock } from '../market/load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
 export const mevDetectionSkill = defineSkill({
   id: 'mev-detection',
@@ -35,6 +36,7 @@ export const mevDetectionSkill = defineSkill({
     return {
       ...indexProvenance(chain, checkpoint, SANDWICH_METHODOLOGY, fromBlock),
       timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
       limit: input.limit,
       sandwichCount: sandwiches.length,
       victimCount: sandwiches.reduce((n, s) => n + s.victims.length, 0),

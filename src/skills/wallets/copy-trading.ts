@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { round } from '../../intel/market.js';
 import { PNL_METHODOLOGY, walletPnl } from '../../intel/pnl.js';
+import { describeCoverage } from '../../intel/coverage.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { SCREEN_VERSION, screenTokens } from '../../intel/screening.js';
 import { SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../../intel/smart-money.js';
@@ -9,7 +10,7 @@ import { TRUST_METHODOLOGY, walletTrust } from '../../intel/trust.js';
 import { chainParam, evmAddressParam, limitParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
-import { loadMarket, periodStartBlock } from '../market/load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 import { share, usd } from '../summary.js';
 
 const CHAINS = ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon'] as const;
@@ -50,6 +51,7 @@ export const copyTradingLeaderboardSkill = defineSkill({
       screen: screen.summary('flagged'),
       recordBlockRange: { from: '0', to: String(checkpoint.block) },
       timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
       limit: input.limit,
       minClosedTrades: input.minClosedTrades,
       tradersRanked: ranked.length,
@@ -85,7 +87,7 @@ export const copyTradingIntelSkill = defineSkill({
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
     const wallet = input.walletAddress.toLowerCase();
     const [records, pnl, trust] = await Promise.all([walletRecords(market, fromBlock), walletPnl(market, wallet, fromBlock), walletTrust(chain, market, wallet)]);
-    const base = { ...indexProvenance(chain, checkpoint, `${SMART_MONEY_METHODOLOGY}; ${PNL_METHODOLOGY}; ${TRUST_METHODOLOGY}`, 0), wallet: input.walletAddress, timeperiod: input.timeperiod };
+    const base = { ...indexProvenance(chain, checkpoint, `${SMART_MONEY_METHODOLOGY}; ${PNL_METHODOLOGY}; ${TRUST_METHODOLOGY}`, 0), wallet: input.walletAddress, timeperiod: input.timeperiod, coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)) };
     if (!pnl.swapsIndexed) return { ...base, available: false, reason: 'the index holds no trade of this wallet on this chain' };
     const record = records.get(wallet);
     const reasons: string[] = [];

@@ -1,5 +1,6 @@
 /** What the index says about one wallet: its trading profit and loss, and a trust score with its evidence. */
 import { z } from 'zod';
+import { describeCoverage } from '../../intel/coverage.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { PNL_METHODOLOGY, walletPnl } from '../../intel/pnl.js';
 import { TRUST_METHODOLOGY, walletTrust } from '../../intel/trust.js';
@@ -7,7 +8,7 @@ import { chainParam, evmAddressParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { share, usd } from '../summary.js';
-import { loadMarket, periodStartBlock } from '../market/load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
 const WALLET_CHAINS = ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon'] as const;
 const wallet = evmAddressParam('The wallet (0x + 40 hex).');
@@ -33,6 +34,7 @@ export const walletPnlSkill = defineSkill({
       ...indexProvenance(chain, checkpoint, PNL_METHODOLOGY, fromBlock),
       wallet: input.walletAddress,
       timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
       ...(await walletPnl(market, input.walletAddress, fromBlock)),
     };
   },

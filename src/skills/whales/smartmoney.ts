@@ -1,11 +1,12 @@
 import { round } from '../../intel/market.js';
+import { describeCoverage } from '../../intel/coverage.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { SCREEN_RULES, SCREEN_VERSION, screenTokens } from '../../intel/screening.js';
 import { MIN_CLOSED_TRADES, MIN_REALIZED_USD, MIN_WIN_RATE, SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../../intel/smart-money.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
-import { loadMarket, periodStartBlock } from '../market/load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
 export const smartMoneySkill = defineSkill({
   id: 'smart-money',
@@ -53,6 +54,7 @@ export const smartMoneySkill = defineSkill({
       ...indexProvenance(chain, checkpoint, `${SMART_MONEY_METHODOLOGY}; ${SCREEN_VERSION}`, fromBlock),
       screen: screen.summary('flagged'),
       timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
       limit: input.limit,
       // The record is judged on the whole indexed history; the period bounds what they did lately.
       recordBlockRange: { from: '0', to: String(checkpoint.block) },

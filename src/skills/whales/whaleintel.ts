@@ -1,11 +1,12 @@
 import { WHALE_METHODOLOGY, WHALE_MIN_USD, whaleActivity, whaleWallets } from '../../intel/flows.js';
 import { round } from '../../intel/market.js';
 import { origins } from '../../intel/security/deployer.js';
+import { describeCoverage } from '../../intel/coverage.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
-import { loadMarket, periodStartBlock } from '../market/load.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
 export const whaleIntelSkill = defineSkill({
   id: 'whale-tracking',
@@ -38,6 +39,7 @@ export const whaleIntelSkill = defineSkill({
     return {
       ...indexProvenance(chain, checkpoint, WHALE_METHODOLOGY, fromBlock),
       timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
       limit: input.limit,
       minUsd: WHALE_MIN_USD,
       eventCount: events.length,
