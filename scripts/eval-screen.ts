@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/eval-screen.ts -- --seed N [--days D] [--chains base,ethereum] [--period 24h]`:
+ * `npx tsx scripts/eval-screen.ts --seed N [--days D] [--chains base,ethereum] [--period 24h]`:
  * builds the world for a seed, indexes it, and measures the screen (`screen/v1`) against the
  * world's labels (which only this script reads): labelled traps (honeypot, taxed, owner-powers)
  * that would have been investment ideas or top-10 gainers without the screen and are with it,
