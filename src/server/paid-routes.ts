@@ -1,7 +1,8 @@
 /**
  * The paid HTTP operations, one POST route per registry skill with an `httpPath`, following
- * DESIGN.md section 3: validate → price → 402 challenge, or verify + reserve → run → settle →
- * answer with the receipt. Failed work releases the reservation and moves no money.
+ * DESIGN.md section 3: validate → admit (what the request alone decides, section 6) → price →
+ * 402 challenge, or verify + reserve → run → settle → answer with the receipt. Failed work
+ * releases the reservation and moves no money.
  */
 import type { Express, Request, Response } from 'express';
 import { PaymentRefused, type Paywall, type Receipt } from '../payments/paywall.js';
