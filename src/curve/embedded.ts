@@ -134,6 +134,12 @@ export class EmbeddedCurveVenue implements CurveFeed {
     return key;
   }
 
+  /** A trader's key by number, as tape rows name traders. */
+  private readonly traderKeys: string[] = [];
+  private trader(n: number): string {
+    return (this.traderKeys[n] ??= this.person(`trader:${n}`));
+  }
+
 
   private step(t: number): void {
     const hours = STEP_SECONDS / 3600;
@@ -259,7 +265,7 @@ export class EmbeddedCurveVenue implements CurveFeed {
     const out: CurveTrade[] = new Array(hi - lo);
     for (let i = lo; i < hi; i++) {
       const [t, c] = [tape.time[i]!, tape.columns];
-      out[i - lo] = new EmbeddedTrade(this.signer, i, this.liveList[tape.token[i]!]!.launch.mint, this.person(`trader:${tape.trader[i]}`), tape.buy[i] ? 'buy' : 'sell', c[0]![i]!, c[1]![i]!, t, this.slotAt(t), c[2]![i]!, c[3]![i]!, c[4]![i]!, c[5]![i]!);
+      out[i - lo] = new EmbeddedTrade(this.signer, i, this.liveList[tape.token[i]!]!.launch.mint, this.trader(tape.trader[i]!), tape.buy[i] ? 'buy' : 'sell', c[0]![i]!, c[1]![i]!, t, this.slotAt(t), c[2]![i]!, c[3]![i]!, c[4]![i]!, c[5]![i]!);
     }
     return out;
   }
@@ -271,7 +277,7 @@ export class EmbeddedCurveVenue implements CurveFeed {
     const out: CurvePoolTrade[] = new Array(hi - lo);
     for (let i = lo; i < hi; i++) {
       const [t, c, token] = [tape.time[i]!, tape.columns, this.liveList[tape.token[i]!]!];
-      out[i - lo] = new EmbeddedPoolTrade(this.signer, i, token.launch.mint, token.pool!.address, this.person(`trader:${tape.trader[i]}`), tape.buy[i] ? 'buy' : 'sell', c[0]![i]!, c[1]![i]!, t, this.slotAt(t), c[2]![i]!, c[3]![i]!);
+      out[i - lo] = new EmbeddedPoolTrade(this.signer, i, token.launch.mint, token.pool!.address, this.trader(tape.trader[i]!), tape.buy[i] ? 'buy' : 'sell', c[0]![i]!, c[1]![i]!, t, this.slotAt(t), c[2]![i]!, c[3]![i]!);
     }
     return out;
   }

@@ -52,17 +52,23 @@ export interface TokenActivity {
 
 /** SOL/USD at trade times, asked of the feed once per distinct time (a step's trades share one). */
 export class SolPricer {
-  private readonly cache = new Map<number, Promise<number | null>>();
+  private readonly cache = new Map<number, number | null>();
   constructor(private readonly feed: CurveFeed) {}
-  usd(time: number): Promise<number | null> {
-    let p = this.cache.get(time);
-    if (!p) this.cache.set(time, (p = this.feed.solUsd(time).then((x) => x?.usd ?? null)));
-    return p;
+  /** Prices every distinct time of `times` not yet known. */
+  async load(times: Iterable<number>): Promise<void> {
+    const missing = [...new Set(times)].filter((t) => !this.cache.has(t));
+    const prices = await Promise.all(missing.map((t) => this.feed.solUsd(t)));
+    missing.forEach((t, i) => this.cache.set(t, prices[i]?.usd ?? null));
+  }
+  /** A loaded time's price. */
+  usd(time: number): number | null {
+    return this.cache.get(time) ?? null;
   }
 }
 
 /** Per-mint activity of a list of curve or pool trades. */
 export async function activityByMint(trades: readonly (CurveTrade | CurvePoolTrade)[], pricer: SolPricer): Promise<Map<string, Activity>> {
+  await pricer.load(trades.map((t) => t.time));
   const out = new Map<string, Activity>();
   for (const t of trades) {
     let a = out.get(t.mint);
@@ -72,7 +78,7 @@ export async function activityByMint(trades: readonly (CurveTrade | CurvePoolTra
     a.traders.add(t.trader);
     a.volumeSol += t.sol;
     a.netSol += t.side === 'buy' ? t.sol : -t.sol;
-    const usd = await pricer.usd(t.time);
+    const usd = pricer.usd(t.time);
     if (usd === null) a.unpriced++;
     else a.volumeUsd += t.sol * usd;
   }
