@@ -83,6 +83,7 @@ describe('curve-* operations on the embedded Solana venue', () => {
     const [from, to] = [seconds(body.paceWindow.from), seconds(body.paceWindow.to)];
     expect(to - from).toBe(3_600);
     expect(to).toBe(head);
+    expect(body.activityWindows).toEqual({ approaching: body.paceWindow, graduatedLast24h: body.window });
     const [window, before, states] = await Promise.all([twin.trades(from, to), twin.trades(0, from - 1), twin.states()]);
     const stateOf = new Map(states.map((s) => [s.mint, s]));
 

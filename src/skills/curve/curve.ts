@@ -107,12 +107,12 @@ export const curveGraduationSkill = defineSkill({
       limit: input.limit, minProgressPct: input.minProgressPct,
       graduationSol: round(watch.target, 6),
       ranking: GRADUATION_RANKING,
-      /** The candidates' trades, buys, sells, traders, volume and net SOL inflow are over this window. */
       paceWindow: window(watch.paceWindow),
+      // Which window each list's trades, buys, sells, traders and volume are counted over.
+      activityWindows: { approaching: window(watch.paceWindow), graduatedLast24h: window(watch.recentWindow) },
       approachingCount: watch.candidates.length,
       withPaceCount: watch.candidates.filter((c) => c.etaHours !== null).length,
       approaching: watch.candidates.slice(0, input.limit),
-      /** Graduates' curve trades and their pools' trades are over the answer's `window` (24 h). */
       graduatedLast24h: watch.graduates.slice(0, input.limit),
     };
   },
