@@ -116,7 +116,8 @@ async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNod
   });
   const rpcUrl = `http://127.0.0.1:${port}`;
   try {
-    await Promise.race([waitUntilServing(rpcUrl, boundProof, options.chainId, 15_000), exited]);
+    // Loading a month of a busy world's state takes anvil seconds of CPU before it binds.
+    await Promise.race([waitUntilServing(rpcUrl, boundProof, options.chainId, options.loadStatePath ? 120_000 : 15_000), exited]);
   } catch (err) {
     child.kill('SIGKILL');
     live.delete(child);

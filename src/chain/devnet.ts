@@ -8,10 +8,12 @@ import {
   createTestClient, encodeFunctionData, http, parseEther, parseUnits, publicActions, walletActions,
   type Address, type Hex,
 } from 'viem';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { DemoToken, EmbeddedUSDC, Multicall3, ServiceToken, SibylV2Factory, SibylV2Pair, WrappedNative } from './artifacts/index.js';
 import { PortTakenError, portIsFree, startAnvil, type AnvilNode } from './anvil.js';
 import { assertSibylDevnet, writeGenesisMarker } from './genesis-marker.js';
@@ -63,8 +65,8 @@ export interface DevnetOptions {
   genesisTimestamp?: number;
   /** Include transactions in the order they arrive, not by fee (a simulator needs exact order). */
   fifo?: boolean;
-  /** Chains to reload from a state dump (`anvil_dumpState`) instead of deploying genesis: a cached world. */
-  restore?: Partial<Record<EvmChainName, { readonly anvilState: string; readonly genesis: GenesisDeployment }>>;
+  /** Chains to reload from a state dump (a gzip file of anvil's JSON state) instead of deploying genesis: a cached world. */
+  restore?: Partial<Record<EvmChainName, { readonly stateFile: string; readonly genesis: GenesisDeployment }>>;
   onProgress?: (message: string) => void;
 }
 
@@ -81,7 +83,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         const spec = CHAINS[name];
         const started = Date.now();
         const saved = options.restore?.[name];
-        const loadStatePath = saved && (await stateFile(name, saved.anvilState));
+        const loadStatePath = saved && (await stateFile(name, saved.stateFile));
         const node = await startChainNode(name, options.basePort === 0 ? 0 : options.basePort + i, options, loadStatePath).finally(() => loadStatePath && rm(dirname(loadStatePath), { recursive: true, force: true }));
         nodes.push(node);
         if (saved) {
@@ -104,14 +106,20 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
 }
 
 /**
- * A state dump as the file `anvil --load-state` reads (its JSON; the RPC returns it gzipped in
- * hex, and anvil's RPC refuses a request body of a real world's size, so it is loaded at spawn).
+ * A cached state as the file `anvil --load-state` reads: its JSON, decompressed (off the event
+ * loop) into a temporary file. (anvil's RPC refuses a request body of a real world's size, so a
+ * state is loaded at spawn.)
  */
-async function stateFile(name: EvmChainName, state: string): Promise<string> {
+async function stateFile(name: EvmChainName, gzipped: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), `sibyl-state-${name}-`));
   const path = join(dir, 'state.json');
-  await writeFile(path, gunzipSync(Buffer.from(state.replace(/^0x/, ''), 'hex')));
+  await pipeline(createReadStream(gzipped), createGunzip(), createWriteStream(path));
   return path;
+}
+
+/** The node's whole state, gzipped, into `path` (anvil_dumpState answers gzip in hex). */
+export async function dumpStateTo(rpcUrl: string, path: string): Promise<void> {
+  await writeFile(path, Buffer.from((await dumpState(rpcUrl)).replace(/^0x/, ''), 'hex'));
 }
 
 /** The node's whole state as `anvil_dumpState` returns it (gzip, hex), for a cached world. */

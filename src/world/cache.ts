@@ -9,7 +9,7 @@
  * src/indexer, so a change there builds a new world instead of reading an old one wrongly.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Address } from 'viem';
@@ -32,10 +32,10 @@ export interface CacheIdentity {
 export interface CachedChain {
   readonly name: EvmChainName;
   readonly genesis: GenesisDeployment;
-  /** `anvil_dumpState` as the node returned it. */
-  readonly anvilState: string;
+  /** The node's state (anvil's JSON, gzipped): blocks, receipts and logs. */
+  readonly stateFile: string;
   readonly world: WorldState;
-  /** The chain's index keys, as of the same head as the state dump. */
+  /** The chain's index keys, as of the state dump's head or before it. */
   readonly index: StoreDump;
 }
 
@@ -45,6 +45,11 @@ export interface CachedWorld {
   /** Wall-clock second the cached history ends at. */
   readonly builtUntil: number;
   readonly chains: readonly CachedChain[];
+}
+
+/** What a new cache is written from: each chain's state is dumped straight into its file. */
+export interface NewCache extends Omit<CachedWorld, 'chains'> {
+  readonly chains: readonly (Omit<CachedChain, 'stateFile'> & { writeState(path: string): Promise<void> })[];
 }
 
 /** The directory of the cache for this identity and this version of the code. */
@@ -62,13 +67,14 @@ export async function readWorldCache(dir: string, chains: readonly EvmChainName[
   try {
     const meta = JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8')) as { origin: number; builtUntil: number };
     const loaded = await Promise.all(chains.map(async (name): Promise<CachedChain> => {
-      const [anvilState, world, index, genesis] = await Promise.all([
-        readFile(join(dir, `${name}.anvil`), 'utf8'),
+      const stateFile = join(dir, `${name}.state.json.gz`);
+      const [, world, index, genesis] = await Promise.all([
+        access(stateFile),
         readFile(join(dir, `${name}.world.json`), 'utf8').then((t) => JSON.parse(t) as WorldState),
         readFile(join(dir, `${name}.index.json`), 'utf8').then((t) => JSON.parse(t) as StoreDump),
         readFile(join(dir, `${name}.genesis.json`), 'utf8').then((t) => decodeGenesis(JSON.parse(t))),
       ]);
-      return { name, genesis, anvilState, world, index };
+      return { name, genesis, stateFile, world, index };
     }));
     return { ...meta, chains: loaded };
   } catch {
@@ -77,12 +83,12 @@ export async function readWorldCache(dir: string, chains: readonly EvmChainName[
 }
 
 /** Writes the cache beside its final place and renames it in, so a reader never sees half of one. */
-export async function writeWorldCache(dir: string, cache: CachedWorld): Promise<void> {
+export async function writeWorldCache(dir: string, cache: NewCache): Promise<void> {
   const tmp = `${dir}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
   for (const c of cache.chains) {
-    await writeFile(join(tmp, `${c.name}.anvil`), c.anvilState);
+    await c.writeState(join(tmp, `${c.name}.state.json.gz`));
     await writeFile(join(tmp, `${c.name}.world.json`), JSON.stringify(c.world));
     await writeFile(join(tmp, `${c.name}.index.json`), JSON.stringify(c.index));
     await writeFile(join(tmp, `${c.name}.genesis.json`), JSON.stringify(encodeGenesis(c.genesis)));

@@ -5,18 +5,18 @@
  * that, so a cache's chain state, simulator state and index describe the same head.
  */
 import type { Devnet, DevnetChain } from '../chain/devnet.js';
-import { dumpState } from '../chain/devnet.js';
+import { dumpStateTo } from '../chain/devnet.js';
 import { CHAINS, type EvmChainName } from '../chain/chains.js';
 import { indexPrefix } from '../indexer/rows.js';
 import type { Store } from '../store/store.js';
-import { readWorldCache, worldCacheDir, writeWorldCache, type CachedWorld } from './cache.js';
+import { readWorldCache, worldCacheDir, writeWorldCache } from './cache.js';
 import { buildWorld, resumeWorld, worldOrigin, type RunningWorld, type WorldConfig } from './index.js';
 import { ReferencePaths } from './reference.js';
 
 export interface EmbeddedMarket {
   readonly reference: ReferencePaths;
   /** Set when the chains must be reloaded from a cache rather than deployed. */
-  readonly restore: Partial<Record<EvmChainName, { anvilState: string; genesis: DevnetChain['genesis'] }>> | undefined;
+  readonly restore: Partial<Record<EvmChainName, { stateFile: string; genesis: DevnetChain['genesis'] }>> | undefined;
   /** Writes (or resumes) the history on the started devnet. */
   start(devnet: Devnet, onProgress?: (message: string) => void): Promise<RunningWorld>;
   /** Before indexing: the store holds each embedded chain's index as it belongs to these chains. */
@@ -40,7 +40,7 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
 
   return {
     reference,
-    restore: cached ? Object.fromEntries(cached.chains.map((c) => [c.name, { anvilState: c.anvilState, genesis: c.genesis }])) : undefined,
+    restore: cached ? Object.fromEntries(cached.chains.map((c) => [c.name, { stateFile: c.stateFile, genesis: c.genesis }])) : undefined,
     async start(devnet, onProgress) {
       devnetChains = devnet.chains;
       running = cached
@@ -62,12 +62,11 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
       const started = Date.now();
       const snapshots = await Promise.all(devnetChains.map(async (c, i) => ({ c, world: world.worlds[i]!.toState(), index: await store.dump(indexPrefix(c.chainId)) })));
       caching = (async () => {
-        const entry: CachedWorld = {
+        await writeWorldCache(dir, {
           origin: reference.origin,
           builtUntil: Math.floor(Date.now() / 1000),
-          chains: await Promise.all(snapshots.map(async ({ c, world: state, index }) => ({ name: c.name, genesis: c.genesis, anvilState: await dumpState(c.rpcUrl), world: state, index }))),
-        };
-        await writeWorldCache(dir, entry);
+          chains: snapshots.map(({ c, world: state, index }) => ({ name: c.name, genesis: c.genesis, world: state, index, writeState: (path) => dumpStateTo(c.rpcUrl, path) })),
+        });
         onProgress?.(`world cached in ${dir} in ${Date.now() - started} ms (later starts load it)`);
       })()
         .catch(onError)
