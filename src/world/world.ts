@@ -75,6 +75,18 @@ type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | '
 
 const ACTOR_COUNTS: Record<Role, number> = { retail: 30, whale: 4, smart: 3, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0, accumulator: 24, distributor: 24, holder: 40, team: 0 };
 
+/**
+ * A chain's first listings cover every kind, so even a short history holds an honest listing,
+ * each trap and a rug (tests and demos pick them from the labels); later ones are drawn.
+ */
+const OPENING_LISTINGS: readonly { kind: 'listing' | 'honeypot' | 'taxed' | 'owner-powers'; rug: boolean }[] = [
+  { kind: 'listing', rug: false },
+  { kind: 'honeypot', rug: false },
+  { kind: 'listing', rug: true },
+  { kind: 'taxed', rug: false },
+  { kind: 'owner-powers', rug: false },
+];
+
 /** What `World.toState()` writes: plain JSON (amounts as decimal strings). */
 export interface WorldState {
   rng: [number, number, number, number];
@@ -721,7 +733,8 @@ export class World {
     const creator = this.actorAddress('creator', n);
     this.queueBalance(creator, parseEther('10000000'));
     const roll = this.rng.next();
-    const kind: TokenInfo['kind'] = roll < 0.45 ? 'listing' : roll < 0.65 ? 'honeypot' : roll < 0.8 ? 'taxed' : 'owner-powers';
+    const opening = OPENING_LISTINGS[n - 1];
+    const kind: TokenInfo['kind'] = opening?.kind ?? (roll < 0.45 ? 'listing' : roll < 0.65 ? 'honeypot' : roll < 0.8 ? 'taxed' : 'owner-powers');
     const base = this.options.name === 'base' && this.rng.chance(0.4) ? [...this.tokens.values()].find((x) => x.symbol === 'VIRTUAL') : undefined;
     const quote = base ?? this.native;
     const symbol = `${kind === 'listing' ? 'NEW' : kind === 'honeypot' ? 'HONEY' : kind === 'taxed' ? 'TAX' : 'OWN'}${this.symbolNumber(n)}`;
@@ -753,7 +766,8 @@ export class World {
     if (token0 === token) { pool.r0 = tokenAmount; pool.r1 = quoteAmount; } else { pool.r0 = quoteAmount; pool.r1 = tokenAmount; }
     this.credit(creator, token, -tokenAmount);
     this.touched.add(pool);
-    const rugAt = (kind === 'listing' || kind === 'owner-powers') && this.rng.chance(0.35) ? t + this.rng.int(6, 30) * 3600 : undefined;
+    const rugRoll = (kind === 'listing' || kind === 'owner-powers') && this.rng.chance(0.35);
+    const rugAt = (opening ? opening.rug : rugRoll) ? t + this.rng.int(6, opening ? 12 : 30) * 3600 : undefined;
     this.listings.push({ token: info, creator, pool, lp: sqrt(tokenAmount * quoteAmount) - 1000n, rugAt });
     this.labels.tokens.push({ token, symbol, kind, creator, pair, rug: rugAt !== undefined });
 
