@@ -101,7 +101,7 @@ export interface WorldState {
   approved: string[];
   nonces: [string, number][];
   listings: { token: Address; creator: Address; pair: Address; lp: string; rugAt: number | null }[];
-  smartPositions: [string, { actor: Address; token: Address; amount: string }][];
+  smartPositions: [string, { actor: Address; token: Address; amount: string; exitAt: number }][];
   smartDecisions: string[];
   curveTokens: { address: Address; creator: Address; raisedWei: string; graduated: boolean; listed?: boolean }[];
   labels: WorldLabels;
@@ -109,6 +109,9 @@ export interface WorldState {
 
 /** How a genesis token's supply is handed out from the treasury at the start of history. */
 const DISTRIBUTION = { team: 0.15, perExchange: 0.08, holders: 0.2 } as const;
+/** How far ahead smart money sees the reference path, and the gain it waits for. */
+const SMART_HORIZON_S = 24 * 3600;
+const SMART_MIN_GAIN = 0.05;
 /** Pools further than this from the reference price are traded back onto it within the block. */
 const REFERENCE_BAND = 0.0015;
 
@@ -124,7 +127,7 @@ export class World {
   private readonly holdings = new Map<string, bigint>(); // `${actor}:${token}` → raw amount
   private readonly approved = new Set<string>();
   private readonly listings: Listing[] = [];
-  private readonly smartPositions = new Map<string, { actor: Address; token: TokenInfo; amount: bigint }>();
+  private readonly smartPositions = new Map<string, { actor: Address; token: TokenInfo; amount: bigint; exitAt: number }>();
   private readonly smartDecisions = new Set<string>();
   private launchpad?: Address;
   private readonly curveTokens: { address: Address; creator: Address; raisedWei: bigint; graduated: boolean; listed?: boolean }[] = [];
@@ -206,7 +209,7 @@ export class World {
       approved: [...this.approved],
       nonces: [...this.nonces],
       listings: this.listings.map((l) => ({ token: l.token.address, creator: l.creator, pair: l.pool.pair, lp: l.lp.toString(), rugAt: l.rugAt ?? null })),
-      smartPositions: [...this.smartPositions].map(([k, p]) => [k, { actor: p.actor, token: p.token.address, amount: p.amount.toString() }]),
+      smartPositions: [...this.smartPositions].map(([k, p]) => [k, { actor: p.actor, token: p.token.address, amount: p.amount.toString(), exitAt: p.exitAt }]),
       smartDecisions: [...this.smartDecisions],
       curveTokens: this.curveTokens.map((c) => ({ ...c, raisedWei: c.raisedWei.toString() })),
       labels: this.labels,
@@ -228,7 +231,7 @@ export class World {
     for (const l of state.listings) {
       this.listings.push({ token: this.tokens.get(l.token.toLowerCase())!, creator: l.creator, pool: this.market.get(l.pair)!, lp: BigInt(l.lp), ...(l.rugAt !== null && { rugAt: l.rugAt }) });
     }
-    for (const [k, p] of state.smartPositions) this.smartPositions.set(k, { actor: p.actor, token: this.tokens.get(p.token.toLowerCase())!, amount: BigInt(p.amount) });
+    for (const [k, p] of state.smartPositions) this.smartPositions.set(k, { actor: p.actor, token: this.tokens.get(p.token.toLowerCase())!, amount: BigInt(p.amount), exitAt: p.exitAt });
     for (const d of state.smartDecisions) this.smartDecisions.add(d);
     for (const c of state.curveTokens) this.curveTokens.push({ ...c, raisedWei: BigInt(c.raisedWei) });
     Object.assign(this.labels, state.labels);
@@ -733,7 +736,7 @@ export class World {
     const creator = this.actorAddress('creator', n);
     this.queueBalance(creator, parseEther('10000000'));
     const roll = this.rng.next();
-    const opening = OPENING_LISTINGS[n - 1];
+    const opening = OPENING_LISTINGS[this.listings.length];
     const kind: TokenInfo['kind'] = opening?.kind ?? (roll < 0.45 ? 'listing' : roll < 0.65 ? 'honeypot' : roll < 0.8 ? 'taxed' : 'owner-powers');
     const base = this.options.name === 'base' && this.rng.chance(0.4) ? [...this.tokens.values()].find((x) => x.symbol === 'VIRTUAL') : undefined;
     const quote = base ?? this.native;
@@ -775,7 +778,8 @@ export class World {
     for (const sniper of this.actors.get('sniper')!) {
       if (!this.rng.chance(0.8)) continue;
       const amountIn = this.toRaw(quote, this.rng.logUniform(500, 5_000));
-      if (this.balance(sniper, quote.address) < amountIn) continue;
+      // A sniper keeps inventory in every asset listings pair with (e.g. VIRTUAL on Base).
+      if (this.balance(sniper, quote.address) < amountIn) this.fundToken(sniper, quote.address, amountIn * 10n);
       this.swap(sniper, pool, quote.address, amountIn);
       this.blockEvents.push((block) => this.labels.snipes.push({ sniper, token, pair, block }));
     }
@@ -839,25 +843,31 @@ export class World {
   }
 
   /**
-   * Smart money knows a bullish regime early: in its first 4 hours, when at least 14 hours of it
-   * remain and its quote is not in a bearish regime, each smart wallet takes a position with
-   * probability 0.85 (0.3-0.8% of the pool's quote reserve, small enough that the trend
-   * outruns its own price impact), and sells an hour before the regime ends.
+   * Smart money is informed: it sees where the reference path goes over the next SMART_HORIZON
+   * (in the pool's quote, so a token quoted in a falling native is no buy). When the best
+   * price ahead is at least SMART_MIN_GAIN above now, each smart wallet (once per token every
+   * six hours, with probability 0.85) buys 0.3-0.8% of the pool's quote reserve, and sells at
+   * the first block at or after that best moment: it books real profits, as the labels claim.
    */
   private smartMoney(t: number): void {
     for (const token of this.tokens.values()) {
-      if (token.kind !== 'genesis' || token.symbol === 'USDC') continue;
+      if (token.kind !== 'genesis' || !token.asset) continue;
+      const quote = this.tokens.get(token.quote.toLowerCase());
       const pool = this.market.find(0, token.address, token.quote);
-      if (!pool) continue;
-      // Informed about the quote too: a token quoted in a falling native is no buy in USD.
-      const quoteRegime = this.tokens.get(token.quote.toLowerCase())?.regime ?? 0;
-      const early = token.regime === 1 && quoteRegime >= 0 && token.regimeFrom !== undefined && t < token.regimeFrom + 4 * 3600 && t < token.regimeUntil - 14 * 3600;
+      if (!quote || !pool) continue;
+      const inQuote = (at: number) => this.referenceUsd(token, at)! / (this.referenceUsd(quote, at) ?? NaN);
+      const now = inQuote(t);
+      let best = { ratio: 1, at: t };
+      for (let h = 1; h <= SMART_HORIZON_S / 3600; h++) {
+        const ratio = inQuote(t + h * 3600) / now;
+        if (ratio > best.ratio) best = { ratio, at: t + h * 3600 };
+      }
       for (const actor of this.actors.get('smart')!) {
         if (this.tradedThisBlock.has(actor)) continue;
         const key = `${actor}:${token.address}`.toLowerCase();
         const position = this.smartPositions.get(key);
-        if (!position && early) {
-          const decision = `${key}:${token.regimeFrom}`;
+        if (!position && best.ratio - 1 >= SMART_MIN_GAIN) {
+          const decision = `${key}:${Math.floor(t / (6 * 3600))}`;
           if (this.smartDecisions.has(decision)) continue;
           this.smartDecisions.add(decision);
           if (!this.rng.chance(0.85)) continue;
@@ -866,9 +876,9 @@ export class World {
           const amount = this.swap(actor, pool, token.quote, amountIn);
           if (amount > 0n) {
             this.tradedThisBlock.add(actor);
-            this.smartPositions.set(key, { actor, token, amount });
+            this.smartPositions.set(key, { actor, token, amount, exitAt: best.at });
           }
-        } else if (position && (token.regime !== 1 || t >= token.regimeUntil - 3600)) {
+        } else if (position && t >= position.exitAt) {
           this.tradedThisBlock.add(actor);
           // Sells the position, not the wallet's float of the token (e.g. its wrapped native).
           this.swap(actor, pool, token.address, position.amount);

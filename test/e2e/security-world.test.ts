@@ -213,9 +213,13 @@ describe('rug-pull-scanner on a world\'s labelled listings', () => {
     await refused({ tokenAddress: 42 }, 'tokenAddress', /string/);
     await refused({ tokenAddress: 'ETH', chain: 'optimism' }, 'chain', /must be one of ethereum, base, bsc, arbitrum, polygon/);
     await refused({ tokenAddress: 'ETH', timeperiod: '24h' }, 'timeperiod', /unknown field/);
+    // Valid shapes pass validation; a token the index does not know is refused before any 402.
     for (const body of [{ tokenAddress: 'AB' }, { tokenAddress: 'A'.repeat(15) }, { tokenAddress: `0x${'A'.repeat(40)}` }]) {
-      expect((await postJson(`${w.sibyl.url}${SCAN}`, body)).status).toBe(402); // valid: priced
+      const res = await postJson(`${w.sibyl.url}${SCAN}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(404);
+      expect(res.headers.get('payment-required')).toBeNull();
     }
+    expect((await postJson(`${w.sibyl.url}${SCAN}`, { tokenAddress: 'AERO' })).status).toBe(402); // known: priced
     const { key, account } = await fundedPayer('1', w.rpcUrl);
     const pay = payingFetch(key).pay;
     const paid = (body: unknown) => pay(`${w.sibyl.url}${SCAN}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
