@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Address } from 'viem';
 import type { EvmChainName } from '../chain/chains.js';
@@ -97,6 +97,20 @@ export async function writeWorldCache(dir: string, cache: NewCache): Promise<voi
   await rm(dir, { recursive: true, force: true });
   await mkdir(dirname(dir), { recursive: true });
   await rename(tmp, dir);
+  await pruneSiblings(dir);
+}
+
+/**
+ * Caches of the same seed built by other versions of the code are never read again, and a
+ * half-written one of a process that died is garbage: both go (a cache is ~140 MB).
+ */
+async function pruneSiblings(dir: string): Promise<void> {
+  const root = dirname(dir);
+  const seedPart = basename(dir).replace(/-[0-9a-f]{16}$/, '');
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const sameSeed = name.replace(/-[0-9a-f]{16}(\.tmp-\d+)?$/, '') === seedPart;
+    if (sameSeed && join(root, name) !== dir) await rm(join(root, name), { recursive: true, force: true });
+  }
 }
 
 type EncodedToken = Omit<GenesisToken, 'supply'> & { supply?: string };

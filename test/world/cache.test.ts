@@ -3,7 +3,7 @@
  * same simulator (labels), the same index (balances equal balanceOf), fast-forwarded to now.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, parseAbi, type Address, type PublicClient } from 'viem';
@@ -37,6 +37,9 @@ describe('the world cache', () => {
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const labelsPath = join(dir, 'labels.json');
 
+    // A cache of the same seed from another version of the code is never read again: it goes.
+    const stale = join(dir, 'cache', 'cached-world-0123456789abcdef');
+    await mkdir(stale, { recursive: true });
     const first = await start(join(dir, 'cache'), labelsPath);
     let open: Sibyl | undefined = first.sibyl;
     cleanup.push(() => open?.close() ?? Promise.resolve());
@@ -46,6 +49,7 @@ describe('the world cache', () => {
     await first.sibyl.close(); // waits for the cache being written in the background
     open = undefined;
     expect(first.progress.some((m) => /world cached in/.test(m))).toBe(true);
+    await expect(stat(stale)).rejects.toThrow();
 
     const second = await start(join(dir, 'cache'), labelsPath);
     open = second.sibyl;
