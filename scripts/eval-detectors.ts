@@ -4,24 +4,17 @@
  * precision and recall against the world's labels (which only this script reads).
  */
 import { parseArgs } from 'node:util';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { withIndexedWorld } from './indexed-world.js';
 import type { EvmChainName } from '../src/chain/chains.js';
-import { startDevnet } from '../src/chain/devnet.js';
-import { ChainRuntime } from '../src/chain/runtime.js';
-import { ChainIndexer } from '../src/indexer/indexer.js';
-import { IndexReader } from '../src/indexer/reader.js';
 import { Market } from '../src/intel/market.js';
 import { detectSandwiches } from '../src/intel/mev.js';
 import { detectSnipers } from '../src/intel/snipers.js';
 import { isSmartMoney, walletRecords } from '../src/intel/smart-money.js';
-import { MemoryStore } from '../src/store/memory.js';
 import { whaleActivity, whaleWallets } from '../src/intel/flows.js';
 import { poolLiquidity } from '../src/intel/security/liquidity.js';
 import { simulateTrade } from '../src/intel/security/simulate.js';
 import { HIGH_TAX_PCT } from '../src/intel/security/scan.js';
 import { origins } from '../src/intel/security/deployer.js';
-import { startWorld, worldGenesisTimestamp } from '../src/world/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -56,94 +49,82 @@ const add = (name: string, predicted: Set<string>, actual: Set<string>) => {
   for (const p of predicted) if (actual.has(p)) s.truePositives++;
 };
 
-const devnet = await startDevnet({ chains, basePort: 0, genesisTimestamp: worldGenesisTimestamp(days), fifo: true });
-try {
-  const world = await startWorld(devnet.chains, { seed: values.seed!, days, meanBlockSeconds: 2_400, liveBlockMs: 0, labelsPath: join(tmpdir(), `sibyl-eval-${values.seed}.json`) });
-  world.stop();
-  const runtime = new ChainRuntime();
-  for (const [i, c] of devnet.chains.entries()) {
-    const chain = runtime.add(c.name, c.rpcUrl, 'embedded');
-    const store = new MemoryStore();
-    await new ChainIndexer(chain, store, { range: 10_000, reorgDepth: 12, lookbackBlocks: 1e9 }).sync();
-    const reader = new IndexReader(store, chain.spec.chainId);
-    const market = await Market.load(chain, reader);
-    const labels = world.worlds[i]!.labels;
+await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader, labels }) => {
+  const market = await Market.load(chain, reader);
 
-    const sandwiches = await detectSandwiches(chain, market, await reader.swaps(0, market.head.block));
-    if (values.debug) {
-      const labelled = new Set(labels.sandwiches.map((s) => `${s.block}:${s.attacker.toLowerCase()}`));
-      const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? 'retail/other';
-      for (const s of sandwiches.filter((x) => !labelled.has(`${x.block}:${x.attacker.toLowerCase()}`))) {
-        console.log('FP', c.name, s.block, 'attacker', role(s.attacker), 'victims', s.victims.map((v) => role(v.address.toLowerCase())), 'gross', s.grossProfit);
-      }
+  const sandwiches = await detectSandwiches(chain, market, await reader.swaps(0, market.head.block));
+  if (values.debug) {
+    const labelled = new Set(labels.sandwiches.map((s) => `${s.block}:${s.attacker.toLowerCase()}`));
+    const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? 'retail/other';
+    for (const s of sandwiches.filter((x) => !labelled.has(`${x.block}:${x.attacker.toLowerCase()}`))) {
+      console.log('FP', chain.name, s.block, 'attacker', role(s.attacker), 'victims', s.victims.map((v) => role(v.address.toLowerCase())), 'gross', s.grossProfit);
     }
-    add('sandwiches',
-      new Set(sandwiches.map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)),
-      new Set(labels.sandwiches.map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)));
-
-    const predicted = new Set<string>();
-    for (const token of market.tokens.keys()) {
-      if (token === chain.spec.usdc.toLowerCase() || token === chain.spec.wrappedNative.toLowerCase()) continue;
-      for (const s of (await detectSnipers(chain, market, token)).snipers) predicted.add(`${s.wallet}:${token}`);
-    }
-    add('snipers', predicted, new Set(labels.snipes.map((s) => `${s.sniper.toLowerCase()}:${s.token.toLowerCase()}`)));
-
-    const records = await walletRecords(market, market.head.block);
-    if (process.env.DEBUG_SMART) {
-      const smart = new Set(labels.wallets.smartMoney.map((w) => w.toLowerCase()));
-      for (const s of await reader.swaps(0, market.head.block)) if (smart.has(s.to.toLowerCase())) console.log('SWAP', s.block, s.to.slice(0, 8), s.pair.slice(0, 8), s.amount0In, s.amount1In, s.amount0Out, s.amount1Out);
-    }
-    if (values.debug) {
-      const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? 'retail/other';
-      for (const r of [...records.values()].filter((x) => x.closedTrades > 0).sort((a, b) => b.realizedUsd - a.realizedUsd).slice(0, 14)) {
-        console.log('smart?', c.name, role(r.wallet), 'closed', r.closedTrades, 'winRate', r.winRate.toFixed(2), 'realized', Math.round(r.realizedUsd), isSmartMoney(r) ? 'SMART' : '');
-      }
-    }
-    add('smartMoney', new Set([...records.values()].filter(isSmartMoney).map((r) => r.wallet)), new Set(labels.wallets.smartMoney.map((w) => w.toLowerCase())));
-
-    // Token security over every priced token but the chain's numeraires.
-    const honeypots = new Set<string>();
-    const taxed = new Set<string>();
-    const rugged = new Set<string>();
-    const head = BigInt(market.head.block);
-    const deployers = await origins(market);
-    for (const token of market.tokens.keys()) {
-      if (token === chain.spec.usdc.toLowerCase() || token === chain.spec.wrappedNative.toLowerCase()) continue;
-      const sim = await simulateTrade(market, token, head);
-      if (sim.available && sim.honeypot) honeypots.add(token);
-      else if (sim.available && (sim.sellTaxPct ?? 0) >= HIGH_TAX_PCT) taxed.add(token);
-      for (const pool of market.pools.filter((p) => p.token0 === token || p.token1 === token)) {
-        const liq = await poolLiquidity(market, pool, token);
-        if (liq.pulled && liq.provider === deployers.get(token)?.deployer) rugged.add(token);
-      }
-    }
-    const kinds = (kind: string) => new Set(labels.tokens.filter((t) => t.kind === kind && t.pair).map((t) => t.token.toLowerCase()));
-    add('honeypots', honeypots, kinds('honeypot'));
-    if (values.debug) {
-      for (const t of kinds('honeypot')) if (!honeypots.has(t)) console.log('honeypot missed', c.name, t, JSON.stringify(await simulateTrade(market, t, head)).slice(0, 60), JSON.stringify(market.mainPool(t), (k, v) => typeof v === 'bigint' ? String(v) : v), JSON.stringify(market.pools.filter((p) => p.token0 === t || p.token1 === t).map((p) => [p.token0 === t ? market.tokens.get(p.token1)?.symbol : market.tokens.get(p.token0)?.symbol, String(p.r0), String(p.r1)])));
-    }
-    add('taxed', taxed, kinds('taxed'));
-    add('rugs', rugged, new Set(labels.rugs.map((r) => r.token.toLowerCase())));
-
-    const whaleEvents = await whaleActivity(market, 0);
-    const counts = new Map<string, number>();
-    for (const e of whaleEvents) counts.set(e.wallet, (counts.get(e.wallet) ?? 0) + 1);
-    if (values.debug) {
-      const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? 'retail/other';
-      const detail = new Map<string, { swaps: number; transfers: number; blocks: Set<number> }>();
-      for (const e of whaleEvents) {
-        const d = detail.get(e.wallet) ?? { swaps: 0, transfers: 0, blocks: new Set<number>() };
-        d[e.kind === 'swap' ? 'swaps' : 'transfers']++;
-        d.blocks.add(e.block);
-        detail.set(e.wallet, d);
-      }
-      console.log('whale?', c.name, [...detail].sort((a, b) => b[1].blocks.size - a[1].blocks.size).slice(0, 12).map(([w, d]) => `${role(w)}:${d.swaps}s/${d.transfers}t/${d.blocks.size}b`).join(' '));
-    }
-    add('whales', whaleWallets(whaleEvents, new Set([...deployers.values()].map((o) => o.deployer))), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
   }
-} finally {
-  await devnet.stop();
-}
+  add('sandwiches',
+    new Set(sandwiches.map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)),
+    new Set(labels.sandwiches.map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)));
+
+  const predicted = new Set<string>();
+  for (const token of market.tokens.keys()) {
+    if (token === chain.spec.usdc.toLowerCase() || token === chain.spec.wrappedNative.toLowerCase()) continue;
+    for (const s of (await detectSnipers(chain, market, token)).snipers) predicted.add(`${s.wallet}:${token}`);
+  }
+  add('snipers', predicted, new Set(labels.snipes.map((s) => `${s.sniper.toLowerCase()}:${s.token.toLowerCase()}`)));
+
+  const records = await walletRecords(market, market.head.block);
+  if (process.env.DEBUG_SMART) {
+    const smart = new Set(labels.wallets.smartMoney.map((w) => w.toLowerCase()));
+    for (const s of await reader.swaps(0, market.head.block)) if (smart.has(s.to.toLowerCase())) console.log('SWAP', s.block, s.to.slice(0, 8), s.pair.slice(0, 8), s.amount0In, s.amount1In, s.amount0Out, s.amount1Out);
+  }
+  if (values.debug) {
+    const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? 'retail/other';
+    for (const r of [...records.values()].filter((x) => x.closedTrades > 0).sort((a, b) => b.realizedUsd - a.realizedUsd).slice(0, 14)) {
+      console.log('smart?', chain.name, role(r.wallet), 'closed', r.closedTrades, 'winRate', r.winRate.toFixed(2), 'realized', Math.round(r.realizedUsd), isSmartMoney(r) ? 'SMART' : '');
+    }
+  }
+  add('smartMoney', new Set([...records.values()].filter(isSmartMoney).map((r) => r.wallet)), new Set(labels.wallets.smartMoney.map((w) => w.toLowerCase())));
+
+  // Token security over every priced token but the chain's numeraires.
+  const honeypots = new Set<string>();
+  const taxed = new Set<string>();
+  const rugged = new Set<string>();
+  const head = BigInt(market.head.block);
+  const deployers = await origins(market);
+  for (const token of market.tokens.keys()) {
+    if (token === chain.spec.usdc.toLowerCase() || token === chain.spec.wrappedNative.toLowerCase()) continue;
+    const sim = await simulateTrade(market, token, head);
+    if (sim.available && sim.honeypot) honeypots.add(token);
+    else if (sim.available && (sim.sellTaxPct ?? 0) >= HIGH_TAX_PCT) taxed.add(token);
+    for (const pool of market.pools.filter((p) => p.token0 === token || p.token1 === token)) {
+      const liq = await poolLiquidity(market, pool, token);
+      if (liq.pulled && liq.provider === deployers.get(token)?.deployer) rugged.add(token);
+    }
+  }
+  const kinds = (kind: string) => new Set(labels.tokens.filter((t) => t.kind === kind && t.pair).map((t) => t.token.toLowerCase()));
+  add('honeypots', honeypots, kinds('honeypot'));
+  if (values.debug) {
+    for (const t of kinds('honeypot')) if (!honeypots.has(t)) console.log('honeypot missed', chain.name, t, JSON.stringify(await simulateTrade(market, t, head)).slice(0, 60), JSON.stringify(market.mainPool(t), (k, v) => typeof v === 'bigint' ? String(v) : v), JSON.stringify(market.pools.filter((p) => p.token0 === t || p.token1 === t).map((p) => [p.token0 === t ? market.tokens.get(p.token1)?.symbol : market.tokens.get(p.token0)?.symbol, String(p.r0), String(p.r1)])));
+  }
+  add('taxed', taxed, kinds('taxed'));
+  add('rugs', rugged, new Set(labels.rugs.map((r) => r.token.toLowerCase())));
+
+  const whaleEvents = await whaleActivity(market, 0);
+  const counts = new Map<string, number>();
+  for (const e of whaleEvents) counts.set(e.wallet, (counts.get(e.wallet) ?? 0) + 1);
+  if (values.debug) {
+    const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? 'retail/other';
+    const detail = new Map<string, { swaps: number; transfers: number; blocks: Set<number> }>();
+    for (const e of whaleEvents) {
+      const d = detail.get(e.wallet) ?? { swaps: 0, transfers: 0, blocks: new Set<number>() };
+      d[e.kind === 'swap' ? 'swaps' : 'transfers']++;
+      d.blocks.add(e.block);
+      detail.set(e.wallet, d);
+    }
+    console.log('whale?', chain.name, [...detail].sort((a, b) => b[1].blocks.size - a[1].blocks.size).slice(0, 12).map(([w, d]) => `${role(w)}:${d.swaps}s/${d.transfers}t/${d.blocks.size}b`).join(' '));
+  }
+  add('whales', whaleWallets(whaleEvents, new Set([...deployers.values()].map((o) => o.deployer))), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
+});
+
 
 const result = Object.fromEntries(Object.entries(scores).map(([name, s]) => [name, {
   precision: s.predicted ? s.truePositives / s.predicted : null,

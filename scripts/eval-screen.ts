@@ -7,20 +7,13 @@
  * cold and a warm screen of every priced token take.
  */
 import { parseArgs } from 'node:util';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { withIndexedWorld } from './indexed-world.js';
 import type { EvmChainName } from '../src/chain/chains.js';
-import { startDevnet } from '../src/chain/devnet.js';
-import { ChainRuntime } from '../src/chain/runtime.js';
-import { ChainIndexer } from '../src/indexer/indexer.js';
-import { IndexReader } from '../src/indexer/reader.js';
 import { MIN_LIQUIDITY_USD, investmentIdeas } from '../src/intel/investment.js';
 import { Market, TRADEABLE_LIQUIDITY_USD } from '../src/intel/market.js';
 import { PERIODS, type Period } from '../src/intel/periods.js';
 import { tokenRows } from '../src/intel/rankings.js';
 import { screenList, screenTokens } from '../src/intel/screening.js';
-import { MemoryStore } from '../src/store/memory.js';
-import { startWorld, worldGenesisTimestamp } from '../src/world/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,56 +30,43 @@ const period = values.period as Period;
 const TRAPS = new Set(['honeypot', 'taxed', 'owner-powers']);
 
 const totals = { priced: 0, trapsPriced: 0, trapsFlagged: 0, failedNotTrap: 0, unscreened: 0, ideasBefore: 0, trapIdeasBefore: 0, ideasAfter: 0, trapIdeasAfter: 0, excluded: 0, trapGainersBefore: 0, trapGainersAfter: 0, coldMs: 0, warmMs: 0 };
-const devnet = await startDevnet({ chains, basePort: 0, genesisTimestamp: worldGenesisTimestamp(days), fifo: true });
-try {
-  const world = await startWorld(devnet.chains, { seed: values.seed!, days, meanBlockSeconds: 2_400, liveBlockMs: 0, labelsPath: join(tmpdir(), `sibyl-eval-screen-${values.seed}.json`) });
-  world.stop();
-  const runtime = new ChainRuntime();
-  for (const [i, c] of devnet.chains.entries()) {
-    const chain = runtime.add(c.name, c.rpcUrl, 'embedded');
-    const store = new MemoryStore();
-    await new ChainIndexer(chain, store, { range: 10_000, reorgDepth: 12, lookbackBlocks: 1e9 }).sync();
-    const reader = new IndexReader(store, chain.spec.chainId);
-    const checkpoint = (await reader.checkpoint())!;
-    const market = await Market.load(chain, reader);
-    const kinds = new Map(world.worlds[i]!.labels.tokens.map((t) => [t.token.toLowerCase(), t.kind as string]));
-    const isTrap = (token: string) => TRAPS.has(kinds.get(token.toLowerCase()) ?? '');
-    const fromBlock = (await reader.firstBlockAtOrAfter(checkpoint.timestamp - PERIODS[period].seconds)) ?? checkpoint.block + 1;
-    const rows = await tokenRows(market, checkpoint, period, fromBlock);
+await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader, labels }) => {
+  const checkpoint = (await reader.checkpoint())!;
+  const market = await Market.load(chain, reader);
+  const kinds = new Map(labels.tokens.map((t) => [t.token.toLowerCase(), t.kind as string]));
+  const isTrap = (token: string) => TRAPS.has(kinds.get(token.toLowerCase()) ?? '');
+  const fromBlock = (await reader.firstBlockAtOrAfter(checkpoint.timestamp - PERIODS[period].seconds)) ?? checkpoint.block + 1;
+  const rows = await tokenRows(market, checkpoint, period, fromBlock);
 
-    // Every priced token, cold (nothing cached) then warm (same checkpoint, cached in the store).
-    let started = Date.now();
-    const screen = await screenTokens(market, rows.map((r) => r.token), store);
-    const coldMs = Date.now() - started;
-    started = Date.now();
-    await screenTokens(await Market.load(chain, reader), rows.map((r) => r.token), store);
-    const warmMs = Date.now() - started;
-    const summary = screen.summary('flagged');
+  // Every priced token, cold (nothing cached) then warm (same checkpoint, cached in the store).
+  let started = Date.now();
+  const screen = await screenTokens(market, rows.map((r) => r.token), store);
+  const coldMs = Date.now() - started;
+  started = Date.now();
+  await screenTokens(await Market.load(chain, reader), rows.map((r) => r.token), store);
+  const warmMs = Date.now() - started;
+  const summary = screen.summary('flagged');
 
-    const liquid = rows.filter((r) => r.liquidityUsd >= MIN_LIQUIDITY_USD);
-    const { ideas, excluded } = await investmentIdeas(market, checkpoint, period, fromBlock, store);
-    const byChange = rows.filter((r) => r.changePct !== null && r.liquidityUsd >= TRADEABLE_LIQUIDITY_USD).sort((a, b) => b.changePct! - a.changePct!);
-    const gainers = await screenList(store, byChange, (r) => ({ market, token: r.token }), 10, 'excluded');
-    const line = {
-      chain: c.name, blocks: checkpoint.block, priced: rows.length, screenedColdMs: coldMs, screenedWarmMs: warmMs, unscreened: summary.unscreened,
-      trapsPriced: rows.filter((r) => isTrap(r.token)).length,
-      trapsFlagged: rows.filter((r) => isTrap(r.token) && screen.of(c.name, r.token).fails).length,
-      failedNotTrap: rows.filter((r) => !isTrap(r.token) && screen.of(c.name, r.token).fails).map((r) => `${r.symbol} (${screen.of(c.name, r.token).failures.join('; ')})`),
-      ideasBefore: liquid.length, trapIdeasBefore: liquid.filter((r) => isTrap(r.token)).length,
-      ideasAfter: ideas.length, trapIdeasAfter: ideas.filter((r) => isTrap(r.token)).length, excluded: excluded.length,
-      trapGainersBefore: byChange.slice(0, 10).filter((r) => isTrap(r.token)).length,
-      trapGainersAfter: gainers.listed.filter((r) => isTrap(r.token)).length,
-    };
-    console.log(JSON.stringify(line));
-    totals.priced += line.priced; totals.trapsPriced += line.trapsPriced; totals.trapsFlagged += line.trapsFlagged;
-    totals.failedNotTrap += line.failedNotTrap.length; totals.unscreened += line.unscreened;
-    totals.ideasBefore += line.ideasBefore; totals.trapIdeasBefore += line.trapIdeasBefore; totals.ideasAfter += line.ideasAfter; totals.trapIdeasAfter += line.trapIdeasAfter;
-    totals.excluded += line.excluded; totals.trapGainersBefore += line.trapGainersBefore; totals.trapGainersAfter += line.trapGainersAfter;
-    totals.coldMs += coldMs; totals.warmMs += warmMs;
-  }
-  console.log(`seed ${values.seed}, ${days} days, ${period}, chains ${chains.join(', ')}`);
-  console.log(JSON.stringify(totals));
-} finally {
-  await devnet.stop();
-}
+  const liquid = rows.filter((r) => r.liquidityUsd >= MIN_LIQUIDITY_USD);
+  const { ideas, excluded } = await investmentIdeas(market, checkpoint, period, fromBlock, store);
+  const byChange = rows.filter((r) => r.changePct !== null && r.liquidityUsd >= TRADEABLE_LIQUIDITY_USD).sort((a, b) => b.changePct! - a.changePct!);
+  const gainers = await screenList(store, byChange, (r) => ({ market, token: r.token }), 10, 'excluded');
+  const line = {
+    chain: chain.name, blocks: checkpoint.block, priced: rows.length, screenedColdMs: coldMs, screenedWarmMs: warmMs, unscreened: summary.unscreened,
+    trapsPriced: rows.filter((r) => isTrap(r.token)).length,
+    trapsFlagged: rows.filter((r) => isTrap(r.token) && screen.of(chain.name, r.token).fails).length,
+    failedNotTrap: rows.filter((r) => !isTrap(r.token) && screen.of(chain.name, r.token).fails).map((r) => `${r.symbol} (${screen.of(chain.name, r.token).failures.join('; ')})`),
+    ideasBefore: liquid.length, trapIdeasBefore: liquid.filter((r) => isTrap(r.token)).length,
+    ideasAfter: ideas.length, trapIdeasAfter: ideas.filter((r) => isTrap(r.token)).length, excluded: excluded.length,
+    trapGainersBefore: byChange.slice(0, 10).filter((r) => isTrap(r.token)).length,
+    trapGainersAfter: gainers.listed.filter((r) => isTrap(r.token)).length,
+  };
+  console.log(JSON.stringify(line));
+  totals.priced += line.priced; totals.trapsPriced += line.trapsPriced; totals.trapsFlagged += line.trapsFlagged;
+  totals.failedNotTrap += line.failedNotTrap.length; totals.unscreened += line.unscreened;
+  totals.ideasBefore += line.ideasBefore; totals.trapIdeasBefore += line.trapIdeasBefore; totals.ideasAfter += line.ideasAfter; totals.trapIdeasAfter += line.trapIdeasAfter;
+  totals.excluded += line.excluded; totals.trapGainersBefore += line.trapGainersBefore; totals.trapGainersAfter += line.trapGainersAfter;
+  totals.coldMs += coldMs; totals.warmMs += warmMs;
+});
+
 process.exit(0);

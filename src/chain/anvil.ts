@@ -141,7 +141,8 @@ async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNod
   };
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 at the time of asking. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

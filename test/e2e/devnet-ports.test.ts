@@ -7,10 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
-import { anvilBinary } from '../../src/chain/anvil.js';
+import { anvilBinary, freePort } from '../../src/chain/anvil.js';
 import { CHAINS } from '../../src/chain/chains.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startSibyl } from '../../src/service.js';
@@ -26,16 +25,6 @@ const ENV = {
   SNAPSHOT_JOBS: 'off',
 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Child anvil processes of this test process (the foreign one included). */
 function childAnvils(): number[] {

@@ -1,0 +1,40 @@
+/**
+ * What the evaluation scripts share: a world built for a seed on fresh embedded chains, each
+ * chain indexed into its own memory store, handed chain by chain to the evaluation with its
+ * labels (which only these scripts read). The chains are stopped afterwards.
+ */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EvmChainName } from '../src/chain/chains.js';
+import { startDevnet } from '../src/chain/devnet.js';
+import { ChainRuntime, type ConnectedChain } from '../src/chain/runtime.js';
+import { ChainIndexer } from '../src/indexer/indexer.js';
+import { IndexReader } from '../src/indexer/reader.js';
+import { MemoryStore } from '../src/store/memory.js';
+import type { WorldLabels } from '../src/world/labels.js';
+import { startWorld, worldGenesisTimestamp } from '../src/world/index.js';
+
+export interface IndexedChain {
+  readonly chain: ConnectedChain;
+  readonly store: MemoryStore;
+  readonly reader: IndexReader;
+  readonly labels: WorldLabels;
+}
+
+export async function withIndexedWorld(seed: string, days: number, chains: readonly EvmChainName[], each: (c: IndexedChain) => Promise<void>): Promise<void> {
+  const devnet = await startDevnet({ chains, basePort: 0, genesisTimestamp: worldGenesisTimestamp(days), fifo: true });
+  try {
+    const world = await startWorld(devnet.chains, { seed, days, meanBlockSeconds: 2_400, liveBlockMs: 0, labelsPath: join(tmpdir(), `sibyl-eval-${seed}-${process.pid}.json`) });
+    world.stop();
+    const runtime = new ChainRuntime();
+    for (const [i, c] of devnet.chains.entries()) {
+      const chain = runtime.add(c.name, c.rpcUrl, 'embedded');
+      const store = new MemoryStore();
+      // Short ranges: a node answers weeks of a busy world in one getLogs only slowly.
+      await new ChainIndexer(chain, store, { range: 25, reorgDepth: 12, lookbackBlocks: 1e9 }).sync();
+      await each({ chain, store, reader: new IndexReader(store, chain.spec.chainId), labels: world.worlds[i]!.labels });
+    }
+  } finally {
+    await devnet.stop();
+  }
+}
