@@ -1,6 +1,6 @@
 /**
- * Refusals before payment (DESIGN.md section 6): what the request alone decides (a chain the
- * operation does not serve, a chain this deployment does not index, a token unknown to the index,
+ * Refusals before payment (DESIGN.md section 6): what the request alone decides (a chain that
+ * is not EVM, has no indexed DEX or is not indexed by this deployment, a token unknown to the index,
  * a forecast its history cannot feed) is answered with the README's status and code before any
  * 402, on every surface: HTTP operations and aliases, typed bodies on the report path, A2A skill
  * endpoints and JSON-RPC tasks, MCP tools paid per call and MCP tools billed from credits. The
@@ -22,7 +22,9 @@ type Case = readonly [path: string, body: Record<string, unknown>, status: numbe
 
 /** Statuses and codes as the README's error table and operation notes give them. */
 const UNSERVED: readonly Case[] = [
-  // "A chain this deployment does not index (zksync here) answers 503 chain_unavailable."
+  // "a chain that is not EVM (`solana` outside curve-*: `503 chain_unavailable`, `reason: "not_evm"`),
+  // one with no indexed DEX (`zksync`: `reason: "no_dex"`), one this deployment does not index
+  // (`reason: "not_indexed"`)"
   ['/x402/data/latest-pairs', { chain: 'zksync' }, 503, 'chain_unavailable'],
   ['/x402/data/latest-pairs', { chain: 'solana' }, 503, 'chain_unavailable'],
   ['/x402/data/top-tokens', { chain: 'zksync' }, 503, 'chain_unavailable'],

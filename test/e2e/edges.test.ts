@@ -2,9 +2,10 @@
  * Every data operation's limits and enums at their edges, as the interface spec (4.2 and 8)
  * states them, typed here from the spec rather than read from the registry: a value just
  * inside is priced (402, nothing charged), a value just outside is a 400 naming the field. A
- * chain value this deployment does not index (zksync, and solana outside the curve-* operations;
- * README "A chain this deployment does not index ... answers 503 chain_unavailable") is valid but
- * refused before any 402.
+ * chain value this deployment cannot serve is valid but refused before any 402 (README,
+ * "Refusals before payment": "a chain that is not EVM (`solana` outside curve-*: `503
+ * chain_unavailable`, `reason: "not_evm"`), one with no indexed DEX (`zksync`: `reason:
+ * "no_dex"`), one this deployment does not index (`reason: "not_indexed"`)").
  */
 import { describe, expect, it } from 'vitest';
 import { json, postJson, useTestSibyl } from '../helpers/sibyl.js';
