@@ -14,7 +14,7 @@ import { whaleActivity, whaleWallets } from '../src/intel/flows.js';
 import { poolLiquidity } from '../src/intel/security/liquidity.js';
 import { simulateTrade } from '../src/intel/security/simulate.js';
 import { HIGH_TAX_PCT } from '../src/intel/security/scan.js';
-import { origins } from '../src/intel/security/deployer.js';
+import { origins, treasuryWallets } from '../src/intel/security/deployer.js';
 
 const { values } = parseArgs({
   options: {
@@ -122,7 +122,7 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
     }
     console.log('whale?', chain.name, [...detail].sort((a, b) => b[1].blocks.size - a[1].blocks.size).slice(0, 12).map(([w, d]) => `${role(w)}:${d.swaps}s/${d.transfers}t/${d.blocks.size}b`).join(' '));
   }
-  add('whales', whaleWallets(whaleEvents, new Set([...deployers.values()].map((o) => o.deployer))), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
+  add('whales', whaleWallets(whaleEvents, await treasuryWallets(market)), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
 });
 
 

@@ -5,7 +5,7 @@ import { loadMarket } from '../skills/market/load.js';
 import type { SkillContext } from '../skills/context.js';
 
 export const PRECOMPUTE_ASSETS = ['BTC', 'ETH', 'SOL', 'BNB'] as const;
-/** Each horizon is cut into candles small enough for 16+ of them in two weeks of history. */
+/** Each horizon is cut into candles small enough for 16+ of them in two weeks, so a short history still forecasts. */
 export const PRECOMPUTE_INTERVALS = {
   '4h': { candleSeconds: 3_600, steps: 4 },
   '1d': { candleSeconds: 14_400, steps: 6 },

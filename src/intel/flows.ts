@@ -18,7 +18,7 @@ export const WHALE_MIN_USD = 100_000;
  * deployer handing out its own supply is a treasury, not a whale.
  */
 export const WHALE_MIN_BLOCKS = 2;
-export const WHALE_METHODOLOGY = `whales/v1 (swaps and transfers worth >= $${WHALE_MIN_USD.toLocaleString('en-US')} at the price of their block; pool legs and mints excluded; traders are transaction senders; a whale has such moves in >= ${WHALE_MIN_BLOCKS} blocks, at least one a transfer; token deployers excluded)`;
+export const WHALE_METHODOLOGY = `whales/v1 (swaps and transfers worth >= $${WHALE_MIN_USD.toLocaleString('en-US')} at the price of their block; pool legs and mints excluded; traders are transaction senders; a whale has such moves in >= ${WHALE_MIN_BLOCKS} blocks, at least one a transfer; token deployers and first holders (treasuries) excluded)`;
 
 async function usdAt(market: Market, token: string, amountRaw: bigint, score: number, fromBlock: number): Promise<number | null> {
   const decimals = market.decimals(token);
@@ -96,7 +96,7 @@ export async function whaleActivity(market: Market, fromBlock: number): Promise<
     .sort((a, b) => b.usd - a.usd);
 }
 
-/** Wallets that are whales by the methodology; `treasuries` (token deployers) are left out. */
+/** Wallets that are whales by the methodology; `treasuries` (token deployers and first holders) are left out. */
 export function whaleWallets(events: readonly WhaleEvent[], treasuries: ReadonlySet<string> = new Set()): Set<string> {
   const seen = new Map<string, { blocks: Set<number>; transfers: number }>();
   for (const e of events) {

@@ -101,7 +101,7 @@ export interface WorldState {
   approved: string[];
   nonces: [string, number][];
   listings: { token: Address; creator: Address; pair: Address; lp: string; rugAt: number | null }[];
-  smartPositions: [string, { actor: Address; token: Address; amount: string; exitAt: number }][];
+  smartPositions: [string, { actor: Address; token: Address; amount: string; exitAt: number; target: number }][];
   smartDecisions: string[];
   curveTokens: { address: Address; creator: Address; raisedWei: string; graduated: boolean; listed?: boolean }[];
   labels: WorldLabels;
@@ -111,7 +111,9 @@ export interface WorldState {
 const DISTRIBUTION = { team: 0.15, perExchange: 0.08, holders: 0.2 } as const;
 /** How far ahead smart money sees the reference path, and the gain it waits for. */
 const SMART_HORIZON_S = 24 * 3600;
-const SMART_MIN_GAIN = 0.05;
+const SMART_MIN_GAIN = 0.04;
+/** The share of the move seen ahead at which smart money takes its profit. */
+const SMART_TAKE = 0.7;
 /** Pools further than this from the reference price are traded back onto it within the block. */
 const REFERENCE_BAND = 0.0015;
 
@@ -127,7 +129,7 @@ export class World {
   private readonly holdings = new Map<string, bigint>(); // `${actor}:${token}` → raw amount
   private readonly approved = new Set<string>();
   private readonly listings: Listing[] = [];
-  private readonly smartPositions = new Map<string, { actor: Address; token: TokenInfo; amount: bigint; exitAt: number }>();
+  private readonly smartPositions = new Map<string, { actor: Address; token: TokenInfo; amount: bigint; exitAt: number; target: number }>();
   private readonly smartDecisions = new Set<string>();
   private launchpad?: Address;
   private readonly curveTokens: { address: Address; creator: Address; raisedWei: bigint; graduated: boolean; listed?: boolean }[] = [];
@@ -209,7 +211,7 @@ export class World {
       approved: [...this.approved],
       nonces: [...this.nonces],
       listings: this.listings.map((l) => ({ token: l.token.address, creator: l.creator, pair: l.pool.pair, lp: l.lp.toString(), rugAt: l.rugAt ?? null })),
-      smartPositions: [...this.smartPositions].map(([k, p]) => [k, { actor: p.actor, token: p.token.address, amount: p.amount.toString(), exitAt: p.exitAt }]),
+      smartPositions: [...this.smartPositions].map(([k, p]) => [k, { actor: p.actor, token: p.token.address, amount: p.amount.toString(), exitAt: p.exitAt, target: p.target }]),
       smartDecisions: [...this.smartDecisions],
       curveTokens: this.curveTokens.map((c) => ({ ...c, raisedWei: c.raisedWei.toString() })),
       labels: this.labels,
@@ -231,7 +233,7 @@ export class World {
     for (const l of state.listings) {
       this.listings.push({ token: this.tokens.get(l.token.toLowerCase())!, creator: l.creator, pool: this.market.get(l.pair)!, lp: BigInt(l.lp), ...(l.rugAt !== null && { rugAt: l.rugAt }) });
     }
-    for (const [k, p] of state.smartPositions) this.smartPositions.set(k, { actor: p.actor, token: this.tokens.get(p.token.toLowerCase())!, amount: BigInt(p.amount), exitAt: p.exitAt });
+    for (const [k, p] of state.smartPositions) this.smartPositions.set(k, { actor: p.actor, token: this.tokens.get(p.token.toLowerCase())!, amount: BigInt(p.amount), exitAt: p.exitAt, target: p.target });
     for (const d of state.smartDecisions) this.smartDecisions.add(d);
     for (const c of state.curveTokens) this.curveTokens.push({ ...c, raisedWei: BigInt(c.raisedWei) });
     Object.assign(this.labels, state.labels);
@@ -437,11 +439,9 @@ export class World {
       this.queueBalance(actor, amount + parseEther('10000')); // the native it wraps, and gas
       this.queue({ from: actor, to: token, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'deposit' }), value: amount, gas: GAS.transfer });
     } else {
-      // Bought on an exchange and withdrawn from its hot wallet; the treasury tops up what no exchange holds.
-      const exchange = this.actors.get('exchange')!.find((e) => e !== actor && this.balance(e, token) >= amount);
-      const from = exchange ?? this.treasury;
-      this.queue({ from, to: token, data: encodeFunctionData({ abi: DemoToken.abi, functionName: 'transfer', args: [actor, amount] }), gas: GAS.transfer });
-      if (exchange) this.credit(exchange, token, -amount);
+      // Bags come from the treasury (the project's market-making and bridge reserve); the
+      // exchanges' hot wallets keep their share.
+      this.queue({ from: this.treasury, to: token, data: encodeFunctionData({ abi: DemoToken.abi, functionName: 'transfer', args: [actor, amount] }), gas: GAS.transfer });
     }
     this.credit(actor, token, amount);
   }
@@ -844,10 +844,10 @@ export class World {
 
   /**
    * Smart money is informed: it sees where the reference path goes over the next SMART_HORIZON
-   * (in the pool's quote, so a token quoted in a falling native is no buy). When the best
+   * (in USD, what its profit is counted in). When the best
    * price ahead is at least SMART_MIN_GAIN above now, each smart wallet (once per token every
-   * six hours, with probability 0.85) buys 0.3-0.8% of the pool's quote reserve, and sells at
-   * the first block at or after that best moment: it books real profits, as the labels claim.
+   * three hours, with probability 0.85) buys 0.2-0.5% of the pool's quote reserve, and sells once
+   * 70% of that move has come or at the best moment: it books real profits, as the labels claim.
    */
   private smartMoney(t: number): void {
     for (const token of this.tokens.values()) {
@@ -855,30 +855,40 @@ export class World {
       const quote = this.tokens.get(token.quote.toLowerCase());
       const pool = this.market.find(0, token.address, token.quote);
       if (!quote || !pool) continue;
-      const inQuote = (at: number) => this.referenceUsd(token, at)! / (this.referenceUsd(quote, at) ?? NaN);
-      const now = inQuote(t);
+      // Judged in USD, as its profit is: a token quoted in a falling native can still lose.
+      const usd = (at: number) => this.referenceUsd(token, at)!;
+      const now = usd(t);
       let best = { ratio: 1, at: t };
       for (let h = 1; h <= SMART_HORIZON_S / 3600; h++) {
-        const ratio = inQuote(t + h * 3600) / now;
+        const ratio = usd(t + h * 3600) / now;
         if (ratio > best.ratio) best = { ratio, at: t + h * 3600 };
       }
-      for (const actor of this.actors.get('smart')!) {
+      // One smart entry and one exit per token a block, wallets taken in a rotating order: piling
+      // in behind each other, the last would buy dearest and sell cheapest every time.
+      const smart = this.actors.get('smart')!;
+      const first = this.rng.int(0, smart.length - 1);
+      let entered = false;
+      let exited = false;
+      for (const actor of [...smart.slice(first), ...smart.slice(0, first)]) {
         if (this.tradedThisBlock.has(actor)) continue;
         const key = `${actor}:${token.address}`.toLowerCase();
         const position = this.smartPositions.get(key);
-        if (!position && best.ratio - 1 >= SMART_MIN_GAIN) {
-          const decision = `${key}:${Math.floor(t / (6 * 3600))}`;
+        if (!position && !entered && best.ratio - 1 >= SMART_MIN_GAIN) {
+          const decision = `${key}:${Math.floor(t / (3 * 3600))}`;
           if (this.smartDecisions.has(decision)) continue;
           this.smartDecisions.add(decision);
           if (!this.rng.chance(0.85)) continue;
           const [quoteReserve] = this.market.sides(pool, token.quote);
-          const amountIn = (quoteReserve * BigInt(this.rng.int(30, 80))) / 10_000n;
+          const amountIn = (quoteReserve * BigInt(this.rng.int(20, 50))) / 10_000n;
           const amount = this.swap(actor, pool, token.quote, amountIn);
           if (amount > 0n) {
+            entered = true;
             this.tradedThisBlock.add(actor);
-            this.smartPositions.set(key, { actor, token, amount, exitAt: best.at });
+            // Takes profit once most of the move it saw has come, or at the moment it saw as best.
+            this.smartPositions.set(key, { actor, token, amount, exitAt: best.at, target: now * (1 + SMART_TAKE * (best.ratio - 1)) });
           }
-        } else if (position && t >= position.exitAt) {
+        } else if (position && !exited && (t >= position.exitAt || now >= position.target)) {
+          exited = true;
           this.tradedThisBlock.add(actor);
           // Sells the position, not the wallet's float of the token (e.g. its wrapped native).
           this.swap(actor, pool, token.address, position.amount);

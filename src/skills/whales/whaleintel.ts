@@ -1,6 +1,6 @@
 import { WHALE_METHODOLOGY, WHALE_MIN_USD, whaleActivity, whaleWallets } from '../../intel/flows.js';
 import { round } from '../../intel/market.js';
-import { origins } from '../../intel/security/deployer.js';
+import { treasuryWallets } from '../../intel/security/deployer.js';
 import { describeCoverage } from '../../intel/coverage.js';
 import { indexProvenance } from '../../intel/provenance.js';
 import { chainListInput } from '../params.js';
@@ -27,8 +27,7 @@ export const whaleIntelSkill = defineSkill({
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
     const events = await whaleActivity(market, fromBlock);
     // Whether a wallet is a whale is judged on the whole index, not the period alone.
-    const deployers = new Set([...(await origins(market)).values()].map((o) => o.deployer));
-    const whales = whaleWallets(await whaleActivity(market, 0), deployers);
+    const whales = whaleWallets(await whaleActivity(market, 0), await treasuryWallets(market));
     const wallets = new Map<string, { wallet: string; events: number; volumeUsd: number }>();
     for (const e of events) {
       const w = wallets.get(e.wallet) ?? { wallet: e.wallet, events: 0, volumeUsd: 0 };
