@@ -5,6 +5,7 @@
  * Leases in the store keep two instances from doing the same round.
  */
 import type { ChainName } from '../chain/chains.js';
+import { IndexReader } from '../indexer/reader.js';
 import { loadMarket } from '../skills/market/load.js';
 import type { SkillContext } from '../skills/context.js';
 import { backfillLedger } from './backfill.js';
@@ -57,6 +58,20 @@ export function scoreDue(ctx: SkillContext, ledger: AccuracyLedger): Promise<num
   });
 }
 
+/** Resolves once every chain's index has reached (about) its head, polling; gives up after 10 minutes. */
+async function indexesReady(ctx: SkillContext, stopped: () => boolean): Promise<void> {
+  const deadline = Date.now() + 600_000;
+  const ready = async () => {
+    for (const chain of ctx.chains.list()) {
+      const [checkpoint, head] = await Promise.all([new IndexReader(ctx.store, chain.spec.chainId).checkpoint(), chain.client.getBlockNumber({ cacheTime: 0 })]);
+      // Live blocks keep coming while a pass runs: within a couple of blocks of head is indexed.
+      if (!checkpoint || checkpoint.block < Number(head) - 2) return false;
+    }
+    return true;
+  };
+  while (!stopped() && Date.now() < deadline && !(await ready().catch(() => false))) await new Promise((r) => setTimeout(r, 500));
+}
+
 /** Starts both loops; the returned function stops them. */
 export function startForecastJobs(ctx: SkillContext, service: ForecastService, ledger: AccuracyLedger, options: { precomputeMs: number; scoreMs?: number; log: (msg: string, err?: unknown) => void }): () => void {
   const precompute = async () => {
@@ -64,9 +79,14 @@ export function startForecastJobs(ctx: SkillContext, service: ForecastService, l
     if (!(await ctx.store.reserve(`forecast:precompute:${Math.floor(Date.now() / options.precomputeMs)}`, '1', options.precomputeMs))) return;
     await precomputeMajors(ctx, service, ledger);
   };
+  let stopped = false;
   const run = (job: () => Promise<unknown>, name: string) => () => void job().catch((err) => options.log(`forecast ${name} failed`, err));
-  // The first round also backfills the ledger, after the snapshots the free tool serves.
+  // The first round also backfills the ledger, after the snapshots the free tool serves. It waits
+  // for every chain's first index pass (a chain read by URL is indexed in the background), or it
+  // would find no major to forecast and leave the ledger empty until the next round.
   const firstRound = async () => {
+    await indexesReady(ctx, () => stopped);
+    if (stopped) return;
     await precompute().catch((err) => options.log('forecast precompute failed', err));
     await backfillLedger(ctx, service, ledger);
   };
@@ -74,6 +94,7 @@ export function startForecastJobs(ctx: SkillContext, service: ForecastService, l
   const timers = [setInterval(run(precompute, 'precompute'), options.precomputeMs), setInterval(run(() => scoreDue(ctx, ledger), 'scoring'), options.scoreMs ?? 60_000)];
   for (const t of [first, ...timers]) t.unref();
   return () => {
+    stopped = true;
     clearTimeout(first);
     timers.forEach(clearInterval);
   };

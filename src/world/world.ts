@@ -729,9 +729,13 @@ export class World {
     }
   }
 
-  /** Roughly every 10 simulated hours a creator lists a new token; some are traps. */
+  /**
+   * Roughly every 10 simulated hours a creator lists a new token; some are traps. A chain's
+   * opening listings come faster (one every 4 hours, a launch wave), so a short history holds them.
+   */
   private maybeList(t: number, dt: number): void {
-    if (!this.rng.chance((dt / 3600) / 10)) return;
+    const meanHours = this.listings.length < OPENING_LISTINGS.length ? 4 : 10;
+    if (!this.rng.chance((dt / 3600) / meanHours)) return;
     const n = ++this.listingCounter;
     const creator = this.actorAddress('creator', n);
     this.queueBalance(creator, parseEther('10000000'));
