@@ -143,7 +143,8 @@ export async function launches(market: Market, fromBlock: number): Promise<Launc
         dexVolumeUsd: round(dexVolumeUsd, 2),
         volumeUsd: round(l.period.curveVolumeUsd + dexVolumeUsd, 2),
       },
-      dex: d && { ...d, volumeEth: round(d.volumeEth, 9), volumeUsd: round(d.volumeUsd, 2) },
+      // A graduated token with no swap in the window has traded nothing there: zeros, not null.
+      dex: l.graduated ? { ...(d ?? { pair: l.graduated.pair, swaps: 0, buys: 0, sells: 0, volumeEth: 0, volumeUsd: 0 }), volumeEth: round(d?.volumeEth ?? 0, 9), volumeUsd: round(d?.volumeUsd ?? 0, 2) } : null,
       lifetime: { ...l.lifetime, traders: allTraders.size },
     };
   });

@@ -24,8 +24,8 @@ describe('the market world', () => {
   let b: Awaited<ReturnType<typeof buildWorld>>;
   const labelsPath = join(tmpdir(), `sibyl-labels-${process.pid}.json`);
   beforeAll(async () => {
-    a = await buildWorld('determinism', labelsPath);
-    b = await buildWorld('determinism', join(tmpdir(), `sibyl-labels-${process.pid}-b.json`));
+    a = await buildWorld('det-b', labelsPath);
+    b = await buildWorld('det-b', join(tmpdir(), `sibyl-labels-${process.pid}-b.json`));
   });
   afterAll(async () => {
     for (const w of [a, b]) {
