@@ -8,8 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createWalletClient, encodeFunctionData, http, parseAbi, parseEther, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { CHAINS } from '../../src/chain/chains.js';
+import { viemChain } from '../../src/chain/runtime.js';
 import { SNAPSHOT_JOBS } from '../../src/mcp/free-tools.js';
-import { json } from '../helpers/sibyl.js';
+import { json, rpc, untilIndexed } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 type Kind = 'honeypot' | 'taxed' | 'owner-powers';
@@ -49,6 +53,41 @@ function expectFlagged(rows: { token: string; flagged?: boolean; screened?: bool
     expect(row.risks!.join('; '), `${where}: labelled ${kind} ${row.token}`).toMatch(RISK_OF[kind]);
   }
   return seen;
+}
+
+/** A fresh wallet buys a sellable labelled trap (owner powers, else a sell tax) with WETH, through its quote, and sells it back. */
+async function roundTrip(): Promise<void> {
+  const erc20 = parseAbi(['function approve(address, uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)', 'function deposit() payable']);
+  const pairAbi = parseAbi(['function token0() view returns (address)', 'function token1() view returns (address)']);
+  const router = parseAbi(['function swapExactTokensForTokens(uint256, uint256, address[], address, uint256) returns (uint256[])']);
+  const weth = CHAINS.base.wrappedNative;
+  const sellable = w.labels.tokens.filter((x) => (x.kind === 'taxed' || x.kind === 'owner-powers') && x.pair && !x.rug);
+  const t = [...sellable.filter((x) => x.kind === 'owner-powers'), ...sellable.filter((x) => x.kind === 'taxed')][0];
+  expect(t, 'the world has a sellable trap').toBeDefined();
+  const sides = await Promise.all([w.client.readContract({ address: t!.pair!, abi: pairAbi, functionName: 'token0' }), w.client.readContract({ address: t!.pair!, abi: pairAbi, functionName: 'token1' })]);
+  const quote = sides.find((a) => a.toLowerCase() !== t!.token.toLowerCase())!;
+  // Listings pair with WETH or (on Base) VIRTUAL, bought first with WETH in a trade of its own
+  // (a trade is its recipient's: the trap's legs must pay out to this wallet, not to a next pool).
+  const account = privateKeyToAccount(generatePrivateKey());
+  await rpc(w.rpcUrl, 'anvil_setBalance', [account.address, `0x${parseEther('10').toString(16)}`]);
+  const wallet = createWalletClient({ account, chain: viemChain('base', w.rpcUrl), transport: http(w.rpcUrl) });
+  const send = async (to: Address, data: Hex, value = 0n) => {
+    const receipt = await w.client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to, data, value, gas: 1_000_000n }) });
+    expect(receipt.status).toBe('success');
+  };
+  const via = w.labels.contracts.routers[0]!;
+  const swap = (path: Address[], amount: bigint) => send(via, encodeFunctionData({ abi: router, functionName: 'swapExactTokensForTokens', args: [amount, 0n, path, account.address, 2n ** 40n] }));
+  await send(weth, encodeFunctionData({ abi: erc20, functionName: 'deposit' }), parseEther('1'));
+  await send(weth, encodeFunctionData({ abi: erc20, functionName: 'approve', args: [via, 2n ** 255n] }));
+  const balance = (token: Address) => w.client.readContract({ address: token, abi: erc20, functionName: 'balanceOf', args: [account.address] });
+  if (quote.toLowerCase() !== weth.toLowerCase()) {
+    await swap([weth, quote], parseEther('0.5'));
+    await send(quote, encodeFunctionData({ abi: erc20, functionName: 'approve', args: [via, 2n ** 255n] }));
+  }
+  await swap([quote, t!.token], quote.toLowerCase() === weth.toLowerCase() ? parseEther('0.5') : await balance(quote));
+  await send(t!.token, encodeFunctionData({ abi: erc20, functionName: 'approve', args: [via, 2n ** 255n] }));
+  await swap([t!.token, quote], await balance(t!.token));
+  await untilIndexed(w.sibyl.url);
 }
 
 beforeAll(async () => {
@@ -110,6 +149,9 @@ describe('the screen on a world\'s labelled listings', () => {
   });
 
   it('smart money and copy-trading show each labelled trap they bought with its risk', async () => {
+    // A trader of this test's own closes a trade in a sellable trap, so the lists hold one whatever
+    // the world's retail flow happened to buy.
+    await roundTrip();
     const smart = await paid('/x402/data/smartmoney', { chain: 'base', limit: 500, timeperiod: '7d' });
     const leaders = await skill('copy-trading-leaderboard', { chain: 'base', limit: 100, timeperiod: '7d', minClosedTrades: 1 });
     let seen = expectFlagged([...smart.accumulating, ...smart.distributing, ...smart.wallets.flatMap((x: any) => x.period)], 'smartmoney');
