@@ -7,7 +7,7 @@
 import type { DevnetChain } from '../chain/devnet.js';
 import { writeLabels } from './labels.js';
 import { ReferencePaths } from './reference.js';
-import { World, type WorldState } from './world.js';
+import { DENSE_HISTORY_SECONDS, World, type WorldState } from './world.js';
 
 export interface WorldConfig {
   readonly seed: string;
@@ -68,7 +68,9 @@ export async function buildWorld(
   const worlds = await Promise.all(
     chains.map(async (c, i) => {
       const world = await World.create({ name: c.name, rpcUrl: c.rpcUrl, genesis: c.genesis, seed: config.seed, startTimestamp: from, meanBlockSeconds: config.meanBlockSeconds, reference: paths });
-      await world.backfill(Math.floor(Date.now() / 1000), (f) => progress(i, f));
+      // Dense history from a fixed offset of the origin (not of the clock at the end), so a seed
+      // writes the same world whenever it is built; only the last block depends on the clock.
+      await world.backfill(Math.floor(Date.now() / 1000), (f) => progress(i, f), from + Math.round(config.days * 86_400) - DENSE_HISTORY_SECONDS);
       await world.finishBackfill();
       return world;
     }),

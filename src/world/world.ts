@@ -28,7 +28,7 @@ import { WorldRpc, type TxRequest } from './rpc.js';
 const GAS = { swap: 300_000n, approve: 80_000n, transfer: 100_000n, deploy: 3_000_000n, addLiquidity: 4_000_000n, remove: 400_000n, launch: 2_500_000n, curve: 250_000n };
 const FAR_DEADLINE = 2n ** 40n;
 /** History written at full block density: the periods up to 24h read it candle by candle. */
-const DENSE_HISTORY_SECONDS = 2 * 86_400;
+export const DENSE_HISTORY_SECONDS = 2 * 86_400;
 const SPARSE_FACTOR = 3;
 
 export interface WorldOptions {
@@ -491,11 +491,11 @@ export class World {
    * read only at 7d-30d resolution, gets blocks SPARSE_FACTOR times further apart (activity per
    * simulated hour is the same). Mining a block is the dominant cost of writing history.
    */
-  async backfill(until: number, onProgress?: (fraction: number) => void): Promise<void> {
+  async backfill(until: number, onProgress?: (fraction: number) => void, denseFrom = until - DENSE_HISTORY_SECONDS): Promise<void> {
     const start = this.now;
     let reported = 0;
     while (this.now < until) {
-      const mean = this.now < until - DENSE_HISTORY_SECONDS ? this.options.meanBlockSeconds * SPARSE_FACTOR : this.options.meanBlockSeconds;
+      const mean = this.now < denseFrom ? this.options.meanBlockSeconds * SPARSE_FACTOR : this.options.meanBlockSeconds;
       const next = Math.min(until, this.now + Math.max(1, Math.round(-Math.log(1 - this.rng.next()) * mean)));
       await this.step(next);
       const fraction = (this.now - start) / Math.max(1, until - start);
@@ -878,7 +878,7 @@ export class World {
         const key = `${actor}:${token.address}`.toLowerCase();
         const position = this.smartPositions.get(key);
         if (!position && !entered && best.ratio - 1 >= SMART_MIN_GAIN) {
-          const decision = `${key}:${Math.floor(t / (3 * 3600))}`;
+          const decision = `${key}:${Math.floor((t - this.options.startTimestamp) / (3 * 3600))}`;
           if (this.smartDecisions.has(decision)) continue;
           this.smartDecisions.add(decision);
           if (!this.rng.chance(0.85)) continue;
