@@ -34,9 +34,8 @@ export interface CachedChain {
   readonly genesis: GenesisDeployment;
   /** The node's state (anvil's JSON, gzipped): blocks, receipts and logs. */
   readonly stateFile: string;
-  readonly world: WorldState;
-  /** The chain's index keys, as of the state dump's head or before it. */
-  readonly index: StoreDump;
+  /** The simulator's state and the chain's index (as of the state dump's head or before it), read while the nodes load. */
+  readonly details: Promise<{ readonly world: WorldState; readonly index: StoreDump }>;
 }
 
 export interface CachedWorld {
@@ -49,7 +48,7 @@ export interface CachedWorld {
 
 /** What a new cache is written from: each chain's state is dumped straight into its file. */
 export interface NewCache extends Omit<CachedWorld, 'chains'> {
-  readonly chains: readonly (Omit<CachedChain, 'stateFile'> & { writeState(path: string): Promise<void> })[];
+  readonly chains: readonly (Pick<CachedChain, 'name' | 'genesis'> & { readonly world: WorldState; readonly index: StoreDump; writeState(path: string): Promise<void> })[];
 }
 
 /** The directory of the cache for this identity and this version of the code. */
@@ -68,13 +67,19 @@ export async function readWorldCache(dir: string, chains: readonly EvmChainName[
     const meta = JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8')) as { origin: number; builtUntil: number };
     const loaded = await Promise.all(chains.map(async (name): Promise<CachedChain> => {
       const stateFile = join(dir, `${name}.state.json.gz`);
-      const [, world, index, genesis] = await Promise.all([
+      const [, , , genesis] = await Promise.all([
         access(stateFile),
-        readFile(join(dir, `${name}.world.json`), 'utf8').then((t) => JSON.parse(t) as WorldState),
-        readFile(join(dir, `${name}.index.json`), 'utf8').then((t) => JSON.parse(t) as StoreDump),
+        access(join(dir, `${name}.world.json`)),
+        access(join(dir, `${name}.index.json`)),
         readFile(join(dir, `${name}.genesis.json`), 'utf8').then((t) => decodeGenesis(JSON.parse(t))),
       ]);
-      return { name, genesis, stateFile, world, index };
+      // The large parts are parsed while anvil loads the chains (CPU of another process).
+      const details = Promise.all([
+        readFile(join(dir, `${name}.world.json`), 'utf8').then((t) => JSON.parse(t) as WorldState),
+        readFile(join(dir, `${name}.index.json`), 'utf8').then((t) => JSON.parse(t) as StoreDump),
+      ]).then(([world, index]) => ({ world, index }));
+      details.catch(() => undefined); // awaited by the caller; a failure before then must not go unhandled
+      return { name, genesis, stateFile, details };
     }));
     return { ...meta, chains: loaded };
   } catch {

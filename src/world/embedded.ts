@@ -44,14 +44,14 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
     async start(devnet, onProgress) {
       devnetChains = devnet.chains;
       running = cached
-        ? await resumeWorld(devnet.chains, config, new Map(cached.chains.map((c) => [c.name, c.world])), reference, onProgress)
+        ? await resumeWorld(devnet.chains, config, new Map(await Promise.all(cached.chains.map(async (c) => [c.name, (await c.details).world] as const))), reference, onProgress)
         : await buildWorld(devnet.chains, config, onProgress, reference);
       return running;
     },
     async prepareIndex(store) {
       // An embedded chain is new at every start: an index a former run left (in Redis) is not its index.
       for (const name of chains) await store.clear(indexPrefix(CHAINS[name].chainId));
-      if (cached) for (const c of cached.chains) await store.restore(c.index);
+      if (cached) for (const c of cached.chains) await store.restore((await c.details).index);
     },
     async indexed(store, onError, onProgress) {
       if (!dir || cached || !running) return running?.startLive(onError);
