@@ -153,7 +153,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs, config.settleBatchMax);
     const terms = { asset: CHAINS[PAYMENT_CHAIN].usdc, payTo: config.payTo, maxTimeoutSeconds: config.maxTimeoutSeconds };
     const ledger = new SettlementLedger(store, baseChain, terms.asset);
-    const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId);
+    const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId, log);
     const registry = createRegistry(options.extraSkills);
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
@@ -172,13 +172,16 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       resources.unshift({ close: async () => snapshots.stop() });
     }
 
-    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, log });
+    let listeningPort = config.port;
+    const signInOrigin = () => config.publicUrl ?? `http://${config.host}:${listeningPort}`;
+    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, log });
     const server: Server = await new Promise((resolve, reject) => {
       const s = app.listen(config.port, config.host, () => resolve(s));
       s.once('error', reject);
     });
     server.keepAliveTimeout = 5_000;
     const port = (server.address() as AddressInfo).port;
+    listeningPort = port;
 
     const reconciler = setInterval(() => {
       ledger.reconcile().catch((err) => log('settlement reconciliation failed', err));

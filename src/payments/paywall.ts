@@ -73,6 +73,8 @@ export class Paywall {
     private readonly store: Store,
     private readonly ledger: SettlementLedger,
     private readonly chainId: number,
+    /** Where the full detail of a refusal goes when the 402 body only carries a one-line reason. */
+    private readonly log: (msg: string, err?: unknown) => void = () => {},
   ) {}
 
   /** Runs `listener` for each pending settlement that reconciliation later finds settled. */
@@ -116,7 +118,7 @@ export class Paywall {
     if (!verdict.isValid) {
       await this.store.delete(reservationKey);
       const reason = normaliseReason(verdict.invalidReason);
-      throw new PaymentRefused(reason === 'nonce_already_used' ? 'nonce_already_used' : 'payment_invalid', reason, verdict.invalidMessage ?? `payment refused: ${reason}`);
+      throw new PaymentRefused(reason === 'nonce_already_used' ? 'nonce_already_used' : 'payment_invalid', reason, this.oneLine(verdict.invalidMessage, `payment refused: ${reason}`, `payment verification refused (${reason})`));
     }
     return { payload, requirements, payer, nonce, validBefore, amount, reservationKey, resource };
   }
@@ -148,10 +150,22 @@ export class Paywall {
     else if (pending) await this.ledger.record({ ...base, status: 'pending', reason: settlement.errorMessage });
     else {
       await this.release(authorization);
-      throw new PaymentRefused('settlement_failed', normaliseReason(settlement.errorReason), settlement.errorMessage ?? `settlement failed: ${settlement.errorReason}`);
+      const reason = normaliseReason(settlement.errorReason);
+      throw new PaymentRefused('settlement_failed', reason, this.oneLine(settlement.errorMessage, `settlement failed: ${reason}`, `settlement failed (${reason})`));
     }
     const encoded = encodePaymentResponseHeader(settlement);
     return { settlement, pending, payer: authorization.payer, nonce: authorization.nonce, headers: { 'PAYMENT-RESPONSE': encoded, 'X-PAYMENT-RESPONSE': encoded } };
+  }
+
+  /**
+   * The facilitator's message when it is a short single line; otherwise (viem's multi-line errors
+   * carrying the contract call and its arguments) the fallback, with the detail kept in the log.
+   */
+  private oneLine(detail: string | undefined, fallback: string, context: string): string {
+    if (!detail) return fallback;
+    if (!/[\r\n]/.test(detail) && detail.length <= 200 && !/\bargs:/i.test(detail)) return detail;
+    this.log(`${context}: ${detail}`);
+    return fallback;
   }
 
   private checkLocally(payload: PaymentPayload, amount: bigint): ExactAuthorization {

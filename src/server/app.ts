@@ -33,6 +33,8 @@ export interface AppDeps {
   forecastAccess?: ForecastAccess;
   facilitatorKind: 'local' | 'remote';
   publicUrl?: string;
+  /** The origin sign-in messages must name: PUBLIC_URL, else the configured listening origin; never a request header. */
+  signInOrigin: () => string;
   log: (msg: string, err?: unknown) => void;
 }
 
@@ -62,7 +64,7 @@ export function createApp(deps: AppDeps): Express {
   // Paid tools: accounts by sign-in with Ethereum, credits topped up with x402.
   const accounts = new Accounts(deps.store, deps.chains.get(PAYMENT_CHAIN).client as PublicClient);
   const credits = new CreditLedger(deps.store);
-  mountAccounts(app, accounts, credits, paid, MCP_PATH);
+  mountAccounts(app, accounts, credits, paid, MCP_PATH, deps.signInOrigin);
   mountMcp(app, { ...paid, accounts, credits }, SERVICE_VERSION);
   mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
 

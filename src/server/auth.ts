@@ -33,8 +33,12 @@ export class Accounts {
     return nonce;
   }
 
-  /** Verifies the signed message for this domain and spends its nonce; answers a bearer token. */
-  async signIn(message: string, signature: Hex, domain: string): Promise<{ accessToken: string; expiresAt: number; address: string }> {
+  /**
+   * Verifies the signed message for this server's configured origin (domain, and the URI's origin)
+   * and spends its nonce; answers a bearer token.
+   */
+  async signIn(message: string, signature: Hex, origin: string): Promise<{ accessToken: string; expiresAt: number; address: string }> {
+    const domain = new URL(origin).host;
     let fields;
     try {
       fields = parseSiweMessage(message);
@@ -43,6 +47,13 @@ export class Accounts {
     }
     if (!fields.address || !fields.nonce) throw new SibylError('sign_in_invalid', 'message: address and nonce are required');
     if (fields.domain !== domain) throw new SibylError('sign_in_invalid', `message: signed for domain ${fields.domain}, not ${domain}`);
+    let uriOrigin: string | undefined;
+    try {
+      uriOrigin = fields.uri ? new URL(fields.uri).origin : undefined;
+    } catch {
+      uriOrigin = undefined;
+    }
+    if (uriOrigin !== new URL(origin).origin) throw new SibylError('sign_in_invalid', `message: uri must be on ${new URL(origin).origin}, got ${fields.uri ?? 'none'}`);
     if (fields.chainId !== CHAINS[PAYMENT_CHAIN].chainId) throw new SibylError('sign_in_invalid', `message: chain id must be ${CHAINS[PAYMENT_CHAIN].chainId}`);
     if (!(await this.store.get(`auth:nonce:${fields.nonce}`))) throw new SibylError('sign_in_invalid', 'message: unknown or expired nonce; get one from GET /api/auth/nonce');
     const valid = await verifySiweMessage(this.client, { message, signature, domain, nonce: fields.nonce }).catch(() => false);
@@ -84,7 +95,11 @@ const topUpBody = z.strictObject({
     .describe(`USD to add, ${TOP_UP_LIMITS.min}-${TOP_UP_LIMITS.max}.`),
 });
 
-export function mountAccounts(app: Express, accounts: Accounts, credits: CreditLedger, deps: PaidRouteDeps, resourcePath: string): void {
+/**
+ * @param signInOrigin the origin sign-in messages must name (PUBLIC_URL, else the configured
+ * listening origin); never taken from the request's Host or X-Forwarded-* headers.
+ */
+export function mountAccounts(app: Express, accounts: Accounts, credits: CreditLedger, deps: PaidRouteDeps, resourcePath: string, signInOrigin: () => string): void {
   deps.paywall.onSettled((record) => credits.settle(record.payer, record.nonce, record.transaction));
   const metadata = (req: Request) => {
     const url = deps.publicUrl(req);
@@ -101,13 +116,14 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
   app.get(PROTECTED_RESOURCE_PATH, (req, res) => void res.json(metadata(req)));
   app.get(`${PROTECTED_RESOURCE_PATH}${resourcePath}`, (req, res) => void res.json(metadata(req)));
 
-  app.get('/api/auth/nonce', async (req, res) => {
+  app.get('/api/auth/nonce', async (_req, res) => {
     const nonce = await accounts.nonce();
-    res.json({ nonce, domain: req.get('host'), uri: deps.publicUrl(req), chainId: CHAINS[PAYMENT_CHAIN].chainId, expiresInSeconds: SIGN_IN.nonceTtlMs / 1000 });
+    const origin = signInOrigin();
+    res.json({ nonce, domain: new URL(origin).host, uri: origin, chainId: CHAINS[PAYMENT_CHAIN].chainId, expiresInSeconds: SIGN_IN.nonceTtlMs / 1000 });
   });
   app.post('/api/auth/siwe', async (req, res) => {
     const { message, signature } = parseBody(signInBody, hasBody(req) ? req.body : undefined);
-    const session = await accounts.signIn(message, signature as Hex, req.get('host') ?? '');
+    const session = await accounts.signIn(message, signature as Hex, signInOrigin());
     res.json({ ...session, tokenType: 'Bearer' });
   });
 

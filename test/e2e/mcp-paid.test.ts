@@ -5,6 +5,7 @@
  * kinds without an engine never debited, concurrent calls that never overdraw, and the legacy
  * per-skill tools paid per call with X-PAYMENT.
  */
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -85,6 +86,48 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     const refused = await postJson(`${sibyl.url}/api/auth/siwe`, { message: elsewhere, signature: await account.signMessage({ message: elsewhere }) });
     expect(refused.status).toBe(401);
     expect((await fetch(`${sibyl.url}/api/credits`, { headers: { authorization: 'Bearer not-a-token' } })).status).toBe(401);
+  });
+
+  /** A request with headers fetch will not send as given (Host). */
+  function rawRequest(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${sibyl.url}${path}`, { method, headers }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('binds sign-in to the configured origin, never to the Host or X-Forwarded-* headers', async () => {
+    // No PUBLIC_URL: the server's configured listening origin, http://HOST:PORT.
+    const configured = new URL(sibyl.url);
+    const relayed = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
+    const issued = await rawRequest('GET', '/api/auth/nonce', relayed);
+    expect(issued.status).toBe(200);
+    expect(issued.body).toMatchObject({ domain: configured.host, uri: configured.origin, chainId: 8453 });
+
+    const account = privateKeyToAccount(generatePrivateKey());
+    for (const headers of [{ host: 'evil.example' }, relayed]) {
+      const { nonce } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
+      const phished = createSiweMessage({ domain: 'evil.example', address: account.address, uri: 'https://evil.example', version: '1', chainId: 8453, nonce });
+      const refused = await rawRequest('POST', '/api/auth/siwe', { ...headers, 'content-type': 'application/json' },
+        JSON.stringify({ message: phished, signature: await account.signMessage({ message: phished }) }));
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe('sign_in_invalid');
+      expect(refused.body.error.message).toMatch(/domain/);
+      expect(refused.body.error.message).toContain(configured.host);
+    }
+
+    // The legitimate origin still signs in, whatever Host the request carried.
+    const { nonce } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
+    const genuine = createSiweMessage({ domain: configured.host, address: account.address, uri: configured.origin, version: '1', chainId: 8453, nonce });
+    const signedIn = await rawRequest('POST', '/api/auth/siwe', { host: 'evil.example', 'content-type': 'application/json' },
+      JSON.stringify({ message: genuine, signature: await account.signMessage({ message: genuine }) }));
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toMatchObject({ tokenType: 'Bearer', address: account.address });
   });
 
   it('tops up with x402, debits exactly the price, refunds when nothing is produced, never debits a kind without an engine', async () => {
