@@ -3,8 +3,8 @@
  * body shape `{ error: { code, message, fields? } }`. The README's error table mirrors this.
  */
 export const ERROR_CODES = {
-  invalid_json: { status: 400, meaning: 'The body is missing or is not a JSON object.' },
-  invalid_body: { status: 400, meaning: 'A field is missing, unknown, of the wrong type or out of range; `fields` names each one and its rule.' },
+  invalid_json: { status: 400, meaning: 'The body is missing or is not a JSON object, or does not decode under its Content-Encoding (gzip, deflate and br are inflated).' },
+  invalid_body: { status: 400, meaning: 'A field is missing, unknown, of the wrong type or out of range, or nests more than 32 levels deep; `fields` names each one and its rule.' },
   payment_header_malformed: { status: 400, meaning: 'X-PAYMENT / PAYMENT-SIGNATURE is not base64 JSON of an x402 v1 or v2 payment payload.' },
   signature_invalid: { status: 401, meaning: 'Forecast access headers are incomplete or the X-Signature does not recover to X-Wallet over the documented message.' },
   signature_stale: { status: 401, meaning: 'X-Timestamp is outside the freshness window (60 s either side of the server clock).' },
@@ -22,8 +22,9 @@ export const ERROR_CODES = {
   transaction_not_found: { status: 404, meaning: 'No connected chain holds the transaction hash; nothing was charged.' },
   room_busy: { status: 409, meaning: 'The report room is answering another question; send the next one when it is done. Nothing was charged.' },
   payload_too_large: { status: 413, meaning: 'The body exceeds 64 KiB.' },
-  unsupported_media_type: { status: 415, meaning: 'The body is not application/json.' },
+  unsupported_media_type: { status: 415, meaning: 'The body is not application/json in UTF-8, or its Content-Encoding is not gzip, deflate, br or identity.' },
   no_answer: { status: 422, meaning: 'The report agent produced nothing: no skill fits the prompt, it lacks an argument a skill needs, or every skill it ran failed; `message` is the answer saying which. Nothing was charged.' },
+  headers_too_large: { status: 431, meaning: 'The request headers exceed 16 KiB.' },
   rate_limited: { status: 429, meaning: 'Over the service\'s rate limit per minute for this payer (the catalogue gives it); `Retry-After` says when to come back. Nothing was charged.' },
   internal_error: { status: 500, meaning: 'An unexpected failure; nothing was charged.' },
   forecast_unavailable: { status: 503, meaning: 'A forecast model did not answer (or is switched off); nothing was charged and no quota was used.' },

@@ -15,6 +15,7 @@ import { Paywall } from './payments/paywall.js';
 import { SettlementLedger } from './payments/settlements.js';
 import { defaultCurveGenesis, EmbeddedCurveVenue } from './curve/embedded.js';
 import { createApp } from './server/app.js';
+import { answerClientErrors } from './server/errors.js';
 import { createRegistry } from './skills/index.js';
 import { worldGenesisTimestamp } from './world/index.js';
 import { prepareEmbeddedMarket } from './world/embedded.js';
@@ -180,6 +181,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       s.once('error', reject);
     });
     server.keepAliveTimeout = 5_000;
+    answerClientErrors(server);
     const port = (server.address() as AddressInfo).port;
     listeningPort = port;
 

@@ -19,6 +19,9 @@ import {
   type PaymentTerms, type Resource,
 } from './terms.js';
 
+/** Longest time from now to an authorization's validBefore accepted: its replay reservation lives that long. */
+export const MAX_VALIDITY_SECONDS = 86_400;
+
 /** A payment that passed verification and holds its replay reservation. */
 export interface Authorization {
   readonly payload: PaymentPayload;
@@ -170,10 +173,14 @@ export class Paywall {
 
   private checkLocally(payload: PaymentPayload, amount: bigint): ExactAuthorization {
     const refuse = (reason: string, message: string) => new PaymentRefused('payment_invalid', reason, message);
-    const auth = (payload.payload as { authorization?: ExactAuthorization }).authorization;
-    if (!auth || !isAddressLike(auth.from) || !isAddressLike(auth.to) || !/^0x[0-9a-fA-F]{64}$/.test(auth.nonce ?? '') ||
-        ![auth.value, auth.validAfter, auth.validBefore].every((n) => /^\d{1,78}$/.test(n ?? ''))) {
+    const { authorization: auth, signature } = payload.payload as { authorization?: ExactAuthorization; signature?: unknown };
+    if (!auth || typeof auth !== 'object' || !isAddressLike(auth.from) || !isAddressLike(auth.to) || !isString(auth.nonce) || !/^0x[0-9a-fA-F]{64}$/.test(auth.nonce) ||
+        ![auth.value, auth.validAfter, auth.validBefore].every((n) => isString(n) && /^\d{1,78}$/.test(n))) {
       throw new SibylError('payment_header_malformed', 'payload.authorization must carry from, to, value, validAfter, validBefore and a 32-byte nonce');
+    }
+    if (!isString(signature) || !/^0x(?:[0-9a-fA-F]{2})+$/.test(signature)) {
+      const rule = 'must be a 0x-prefixed hex string';
+      throw new SibylError('payment_header_malformed', `payload.signature ${rule}`, { fields: [{ field: 'payload.signature', rule }] });
     }
     const v1 = payload.x402Version === 1;
     const scheme = v1 ? (payload as unknown as { scheme: string }).scheme : payload.accepted.scheme;
@@ -190,6 +197,9 @@ export class Paywall {
     if (BigInt(auth.value) !== amount) throw refuse('amount_mismatch', `authorization.value must be exactly ${amount} atomic USDC`);
     const now = BigInt(Math.floor(Date.now() / 1000));
     if (BigInt(auth.validBefore) <= now + 5n) throw refuse('authorization_expired', 'authorization.validBefore has passed');
+    if (BigInt(auth.validBefore) > now + BigInt(MAX_VALIDITY_SECONDS)) {
+      throw refuse('authorization_window_too_long', `authorization.validBefore must be at most ${MAX_VALIDITY_SECONDS} s from now`);
+    }
     if (BigInt(auth.validAfter) > now) throw refuse('authorization_not_yet_valid', 'authorization.validAfter is in the future');
     return auth;
   }
@@ -208,6 +218,10 @@ function decode(header: string): PaymentPayload {
     throw new SibylError('payment_header_malformed', `not an x402 payment payload: ${issue ? `${issue.path.join('.') || 'payload'}: ${issue.message}` : 'invalid'}`);
   }
   return parsed.data as PaymentPayload;
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
 }
 
 function isAddressLike(value: unknown): value is string {

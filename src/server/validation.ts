@@ -6,6 +6,11 @@ export function parseBody<S extends z.ZodObject>(schema: S, body: unknown): z.ou
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new SibylError('invalid_json', 'the request body must be a JSON object');
   }
+  const deep = tooDeep(body as Record<string, unknown>);
+  if (deep) {
+    const rule = `must nest at most ${MAX_BODY_DEPTH} levels deep`;
+    throw new SibylError('invalid_body', `${deep}: ${rule}`, { fields: [{ field: deep, rule }] });
+  }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const allowed = Object.keys(schema.shape);
@@ -30,6 +35,26 @@ export function parseBody<S extends z.ZodObject>(schema: S, body: unknown): z.ou
   });
   const summary = fields.map((f) => `${f.field}: ${f.rule}`).join('; ');
   throw new SibylError('invalid_body', summary, { fields });
+}
+
+/** Deepest nesting of objects and arrays accepted inside one body field. */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * The first top-level field nesting deeper than MAX_BODY_DEPTH, found without recursion (a body
+ * nested thousands of levels would overflow the stack of any recursive walk: zod's, JSON.stringify's).
+ */
+function tooDeep(body: Record<string, unknown>): string | undefined {
+  for (const [field, value] of Object.entries(body)) {
+    const stack: [unknown, number][] = [[value, 0]];
+    while (stack.length) {
+      const [node, depth] = stack.pop()!;
+      if (node === null || typeof node !== 'object') continue;
+      if (depth >= MAX_BODY_DEPTH) return field;
+      for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
 /** zod's type names as a caller reads them: a record is an object, an int an integer. */
