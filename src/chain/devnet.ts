@@ -117,17 +117,12 @@ async function stateFile(name: EvmChainName, gzipped: string): Promise<string> {
   return path;
 }
 
-/** The node's whole state, gzipped, into `path` (anvil_dumpState answers gzip in hex). */
+/** The node's whole state, gzipped, into `path`, for a cached world (anvil_dumpState answers gzip in hex). */
 export async function dumpStateTo(rpcUrl: string, path: string): Promise<void> {
-  await writeFile(path, Buffer.from((await dumpState(rpcUrl)).replace(/^0x/, ''), 'hex'));
-}
-
-/** The node's whole state as `anvil_dumpState` returns it (gzip, hex), for a cached world. */
-export async function dumpState(rpcUrl: string): Promise<string> {
   const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_dumpState', params: [] }) });
   const body = (await res.json()) as { result?: string; error?: { message: string } };
   if (!body.result) throw new Error(`anvil_dumpState: ${body.error?.message ?? 'no state'}`);
-  return body.result;
+  await writeFile(path, Buffer.from(body.result.replace(/^0x/, ''), 'hex'));
 }
 
 async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<GenesisDeployment> {

@@ -5,7 +5,7 @@
  * Leases in the store keep two instances from doing the same round.
  */
 import type { ChainName } from '../chain/chains.js';
-import { IndexReader } from '../indexer/reader.js';
+import { indexedToHead } from '../indexer/reader.js';
 import { loadMarket } from '../skills/market/load.js';
 import type { SkillContext } from '../skills/context.js';
 import { backfillLedger } from './backfill.js';
@@ -61,14 +61,8 @@ export function scoreDue(ctx: SkillContext, ledger: AccuracyLedger): Promise<num
 /** Resolves once every chain's index has reached (about) its head, polling; gives up after 10 minutes. */
 async function indexesReady(ctx: SkillContext, stopped: () => boolean): Promise<void> {
   const deadline = Date.now() + 600_000;
-  const ready = async () => {
-    for (const chain of ctx.chains.list()) {
-      const [checkpoint, head] = await Promise.all([new IndexReader(ctx.store, chain.spec.chainId).checkpoint(), chain.client.getBlockNumber({ cacheTime: 0 })]);
-      // Live blocks keep coming while a pass runs: within a couple of blocks of head is indexed.
-      if (!checkpoint || checkpoint.block < Number(head) - 2) return false;
-    }
-    return true;
-  };
+  // Live blocks keep coming while a pass runs: within a couple of blocks of head is indexed.
+  const ready = async () => (await Promise.all(ctx.chains.list().map((chain) => indexedToHead(ctx.store, chain, 2)))).every(Boolean);
   while (!stopped() && Date.now() < deadline && !(await ready().catch(() => false))) await new Promise((r) => setTimeout(r, 500));
 }
 

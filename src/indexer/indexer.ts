@@ -17,6 +17,7 @@ import { v2PairAbi } from '../intel/abis.js';
 import { BalanceBook, recordTransfer, type BalanceMoves } from './balances.js';
 import { ALL_TOPICS, EVENTS, NAME_BY_TOPIC, type EventName } from './events.js';
 import { WriterLease } from './lease.js';
+import { indexedToHead } from './reader.js';
 import { indexKeys, rowScore, type IndexKeys, type Row } from './rows.js';
 
 export interface IndexerOptions {
@@ -177,9 +178,8 @@ export class ChainIndexer {
   }
 
   /** Whether the index has reached the chain's head as it is now. */
-  async atHead(): Promise<boolean> {
-    const [cp, head] = await Promise.all([this.checkpoint(), this.chain.client.getBlockNumber({ cacheTime: 0 })]);
-    return cp !== null && cp.block >= Number(head);
+  atHead(): Promise<boolean> {
+    return indexedToHead(this.store, this.chain);
   }
 
   private async fetchWindow(from: number, to: number): Promise<FetchedWindow> {

@@ -1,4 +1,5 @@
 /** Read access to one chain's index, for the engines. Writes happen only in the indexer. */
+import type { ConnectedChain } from '../chain/runtime.js';
 import type { Store } from '../store/store.js';
 import { BALANCE_MARK_FIELD, indexKeys, rowScore, type IndexKeys, type Row } from './rows.js';
 
@@ -6,6 +7,12 @@ export interface Checkpoint {
   readonly block: number;
   readonly hash: string;
   readonly timestamp: number;
+}
+
+/** Whether a chain's index stands within `slack` blocks of the chain's head as it is now. */
+export async function indexedToHead(store: Store, chain: ConnectedChain, slack = 0): Promise<boolean> {
+  const [checkpoint, head] = await Promise.all([new IndexReader(store, chain.spec.chainId).checkpoint(), chain.client.getBlockNumber({ cacheTime: 0 })]);
+  return checkpoint !== null && checkpoint.block >= Number(head) - slack;
 }
 
 export class IndexReader {

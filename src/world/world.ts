@@ -367,7 +367,7 @@ export class World {
 
   /** USDC and the wrapped native: minted or wrapped on demand, never handed out from a treasury. */
   private isQuoteMoney(token: TokenInfo): boolean {
-    return token.address.toLowerCase() === CHAINS[this.options.name].usdc.toLowerCase() || token.address.toLowerCase() === CHAINS[this.options.name].wrappedNative.toLowerCase();
+    return token === this.usdc || token === this.native;
   }
 
   /**
@@ -389,7 +389,7 @@ export class World {
 
   /** A token's reference USD price now (USDC is 1), or undefined for a token without a path. */
   private referenceUsd(token: TokenInfo, t = this.stepTime || this.now): number | undefined {
-    if (token.address.toLowerCase() === CHAINS[this.options.name].usdc.toLowerCase()) return 1;
+    if (token === this.usdc) return 1;
     return token.asset ? this.options.reference.priceUsd(token.asset, t) : undefined;
   }
 
@@ -811,7 +811,7 @@ export class World {
    * cross-chain and CEX-DEX arbitrageurs do. The trade is sized to land on the reference price
    * (a constant-product pool reaches price p at reserveIn' = sqrt(k * p)). The crowd doing it is
    * two sets of wallets, buyers that never sell and sellers that only sell (their bags come
-   * from exchanges, the treasury topping up), so none of them books trading profit on chain:
+   * from the treasury), so none of them books trading profit on chain:
    * the other leg of their arbitrage is off this chain. Runs last in a block, after everything
    * that moved prices.
    */
@@ -856,9 +856,8 @@ export class World {
   private smartMoney(t: number): void {
     for (const token of this.tokens.values()) {
       if (token.kind !== 'genesis' || !token.asset) continue;
-      const quote = this.tokens.get(token.quote.toLowerCase());
       const pool = this.market.find(0, token.address, token.quote);
-      if (!quote || !pool) continue;
+      if (!pool) continue;
       // Judged in USD, as its profit is: a token quoted in a falling native can still lose.
       const usd = (at: number) => this.referenceUsd(token, at)!;
       const now = usd(t);
