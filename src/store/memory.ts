@@ -73,6 +73,13 @@ export class MemoryStore implements Store {
     return next;
   }
 
+  async takeNext(key: string, floor: number): Promise<number> {
+    const stored = Number(this.live(key)?.value ?? floor);
+    const next = Math.max(stored, floor);
+    this.write(key, { value: String(next + 1), expiresAt: Infinity });
+    return next;
+  }
+
   async hashSet(key: string, field: string, value: string): Promise<void> {
     let hash = this.hashes.get(key);
     if (!hash) this.hashes.set(key, (hash = new Map()));

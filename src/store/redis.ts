@@ -8,6 +8,12 @@ local v = redis.call('INCRBY', KEYS[1], ARGV[1])
 if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return v`;
 
+// The next number of a counter kept at or above a floor, in one atomic step.
+const TAKE_NEXT = `
+local v = math.max(tonumber(redis.call('GET', KEYS[1]) or ARGV[1]), tonumber(ARGV[1]))
+redis.call('SET', KEYS[1], v + 1)
+return v`;
+
 // A lease renewed or given back only by the holder that still has it, in one atomic step.
 const RENEW_IF_HELD = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -66,6 +72,10 @@ export class RedisStore implements Store {
       arguments: [String(by), ttlMs === undefined ? '' : String(Math.max(1, Math.ceil(ttlMs)))],
     });
     return Number(result);
+  }
+
+  async takeNext(key: string, floor: number): Promise<number> {
+    return Number(await this.client.eval(TAKE_NEXT, { keys: [this.k(key)], arguments: [String(floor)] }));
   }
 
   async hashSet(key: string, field: string, value: string): Promise<void> {

@@ -16,6 +16,11 @@ export interface Store {
   delete(key: string): Promise<void>;
   /** Adds `by` and returns the new value; a ttl is applied only when the key has none. */
   incrBy(key: string, by: number, ttlMs?: number): Promise<number>;
+  /**
+   * Hands out the next number of a counter that never goes below `floor`: returns
+   * max(stored, floor) and stores that plus one, atomically (a settler's nonces, seeded by the chain).
+   */
+  takeNext(key: string, floor: number): Promise<number>;
   hashSet(key: string, field: string, value: string): Promise<void>;
   hashGet(key: string, field: string): Promise<string | null>;
   /** Several fields of one hash at once, in the order asked (null where absent). */

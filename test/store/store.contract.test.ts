@@ -87,6 +87,14 @@ describe.each(implementations)('Store contract: %s', (_name, open) => {
     expect(await store.get('short')).toBeNull();
   });
 
+  it('takeNext hands out each number once and never below the floor', async () => {
+    const taken = await Promise.all(Array.from({ length: 20 }, () => store.takeNext('n', 7)));
+    expect([...taken].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => 7 + i));
+    expect(await store.takeNext('n', 3)).toBe(27); // a lower floor does not rewind it
+    expect(await store.takeNext('n', 100)).toBe(100); // a higher floor moves it up
+    expect(await store.takeNext('n', 0)).toBe(101);
+  });
+
   it('hashes hold fields independently', async () => {
     await store.hashSet('h', 'a', '1');
     await store.hashSet('h', 'b', '2');
