@@ -24,6 +24,11 @@ export interface Config {
   readonly host: string;
   readonly port: number;
   readonly publicUrl: string | undefined;
+  /**
+   * Browser origins allowed on `/api/mcp` besides this server's own (PUBLIC_URL, else
+   * http://HOST:PORT and its loopback equivalents); any other `Origin` is refused with 403.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
   readonly redisUrl: string | undefined;
   readonly redisPrefix: string;
   readonly chains: readonly ChainSource[];
@@ -79,6 +84,7 @@ const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: int(0, 65_535).default(4021),
   PUBLIC_URL: z.url().optional(),
+  MCP_ALLOWED_ORIGINS: z.string().default(''),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   REDIS_PREFIX: z.string().min(1).default('sibyl:'),
   EMBEDDED_CHAINS: z.string().default(DEFAULT_EMBEDDED_CHAINS.join(',')),
@@ -116,6 +122,22 @@ const envSchema = z.object({
   SNAPSHOT_JOBS: z.enum(['on', 'off']).default('on'),
 });
 
+/** MCP_ALLOWED_ORIGINS: comma-separated origins (scheme://host[:port], no path), kept as URL origins. */
+function parseOrigins(list: string): string[] {
+  return list.split(',').map((s) => s.trim()).filter(Boolean).map((raw) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(raw);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+      throw new ConfigError(`MCP_ALLOWED_ORIGINS: "${raw}" is not an origin (http(s)://host[:port], no path)`);
+    }
+    return url.origin;
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -130,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError(`EMBEDDED_CHAINS: unknown chain "${name}" (allowed: ${EVM_CHAIN_NAMES.join(', ')})`);
     }
   }
+  const mcpAllowedOrigins = parseOrigins(e.MCP_ALLOWED_ORIGINS);
+
   const chains: ChainSource[] = [];
   for (const name of EVM_CHAIN_NAMES) {
     const rpcUrl = env[`CHAIN_RPC_URL_${name.toUpperCase()}`];
@@ -158,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    mcpAllowedOrigins,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     chains,

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   insufficient_credit: { status: 402, meaning: 'The prepaid credit balance does not cover the call; top up with POST /api/credits/topup. Nothing was debited.' },
   nonce_already_used: { status: 402, meaning: 'This authorization was already presented (replay); nothing was charged again.' },
   settlement_failed: { status: 402, meaning: 'The transfer could not be settled on chain; the answer is withheld and nothing moved.' },
+  forbidden_origin: { status: 403, meaning: 'The tool server (`/api/mcp`) refuses a browser Origin other than this server\'s own (PUBLIC_URL, else http://HOST:PORT and its loopback names) or MCP_ALLOWED_ORIGINS, and on a loopback server a Host that is not a loopback name (DNS-rebinding protection). Requests without Origin pass.' },
   not_found: { status: 404, meaning: 'No such path.' },
   price_unavailable: { status: 404, meaning: 'The token has no pool deep enough to price it over the period; nothing was charged.' },
   token_not_found: { status: 404, meaning: 'The token is neither an address nor a symbol this chain\'s index knows; nothing was charged.' },

@@ -175,7 +175,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
 
     let listeningPort = config.port;
     const signInOrigin = () => config.publicUrl ?? `http://${config.host}:${listeningPort}`;
-    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, log });
+    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, mcpAllowedOrigins: config.mcpAllowedOrigins, log });
     const server: Server = await new Promise((resolve, reject) => {
       const s = app.listen(config.port, config.host, () => resolve(s));
       s.once('error', reject);

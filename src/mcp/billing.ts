@@ -24,10 +24,13 @@ export interface BillingDeps {
   readonly limiter: RateLimiter;
 }
 
+/** Spec 2.4's paid-tool result: `analysis` is also the result's text block. */
+export type PaidToolResult = ToolResult & { analysis: string; skill: string };
+
 /** A tool's input that its kind's skill refuses: answered as an error result, nothing debited. */
 export class ToolInputError extends Error {}
 
-export async function callPaidTool(tool: PaidTool, input: Record<string, unknown>, account: string, deps: BillingDeps): Promise<ToolResult> {
+export async function callPaidTool(tool: PaidTool, input: Record<string, unknown>, account: string, deps: BillingDeps): Promise<PaidToolResult> {
   const kindName = kindOfCall(tool, input);
   const kind = tool.kinds[kindName]!;
   const price = kindPrice(deps.registry, kind);

@@ -1,7 +1,8 @@
 /**
  * The tool server's free tools (spec 4.7), each with its exact input schema (no additional
  * properties), read-only and idempotent, and the result envelope of spec 2.4: `available`,
- * `reason`, `fetchedAt`, `stale`, `limit`, `truncated`. Results are read from snapshots the
+ * `reason`, `fetchedAt`, `stale`, `limit`, `truncated`. Every result carries `limit`: the row cap
+ * applied to its lists, or null for a tool that takes no `limit` (nothing is cut). Results are read from snapshots the
  * background jobs build; nothing is computed on the request path. A domain this deployment has
  * no engine for answers `available: false` with `domain_disabled`, as the spec allows.
  */
@@ -16,6 +17,8 @@ import { readSnapshot, type SnapshotJob } from './snapshots.js';
 /** Spec 8: free tool rows 1-25 (default 10); inflow, hype and launchpad radar 1-15 (default 8). */
 export const FREE_ROWS = { min: 1, max: 25, default: 10 } as const;
 export const NARROW_ROWS = { min: 1, max: 15, default: 8 } as const;
+/** Spec 4.7: get_forecast_accuracy rows 1-50, default 10 (the HTTP leaderboard keeps its own default). */
+export const ACCURACY_TOOL_ROWS = { min: ACCURACY_ROW_LIMIT.min, max: ACCURACY_ROW_LIMIT.max, default: 10 } as const;
 const rows = (r: { min: number; max: number; default: number }) => z.number().int().min(r.min).max(r.max).default(r.default).describe(`Rows per list, ${r.min}-${r.max}; default ${r.default}.`);
 const MINUTE = 60_000;
 
@@ -39,27 +42,35 @@ export interface FreeTool<S extends z.ZodObject = z.ZodObject> {
   read(ctx: SkillContext, input: z.output<S>): Promise<ToolResult>;
 }
 
+/** Every result carries `limit`: the call's (defaulted) `limit`, or null for a tool without one. */
 function freeTool<S extends z.ZodObject>(tool: FreeTool<S>): FreeTool<S> {
-  return tool;
+  return {
+    ...tool,
+    async read(ctx, input) {
+      const result = await tool.read(ctx, input);
+      return 'limit' in result ? result : { ...result, limit: (input as { limit?: number }).limit ?? null };
+    },
+  };
 }
 
 /** The envelope over a stored snapshot, every list cut to `limit`. */
-async function fromSnapshot(ctx: SkillContext, job: SnapshotJob, limit: number | undefined, pick: (data: Record<string, unknown>) => Record<string, unknown> = (d) => d): Promise<ToolResult> {
+async function fromSnapshot(ctx: SkillContext, job: SnapshotJob, limit: number | null, pick: (data: Record<string, unknown>) => Record<string, unknown> = (d) => d): Promise<ToolResult> {
   const snapshot = await readSnapshot(ctx, job);
-  if (!snapshot) return { available: false, reason: 'snapshot_not_warm', fetchedAt: null, stale: true, ...(limit !== undefined && { limit }) };
+  if (!snapshot) return { available: false, reason: 'snapshot_not_warm', fetchedAt: null, stale: true, limit };
   return envelope(pick(snapshot.data), snapshot.fetchedAt, snapshot.stale, limit);
 }
 
-export function envelope(body: Record<string, unknown>, fetchedAt: number | null, stale: boolean, limit: number | undefined): ToolResult {
+/** Spec 2.4's envelope; `limit: null` when the tool cuts nothing. */
+export function envelope(body: Record<string, unknown>, fetchedAt: number | null, stale: boolean, limit: number | null): ToolResult {
   const originalLengths: Record<string, number> = {};
-  const cut = limit === undefined ? body : (capLists(body, limit, '', originalLengths) as Record<string, unknown>);
+  const cut = limit === null ? body : (capLists(body, limit, '', originalLengths) as Record<string, unknown>);
   const truncated = Object.keys(originalLengths).length > 0;
   return {
     ...cut,
     available: (body.available as boolean | undefined) ?? true,
     fetchedAt,
     stale,
-    ...(limit !== undefined && { limit }),
+    limit,
     ...(truncated && { truncated: { limit, originalLengths } }),
   };
 }
@@ -78,7 +89,7 @@ function capLists(value: unknown, limit: number, path: string, lengths: Record<s
 function disabled(name: string, title: string, description: string, needs: string, input: z.ZodObject = z.strictObject({})): FreeTool {
   return freeTool({
     name, title, description: `${description} Not available on this deployment (needs ${needs}).`, input,
-    read: async (_ctx, args) => ({ available: false, reason: 'domain_disabled', fetchedAt: null, stale: false, ...('limit' in args && { limit: args.limit }) }),
+    read: async (_ctx, args) => ({ available: false, reason: 'domain_disabled', fetchedAt: null, stale: false, limit: (args as { limit?: number }).limit ?? null }),
   });
 }
 
@@ -108,7 +119,7 @@ export const FREE_TOOLS: readonly FreeTool<any>[] = [
     description: 'The scored record of past forecasts per asset, interval and model (error, direction hit rate, samples) beside the random-walk and always-bullish baselines.',
     input: z.strictObject({
       asset: z.string().regex(/^[A-Za-z0-9]{1,20}$/, 'must be 1-20 letters or digits').optional().describe('Only this asset (BTC, ETH, SOL, BNB, ...).'),
-      limit: z.number().int().min(ACCURACY_ROW_LIMIT.min).max(ACCURACY_ROW_LIMIT.max).default(ACCURACY_ROW_LIMIT.default).describe(`Rows, ${ACCURACY_ROW_LIMIT.min}-${ACCURACY_ROW_LIMIT.max}; default ${ACCURACY_ROW_LIMIT.default}.`),
+      limit: rows(ACCURACY_TOOL_ROWS),
     }),
     async read(ctx, { asset, limit }) {
       if (!ctx.forecast) return { available: false, reason: 'domain_disabled', fetchedAt: null, stale: false, limit };
@@ -121,7 +132,7 @@ export const FREE_TOOLS: readonly FreeTool<any>[] = [
     title: 'Market sentiment',
     description: 'Breadth of the indexed crypto markets (share of liquid tokens up over 24 h, as a fear-greed style index) and the altcoin season reading; sources this deployment lacks are marked unavailable.',
     input: z.strictObject({}),
-    read: (ctx) => fromSnapshot(ctx, SNAPSHOT_JOBS.sentiment, undefined),
+    read: (ctx) => fromSnapshot(ctx, SNAPSHOT_JOBS.sentiment, null),
   }),
   freeTool({
     name: 'get_top_movers',
@@ -161,7 +172,7 @@ export const FREE_TOOLS: readonly FreeTool<any>[] = [
       contract: evmAddressParam('Token contract (0x + 40 hex).'),
       chain: z.enum(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism']).default('base').describe('One of base, ethereum, bsc, arbitrum, polygon, optimism; default base.'),
     }),
-    read: (ctx, { contract, chain }) => fromSnapshot(ctx, SNAPSHOT_JOBS.safety, undefined, (d) => {
+    read: (ctx, { contract, chain }) => fromSnapshot(ctx, SNAPSHOT_JOBS.safety, null, (d) => {
       const row = (d.rows as Record<string, Record<string, unknown>>)[`${chain}:${contract.toLowerCase()}`];
       return row ? { contract, chain, screened: true, ...row } : { contract, chain, screened: false, honeypot: null, riskLevel: null, flags: [], result: null };
     }),

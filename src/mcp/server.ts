@@ -1,7 +1,8 @@
 /**
  * The MCP tool server at `/api/mcp` (Streamable HTTP, protocol 2025-11-25 by
  * `@modelcontextprotocol/sdk`), stateless: one server and transport per request (one transport
- * reused across requests fails in SDK 1.32). `GET /api/mcp/tools` lists the tools as JSON.
+ * reused across requests fails in SDK 1.32). `GET /api/mcp/tools` lists the tools as JSON. A
+ * foreign browser Origin is refused with 403 before anything else (./origin.ts).
  */
 import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
@@ -16,9 +17,12 @@ import { parseBody } from '../server/validation.js';
 import { callPaidTool, ToolInputError, type BillingDeps } from './billing.js';
 import { CAPABILITIES_TOOL, FREE_TOOLS, envelope, type ToolResult } from './free-tools.js';
 import { PAID_TOOLS, toolPriceUsd } from './paid-tools.js';
+import { originGuard } from './origin.js';
 import { uiCards, uiMeta } from './ui-cards.js';
 
 export const MCP_PATH = '/api/mcp';
+/** The tool server's own version (spec: "Tool server version: 3.0.0"), its `serverInfo.version`. */
+export const MCP_SERVER_VERSION = '3.0.0';
 /** Free tools read snapshots: nothing they do changes state, and the same call answers the same. */
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
 
@@ -53,16 +57,22 @@ function capabilities(registry: Registry): ToolResult {
       topUp: 'POST /api/credits/topup { amountUsd } with the bearer token, paid with x402 (USDC on Base)',
       perCall: 'the registry skills\' own tool names (e.g. whale_intel) are paid per call with X-PAYMENT instead',
     },
-  }, Date.now(), false, undefined);
+  }, Date.now(), false, null);
 }
 
+/** A free tool's result: the record, also as its text block. */
 function asContent(result: ToolResult) {
   return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result };
 }
 
-export function createMcpServer(deps: BillingDeps, version: string, account: string | null): McpServer {
+/** A paid tool's result (spec 2.4): the text block is the written answer, `analysis`, itself. */
+function asAnswer(result: ToolResult & { analysis: string }) {
+  return { content: [{ type: 'text' as const, text: result.analysis }], structuredContent: result };
+}
+
+export function createMcpServer(deps: BillingDeps, account: string | null): McpServer {
   const ctx = deps.context;
-  const server = new McpServer({ name: 'sibyl', title: 'Sibyl', version }, { capabilities: { tools: {}, resources: {} } });
+  const server = new McpServer({ name: 'sibyl', title: 'Sibyl', version: MCP_SERVER_VERSION }, { capabilities: { tools: {}, resources: {} } });
   for (const tool of FREE_TOOLS) {
     const meta = uiMeta(tool.name);
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: READ_ONLY, ...(meta && { _meta: meta }) }, async (args: unknown) => asContent(await tool.read(ctx, args as never)));
@@ -76,9 +86,9 @@ export function createMcpServer(deps: BillingDeps, version: string, account: str
     const entry = list.find((t) => t.name === tool.name)!;
     server.registerTool(tool.name, { title: tool.title, description: entry.description, inputSchema: tool.input, annotations: entry.annotations }, async (args: unknown) => {
       // The HTTP layer already answered 401 to a paid call without an account.
-      if (!account) return asContent({ available: false, reason: 'unauthorized', analysis: 'sign in for a bearer token first', skill: tool.name });
+      if (!account) return asAnswer({ available: false, reason: 'unauthorized', analysis: 'sign in for a bearer token first', skill: tool.name });
       try {
-        return asContent(await callPaidTool(tool, args as Record<string, unknown>, account, deps));
+        return asAnswer(await callPaidTool(tool, args as Record<string, unknown>, account, deps));
       } catch (err) {
         if (err instanceof ToolInputError) return { isError: true, content: [{ type: 'text' as const, text: err.message }] };
         throw err;
@@ -93,6 +103,10 @@ const UI_CARDS = uiCards();
 
 export interface McpDeps extends BillingDeps, Pick<PaidRouteDeps, 'paywall' | 'publicUrl'> {
   readonly accounts: Accounts;
+  /** This server's configured origin (PUBLIC_URL, else http://HOST:PORT; the sign-in origin), never a request header. */
+  readonly configuredOrigin: () => string;
+  /** Further browser origins allowed on the endpoint (MCP_ALLOWED_ORIGINS). */
+  readonly allowedOrigins?: readonly string[];
 }
 
 /** The single JSON-RPC message of a request (Streamable HTTP carries no batches since 2025-06-18). */
@@ -126,9 +140,11 @@ async function servePerCall(skill: Skill, call: NonNullable<ReturnType<typeof to
   }, req, res, deps);
 }
 
-export function mountMcp(app: Express, deps: McpDeps, version: string): void {
+export function mountMcp(app: Express, deps: McpDeps): void {
   const paid = new Set(PAID_TOOLS.map((t) => t.name));
   const legacy = legacyTools(deps.registry);
+  // DNS-rebinding protection: every method on the endpoint, before the 401 gate and the 405s.
+  app.all(MCP_PATH, originGuard(deps.configuredOrigin, deps.allowedOrigins));
   app.get(`${MCP_PATH}/tools`, (_req, res) => {
     const tools = toolList(deps.registry);
     res.json({ count: tools.length, tools });
@@ -139,7 +155,7 @@ export function mountMcp(app: Express, deps: McpDeps, version: string): void {
     if (call && paid.has(call.name) && !account) throw unauthorized(deps.publicUrl(req), MCP_PATH);
     const perCall = call && legacy.get(call.name);
     if (call && perCall) return servePerCall(perCall, call, req, res, deps);
-    const server = createMcpServer(deps, version, account);
+    const server = createMcpServer(deps, account);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -35,6 +35,8 @@ export interface AppDeps {
   publicUrl?: string;
   /** The origin sign-in messages must name: PUBLIC_URL, else the configured listening origin; never a request header. */
   signInOrigin: () => string;
+  /** Browser origins the MCP endpoint allows besides its own (MCP_ALLOWED_ORIGINS). */
+  mcpAllowedOrigins?: readonly string[];
   log: (msg: string, err?: unknown) => void;
 }
 
@@ -65,7 +67,7 @@ export function createApp(deps: AppDeps): Express {
   const accounts = new Accounts(deps.store, deps.chains.get(PAYMENT_CHAIN).client as PublicClient);
   const credits = new CreditLedger(deps.store);
   mountAccounts(app, accounts, credits, paid, MCP_PATH, deps.signInOrigin);
-  mountMcp(app, { ...paid, accounts, credits }, SERVICE_VERSION);
+  mountMcp(app, { ...paid, accounts, credits, configuredOrigin: deps.signInOrigin, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
   mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
 
   app.get('/healthz', async (_req, res) => {

@@ -135,7 +135,9 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     expect(await balance()).toBe(2_000_000n);
     const portfolio = await call('analyze_wallet', { walletAddress: privateKeyToAccount(generatePrivateKey()).address, kind: 'portfolio' });
     expect(portfolio.body).toMatchObject({ available: true, skill: 'wallet-portfolio', analysis: expect.any(String) });
-    expect(portfolio.text).toBe(JSON.stringify(portfolio.body));
+    // Spec 2.4: the text block is the written answer itself, not the record.
+    expect(portfolio.text).toBe(portfolio.body.analysis);
+    expect(portfolio.body.analysis.length).toBeGreaterThan(0);
     expect(await balance()).toBe(2_000_000n - price('wallet-portfolio'));
 
     const nothing = await call('analyze_wallet', { walletAddress: freshAddress(), kind: 'trust' });
