@@ -1,5 +1,5 @@
 /** The embedded default: a single-process store with the same semantics as the Redis one. */
-import type { SortedEntry, Store, StoreDump } from './store.js';
+import type { Journal, SortedEntry, Store, StoreDump } from './store.js';
 
 interface Entry {
   value: string;
@@ -78,6 +78,22 @@ export class MemoryStore implements Store {
     const next = Math.max(stored, floor);
     this.write(key, { value: String(next + 1), expiresAt: Infinity });
     return next;
+  }
+
+  async takeIfEnough(key: string, by: number, journal?: Journal): Promise<{ taken: boolean; value: number }> {
+    const entry = this.live(key);
+    const have = entry ? Number(entry.value) : 0;
+    if (have < by) return { taken: false, value: have };
+    const value = have - by;
+    this.write(key, { value: String(value), expiresAt: entry?.expiresAt ?? Infinity });
+    if (journal) {
+      // No await before the entry is added: nothing else runs between the take and its movement.
+      const counter = this.live(journal.seqKey);
+      const seq = (counter ? Number(counter.value) : 0) + 1;
+      this.write(journal.seqKey, { value: String(seq), expiresAt: counter?.expiresAt ?? Infinity });
+      void this.sortedAdd(journal.key, [{ score: seq, member: journal.entry.replace('{value}', String(value)).replace('{seq}', String(seq)) }]);
+    }
+    return { taken: true, value };
   }
 
   async hashSet(key: string, field: string, value: string): Promise<void> {

@@ -1,6 +1,6 @@
 /** The production store: Redis through the official `redis` client, keys under one prefix. */
 import { createClient, type RedisClientType } from 'redis';
-import type { SortedEntry, Store, StoreDump } from './store.js';
+import type { Journal, SortedEntry, Store, StoreDump } from './store.js';
 
 // INCRBY and a ttl that is set only when the key has none, in one atomic step.
 const INCR_WITH_TTL = `
@@ -13,6 +13,23 @@ const TAKE_NEXT = `
 local v = math.max(tonumber(redis.call('GET', KEYS[1]) or ARGV[1]), tonumber(ARGV[1]))
 redis.call('SET', KEYS[1], v + 1)
 return v`;
+
+// Check-and-take in one step (the value never dips below zero), with the movement it records
+// added in the same step. Integers are formatted with %d: Lua's tostring turns large ones into 1e+15.
+const TAKE_IF_ENOUGH = `
+local have = tonumber(redis.call('GET', KEYS[1]) or '0')
+if have < tonumber(ARGV[1]) then return {0, string.format('%d', have)} end
+local value = string.format('%d', redis.call('DECRBY', KEYS[1], ARGV[1]))
+if #KEYS == 3 then
+  local seq = redis.call('INCR', KEYS[3])
+  local function fill(s, token, v)
+    local i, j = string.find(s, token, 1, true)
+    if not i then return s end
+    return string.sub(s, 1, i - 1) .. v .. string.sub(s, j + 1)
+  end
+  redis.call('ZADD', KEYS[2], seq, fill(fill(ARGV[2], '{value}', value), '{seq}', string.format('%d', seq)))
+end
+return {1, value}`;
 
 // A lease renewed or given back only by the holder that still has it, in one atomic step.
 const RENEW_IF_HELD = `
@@ -76,6 +93,12 @@ export class RedisStore implements Store {
 
   async takeNext(key: string, floor: number): Promise<number> {
     return Number(await this.client.eval(TAKE_NEXT, { keys: [this.k(key)], arguments: [String(floor)] }));
+  }
+
+  async takeIfEnough(key: string, by: number, journal?: Journal): Promise<{ taken: boolean; value: number }> {
+    const keys = [this.k(key), ...(journal ? [this.k(journal.key), this.k(journal.seqKey)] : [])];
+    const [taken, value] = (await this.client.eval(TAKE_IF_ENOUGH, { keys, arguments: [String(by), ...(journal ? [journal.entry] : [])] })) as [number, string];
+    return { taken: Number(taken) === 1, value: Number(value) };
   }
 
   async hashSet(key: string, field: string, value: string): Promise<void> {

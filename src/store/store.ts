@@ -21,6 +21,14 @@ export interface Store {
    * max(stored, floor) and stores that plus one, atomically (a settler's nonces, seeded by the chain).
    */
   takeNext(key: string, floor: number): Promise<number>;
+  /**
+   * Takes `by` (>= 0) from the integer at `key` only when at least `by` is there, in one atomic
+   * step: the value never goes below zero, not even for an instant, and a refusal changes nothing.
+   * When taken and `journal` is given, `journal.entry` is added to the sorted set `journal.key` in
+   * the same step, scored by the next value of the counter `journal.seqKey`, its first `{value}`
+   * replaced by the value after and its first `{seq}` by that score.
+   */
+  takeIfEnough(key: string, by: number, journal?: Journal): Promise<{ taken: boolean; value: number }>;
   hashSet(key: string, field: string, value: string): Promise<void>;
   hashGet(key: string, field: string): Promise<string | null>;
   /** Several fields of one hash at once, in the order asked (null where absent). */
@@ -45,6 +53,13 @@ export interface Store {
   /** Deletes every key under `prefix` (e.g. the index of a chain that was replaced). */
   clear(prefix: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A movement written with the change it records (see `takeIfEnough`). */
+export interface Journal {
+  readonly key: string;
+  readonly seqKey: string;
+  readonly entry: string;
 }
 
 export interface StoreDump {

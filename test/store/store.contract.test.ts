@@ -95,6 +95,39 @@ describe.each(implementations)('Store contract: %s', (_name, open) => {
     expect(await store.takeNext('n', 0)).toBe(101);
   });
 
+  it('takeIfEnough takes only what is there and writes its journal entry in the same step', async () => {
+    expect(await store.takeIfEnough('bal', 1)).toEqual({ taken: false, value: 0 }); // absent counts as 0
+    expect(await store.takeIfEnough('bal', 0)).toEqual({ taken: true, value: 0 });
+    await store.incrBy('bal', 1_000);
+    const journal = (ref: string) => ({ key: 'bal:log', seqKey: 'bal:seq', entry: JSON.stringify({ after: '{value}', ref }).slice(0, -1) + ',"seq":{seq}}' });
+    expect(await store.takeIfEnough('bal', 400, journal('a'))).toEqual({ taken: true, value: 600 });
+    expect(await store.takeIfEnough('bal', 601, journal('b'))).toEqual({ taken: false, value: 600 });
+    expect(await store.takeIfEnough('bal', 600, journal('c'))).toEqual({ taken: true, value: 0 });
+    expect(await store.get('bal')).toBe('0');
+    // Refused takes write nothing; each entry carries its own value after and sequence.
+    expect((await store.sortedRange('bal:log', -Infinity, Infinity)).map((e) => [e.score, JSON.parse(e.member)])).toEqual([
+      [1, { after: '600', ref: 'a', seq: 1 }],
+      [2, { after: '0', ref: 'c', seq: 2 }],
+    ]);
+    await store.incrBy('big', 2 ** 52); // formatted as digits, not 4.5e+15
+    expect(await store.takeIfEnough('big', 1, { key: 'big:log', seqKey: 'big:seq', entry: '{value}' })).toEqual({ taken: true, value: 2 ** 52 - 1 });
+    expect((await store.sortedRange('big:log', -Infinity, Infinity))[0]!.member).toBe(String(2 ** 52 - 1));
+  });
+
+  it('concurrent takeIfEnough never overdraws and refuses only what did not fit', async () => {
+    await store.incrBy('pool', 1_000);
+    // At most three 300s fit, and with them the ninety 1s: every small take must succeed in any order.
+    const sizes = Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? 300 : 1));
+    const results = await Promise.all(sizes.map((by) => store.takeIfEnough('pool', by)));
+    const left = Number(await store.get('pool'));
+    const taken = sizes.filter((_, i) => results[i]!.taken).reduce((a, b) => a + b, 0);
+    expect(left).toBeGreaterThanOrEqual(0);
+    expect(taken).toBe(1_000 - left);
+    // Takes only ever lower the value, so a refused one was larger than what is left at the end.
+    for (const [i, r] of results.entries()) if (!r.taken) expect(sizes[i]).toBeGreaterThan(left);
+    expect(results.filter((r, i) => sizes[i] === 1 && !r.taken)).toEqual([]);
+  });
+
   it('hashes hold fields independently', async () => {
     await store.hashSet('h', 'a', '1');
     await store.hashSet('h', 'b', '2');
