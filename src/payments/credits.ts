@@ -1,8 +1,9 @@
 /**
  * Prepaid credit balances of the tool server's paid tools, in atomic USDC, kept in the store so
- * every instance debits the same balance. A debit is atomic and never overdraws: it is taken with
- * one INCRBY and given back at once when the balance went below zero. Every movement (top-up,
- * debit, refund) is written to the account's ledger.
+ * every instance debits the same balance. A debit is one check-and-take (`Store.takeIfEnough`, a
+ * Lua script on Redis) that writes its ledger movement in the same step: the balance never dips
+ * below zero, not even for an instant, and a refused debit holds nothing, so it never blocks an
+ * affordable one. Every movement (top-up, debit, refund) is written to the account's ledger.
  */
 import { SibylError } from '../errors.js';
 import type { Store } from '../store/store.js';
@@ -18,6 +19,7 @@ export interface CreditMovement {
 
 const balanceKey = (account: string) => `credits:balance:${account.toLowerCase()}`;
 const ledgerKey = (account: string) => `credits:ledger:${account.toLowerCase()}`;
+const seqKey = (account: string) => `${ledgerKey(account)}:seq`;
 const pendingKey = (payer: string, nonce: string) => `credits:pending:${payer.toLowerCase()}:${nonce.toLowerCase()}`;
 /** How long a top-up waits for its settlement to be decided (authorizations expire well before). */
 const PENDING_TTL_MS = 7 * 86_400_000;
@@ -37,13 +39,14 @@ export class CreditLedger {
 
   /** Takes `amount` or throws `insufficient_credit`; concurrent debits never take more than there is. */
   async debit(account: string, amount: bigint, ref: string): Promise<bigint> {
-    const after = BigInt(await this.store.incrBy(balanceKey(account), -Number(amount)));
-    if (after < 0n) {
-      const restored = BigInt(await this.store.incrBy(balanceKey(account), Number(amount)));
-      throw new SibylError('insufficient_credit', `the call costs ${formatAtomic(amount)} and the balance is ${formatAtomic(restored)}; top up with POST /api/credits/topup`);
-    }
-    await this.record(account, 'debit', -amount, after, ref);
-    return after;
+    // The movement is written by the same step as the debit, which fills in its balance and
+    // sequence; braces in the ref are escaped so only the two placeholders can match.
+    const refJson = JSON.stringify(ref).replace(/\{/g, '\\u007b');
+    const entry = `{"at":"${new Date().toISOString()}","kind":"debit","amount":"${-amount}","balanceAfter":"{value}","ref":${refJson},"seq":{seq}}`;
+    const journal = { key: ledgerKey(account), seqKey: seqKey(account), entry };
+    const { taken, value } = await this.store.takeIfEnough(balanceKey(account), Number(amount), journal);
+    if (!taken) throw new SibylError('insufficient_credit', `the call costs ${formatAtomic(amount)} and the balance is ${formatAtomic(BigInt(value))}; top up with POST /api/credits/topup`);
+    return BigInt(value);
   }
 
   async refund(account: string, amount: bigint, ref: string): Promise<bigint> {
@@ -75,7 +78,7 @@ export class CreditLedger {
   private async record(account: string, kind: CreditMovement['kind'], amount: bigint, after: bigint, ref: string): Promise<void> {
     const movement: CreditMovement = { at: new Date().toISOString(), kind, amount: amount.toString(), balanceAfter: after.toString(), ref };
     // Ordered by a per-account sequence: movements within one millisecond keep their order.
-    const seq = await this.store.incrBy(`${ledgerKey(account)}:seq`, 1);
+    const seq = await this.store.incrBy(seqKey(account), 1);
     await this.store.sortedAdd(ledgerKey(account), [{ member: JSON.stringify({ ...movement, seq }), score: seq }]);
   }
 }
