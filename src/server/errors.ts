@@ -1,6 +1,6 @@
 /** Maps anything thrown to the one error shape; unknown failures become internal_error. */
 import type { NextFunction, Request, Response } from 'express';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BaseError as ViemError, HttpRequestError, TimeoutError, RpcRequestError } from 'viem';
 import { ChainUnavailableError } from '../chain/runtime.js';
@@ -26,14 +26,19 @@ export function toSibylError(err: unknown): SibylError {
 }
 
 export function errorHandler(log: (msg: string, err: unknown) => void) {
-  return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const mapped = toSibylError(err);
-    if (mapped.code === 'internal_error') log('unhandled error', err);
-    if (res.headersSent) return;
-    if (mapped.extra.retryAfterSeconds !== undefined) res.set('Retry-After', String(mapped.extra.retryAfterSeconds));
-    if (mapped.extra.wwwAuthenticate) res.set('WWW-Authenticate', mapped.extra.wwwAuthenticate);
-    res.status(mapped.status).json(mapped.toBody());
-  };
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction) => writeError(res, err, log);
+}
+
+/** Answers `err` in the one error shape on any node response (express's or the challenge lane's). */
+export function writeError(res: ServerResponse, err: unknown, log: (msg: string, err: unknown) => void): void {
+  const mapped = toSibylError(err);
+  if (mapped.code === 'internal_error') log('unhandled error', err);
+  if (res.headersSent) return;
+  const body = Buffer.from(JSON.stringify(mapped.toBody()));
+  const headers: Record<string, string | number> = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length };
+  if (mapped.extra.retryAfterSeconds !== undefined) headers['Retry-After'] = String(mapped.extra.retryAfterSeconds);
+  if (mapped.extra.wwwAuthenticate) headers['WWW-Authenticate'] = mapped.extra.wwwAuthenticate;
+  res.writeHead(mapped.status, headers).end(body);
 }
 
 /**
