@@ -4,8 +4,8 @@
  * random address; it buys the token straight through its V2 pairs from the wrapped native and
  * sells it back, reporting what every transfer really delivered. Nothing is sent on chain.
  */
-import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, HttpRequestError, TimeoutError, decodeFunctionResult, encodeFunctionData, formatEther, parseEther, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, HttpRequestError, TimeoutError, bytesToHex, decodeFunctionResult, encodeFunctionData, formatEther, getAddress, parseEther, type Address, type Hex } from 'viem';
+import { randomBytes } from 'node:crypto';
 import { SecurityProbe } from '../../chain/artifacts/index.js';
 import { SibylError } from '../../errors.js';
 import type { Market } from '../market.js';
@@ -31,7 +31,8 @@ export type Simulation =
       reason?: string;
     };
 
-const randomAddress = () => privateKeyToAddress(generatePrivateKey());
+/** A fresh address for the probe's state override: random bytes, not a derived key (no curve math per scan). */
+const randomAddress = () => getAddress(bytesToHex(randomBytes(20)));
 
 /** Hops from the wrapped native to `token` along main pools (at most three). */
 function route(market: Market, token: string): { path: string[]; pairs: string[] } | null {
