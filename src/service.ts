@@ -13,6 +13,8 @@ import { ConfigError, type Config } from './config.js';
 import { localFacilitator, remoteFacilitator, type Facilitator } from './payments/facilitator.js';
 import { Paywall } from './payments/paywall.js';
 import { SettlementLedger } from './payments/settlements.js';
+import { Outbox } from './payments/outbox.js';
+import { startReconciler } from './payments/reconciler.js';
 import { defaultCurveGenesis, EmbeddedCurveVenue } from './curve/embedded.js';
 import { createApp } from './server/app.js';
 import { answerClientErrors } from './server/errors.js';
@@ -59,6 +61,8 @@ export interface Sibyl {
   readonly chains: ChainRuntime;
   readonly store: Store;
   readonly ledger: SettlementLedger;
+  /** Store writes owed after settlements, kept until the store takes them. */
+  readonly outbox: Outbox;
   readonly devnet: Devnet | undefined;
   readonly facilitator: Facilitator;
   /** What skill handlers see (tests drive the forecast jobs through it). */
@@ -153,8 +157,14 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       ? remoteFacilitator(config.facilitatorUrl)
       : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs, config.settleBatchMax);
     const terms = { asset: CHAINS[PAYMENT_CHAIN].usdc, payTo: config.payTo, maxTimeoutSeconds: config.maxTimeoutSeconds };
-    const ledger = new SettlementLedger(store, baseChain, terms.asset);
-    const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId, log);
+    // Pending settlements are submitted again (by any instance) until they land or expire.
+    const ledger = new SettlementLedger(store, baseChain, terms.asset, {
+      resubmit: (payload, requirements) => facilitator.settle(payload, requirements),
+      lockMs: config.settleTimeoutMs + 60_000,
+      log,
+    });
+    const outbox = new Outbox({ log });
+    const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId, log, outbox);
     const registry = createRegistry(options.extraSkills);
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
@@ -185,10 +195,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const port = (server.address() as AddressInfo).port;
     listeningPort = port;
 
-    const reconciler = setInterval(() => {
-      ledger.reconcile().catch((err) => log('settlement reconciliation failed', err));
-    }, options.reconcileIntervalMs ?? 15_000);
-    reconciler.unref();
+    const reconciler = startReconciler(ledger, options.reconcileIntervalMs ?? 15_000, log);
 
     return {
       url: `http://${config.host}:${port}`,
@@ -196,16 +203,20 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       chains,
       store,
       ledger,
+      outbox,
       devnet,
       facilitator,
       context,
       snapshots,
       async close() {
-        clearInterval(reconciler);
+        reconciler.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        // Owed writes get a moment to land; any left are logged in full by close().
+        await outbox.drained(2_000);
+        outbox.close();
         for (const r of resources) await r.close();
       },
     };

@@ -8,6 +8,7 @@
 import { SibylError } from '../errors.js';
 import type { CreditLedger } from '../payments/credits.js';
 import { formatAtomic } from '../payments/credits.js';
+import type { Outbox } from '../payments/outbox.js';
 import type { SkillContext } from '../skills/context.js';
 import { admit } from '../skills/admission.js';
 import { catalogLimits, type Registry } from '../skills/registry.js';
@@ -22,6 +23,8 @@ export interface BillingDeps {
   readonly context: SkillContext;
   readonly credits: CreditLedger;
   readonly limiter: RateLimiter;
+  /** Where a refund the store refused is kept and retried (the paywall's outbox). */
+  readonly outbox?: Outbox;
 }
 
 /** Spec 2.4's paid-tool result: `analysis` is also the result's text block. */
@@ -62,8 +65,15 @@ export async function callPaidTool(tool: PaidTool, input: Record<string, unknown
     return { available: false, reason: e.code, analysis: e.message, ...base };
   }
   const refund = async (reason: string, analysis: string) => {
-    const after = await deps.credits.refund(account, price, `${ref}:${reason}`);
-    return { available: false, reason, analysis: `${analysis}\nRefunded ${formatAtomic(price)}.`, ...base, billing: { debitedUsd: '$0', balanceUsd: formatAtomic(after) } };
+    // Owed to the caller whatever the store does: kept and retried until it is written.
+    let after: bigint | undefined;
+    const give = async () => {
+      after = await deps.credits.refund(account, price, `${ref}:${reason}`);
+    };
+    if (deps.outbox) await deps.outbox.submit('credit-refund', { account, amount: price.toString(), ref: `${ref}:${reason}` }, give);
+    else await give();
+    const balanceUsd = after === undefined ? null : formatAtomic(after);
+    return { available: false, reason, analysis: `${analysis}\nRefunded ${formatAtomic(price)}.`, ...base, billing: { debitedUsd: '$0', balanceUsd, ...(after === undefined && { refundQueued: true }) } };
   };
   try {
     const limits = catalogLimits(skill, params);

@@ -13,7 +13,8 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/
 import { SibylError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { Facilitator } from './facilitator.js';
-import type { SettlementLedger, SettlementRecord } from './settlements.js';
+import { Outbox } from './outbox.js';
+import type { PendingSettlement, SettlementLedger, SettlementRecord } from './settlements.js';
 import {
   X402_NETWORK, X402_NETWORK_V1, paymentRequired, requirementsV1, requirementsV2,
   type PaymentTerms, type Resource,
@@ -78,11 +79,18 @@ export class Paywall {
     private readonly chainId: number,
     /** Where the full detail of a refusal goes when the 402 body only carries a one-line reason. */
     private readonly log: (msg: string, err?: unknown) => void = () => {},
+    /** Store writes owed after money moved: retried until the store takes them, never an error answer. */
+    readonly outbox: Outbox = new Outbox({ log }),
   ) {}
 
   /** Runs `listener` for each pending settlement that reconciliation later finds settled. */
   onSettled(listener: (record: SettlementRecord) => Promise<void>): void {
     this.ledger.onSettled(listener);
+  }
+
+  /** Settlements not decided yet, oldest first (for /healthz and operators). */
+  pendingSettlements(): Promise<PendingSettlement[]> {
+    return this.ledger.pendingReport();
   }
 
   challenge(amount: bigint, resource: Resource, refusal?: PaymentRefused): Challenge {
@@ -131,7 +139,11 @@ export class Paywall {
     await this.store.delete(authorization.reservationKey);
   }
 
-  /** Settles on chain. Throws PaymentRefused when the transfer did not happen. */
+  /**
+   * Settles on chain. Throws PaymentRefused when the transfer did not happen. Once it happened
+   * (or may have: pending) nothing the store does can fail the answer: the ledger record goes
+   * through the outbox, which keeps it until the store takes it.
+   */
   async settle(authorization: Authorization): Promise<Receipt> {
     let settlement: SettleResponse;
     try {
@@ -140,7 +152,14 @@ export class Paywall {
       settlement = { success: false, errorReason: 'settlement_pending', errorMessage: (err as Error).message, transaction: '', network: X402_NETWORK, payer: authorization.payer };
     }
     const pending = !settlement.success && settlement.errorReason === 'settlement_pending';
-    const base = {
+    if (!settlement.success && !pending) {
+      // Nothing moved: the authorization may be presented again once its reservation is gone.
+      await this.outbox.submit('reservation-release', { key: authorization.reservationKey }, () => this.release(authorization));
+      const reason = normaliseReason(settlement.errorReason);
+      throw new PaymentRefused('settlement_failed', reason, this.oneLine(settlement.errorMessage, `settlement failed: ${reason}`, `settlement failed (${reason})`));
+    }
+    const record: SettlementRecord = {
+      status: pending ? 'pending' : 'settled',
       transaction: settlement.transaction as Hex,
       payer: authorization.payer,
       nonce: authorization.nonce,
@@ -148,14 +167,10 @@ export class Paywall {
       validBefore: authorization.validBefore.toString(),
       resource: authorization.resource.url,
       recordedAt: new Date().toISOString(),
+      // A pending one carries what it takes to submit it again, from any instance.
+      ...(pending && { reason: settlement.errorMessage, payload: authorization.payload, requirements: authorization.requirements }),
     };
-    if (settlement.success) await this.ledger.record({ ...base, status: 'settled' });
-    else if (pending) await this.ledger.record({ ...base, status: 'pending', reason: settlement.errorMessage });
-    else {
-      await this.release(authorization);
-      const reason = normaliseReason(settlement.errorReason);
-      throw new PaymentRefused('settlement_failed', reason, this.oneLine(settlement.errorMessage, `settlement failed: ${reason}`, `settlement failed (${reason})`));
-    }
+    await this.outbox.submit(`settlement-${record.status}`, record, () => this.ledger.record(record));
     const encoded = encodePaymentResponseHeader(settlement);
     return { settlement, pending, payer: authorization.payer, nonce: authorization.nonce, headers: { 'PAYMENT-RESPONSE': encoded, 'X-PAYMENT-RESPONSE': encoded } };
   }

@@ -59,7 +59,7 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
-  const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, limiter: new RateLimiter(deps.store), publicUrl };
+  const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, limiter: new RateLimiter(deps.store), publicUrl, outbox: deps.paywall.outbox };
   mountPaidRoutes(app, paid);
   mountA2aRoutes(app, paid);
   mountA2aServer(app, { ...paid, store: deps.store, version: SERVICE_VERSION });

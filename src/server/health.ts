@@ -43,15 +43,31 @@ export async function health(chains: ChainRuntime, store: Store, paywall: Paywal
     }),
   );
   let storeOk = true;
-  try {
-    await store.get('healthz');
-  } catch {
-    storeOk = false;
-  }
+  const [, settlements] = await Promise.all([
+    store.get('healthz').catch(() => {
+      storeOk = false;
+    }),
+    settlementsReport(paywall),
+  ]);
   return {
     status: storeOk && chainReports.every((c) => c.ok) ? 'ok' : 'degraded',
     store: { kind: store.kind, ok: storeOk },
     chains: chainReports,
     payments: { network: X402_NETWORK, asset: paywall.terms.asset, payTo: paywall.terms.payTo, facilitator },
+    settlements,
   };
+}
+
+/**
+ * Settlement records the store has not taken yet (kept in this process's outbox) and pending
+ * settlements (outcome unknown, resubmitted until they land or expire) with the oldest one's age.
+ */
+async function settlementsReport(paywall: Paywall) {
+  const unrecorded = paywall.outbox.backlog;
+  try {
+    const pending = await paywall.pendingSettlements();
+    return { unrecorded, pending: pending.length, oldestPendingSeconds: pending[0]?.ageSeconds ?? null };
+  } catch {
+    return { unrecorded, pending: null, oldestPendingSeconds: null };
+  }
 }
