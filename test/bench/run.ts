@@ -1,5 +1,6 @@
-/** `npm run bench`: chain engine, paid-request gate, world and indexer, and per-operation latency figures, in one run. */
+/** `npm run bench`: chain engine, paid-request gate, the paid path against the stock x402 server, world and indexer, and per-operation latency figures, in one run. */
 import { startAnvil } from '../../src/chain/anvil.js';
+import { benchAnchor, printAnchor } from './anchor.js';
 import { benchChain } from './chain.js';
 import { benchGate } from './gate.js';
 import { benchIndexer } from './indexer.js';
@@ -21,6 +22,8 @@ const ours = gate['sibyl: full paid request']!.perSec;
 const stock = gate['stock @x402/express: full paid request']!.perSec;
 console.log(`\n  Sibyl full paid request vs stock @x402/express: ${(ours / stock).toFixed(2)}x`);
 console.log(`  Sibyl gate (verify + replay guard) vs stock full request: ${(gate['sibyl gate: verification + replay guard']!.perSec / stock).toFixed(2)}x`);
+
+printAnchor(await benchAnchor());
 
 const idx = await benchIndexer();
 console.log(`\nWorld and indexer (one chain, 14 days, ${idx.blocks} blocks)`);
