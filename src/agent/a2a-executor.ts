@@ -2,9 +2,15 @@
  * The A2A agent executor: a data part `{ "skill": id, "params": {...} }` runs that skill, text goes
  * to the report agent (general-analysis), and every call is paid through the a2a-x402 extension
  * (v0.2): the task first waits in `input-required` with `x402.payment.required`; the client's
- * next message on the task carries `x402.payment.payload`; the task completes with
- * `x402.payment.receipts`, or fails with `x402.payment.error`. Payment, limits and settlement are
- * the same code the HTTP routes use, so nothing is charged for failed work.
+ * next message on the task carries `x402.payment.payload` (x402 v2, or v1 from clients that only
+ * speak v1); the task completes with `x402.payment.receipts`, or fails with `x402.payment.error`
+ * and a failed receipt. As a2a-x402 v0.2 says, the payment status, requirements, receipts and
+ * errors are in the task's status message metadata, where clients built on the reference library
+ * look; the task's own metadata repeats them. A client may decline with
+ * `x402.payment.status: "payment-rejected"`: the task is canceled. The extension need not be
+ * declared: a client that does not know it still gets the requirements in the input-required task.
+ * Payment, limits and settlement are the same code the HTTP routes use, so nothing is charged for
+ * failed work.
  */
 import { randomUUID } from 'node:crypto';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
@@ -79,15 +85,20 @@ export class SibylA2AExecutor implements AgentExecutor {
     }
     const required = this.deps.paywall.challenge(amount, this.resource(request)).body;
     const metadata = { [X402_META.status]: 'payment-required', [X402_META.required]: required, [REQUEST_META]: request };
-    bus.publish(AgentEvent.task(this.task(ctx, TaskState.TASK_STATE_INPUT_REQUIRED, `Payment required: ${request.skill} costs ${Number(amount) / 1e6} USDC; reply on this task with x402.payment.payload.`, metadata, metadata)));
+    bus.publish(AgentEvent.task(this.task(ctx, TaskState.TASK_STATE_INPUT_REQUIRED, `Payment required: ${request.skill} costs ${Number(amount) / 1e6} USDC; reply on this task with x402.payment.payload.`, paymentMetadata(metadata), metadata)));
   }
 
   /** The client's payment for a waiting task: verify, run, settle, answer. */
   private async pay(ctx: RequestContext, task: Task, bus: ExecutionEventBus): Promise<void> {
     const payload = ctx.userMessage.metadata?.[X402_META.payload] as PaymentPayload | undefined;
+    if (!payload && ctx.userMessage.metadata?.[X402_META.status] === 'payment-rejected') {
+      const metadata = { [X402_META.status]: 'payment-rejected' };
+      bus.publish(AgentEvent.task({ ...task, status: status(TaskState.TASK_STATE_CANCELED, 'payment rejected by the client; nothing was run or charged', metadata, ctx), metadata: { ...strip(task.metadata), ...metadata } }));
+      return;
+    }
     if (!payload) {
       // Still waiting: the same requirement again.
-      bus.publish(AgentEvent.task({ ...task, status: status(TaskState.TASK_STATE_INPUT_REQUIRED, 'this task waits for x402.payment.payload in the message metadata', task.metadata) }));
+      bus.publish(AgentEvent.task({ ...task, status: status(TaskState.TASK_STATE_INPUT_REQUIRED, 'this task waits for x402.payment.payload in the message metadata', paymentMetadata(task.metadata), ctx) }));
       return;
     }
     const request = task.metadata![REQUEST_META] as SkillRequest;
@@ -96,20 +107,28 @@ export class SibylA2AExecutor implements AgentExecutor {
       const { answer, receipt } = await charge(operation, encodePaymentSignatureHeader(payload), this.resource(request), this.deps);
       const parts: Part[] = [dataPart(answer)];
       if (typeof answer.analysis === 'string') parts.unshift(textPart(answer.analysis));
+      const metadata = { [X402_META.status]: 'payment-completed', [X402_META.receipts]: [receipt.settlement] };
       bus.publish(AgentEvent.task({
         ...task,
-        status: status(TaskState.TASK_STATE_COMPLETED, `${request.skill} answered; payment settled`),
+        status: status(TaskState.TASK_STATE_COMPLETED, `${request.skill} answered; payment settled`, metadata, ctx),
         artifacts: [{ artifactId: randomUUID(), name: request.skill, description: `Result of ${request.skill}`, parts, metadata: undefined, extensions: [] }],
-        metadata: { ...strip(task.metadata), [X402_META.status]: 'payment-completed', [X402_META.receipts]: [receipt.settlement] },
+        metadata: { ...strip(task.metadata), ...metadata },
       }));
     } catch (err) {
       const refused = err instanceof PaymentRefused;
       const code = refused ? err.code : toSibylError(err).code;
       const message = refused ? `${err.message} (${err.reason})` : toSibylError(err).message;
+      const metadata = {
+        [X402_META.status]: 'payment-failed',
+        [X402_META.error]: code,
+        ...(refused && { 'x402.payment.reason': err.reason }),
+        // The x402 SettleResponse of a payment that did not settle (a2a-x402 v0.2 §9.2).
+        [X402_META.receipts]: [{ success: false, errorReason: refused ? err.reason : code, transaction: '', network: paymentNetwork(payload) }],
+      };
       bus.publish(AgentEvent.task({
         ...task,
-        status: status(TaskState.TASK_STATE_FAILED, `${message}; nothing was charged`),
-        metadata: { ...strip(task.metadata), [X402_META.status]: 'payment-failed', [X402_META.error]: code, ...(refused && { 'x402.payment.reason': err.reason }) },
+        status: status(TaskState.TASK_STATE_FAILED, `${message}; nothing was charged`, metadata, ctx),
+        metadata: { ...strip(task.metadata), ...metadata },
       }));
     }
   }
@@ -168,6 +187,17 @@ function textPart(value: string): Part {
 
 function dataPart(value: unknown): Part {
   return { content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' };
+}
+
+/** What a status message shows of a waiting task's metadata: the payment status and requirements. */
+function paymentMetadata(metadata: Task['metadata']): Record<string, unknown> {
+  const { [REQUEST_META]: _request, ...rest } = metadata ?? {};
+  return rest;
+}
+
+function paymentNetwork(payload: PaymentPayload): string {
+  const v1 = payload as unknown as { network?: unknown };
+  return typeof payload.accepted?.network === 'string' ? payload.accepted.network : typeof v1.network === 'string' ? v1.network : '';
 }
 
 /** Task metadata without the pending request (answered now). */

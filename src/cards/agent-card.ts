@@ -1,8 +1,15 @@
 /**
  * The A2A agent card (`/.well-known/agent-card.json`), projected from the registry: every
  * working A2A skill with id, name, description, tags, examples, input and output modes and its
- * price, the JSON-RPC interface in A2A 1.0 and 0.3, and the a2a-x402 extension that carries the
- * payments (required: every skill is paid).
+ * price in its description, the JSON-RPC interface in A2A 1.0 and 0.3, and the a2a-x402 extension
+ * that carries the payments, with every skill's price in its params (the 1.0 schema allows no
+ * field of our own on a skill).
+ *
+ * The extension is not `required`: a client that does not declare it still discovers the skills,
+ * and its request gets an `input-required` task whose status message carries the x402 payment
+ * requirements (a2a-x402 v0.2 §5.3), so it learns how to pay; nothing runs or is charged until a
+ * payment is verified. A required extension would refuse every generic A2A client (-32008)
+ * before it could learn any of that.
  */
 import type { AgentCard, AgentSkill } from '@a2a-js/sdk';
 import { X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
@@ -13,10 +20,8 @@ import { a2aPriceUsd, a2aSkills } from './a2a-skills.js';
 export const X402_EXTENSION_URI = 'https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2';
 export const A2A_JSONRPC_PATH = '/a2a';
 
-export type PricedAgentSkill = AgentSkill & { price: { amountUsd: string; currency: 'USDC'; network: string } };
-
 export function buildAgentCard(registry: Registry, terms: PaymentTerms, serverUrl: string, version: string): AgentCard {
-  const skills: PricedAgentSkill[] = a2aSkills(registry).map((skill) => ({
+  const skills: AgentSkill[] = a2aSkills(registry).map((skill) => ({
     id: skill.id,
     name: skill.title,
     description: `${skill.description} Price: $${a2aPriceUsd(skill)} USDC per request (x402).`,
@@ -26,8 +31,8 @@ export function buildAgentCard(registry: Registry, terms: PaymentTerms, serverUr
     inputModes: skill.capabilityField ? ['text/plain', 'application/json'] : ['application/json'],
     outputModes: ['application/json', 'text/plain'],
     securityRequirements: [],
-    price: { amountUsd: a2aPriceUsd(skill), currency: 'USDC', network: X402_NETWORK },
   }));
+  const prices = Object.fromEntries(a2aSkills(registry).map((skill) => [skill.id, a2aPriceUsd(skill)]));
   const url = `${serverUrl}${A2A_JSONRPC_PATH}`;
   return {
     name: 'Sibyl',
@@ -44,9 +49,9 @@ export function buildAgentCard(registry: Registry, terms: PaymentTerms, serverUr
       pushNotifications: false,
       extensions: [{
         uri: X402_EXTENSION_URI,
-        description: 'Skills are paid per call: the task asks for payment (x402.payment.required), the client answers with x402.payment.payload, the completed task carries x402.payment.receipts.',
-        required: true,
-        params: { network: X402_NETWORK, asset: terms.asset, payTo: terms.payTo, prices: Object.fromEntries(skills.map((s) => [s.id, s.price.amountUsd])) },
+        description: 'Skills are paid per call: the task stops in input-required with x402.payment.required in its status message metadata, the client answers on the task with x402.payment.payload, the completed task carries x402.payment.receipts. Prices in USDC per request, by skill id.',
+        required: false,
+        params: { network: X402_NETWORK, asset: terms.asset, payTo: terms.payTo, currency: 'USDC', prices },
       }],
     },
     securitySchemes: {},

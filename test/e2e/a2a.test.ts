@@ -19,7 +19,7 @@ import { createRegistry } from '../../src/skills/index.js';
 import { fundedPayer, json, usdcBalance, useTestSibyl } from '../helpers/sibyl.js';
 
 const registry = createRegistry();
-/** Clients declare the a2a-x402 extension, which the card marks required. */
+/** Clients that know the a2a-x402 extension declare it (the card offers it, not required). */
 const x402 = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) };
 
 function message(parts: Message['parts'], extra: Partial<Message> = {}): Message {
@@ -44,8 +44,8 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
     const published = registry.list('a2a').filter((s) => !s.disabledReason);
     expect(card.skills.map((s: { id: string }) => s.id).sort()).toEqual(published.map((s) => s.id).sort());
     const whales = card.skills.find((s: { id: string }) => s.id === 'whale-tracking');
-    expect(whales).toMatchObject({ name: 'Whale tracking', tags: expect.arrayContaining(['whales']), examples: expect.any(Array), inputModes: ['application/json'], price: { amountUsd: '0.45', currency: 'USDC' } });
-    expect(card.capabilities.extensions).toContainEqual(expect.objectContaining({ uri: X402_EXTENSION_URI, required: true }));
+    expect(whales).toMatchObject({ name: 'Whale tracking', tags: expect.arrayContaining(['whales']), examples: expect.any(Array), inputModes: ['application/json'], description: expect.stringContaining('Price: $0.45 USDC') });
+    expect(card.capabilities.extensions).toContainEqual(expect.objectContaining({ uri: X402_EXTENSION_URI, required: false, params: expect.objectContaining({ currency: 'USDC', prices: expect.objectContaining({ 'whale-tracking': '0.45' }) }) }));
     expect(card.supportedInterfaces.map((i: { protocolVersion: string }) => i.protocolVersion).sort()).toEqual(['0.3', '1.0']);
     // A 0.3 reader gets the 0.3 fields too.
     const legacy = await json(await fetch(`${sibyl.url}/.well-known/agent-card.json`));
@@ -68,6 +68,8 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
     expect(done.metadata![X402_META.status]).toBe('payment-completed');
     const [receipt] = done.metadata![X402_META.receipts] as { success: boolean; transaction: string }[];
     expect(receipt).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    // Where a2a-x402 v0.2 puts it: the status message's metadata.
+    expect(done.status!.message!.metadata).toMatchObject({ [X402_META.status]: 'payment-completed', [X402_META.receipts]: [receipt] });
     const result = done.artifacts[0]!.parts.find((p) => p.content?.$case === 'data')!.content!.value;
     expect(result).toMatchObject({ chain: 'base', limit: 5, methodology: expect.stringContaining('whales/v1') });
     expect(before - (await payer.balance())).toBe(registry.byId('whale-tracking')!.catalogPriceRange.min);
@@ -116,9 +118,11 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
     expect(canceled.status!.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
-  it('tells a client that does not declare the x402 extension that it must', async () => {
+  it('answers a client that does not declare the x402 extension with the payment requirements, not a refusal', async () => {
     const a2a = await client();
-    await expect(a2a.sendMessage({ message: message([data({ skill: 'latest-pairs', params: {} })]) } as never)).rejects.toThrow(/required extensions: .*a2a-x402/);
+    const asked = (await a2a.sendMessage({ message: message([data({ skill: 'latest-pairs', params: {} })]) } as never)) as Task;
+    expect(asked.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(asked.status!.message!.metadata).toMatchObject({ [X402_META.status]: 'payment-required', [X402_META.required]: { x402Version: 2 } });
   });
 
   it('answers an A2A 0.3 client (message/send) with the same payment-required task', async () => {
