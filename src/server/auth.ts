@@ -85,14 +85,19 @@ export function unauthorized(publicUrl: string, resourcePath: string): SibylErro
   });
 }
 
-const signInBody = z.strictObject({
+/** Bodies of the sign-in and top-up routes (also published in /openapi.json). */
+export const signInBody = z.strictObject({
   message: z.string().min(1).max(4_000).describe('The EIP-4361 message.'),
   signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be 0x-prefixed hex').describe('Its signature.'),
 });
-const topUpBody = z.strictObject({
-  amountUsd: z.string().regex(/^\d{1,4}(\.\d{1,6})?$/, 'must be a USD amount such as "5" or "5.00"')
-    .refine((v) => Number(v) >= Number(TOP_UP_LIMITS.min) && Number(v) <= Number(TOP_UP_LIMITS.max), `must be ${TOP_UP_LIMITS.min}-${TOP_UP_LIMITS.max}`)
-    .describe(`USD to add, ${TOP_UP_LIMITS.min}-${TOP_UP_LIMITS.max}.`),
+const usdAmount = z.string().regex(/^\d{1,4}(\.\d{1,6})?$/, 'must be a USD amount such as "5" or "5.00"')
+  .refine((v) => Number(v) >= Number(TOP_UP_LIMITS.min) && Number(v) <= Number(TOP_UP_LIMITS.max), `must be ${TOP_UP_LIMITS.min}-${TOP_UP_LIMITS.max}`);
+/** The amount as a decimal string ("5.00") or a JSON number (5, 5.25): a number is read as its shortest decimal form. */
+export const topUpBody = z.strictObject({
+  amountUsd: z.union([z.string(), z.number()], { error: 'must be a USD amount: a string such as "5.00" or a number such as 5' })
+    .transform((v) => (typeof v === 'number' ? String(v) : v))
+    .pipe(usdAmount)
+    .describe(`USD to add, ${TOP_UP_LIMITS.min}-${TOP_UP_LIMITS.max}, at most 6 decimals: a string such as "5.00" or a number such as 5.`),
 });
 
 /**

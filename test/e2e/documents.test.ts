@@ -42,4 +42,38 @@ describe('published documents agree with each other', () => {
       }
     }
   });
+
+  it('OpenAPI lists the sign-in and credit routes with request and response schemas, and the routes answer as listed', async () => {
+    const openapi = await get('/openapi.json');
+    const body = (op: any) => op.requestBody.content['application/json'].schema;
+    const response = (op: any, status: string) => op.responses[status].content['application/json'].schema;
+
+    const nonce = openapi.paths['/api/auth/nonce'].get;
+    expect(response(nonce, '200').required).toEqual(['nonce', 'domain', 'uri', 'chainId', 'expiresInSeconds']);
+    const siwe = openapi.paths['/api/auth/siwe'].post;
+    expect(body(siwe)).toMatchObject({ type: 'object', required: ['message', 'signature'], additionalProperties: false, properties: { message: { type: 'string' }, signature: { type: 'string' } } });
+    expect(response(siwe, '200')).toMatchObject({ required: ['accessToken', 'tokenType', 'expiresAt', 'address'], properties: { tokenType: { const: 'Bearer' } } });
+    expect(response(siwe, '401').properties.error.properties.code.enum).toContain('sign_in_invalid');
+    const topUp = openapi.paths['/api/credits/topup'].post;
+    expect(body(topUp)).toMatchObject({ type: 'object', required: ['amountUsd'], additionalProperties: false, properties: { amountUsd: { type: ['string', 'number'] } } });
+    expect(response(topUp, '200').required).toEqual(['account', 'toppedUp', 'balance', 'balanceUsd', 'payment']);
+    expect(response(topUp, '202').properties.status).toEqual({ const: 'settlement_pending' });
+    expect(Object.keys(topUp.responses).sort()).toEqual(['200', '202', '400', '401', '402']);
+    expect(topUp.security).toEqual([{ bearer: [] }]);
+    expect(openapi.paths['/api/credits'].get.security).toEqual([{ bearer: [] }]);
+    expect(openapi.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // The protected-resource metadata points here for its documentation.
+    expect((await get('/.well-known/oauth-protected-resource')).resource_documentation).toBe(`${sibyl.url}/openapi.json`);
+
+    // What the routes answer is what the document says.
+    const issued = await get('/api/auth/nonce');
+    for (const field of response(nonce, '200').required) expect(issued, field).toHaveProperty(field);
+    const post = (path: string, b: unknown) => fetch(`${sibyl.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+    const noToken = await post('/api/credits/topup', { amountUsd: 5 });
+    expect(noToken.status).toBe(401);
+    expect(response(topUp, '401').properties.error.properties.code.enum).toContain((await json(noToken)).error.code);
+    const badSignIn = await post('/api/auth/siwe', { message: 'hello', signature: '0x00' });
+    expect(badSignIn.status).toBe(401);
+    expect((await json(badSignIn)).error.code).toBe('sign_in_invalid');
+  });
 });

@@ -159,6 +159,31 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     await client.close();
   });
 
+  it('tops up with a numeric amount as well as the string form; other types and amounts are refused before any 402', async () => {
+    const session = await signIn();
+    const auth = { authorization: `Bearer ${session.body.accessToken}` };
+    // Unpaid: the challenge asks exactly the amount, whichever form it came in.
+    for (const amountUsd of [1.5, '1.5', '1.500000']) {
+      const unpaid = await postJson(`${sibyl.url}/api/credits/topup`, { amountUsd }, auth);
+      expect(unpaid.status, JSON.stringify(amountUsd)).toBe(402);
+      expect((await json(unpaid)).accepts[0].amount).toBe('1500000');
+    }
+    for (const amountUsd of [true, null, 0.5, 1000.01, 1.0000001, -2, [1], { usd: 1 }, '1e3']) {
+      const refused = await postJson(`${sibyl.url}/api/credits/topup`, { amountUsd }, auth);
+      expect(refused.status, JSON.stringify(amountUsd)).toBe(400);
+      const { error } = await json(refused);
+      expect(error.code).toBe('invalid_body');
+      expect(error.fields.map((f: { field: string }) => f.field)).toContain('amountUsd');
+    }
+    const { key } = await fundedPayer('5');
+    const { pay } = payingFetch(key);
+    const top = await pay(`${sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ amountUsd: 2 }) });
+    expect(top.status, await top.clone().text()).toBe(200);
+    expect(await json(top)).toMatchObject({ toppedUp: '2000000', balance: '2000000' });
+    const account = await json(await fetch(`${sibyl.url}/api/credits`, { headers: auth }));
+    expect(account).toMatchObject({ balance: '2000000', movements: [{ kind: 'topup', amount: '2000000' }] });
+  });
+
   it('never overdraws under concurrent calls: a $1.00 balance pays two $0.35 calls of five', async () => {
     const { call, balance, client } = await funded('1');
     const results = await Promise.all(Array.from({ length: 5 }, () => call('analyze_wallet', { walletAddress: privateKeyToAccount(generatePrivateKey()).address, kind: 'portfolio' })));

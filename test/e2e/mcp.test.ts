@@ -1,8 +1,8 @@
 /**
  * The MCP tool server with the official `@modelcontextprotocol/sdk` client over Streamable HTTP:
  * the tool list and its schemas, free tools served only from snapshots (not warm before the jobs
- * run), their envelope and row caps, figures checked against the world, domains without an
- * engine, and input refused by the schema.
+ * run), their envelope and row caps (`limit` on every result), figures checked against the world,
+ * domains without an engine, input refused by the schema, and the server's name and version.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -61,7 +61,8 @@ describe('MCP tool server (official SDK client)', () => {
 
   it('serves free tools only from snapshots: not warm before the jobs run, then the envelope with row caps', async () => {
     const cold = await call('get_top_movers', {});
-    expect(cold.body).toMatchObject({ available: false, reason: 'snapshot_not_warm' });
+    expect(cold.body).toMatchObject({ available: false, reason: 'snapshot_not_warm', limit: 10 });
+    expect((await call('get_market_sentiment')).body).toMatchObject({ available: false, reason: 'snapshot_not_warm', limit: null });
     await w.sibyl.snapshots.runAll();
     const movers = await call('get_top_movers', { side: 'losers', limit: 3 });
     expect(movers.isError).toBe(false);
@@ -104,5 +105,35 @@ describe('MCP tool server (official SDK client)', () => {
     expect((await call('get_smart_money_inflow', { limit: 16 })).isError).toBe(true);
     expect((await call('get_forecast_accuracy', { limit: 50 })).body).toMatchObject({ available: true, object: 'forecast-accuracy', limit: 50 });
     expect((await call('get_forecast_accuracy', { limit: 51 })).isError).toBe(true);
+  });
+
+  it('carries limit on every free result: the call\'s row cap (spec 4.7 defaults), or null for a tool that takes none', async () => {
+    await w.sibyl.snapshots.runAll();
+    const { tools } = await client.listTools();
+    const defaults: Record<string, number | null> = {
+      get_price_forecast: null, get_forecast_accuracy: 10, get_market_sentiment: null, get_top_movers: 10, get_smart_money_flow: 10,
+      get_perp_whales: 10, get_venuechain_whale_prints: 10, get_prediction_whales: 10, get_prediction_catalysts: 10, get_prediction_yields: 10,
+      get_bitcoin_cycle_position: null, check_token_safety: null, get_congress_trades: 10, get_government_contracts: 10, get_analyst_accuracy: 10,
+      get_smart_money_inflow: 8, get_social_hype: 8, get_launchpad_radar: 8, list_service_capabilities: null,
+    };
+    expect(Object.keys(defaults).sort()).toEqual([...FREE_TOOLS.map((t) => t.name), 'list_service_capabilities'].sort());
+    for (const [name, limit] of Object.entries(defaults)) {
+      const schema = tools.find((t) => t.name === name)!.inputSchema as { properties?: Record<string, { default?: unknown }> };
+      expect(schema.properties?.limit?.default ?? null, `${name} listed default`).toBe(limit);
+      const args = name === 'check_token_safety' ? { contract: freshAddress() } : {};
+      const result = await call(name, args);
+      expect(result.isError, name).toBe(false);
+      expect(result.body, name).toHaveProperty('limit', limit);
+      expect(JSON.parse(result.text!), name).toEqual(result.body);
+      if (limit !== null) expect((await call(name, { ...args, limit: 2 })).body, name).toHaveProperty('limit', 2);
+    }
+    // get_forecast_accuracy: 1-50, default 10 (the HTTP leaderboard's own default is unchanged).
+    const accuracy = await call('get_forecast_accuracy');
+    expect(accuracy.body).toMatchObject({ available: true, object: 'forecast-accuracy', limit: 10 });
+    expect(accuracy.body.rows.length).toBeLessThanOrEqual(10);
+  });
+
+  it('names itself sibyl 3.0.0, the tool server version of the spec', () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'sibyl', version: '3.0.0' });
   });
 });
