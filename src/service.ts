@@ -3,7 +3,7 @@
  * URL), the chain clients, the store, the facilitator and paywall, and the HTTP server.
  * `npm start` and the tests both come through here.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CHAINS, PAYMENT_CHAIN } from './chain/chains.js';
 import { PortTakenError } from './chain/anvil.js';
@@ -187,7 +187,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const signInOrigin = () => config.publicUrl ?? `http://${config.host}:${listeningPort}`;
     const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, mcpAllowedOrigins: config.mcpAllowedOrigins, log });
     const server: Server = await new Promise((resolve, reject) => {
-      const s = app.listen(config.port, config.host, () => resolve(s));
+      const s = createServer(app).listen(config.port, config.host, () => resolve(s));
       s.once('error', reject);
     });
     server.keepAliveTimeout = 5_000;

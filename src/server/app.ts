@@ -10,7 +10,9 @@ import type { Registry } from '../skills/registry.js';
 import type { Store } from '../store/store.js';
 import { errorHandler } from './errors.js';
 import { health } from './health.js';
-import { mountPaidRoutes } from './paid-routes.js';
+import { mountPaidRoutes, paidRouteTable, type PaidRouteDeps } from './paid-routes.js';
+import { challengeLane } from './challenge-lane.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FORECAST_API_SERVICE, mountForecastRoutes } from './forecast-routes.js';
 import { mountA2aRoutes } from './a2a-routes.js';
 import { mountA2aServer } from './a2a-jsonrpc.js';
@@ -40,11 +42,22 @@ export interface AppDeps {
   log: (msg: string, err?: unknown) => void;
 }
 
-export function createApp(deps: AppDeps): Express {
+/**
+ * The request handler: unpaid calls to the paid operations take the challenge lane, everything
+ * else the express application; both answer from one route table.
+ */
+export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+  const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, limiter: new RateLimiter(deps.store), publicUrl, outbox: deps.paywall.outbox };
+  const routes = paidRouteTable(paid);
+  return challengeLane({ routes, paywall: deps.paywall, publicUrl: deps.publicUrl, log: deps.log }, expressApp(deps, paid, routes));
+}
+
+function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['paywall']['outbox'] }, routes: ReturnType<typeof paidRouteTable>): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+  const { publicUrl } = paid;
 
   app.use(express.json({
     limit: '64kb', strict: true, type: ['application/json', 'application/*+json'],
@@ -59,8 +72,7 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
-  const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, limiter: new RateLimiter(deps.store), publicUrl, outbox: deps.paywall.outbox };
-  mountPaidRoutes(app, paid);
+  mountPaidRoutes(app, paid, routes);
   mountA2aRoutes(app, paid);
   mountA2aServer(app, { ...paid, store: deps.store, version: SERVICE_VERSION });
   // Paid tools: accounts by sign-in with Ethereum, credits topped up with x402.

@@ -42,10 +42,17 @@ export interface PaidOperation {
   readonly resourcePath?: string;
 }
 
-export function mountPaidRoutes(app: Express, deps: PaidRouteDeps): void {
+/** Each paid operation's exact path and what a body buys there; the express routes and the challenge lane share it. */
+export function paidRouteTable(deps: PaidRouteDeps): Map<string, (body: unknown) => PaidOperation> {
+  const table = new Map<string, (body: unknown) => PaidOperation>();
   for (const skill of deps.registry.list('http')) {
-    for (const path of httpPaths(skill)) app.post(path, (req, res) => servePaid(operationFor(skill, hasBody(req) ? req.body : undefined, deps), req, res, deps));
+    for (const path of httpPaths(skill)) table.set(path, (body) => operationFor(skill, body, deps));
   }
+  return table;
+}
+
+export function mountPaidRoutes(app: Express, deps: PaidRouteDeps, table = paidRouteTable(deps)): void {
+  for (const [path, buy] of table) app.post(path, (req, res) => servePaid(buy(hasBody(req) ? req.body : undefined), req, res, deps));
 }
 
 /** A registry skill sold on one surface: its price from `list`, its catalogue limits, its admission, its handler. */
