@@ -154,7 +154,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
 
     const baseChain = chains.get(PAYMENT_CHAIN);
     const facilitator = config.facilitatorUrl
-      ? remoteFacilitator(config.facilitatorUrl)
+      ? remoteFacilitator(config.facilitatorUrl, config.settleTimeoutMs)
       : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs, config.settleBatchMax);
     const terms = { asset: CHAINS[PAYMENT_CHAIN].usdc, payTo: config.payTo, maxTimeoutSeconds: config.maxTimeoutSeconds };
     // Pending settlements are submitted again (by any instance) until they land or expire.

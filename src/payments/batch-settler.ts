@@ -54,6 +54,8 @@ export class BatchSettler {
     private readonly asset: Address,
     private readonly confirmationTimeoutMs: number,
     private readonly maxBatch: number,
+    /** Runs a send, again with a fresh nonce while the node refuses the nonce (another instance took it). */
+    private readonly withNonce: <T>(send: () => Promise<T>) => Promise<T> = (send) => send(),
   ) {}
 
   settle(auth: ExactAuthorizationArgs, signature: Hex): Promise<SettleResponse> {
@@ -96,7 +98,7 @@ export class BatchSettler {
     }
     let hash: Hash;
     try {
-      hash = await this.wallet.writeContract({ ...request, gas: (gas * 13n) / 10n });
+      hash = await this.withNonce(() => this.wallet.writeContract({ ...request, gas: (gas * 13n) / 10n }));
     } catch (err) {
       // A node that answered with a rejection (funds, nonce, gas) took nothing; a lost or
       // timed-out request may have reached the chain: indeterminate, for the ledger to decide.

@@ -3,19 +3,23 @@
  * process against the configured Base chain, settling with Sibyl's own key; with
  * X402_FACILITATOR_URL set, a remote facilitator does both over HTTP.
  */
-import { createWalletClient, getAddress, http, publicActions, type Hex } from 'viem';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createPublicClient, createWalletClient, getAddress, http, type Hex } from 'viem';
 import { nonceManager, privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { HTTPFacilitatorClient } from '@x402/core/server';
-import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
+import { SettleError, VerifyError, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import type { ConnectedChain } from '../chain/runtime.js';
 import { BatchSettler, isBatchableSignature, type ExactAuthorizationArgs } from './batch-settler.js';
+import { withFreshNonce } from './settler-nonces.js';
 import { X402_NETWORK } from './terms.js';
+import { isUnreachable, PAYMENT_RPC_TIMEOUT_MS, PAYMENT_RPC_RETRIES, PAYMENT_SEND_TIMEOUT_MS, VERIFY_DEADLINE_MS, withDeadline } from './upstream.js';
 
 export interface Facilitator {
   readonly kind: 'local' | 'remote';
+  /** The verdict on a payment; throws when the chain or the facilitator cannot be reached (no verdict). */
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse>;
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse>;
 }
@@ -32,20 +36,38 @@ export interface LocalFacilitator extends Facilitator {
  */
 export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirmationTimeoutMs: number, settleBatchMax = 1): LocalFacilitator {
   const account = privateKeyToAccount(settlerKey, { nonceManager });
-  const client = createWalletClient({
-    account,
+  const pollingInterval = chain.source === 'embedded' ? 20 : 1_000;
+  // Reads are bounded and retried once; sends are never retried by the transport (a retried
+  // send that had landed would look like a nonce refusal and be sent again).
+  const client = createPublicClient({
     chain: chain.chain,
-    transport: http(chain.rpcUrl, { batch: { wait: 0 }, retryCount: 2 }),
-    pollingInterval: chain.source === 'embedded' ? 20 : 1_000,
-  }).extend(publicActions);
-  const getCode = codeCache((args) => client.getCode(args));
+    transport: http(chain.rpcUrl, { batch: { wait: 0 }, retryCount: PAYMENT_RPC_RETRIES, timeout: PAYMENT_RPC_TIMEOUT_MS }),
+    pollingInterval,
+  });
+  const wallet = createWalletClient({ account, chain: chain.chain, transport: http(chain.rpcUrl, { retryCount: 0, timeout: PAYMENT_SEND_TIMEOUT_MS }), pollingInterval });
+  const forget = () => nonceManager.reset({ address: account.address, chainId: chain.spec.chainId });
+  const send = <T>(run: () => Promise<T>) => withFreshNonce(run, forget);
+
+  // A verification's transport failures, so an unreachable chain is not taken for a bad signature.
+  const verifying = new AsyncLocalStorage<{ failure?: unknown }>();
+  const read = <A, R>(call: (args: A) => Promise<R>) => async (args: A): Promise<R> => {
+    const scope = verifying.getStore();
+    if (scope?.failure) throw scope.failure; // the chain already failed this verification: do not wait again
+    try {
+      return await call(args);
+    } catch (err) {
+      if (scope && isUnreachable(err)) scope.failure = err;
+      throw err;
+    }
+  };
+  const getCode = codeCache(read((args: { address: `0x${string}` }) => client.getCode(args)));
   const signer = toFacilitatorEvmSigner(
     {
       address: account.address,
-      readContract: (args) => client.readContract(args as never),
-      verifyTypedData: (args) => client.verifyTypedData(args as never),
-      writeContract: (args) => client.writeContract(args as never),
-      sendTransaction: (args) => client.sendTransaction(args),
+      readContract: read((args) => client.readContract(args as never)),
+      verifyTypedData: read((args) => client.verifyTypedData(args as never)),
+      writeContract: (args) => send(() => wallet.writeContract(args as never)),
+      sendTransaction: (args) => send(() => wallet.sendTransaction(args as never)),
       waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
       getCode,
     },
@@ -53,12 +75,20 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
   );
   const facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: X402_NETWORK });
   const batcher = settleBatchMax > 1
-    ? new BatchSettler(client as never, client as never, getAddress(chain.spec.usdc), confirmationTimeoutMs, settleBatchMax)
+    ? new BatchSettler(wallet as never, client as never, getAddress(chain.spec.usdc), confirmationTimeoutMs, settleBatchMax, send)
     : undefined;
   return {
     kind: 'local',
     settler: account.address,
-    verify: (payload, requirements) => facilitator.verify(payload, requirements),
+    verify: (payload, requirements) => {
+      const scope: { failure?: unknown } = {};
+      return withDeadline(VERIFY_DEADLINE_MS, 'payment verification', verifying.run(scope, async () => {
+        const verdict = await facilitator.verify(payload, requirements);
+        // The SDK turns a failed read into an invalid verdict: with the chain unreachable there is no verdict.
+        if (!verdict.isValid && scope.failure) throw new Error(`${chain.name} unreachable: ${firstLine(scope.failure)}`);
+        return verdict;
+      }));
+    },
     settle: async (payload, requirements) => {
       const exact = payload.payload as { authorization?: ExactAuthorizationArgs; signature?: unknown };
       // Only plain EOA payments are batched; contract wallets (code at the payer) and v1
@@ -71,6 +101,10 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
     },
     getSupported: () => facilitator.getSupported(),
   };
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
 }
 
 function hasCode(code: Hex | undefined): boolean {
@@ -98,11 +132,36 @@ function codeCache(getCode: (args: { address: `0x${string}` }) => Promise<Hex | 
   };
 }
 
-export function remoteFacilitator(url: string): Facilitator {
-  const client = new HTTPFacilitatorClient({ url });
+/**
+ * A facilitator over HTTP. Its refusals (a 4xx carrying a verdict) are verdicts; a facilitator
+ * that cannot be reached, times out or fails on its side (5xx) throws: no verdict, nothing charged.
+ */
+export function remoteFacilitator(url: string, confirmationTimeoutMs: number): Facilitator {
+  const verifier = new HTTPFacilitatorClient({ url, timeoutMs: VERIFY_DEADLINE_MS });
+  // Settling waits for the transaction's receipt on the facilitator's side.
+  const settler = new HTTPFacilitatorClient({ url, timeoutMs: confirmationTimeoutMs + PAYMENT_RPC_TIMEOUT_MS });
   return {
     kind: 'remote',
-    verify: (payload, requirements) => client.verify(payload, requirements),
-    settle: (payload, requirements) => client.settle(payload, requirements),
+    verify: async (payload, requirements) => {
+      try {
+        return await verifier.verify(payload, requirements);
+      } catch (err) {
+        if (err instanceof VerifyError && err.statusCode < 500) {
+          return { isValid: false, invalidReason: err.invalidReason, invalidMessage: err.invalidMessage, payer: err.payer } as VerifyResponse;
+        }
+        throw err;
+      }
+    },
+    settle: async (payload, requirements) => {
+      try {
+        return await settler.settle(payload, requirements);
+      } catch (err) {
+        // A refusal is an answer; anything else may have reached the chain and stays undecided (thrown).
+        if (err instanceof SettleError && err.statusCode < 500) {
+          return { success: false, errorReason: err.errorReason, errorMessage: err.errorMessage, payer: err.payer, transaction: err.transaction ?? '', network: err.network ?? X402_NETWORK } as SettleResponse;
+        }
+        throw err;
+      }
+    },
   };
 }
