@@ -1,6 +1,18 @@
 /** The production store: Redis through the official `redis` client, keys under one prefix. */
 import { createClient, type RedisClientType } from 'redis';
 import type { Journal, SortedEntry, Store, StoreDump } from './store.js';
+import { withDeadline } from './deadline.js';
+
+export interface RedisStoreOptions {
+  /** Longest a command may go unanswered while the process is free to read it (default 5 s). */
+  readonly commandTimeoutMs?: number;
+  /** Told once per outage (default: one line on stderr). */
+  readonly onError?: (err: Error) => void;
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+const COMMAND_TIMEOUT_MS = 5_000;
+const RESTORE_PARALLEL = 16;
 
 // INCRBY and a ttl that is set only when the key has none, in one atomic step.
 const INCR_WITH_TTL = `
@@ -45,13 +57,38 @@ export class RedisStore implements Store {
   private constructor(
     private readonly client: RedisClientType,
     private readonly prefix: string,
+    private readonly commandTimeoutMs: number,
   ) {}
 
-  static async connect(url: string, prefix = 'sibyl:'): Promise<RedisStore> {
-    const client = createClient({ url, socket: { reconnectStrategy: (retries) => Math.min(retries * 100, 2_000) } });
-    client.on('error', () => {}); // reconnects on its own; commands fail loudly meanwhile
-    await client.connect();
-    return new RedisStore(client as RedisClientType, prefix);
+  static async connect(url: string, prefix = 'sibyl:', options: RedisStoreOptions = {}): Promise<RedisStore> {
+    const client = createClient({
+      url,
+      socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: (retries) => Math.min(retries * 100, 2_000) },
+      // node-redis's own command timeout fires after any event-loop stall longer than it, answered
+      // or not: the store keeps its own (withDeadline), which a stall cannot trip.
+      commandOptions: { timeout: 0 },
+    });
+    // Without a listener a socket error is thrown as an uncaught exception. The client reconnects
+    // on its own and commands meanwhile fail (rejected promises); one line per outage is logged.
+    const onError = options.onError ?? ((err: Error) => console.error(`[sibyl] redis: ${err.message}`));
+    let down = false;
+    client.on('error', (err: Error) => {
+      if (!down) onError(err);
+      down = true;
+    });
+    client.on('ready', () => {
+      down = false;
+    });
+    await withDeadline(client.connect(), CONNECT_TIMEOUT_MS * 2, 'connect').catch(async (err: unknown) => {
+      client.destroy();
+      throw err;
+    });
+    return new RedisStore(client as RedisClientType, prefix, options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS);
+  }
+
+  /** Every command goes through here: a store that does not answer fails this call, nothing else. */
+  private run<T>(what: string, command: Promise<T>): Promise<T> {
+    return withDeadline(command, this.commandTimeoutMs, what);
   }
 
   private k(key: string): string {
@@ -59,132 +96,148 @@ export class RedisStore implements Store {
   }
 
   async reserve(key: string, value: string, ttlMs: number): Promise<boolean> {
-    return (await this.client.set(this.k(key), value, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } })) === 'OK';
+    return (await this.run('set', this.client.set(this.k(key), value, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } }))) === 'OK';
   }
 
   async renew(key: string, value: string, ttlMs: number): Promise<boolean> {
-    return Number(await this.client.eval(RENEW_IF_HELD, { keys: [this.k(key)], arguments: [value, String(Math.max(1, Math.ceil(ttlMs)))] })) === 1;
+    return Number(await this.run('renew', this.client.eval(RENEW_IF_HELD, { keys: [this.k(key)], arguments: [value, String(Math.max(1, Math.ceil(ttlMs)))] }))) === 1;
   }
 
   async release(key: string, value: string): Promise<boolean> {
-    return Number(await this.client.eval(RELEASE_IF_HELD, { keys: [this.k(key)], arguments: [value] })) === 1;
+    return Number(await this.run('release', this.client.eval(RELEASE_IF_HELD, { keys: [this.k(key)], arguments: [value] }))) === 1;
   }
 
   async get(key: string): Promise<string | null> {
-    return (await this.client.get(this.k(key))) as string | null;
+    return (await this.run('get', this.client.get(this.k(key)))) as string | null;
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
-    if (ttlMs === undefined) await this.client.set(this.k(key), value);
-    else await this.client.set(this.k(key), value, { expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } });
+    if (ttlMs === undefined) await this.run('set', this.client.set(this.k(key), value));
+    else await this.run('set', this.client.set(this.k(key), value, { expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } }));
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.del(this.k(key));
+    await this.run('del', this.client.del(this.k(key)));
   }
 
   async incrBy(key: string, by: number, ttlMs?: number): Promise<number> {
-    const result = await this.client.eval(INCR_WITH_TTL, {
+    const result = await this.run('incrBy', this.client.eval(INCR_WITH_TTL, {
       keys: [this.k(key)],
       arguments: [String(by), ttlMs === undefined ? '' : String(Math.max(1, Math.ceil(ttlMs)))],
-    });
+    }));
     return Number(result);
   }
 
   async takeNext(key: string, floor: number): Promise<number> {
-    return Number(await this.client.eval(TAKE_NEXT, { keys: [this.k(key)], arguments: [String(floor)] }));
+    return Number(await this.run('takeNext', this.client.eval(TAKE_NEXT, { keys: [this.k(key)], arguments: [String(floor)] })));
   }
 
   async takeIfEnough(key: string, by: number, journal?: Journal): Promise<{ taken: boolean; value: number }> {
     const keys = [this.k(key), ...(journal ? [this.k(journal.key), this.k(journal.seqKey)] : [])];
-    const [taken, value] = (await this.client.eval(TAKE_IF_ENOUGH, { keys, arguments: [String(by), ...(journal ? [journal.entry] : [])] })) as [number, string];
+    const [taken, value] = (await this.run('takeIfEnough', this.client.eval(TAKE_IF_ENOUGH, { keys, arguments: [String(by), ...(journal ? [journal.entry] : [])] }))) as [number, string];
     return { taken: Number(taken) === 1, value: Number(value) };
   }
 
   async hashSet(key: string, field: string, value: string): Promise<void> {
-    await this.client.hSet(this.k(key), field, value);
+    await this.run('hSet', this.client.hSet(this.k(key), field, value));
   }
 
   async hashGet(key: string, field: string): Promise<string | null> {
-    return ((await this.client.hGet(this.k(key), field)) as string | null) ?? null;
+    return ((await this.run('hGet', this.client.hGet(this.k(key), field))) as string | null) ?? null;
   }
 
   async hashGetMany(key: string, fields: readonly string[]): Promise<(string | null)[]> {
     if (!fields.length) return [];
-    return ((await this.client.hmGet(this.k(key), [...fields])) as (string | null)[]).map((v) => v ?? null);
+    return ((await this.run('hmGet', this.client.hmGet(this.k(key), [...fields]))) as (string | null)[]).map((v) => v ?? null);
   }
 
   async hashGetAll(key: string): Promise<Record<string, string>> {
-    return (await this.client.hGetAll(this.k(key))) as Record<string, string>;
+    return (await this.run('hGetAll', this.client.hGetAll(this.k(key)))) as Record<string, string>;
   }
 
   async hashDelete(key: string, field: string): Promise<void> {
-    await this.client.hDel(this.k(key), field);
+    await this.run('hDel', this.client.hDel(this.k(key), field));
   }
 
   async hashSetMany(key: string, fields: Record<string, string>): Promise<void> {
-    if (Object.keys(fields).length) await this.client.hSet(this.k(key), fields);
+    // In slices, like sortedAdd: one huge command would hold the event loop while it is built.
+    const all = Object.entries(fields);
+    for (let i = 0; i < all.length; i += 1_000) await this.run('hSet', this.client.hSet(this.k(key), Object.fromEntries(all.slice(i, i + 1_000))));
   }
 
   async sortedAdd(key: string, entries: readonly SortedEntry[]): Promise<void> {
     // Large batches go in slices so no single command grows without bound.
     for (let i = 0; i < entries.length; i += 1_000) {
-      await this.client.zAdd(this.k(key), entries.slice(i, i + 1_000).map((e) => ({ score: e.score, value: e.member })));
+      await this.run('zAdd', this.client.zAdd(this.k(key), entries.slice(i, i + 1_000).map((e) => ({ score: e.score, value: e.member }))));
     }
   }
 
   async sortedRange(key: string, min: number, max: number, limit?: number): Promise<SortedEntry[]> {
-    const rows = await this.client.zRangeByScoreWithScores(this.k(key), min, max, limit === undefined ? undefined : { LIMIT: { offset: 0, count: limit } });
+    const rows = await this.run('zRangeByScoreWithScores', this.client.zRangeByScoreWithScores(this.k(key), min, max, limit === undefined ? undefined : { LIMIT: { offset: 0, count: limit } }));
     return rows.map((r) => ({ member: String(r.value), score: r.score }));
   }
 
   async sortedRemoveRange(key: string, min: number, max: number): Promise<number> {
-    return Number(await this.client.zRemRangeByScore(this.k(key), min, max));
+    return Number(await this.run('zRemRangeByScore', this.client.zRemRangeByScore(this.k(key), min, max)));
   }
 
   async sortedRemove(key: string, members: readonly string[]): Promise<number> {
     if (!members.length) return 0;
-    return Number(await this.client.zRem(this.k(key), [...members]));
+    return Number(await this.run('zRem', this.client.zRem(this.k(key), [...members])));
   }
 
   async sortedCount(key: string): Promise<number> {
-    return Number(await this.client.zCard(this.k(key)));
+    return Number(await this.run('zCard', this.client.zCard(this.k(key))));
   }
 
   async dump(prefix: string): Promise<StoreDump> {
     const dump = { strings: [], hashes: [], sorted: [] } as { strings: [string, string][]; hashes: [string, Record<string, string>][]; sorted: [string, SortedEntry[]][] };
-    for await (const batch of this.client.scanIterator({ MATCH: `${this.k(prefix)}*`, COUNT: 1_000 })) {
-      for (const full of batch as unknown as string[]) {
+    for await (const batch of this.scan(prefix)) {
+      for (const full of batch) {
         const key = full.slice(this.prefix.length);
-        const [type, ttl] = await Promise.all([this.client.type(full), this.client.pTTL(full)]);
+        const [type, ttl] = await Promise.all([this.run('type', this.client.type(full)), this.run('pTTL', this.client.pTTL(full))]);
         if (Number(ttl) >= 0) continue; // leases and caches: not part of a snapshot
-        if (type === 'string') dump.strings.push([key, (await this.client.get(full)) as string]);
-        else if (type === 'hash') dump.hashes.push([key, (await this.client.hGetAll(full)) as Record<string, string>]);
-        else if (type === 'zset') dump.sorted.push([key, (await this.client.zRangeWithScores(full, 0, -1)).map((r) => ({ member: String(r.value), score: r.score }))]);
+        if (type === 'string') dump.strings.push([key, (await this.run('get', this.client.get(full))) as string]);
+        else if (type === 'hash') dump.hashes.push([key, (await this.run('hGetAll', this.client.hGetAll(full))) as Record<string, string>]);
+        else if (type === 'zset') dump.sorted.push([key, (await this.run('zRangeWithScores', this.client.zRangeWithScores(full, 0, -1))).map((r) => ({ member: String(r.value), score: r.score }))]);
       }
     }
     return dump;
   }
 
   async restore(dump: StoreDump): Promise<void> {
-    await Promise.all([
-      ...dump.strings.map(([k, v]) => this.set(k, v)),
-      ...dump.hashes.map(async ([k, fields]) => {
-        await this.client.del(this.k(k));
+    // A few keys at a time: a whole index sent at once would wait in the queue past its deadline
+    // and hold the event loop while it is written out.
+    const writes: (() => Promise<void>)[] = [
+      ...dump.strings.map(([k, v]) => () => this.set(k, v)),
+      ...dump.hashes.map(([k, fields]) => async () => {
+        await this.run('del', this.client.del(this.k(k)));
         await this.hashSetMany(k, fields);
       }),
-      ...dump.sorted.map(async ([k, entries]) => {
-        await this.client.del(this.k(k));
+      ...dump.sorted.map(([k, entries]) => async () => {
+        await this.run('del', this.client.del(this.k(k)));
         await this.sortedAdd(k, entries);
       }),
-    ]);
+    ];
+    let next = 0;
+    const worker = async () => {
+      while (next < writes.length) await writes[next++]!();
+    };
+    await Promise.all(Array.from({ length: RESTORE_PARALLEL }, worker));
   }
 
   async clear(prefix: string): Promise<void> {
-    for await (const batch of this.client.scanIterator({ MATCH: `${this.k(prefix)}*`, COUNT: 1_000 })) {
-      const keys = batch as unknown as string[];
-      if (keys.length) await this.client.unlink(keys);
-    }
+    for await (const keys of this.scan(prefix)) if (keys.length) await this.run('unlink', this.client.unlink(keys));
+  }
+
+  /** The full keys under `prefix`, a SCAN page at a time, each page under the command deadline. */
+  private async *scan(prefix: string): AsyncGenerator<string[]> {
+    let cursor = '0';
+    do {
+      const page = await this.run('scan', this.client.scan(cursor, { MATCH: `${this.k(prefix)}*`, COUNT: 1_000 }));
+      cursor = String(page.cursor);
+      yield page.keys.map(String);
+    } while (cursor !== '0');
   }
 
   async close(): Promise<void> {
