@@ -1,0 +1,115 @@
+/**
+ * Redis dies in the middle of a burst of paid requests, at the moment the first settlement
+ * transaction goes to the chain (a loopback proxy in front of the node kills it there). Every
+ * payment that settled on chain is answered with its 200 while Redis is still down, and once
+ * Redis is back every settled payment's record reaches the ledger. Sibyl runs on a private
+ * redis-server (append-only, so a restart keeps what was written); the shared one is untouched.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPublicClient, http, parseAbi, type Hex } from 'viem';
+import { fundedPayer, json, payingFetch, rpcUrl, startTestSibyl, usdcBalance, USDC, type TestSibyl } from '../helpers/sibyl.js';
+import { startPrivateRedis, type PrivateRedis } from '../helpers/redis-server.js';
+import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy.js';
+
+const PRICE = 400_000n;
+const REQUESTS = 30;
+/** How long Redis stays down: far longer than an answer may wait on the store. */
+const OUTAGE_MS = 5_000;
+const authorizationState = parseAbi(['function authorizationState(address, bytes32) view returns (bool)']);
+
+interface Sent {
+  /** Payment headers this request's client sent (known before any answer). */
+  seen?: string[];
+  status?: number;
+  body?: any;
+  answeredAt?: number;
+}
+
+describe('Redis killed mid-burst', () => {
+  let redis: PrivateRedis;
+  let proxy: RpcProxy;
+  let sibyl: TestSibyl;
+  let redisDown = false;
+  const nonceOf = (s: Sent): Hex | undefined =>
+    s.seen?.[0] ? (JSON.parse(Buffer.from(s.seen[0], 'base64').toString()) as { payload: { authorization: { nonce: Hex } } }).payload.authorization.nonce : undefined;
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis({ aof: true });
+    proxy = await startRpcProxy(rpcUrl('base'));
+    sibyl = await startTestSibyl({ rpcUrls: { base: proxy.url }, env: { REDIS_URL: redis.url, REDIS_PREFIX: 'outage:' } });
+  });
+  afterAll(async () => {
+    proxy.beforeSend = undefined;
+    if (redisDown) await redis.restart().catch(() => {}); // a failed test may leave it down: up again, so the server closes cleanly
+    await sibyl?.close();
+    await proxy?.close();
+    await redis?.stop();
+  });
+
+  it('answers every payment that settled, and records each once Redis is back', async () => {
+    const { key, account } = await fundedPayer('50');
+    const startBalance = await usdcBalance(account.address);
+    const used = (nonce: Hex) =>
+      createPublicClient({ transport: http(rpcUrl()) }).readContract({ address: USDC, abi: authorizationState, functionName: 'authorizationState', args: [account.address, nonce] });
+
+    let killedAt = 0;
+    proxy.beforeSend = async () => {
+      if (killedAt) return;
+      killedAt = Date.now();
+      redisDown = true;
+      await redis.kill();
+    };
+
+    const sent: Sent[] = Array.from({ length: REQUESTS }, () => ({}));
+    const burst = sent.map(async (s) => {
+      // One client per request, so each response is matched to the payment it carried.
+      const { pay, seen } = payingFetch(key);
+      s.seen = seen;
+      const res = await pay(`${sibyl.url}/x402/data/latest-pairs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ limit: 1 }) });
+      s.status = res.status;
+      s.body = await res.json().catch(() => null);
+      s.answeredAt = Date.now();
+    }).map((p) => p.catch(() => {})); // a request that failed outright counts as unanswered
+
+    const deadline = Date.now() + 30_000;
+    while (!killedAt && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(killedAt).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, OUTAGE_MS));
+
+    // Still down: every payment the chain took has had its answer.
+    const settledDuringOutage = (await Promise.all(sent.map(async (s) => {
+      const nonce = nonceOf(s);
+      return nonce && (await used(nonce)) ? { ...s, nonce } : null;
+    }))).filter((s) => !!s);
+    expect(settledDuringOutage.length).toBeGreaterThan(0);
+    for (const s of settledDuringOutage) {
+      expect(s.status, `payment ${s.nonce} settled on chain but was not answered while the store was down`).toBe(200);
+      expect(s.body.pairs).toHaveLength(1);
+    }
+    // Their records wait in the outbox.
+    expect(sibyl.outbox.backlog).toBeGreaterThan(0);
+
+    await redis.restart();
+    redisDown = false;
+    await Promise.allSettled(burst);
+
+    // No charge without an answer, no answer marked paid without a charge.
+    let settled = 0;
+    for (const s of sent) {
+      const nonce = nonceOf(s);
+      const charged = !!nonce && (await used(nonce));
+      if (charged) settled++;
+      if (charged) expect(s.status, `payment ${nonce} settled on chain; answered ${s.status}`).toBe(200);
+      if (s.status === 200) expect(charged).toBe(true);
+    }
+    expect(await usdcBalance(account.address)).toBe(startBalance - PRICE * BigInt(settled));
+
+    // Once Redis is back the outbox empties and every settled payment is in the ledger.
+    expect(await sibyl.outbox.drained(20_000)).toBe(true);
+    for (const s of sent.filter((x) => x.status === 200)) {
+      const nonce = nonceOf(s)!;
+      expect(await sibyl.ledger.get(account.address, nonce), `ledger record of ${nonce}`).toMatchObject({ status: 'settled', nonce });
+    }
+    expect((await json(await fetch(`${sibyl.url}/healthz`))).settlements).toMatchObject({ unrecorded: 0, pending: 0 });
+  });
+});
