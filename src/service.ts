@@ -31,6 +31,7 @@ import { SnapshotJobs } from './mcp/snapshots.js';
 import { SNAPSHOT_JOBS } from './mcp/free-tools.js';
 import type { SkillContext } from './skills/context.js';
 import { openStore, type Store } from './store/index.js';
+import { checkPersistence } from './store/persistence.js';
 import { ForecastService } from './forecast/service.js';
 import { AccuracyLedger } from './forecast/ledger.js';
 import { startForecastJobs } from './forecast/jobs.js';
@@ -124,8 +125,11 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       if (c.embedded) chains.add(c.name, devnet!.chains.find((d) => d.name === c.name)!.rpcUrl, 'embedded');
       else chains.add(c.name, c.rpcUrl!, 'rpc');
     }
-    const store = await openStore(config.redisUrl, config.redisPrefix);
+    const store = await openStore(config.redisUrl, config.redisPrefix, (err) => log(`store: ${err.message} (reconnecting; store calls fail meanwhile)`));
     resources.unshift(store);
+    // Credits, bearer tokens and settlements live only in the store: say so when it would not survive a restart.
+    const persistence = await checkPersistence(store);
+    if (persistence.warning) log(`warning: ${persistence.warning}`);
     await market?.prepareIndex(store);
 
     // Each indexer follows its chain with one pass at a time, polling only after its first pass.

@@ -10,6 +10,7 @@ import { indexKeys } from '../indexer/rows.js';
 import type { Paywall } from '../payments/paywall.js';
 import { X402_NETWORK } from '../payments/terms.js';
 import type { Store } from '../store/store.js';
+import { knownPersistence } from '../store/persistence.js';
 
 /**
  * A chain URL as /healthz shows it: an embedded devnet's in full (local, no secrets; wallets
@@ -51,7 +52,7 @@ export async function health(chains: ChainRuntime, store: Store, paywall: Paywal
   ]);
   return {
     status: storeOk && chainReports.every((c) => c.ok) ? 'ok' : 'degraded',
-    store: { kind: store.kind, ok: storeOk },
+    store: { kind: store.kind, ok: storeOk, ...knownPersistence(store) },
     chains: chainReports,
     payments: { network: X402_NETWORK, asset: paywall.terms.asset, payTo: paywall.terms.payTo, facilitator },
     settlements,

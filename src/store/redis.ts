@@ -240,6 +240,22 @@ export class RedisStore implements Store {
     } while (cursor !== '0');
   }
 
+  /** The server's persistence settings (CONFIG GET, else INFO persistence where CONFIG is refused); null when it says neither. */
+  async persistenceSettings(): Promise<{ aof: boolean; fsync?: string; rdb?: boolean } | null> {
+    try {
+      const config = (await this.run('configGet', this.client.configGet(['appendonly', 'appendfsync', 'save']))) as Record<string, string>;
+      return { aof: config.appendonly === 'yes', fsync: config.appendfsync, rdb: !!config.save?.trim() };
+    } catch {
+      try {
+        const info = String(await this.run('info', this.client.info('persistence')));
+        const aof = /^aof_enabled:(\d)/m.exec(info);
+        return aof ? { aof: aof[1] === '1' } : null;
+      } catch {
+        return null;
+      }
+    }
+  }
+
   async close(): Promise<void> {
     await this.client.quit().catch(() => this.client.destroy());
   }
