@@ -114,4 +114,27 @@ describe('pending settlements are resubmitted', () => {
     expect(await usdcBalance(account.address)).toBe(5_000_000n);
     expect((await json(await fetch(`${sibyl.url}/healthz`))).settlements).toMatchObject({ pending: 0 });
   });
+
+  it('settles, without sending it again, a pending payment whose first submission reached the chain', async () => {
+    second ??= await startTestSibyl({ rpcUrls: { base: proxy.url }, redis: prefix, reconcileIntervalMs: 250 });
+    const sibyl = second;
+    const { key, account } = await fundedPayer('5');
+    const { header, nonce } = await signedPayment({ key, payTo: sibyl.payTo, amount: PRICE });
+    proxy.dropSendReplies = true;
+    try {
+      const res = await postJson(`${sibyl.url}/x402/data/latest-pairs`, { limit: 1 }, { 'X-PAYMENT': header });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-settlement-status')).toBe('pending');
+    } finally {
+      proxy.dropSendReplies = false;
+    }
+    const decided = await until('the pending payment to be decided', async () => {
+      const r = await sibyl.ledger.get(account.address, nonce);
+      return r?.status !== 'pending' && r;
+    });
+    expect(decided).toMatchObject({ status: 'settled', reason: 'authorization_used_on_chain' });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(submissionsOf(nonce)).toBe(1);
+    expect(await usdcBalance(account.address)).toBe(5_000_000n - PRICE);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * A loopback JSON-RPC proxy in front of a node that can make the chain unreachable for
  * transaction submission: with `dropSends` on, any request carrying `eth_sendRawTransaction`
- * has its connection destroyed without being forwarded (the node never sees it); `beforeSend`
+ * has its connection destroyed without being forwarded (the node never sees it); with
+ * `dropSendReplies` it is forwarded and the answer lost instead; `beforeSend`
  * runs before a submission is forwarded (a test kills something at that exact moment). Every
  * forwarded raw transaction is kept, so a test can count submissions of one authorization.
  */
@@ -14,6 +15,8 @@ export interface RpcProxy {
   readonly url: string;
   /** Destroy submissions instead of forwarding them. */
   dropSends: boolean;
+  /** Forward submissions, then destroy the connection instead of answering (the node took it, the caller cannot know). */
+  dropSendReplies: boolean;
   /** Awaited before a submission is forwarded. */
   beforeSend: (() => Promise<void>) | undefined;
   /** Raw transactions forwarded to the node, in order. */
@@ -29,6 +32,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const proxy: RpcProxy = {
     url: '',
     dropSends: false,
+    dropSendReplies: false,
     beforeSend: undefined,
     forwarded,
     get dropped() {
@@ -61,6 +65,10 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     for (const s of sends) forwarded.push(String(s.params?.[0]));
     try {
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      if (sends.length && proxy.dropSendReplies) {
+        res.socket?.destroy();
+        return;
+      }
       res.writeHead(upstream.status, { 'content-type': 'application/json' });
       res.end(await upstream.text());
     } catch (err) {
