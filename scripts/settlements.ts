@@ -1,0 +1,25 @@
+/**
+ * Lists the pending settlements in the configured store (REDIS_URL, REDIS_PREFIX), oldest first:
+ * payments answered while their settlement's outcome was unknown, which reconciliation decides
+ * or submits again until they land or their authorization expires. Signatures are not printed.
+ *
+ *   npx tsx scripts/settlements.ts            one JSON object per line
+ */
+import { loadConfig } from '../src/config.js';
+import { CHAINS, PAYMENT_CHAIN } from '../src/chain/chains.js';
+import { SettlementLedger } from '../src/payments/settlements.js';
+import { openStore } from '../src/store/index.js';
+
+const config = loadConfig(process.env);
+if (!config.redisUrl) {
+  console.error('REDIS_URL is not set: an in-memory store holds nothing outside its own process');
+  process.exit(1);
+}
+const store = await openStore(config.redisUrl, config.redisPrefix);
+try {
+  const pending = await new SettlementLedger(store, undefined, CHAINS[PAYMENT_CHAIN].usdc).pendingReport();
+  for (const p of pending) console.log(JSON.stringify(p));
+  console.error(`${pending.length} pending settlement(s)`);
+} finally {
+  await store.close();
+}
