@@ -53,6 +53,9 @@ function reportAgent(config: Config, registry: Registry, context: SkillContext, 
   });
 }
 
+/** Seconds between an embedded chain's state dumps, the most of its history a restart can lose. */
+const EMBEDDED_STATE_INTERVAL_SECONDS = 5;
+
 /** Blocks per getLogs on an embedded chain (a world block holds a few hundred logs). */
 const EMBEDDED_LOG_RANGE = 25;
 
@@ -79,6 +82,8 @@ export interface StartOptions {
   log?: (msg: string, err?: unknown) => void;
   onProgress?: (msg: string) => void;
   reconcileIntervalMs?: number;
+  /** Seconds between state dumps of each embedded chain (tests shorten it). */
+  embeddedStateIntervalSeconds?: number;
 }
 
 export async function startSibyl(config: Config, options: StartOptions = {}): Promise<Sibyl> {
@@ -98,6 +103,9 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
         onProgress: options.onProgress,
         ...(world && { genesisTimestamp: worldGenesisTimestamp(world.days), fifo: true }),
         ...(market?.restore && { restore: market.restore }),
+        // A node that dies is started again from its last dump: at most this many seconds of blocks are lost.
+        stateIntervalSeconds: options.embeddedStateIntervalSeconds ?? EMBEDDED_STATE_INTERVAL_SECONDS,
+        onRestart: (name) => log(`embedded chain ${name} died and was restarted from its last state dump`),
       }).catch((err: unknown) => {
         if (!(err instanceof PortTakenError)) throw err;
         throw new ConfigError(`EMBEDDED_RPC_PORT: ${err.message}, and Sibyl never uses a node it did not start. Free the port, choose another EMBEDDED_RPC_PORT, or leave it unset to let taken ports move to free ones`);
@@ -122,7 +130,10 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     }
     const chains = new ChainRuntime();
     for (const c of config.chains) {
-      if (c.embedded) chains.add(c.name, devnet!.chains.find((d) => d.name === c.name)!.rpcUrl, 'embedded');
+      if (c.embedded) {
+        const node = devnet!.chains.find((d) => d.name === c.name)!;
+        chains.add(c.name, node.rpcUrl, 'embedded', node.node);
+      }
       else chains.add(c.name, c.rpcUrl!, 'rpc');
     }
     const store = await openStore(config.redisUrl, config.redisPrefix, (err) => log(`store: ${err.message} (reconnecting; store calls fail meanwhile)`));

@@ -6,11 +6,15 @@
  * spawn, the child is alive, it wrote its `--config-out` file (anvil does so only after its own
  * listener bound, so a node that held the port first cannot pass for it) and it answers the
  * expected chain id.
+ *
+ * A node started with `persist` dumps its whole state (blocks, receipts and logs included) to a
+ * file every `intervalSeconds` (anvil's own --dump-state/--state-interval) and, if it dies, is
+ * started again from that dump on the same port: at most the last interval of blocks is lost.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -30,6 +34,23 @@ export interface AnvilOptions {
   order?: 'fifo' | 'fees';
   /** A state file (anvil's JSON state: blocks, receipts and logs included) to start from. */
   loadStatePath?: string;
+  /** Dump the state every `intervalSeconds` and restart the node from it if it dies. */
+  persist?: { intervalSeconds: number; onRestart?: () => void };
+}
+
+/** A node's life as its supervisor sees it (for /healthz). */
+export interface NodeStatus {
+  readonly status: 'running' | 'restarting' | 'stopped';
+  /** The node's process id while running. */
+  readonly pid: number | null;
+  readonly restarts: number;
+  readonly lastRestartAt: string | null;
+  /** How the node last died (exit code or signal, and when). */
+  readonly lastExit: string | null;
+  /** Why the last restart attempt failed, while restarting. */
+  readonly lastError: string | null;
+  /** Seconds between state dumps: a restart loses at most the blocks of the last interval. */
+  readonly stateIntervalSeconds: number | null;
 }
 
 /** The port is held by a process this one did not start (often another node on 8545). */
@@ -46,10 +67,13 @@ export class PortTakenError extends Error {
 export interface AnvilNode {
   readonly rpcUrl: string;
   readonly port: number;
+  status(): NodeStatus;
   stop(): Promise<void>;
 }
 
 const live = new Set<ChildProcess>();
+/** First pause before a dead node is started again. */
+const RESTART_DELAY_MS = 1_000;
 let exitHookInstalled = false;
 
 export function anvilBinary(): string {
@@ -90,6 +114,73 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
 }
 
 async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNode> {
+  const persist = options.persist && { ...options.persist, dir: await mkdtemp(join(tmpdir(), `sibyl-anvil-state-${options.chainId}-`)) };
+  const dumpFile = persist && join(persist.dir, 'state.json');
+  const dumpArgs = persist ? ['--dump-state', dumpFile!, '--state-interval', String(persist.intervalSeconds)] : [];
+  let child: ChildProcess;
+  try {
+    child = await launch(options, port, options.loadStatePath, dumpArgs);
+  } catch (err) {
+    if (persist) await rm(persist.dir, { recursive: true, force: true });
+    throw err;
+  }
+  const state = { status: 'running' as NodeStatus['status'], restarts: 0, lastRestartAt: null as string | null, lastExit: null as string | null, lastError: null as string | null };
+  let stopping = false;
+
+  // The newest dump, else the state it was first loaded from (if still there), else nothing.
+  const restartState = () => (dumpFile && existsSync(dumpFile) ? dumpFile : options.loadStatePath && existsSync(options.loadStatePath) ? options.loadStatePath : undefined);
+  const restart = async () => {
+    for (let attempt = 0; !stopping; attempt++) {
+      // A pause first (then backing off), so a node that dies at once is not respawned in a hot loop.
+      await new Promise((r) => setTimeout(r, Math.min(5_000, RESTART_DELAY_MS * 2 ** attempt)));
+      if (stopping) return;
+      try {
+        // Never adopt a node that took the port meanwhile: the port must be free for our child.
+        if (!(await portIsFree(port))) throw new PortTakenError(port);
+        const next = await launch(options, port, restartState(), dumpArgs);
+        if (stopping) return void next.kill('SIGKILL');
+        child = next;
+        Object.assign(state, { status: 'running', restarts: state.restarts + 1, lastRestartAt: new Date().toISOString(), lastError: null });
+        supervise(next);
+        persist!.onRestart?.();
+        return;
+      } catch (err) {
+        state.lastError = (err as Error).message.split('\n')[0]!;
+      }
+    }
+  };
+  const supervise = (c: ChildProcess) => {
+    if (!persist) return;
+    c.once('exit', (code, signal) => {
+      if (stopping) return;
+      state.status = 'restarting';
+      state.lastExit = `${signal ? `killed by ${signal}` : `exited with code ${code}`} at ${new Date().toISOString()}`;
+      void restart();
+    });
+  };
+  supervise(child);
+
+  return {
+    rpcUrl: `http://127.0.0.1:${port}`,
+    port,
+    status: () => ({ ...state, pid: state.status === 'running' ? child.pid ?? null : null, stateIntervalSeconds: persist?.intervalSeconds ?? null }),
+    stop: async () => {
+      stopping = true;
+      state.status = 'stopped';
+      const c = child;
+      await new Promise<void>((resolve) => {
+        if (c.exitCode !== null || c.signalCode !== null) return resolve();
+        c.once('exit', () => resolve());
+        c.kill('SIGTERM');
+        setTimeout(() => c.kill('SIGKILL'), 2_000).unref();
+      });
+      if (persist) await rm(persist.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Spawns one anvil child on `port` and waits until it is proven to be the node serving there. */
+async function launch(options: AnvilOptions, port: number, loadStatePath: string | undefined, extraArgs: readonly string[]): Promise<ChildProcess> {
   // Written by anvil only once its own listener is bound: proof that the node answering is this child.
   const boundProof = join(tmpdir(), `sibyl-anvil-${process.pid}-${randomUUID()}.json`);
   const args = [
@@ -103,7 +194,8 @@ async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNod
     '--config-out', boundProof,
     ...(options.genesisTimestamp !== undefined ? ['--timestamp', String(options.genesisTimestamp)] : []),
     ...(options.order ? ['--order', options.order] : []),
-    ...(options.loadStatePath ? ['--load-state', options.loadStatePath] : []),
+    ...(loadStatePath ? ['--load-state', loadStatePath] : []),
+    ...extraArgs,
   ];
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   live.add(child);
@@ -117,7 +209,7 @@ async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNod
   const rpcUrl = `http://127.0.0.1:${port}`;
   try {
     // Loading a month of a busy world's state takes anvil seconds of CPU before it binds.
-    await Promise.race([waitUntilServing(rpcUrl, boundProof, options.chainId, options.loadStatePath ? 120_000 : 15_000), exited]);
+    await Promise.race([waitUntilServing(rpcUrl, boundProof, options.chainId, loadStatePath ? 120_000 : 15_000), exited]);
   } catch (err) {
     child.kill('SIGKILL');
     live.delete(child);
@@ -127,18 +219,7 @@ async function spawnAnvil(options: AnvilOptions, port: number): Promise<AnvilNod
   }
   exited.catch(() => {});
   child.once('exit', () => live.delete(child));
-
-  return {
-    rpcUrl,
-    port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
-      }),
-  };
+  return child;
 }
 
 /** A port free on 127.0.0.1 at the time of asking. */

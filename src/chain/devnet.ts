@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { DemoToken, EmbeddedUSDC, Multicall3, ServiceToken, SibylV2Factory, SibylV2Pair, WrappedNative } from './artifacts/index.js';
-import { PortTakenError, portIsFree, startAnvil, type AnvilNode } from './anvil.js';
+import { PortTakenError, portIsFree, startAnvil, type AnvilNode, type NodeStatus } from './anvil.js';
 import { assertSibylDevnet, writeGenesisMarker } from './genesis-marker.js';
 import { demoAccount } from './accounts.js';
 import { CHAINS, EMBEDDED_SERVICE_TOKEN, MULTICALL3_ADDRESS, PAYMENT_CHAIN, type EvmChainName } from './chains.js';
@@ -44,6 +44,8 @@ export interface DevnetChain {
   readonly chainId: number;
   readonly rpcUrl: string;
   readonly genesis: GenesisDeployment;
+  /** The node's process and supervision (restarts after it died, when the devnet persists state). */
+  readonly node?: () => NodeStatus;
 }
 
 export interface Devnet {
@@ -68,6 +70,13 @@ export interface DevnetOptions {
   /** Chains to reload from a state dump (a gzip file of anvil's JSON state) instead of deploying genesis: a cached world. */
   restore?: Partial<Record<EvmChainName, { readonly stateFile: string; readonly genesis: GenesisDeployment }>>;
   onProgress?: (message: string) => void;
+  /**
+   * Dump every chain's state this often and restart a chain that dies from its last dump, on the
+   * same port: a restart loses at most this many seconds of blocks. Unset: nodes are not restarted.
+   */
+  stateIntervalSeconds?: number;
+  /** Called after a chain's node was restarted. */
+  onRestart?: (name: EvmChainName) => void;
 }
 
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
@@ -88,12 +97,12 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         nodes.push(node);
         if (saved) {
           options.onProgress?.(`${name}: chain ${spec.chainId} at ${node.rpcUrl}, state loaded in ${Date.now() - started} ms`);
-          return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl, genesis: saved.genesis };
+          return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl, genesis: saved.genesis, node: node.status };
         }
         const genesis = await deployGenesis(name, node.rpcUrl);
         await writeGenesisMarker(node.rpcUrl, spec.chainId);
         options.onProgress?.(`${name}: chain ${spec.chainId} at ${node.rpcUrl}, genesis deployed in ${Date.now() - started} ms`);
-        return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl, genesis };
+        return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl, genesis, node: node.status };
       }),
     );
     // What will be served as each embedded chain is checked as any node would be: chain id and marker.
@@ -220,7 +229,8 @@ async function deployServiceToken(
 /** A chain's node on `port`; when that port is taken and moving is allowed, on a free one. */
 async function startChainNode(name: EvmChainName, port: number, options: DevnetOptions, loadStatePath?: string): Promise<AnvilNode> {
   const spec = CHAINS[name];
-  const anvil = { chainId: spec.chainId, genesisTimestamp: options.genesisTimestamp, order: options.fifo ? ('fifo' as const) : undefined, ...(loadStatePath && { loadStatePath }) };
+  const persist = options.stateIntervalSeconds !== undefined && { persist: { intervalSeconds: options.stateIntervalSeconds, onRestart: () => options.onRestart?.(name) } };
+  const anvil = { chainId: spec.chainId, genesisTimestamp: options.genesisTimestamp, order: options.fifo ? ('fifo' as const) : undefined, ...(loadStatePath && { loadStatePath }), ...persist };
   try {
     return await startAnvil({ ...anvil, port });
   } catch (err) {

@@ -4,7 +4,15 @@
  * and every skill that needs one answers 503 `chain_unavailable` without charging.
  */
 import { createPublicClient, defineChain, http, type Chain, type PublicClient } from 'viem';
+import type { NodeStatus } from './anvil.js';
 import { CHAINS, MULTICALL3_ADDRESS, type ChainName, type EvmChainName, type EvmChainSpec } from './chains.js';
+
+/**
+ * One JSON-RPC read's limit, tried at most twice: a hung node fails a read in about 10 s, inside
+ * the catalogue's time targets (30 s for most chain-reading services), instead of hanging the request.
+ */
+export const CHAIN_RPC_TIMEOUT_MS = 5_000;
+export const CHAIN_RPC_RETRIES = 1;
 
 export type ChainSourceKind = 'embedded' | 'rpc';
 
@@ -15,6 +23,8 @@ export interface ConnectedChain {
   readonly rpcUrl: string;
   readonly source: ChainSourceKind;
   readonly client: PublicClient;
+  /** An embedded chain's node as its supervisor sees it (restarts after it died). */
+  readonly node?: () => NodeStatus;
 }
 
 export class ChainUnavailableError extends Error {
@@ -37,16 +47,16 @@ export function viemChain(name: EvmChainName, rpcUrl: string): Chain {
 export class ChainRuntime {
   private readonly chains = new Map<ChainName, ConnectedChain>();
 
-  add(name: EvmChainName, rpcUrl: string, source: ChainSourceKind): ConnectedChain {
+  add(name: EvmChainName, rpcUrl: string, source: ChainSourceKind, node?: () => NodeStatus): ConnectedChain {
     const chain = viemChain(name, rpcUrl);
     const client = createPublicClient({
       chain,
       // Concurrent reads share one HTTP round trip; the local devnet is polled briskly.
-      transport: http(rpcUrl, { batch: { wait: 0 }, retryCount: 2, timeout: 20_000 }),
+      transport: http(rpcUrl, { batch: { wait: 0 }, retryCount: CHAIN_RPC_RETRIES, timeout: CHAIN_RPC_TIMEOUT_MS }),
       batch: { multicall: { wait: 0 } },
       pollingInterval: source === 'embedded' ? 50 : 2_000,
     }) as PublicClient;
-    const connected: ConnectedChain = { name, spec: CHAINS[name], chain, rpcUrl, source, client };
+    const connected: ConnectedChain = { name, spec: CHAINS[name], chain, rpcUrl, source, client, ...(node && { node }) };
     this.chains.set(name, connected);
     return connected;
   }

@@ -60,7 +60,12 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
       throw err;
     }
   };
-  const getCode = codeCache(read((args: { address: `0x${string}` }) => client.getCode(args)));
+  const cachedCode = codeCache((args) => client.getCode(args));
+  const readCode = read(cachedCode);
+  // The SDK starts its asset-code check without always awaiting it: inside a verification a failed
+  // read answers "no code" (the failure is recorded, so the verdict is discarded) rather than
+  // leaving a rejection nobody handles.
+  const getCode = (args: { address: `0x${string}` }) => (verifying.getStore() ? readCode(args).catch(() => undefined) : cachedCode(args));
   const signer = toFacilitatorEvmSigner(
     {
       address: account.address,
@@ -85,7 +90,7 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
       return withDeadline(VERIFY_DEADLINE_MS, 'payment verification', verifying.run(scope, async () => {
         const verdict = await facilitator.verify(payload, requirements);
         // The SDK turns a failed read into an invalid verdict: with the chain unreachable there is no verdict.
-        if (!verdict.isValid && scope.failure) throw new Error(`${chain.name} unreachable: ${firstLine(scope.failure)}`);
+        if (scope.failure) throw new Error(`${chain.name} unreachable: ${firstLine(scope.failure)}`);
         return verdict;
       }));
     },

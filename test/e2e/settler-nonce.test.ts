@@ -44,7 +44,7 @@ describe('two instances, one settler key, one Redis', () => {
     const payers = await Promise.all(Array.from({ length: PAYERS }, () => fundedPayer('5')));
     const payments = await Promise.all(payers.flatMap(({ key }) => Array.from({ length: PER_PAYER }, () => signedPayment({ key, payTo: a.payTo, amount: PRICE }))));
     const responses = await Promise.all(payments.map(({ header }, i) => postJson(`${(i % 2 ? a : b).url}/x402/data/latest-pairs`, { limit: 1 }, { 'X-PAYMENT': header })));
-    const refused = await Promise.all(responses.filter((r) => r.status !== 200).map(async (r) => `${r.status} ${(await r.json()).code}`));
+    const refused = await Promise.all(responses.filter((r) => r.status !== 200).map(async (r) => `${r.status} ${((await r.json()) as { code?: string }).code}`));
     expect(refused.length, refused.join(', ')).toBe(0);
     const settlements = responses.map((r) => decodePaymentResponseHeader(r.headers.get('payment-response')!));
     expect(settlements.every((s) => s.success && /^0x[0-9a-f]{64}$/.test(s.transaction))).toBe(true);
