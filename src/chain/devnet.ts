@@ -9,7 +9,7 @@ import {
   type Address, type Hex,
 } from 'viem';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -19,6 +19,7 @@ import { PortTakenError, portIsFree, startAnvil, type AnvilNode, type NodeStatus
 import { assertSibylDevnet, writeGenesisMarker } from './genesis-marker.js';
 import { demoAccount } from './accounts.js';
 import { CHAINS, EMBEDDED_SERVICE_TOKEN, MULTICALL3_ADDRESS, PAYMENT_CHAIN, type EvmChainName } from './chains.js';
+import { writeHexResult } from './hex-result.js';
 import {
   DEMO_ACCOUNT_COUNT, DEMO_USDC_PER_ACCOUNT, GENESIS, GENESIS_TREASURY, SERVICE_TOKEN_PER_DEMO_ACCOUNT, SERVICE_TOKEN_SUPPLY, openingPriceUsd,
   type GenesisMarket,
@@ -129,9 +130,9 @@ async function stateFile(name: EvmChainName, gzipped: string): Promise<string> {
 /** The node's whole state, gzipped, into `path`, for a cached world (anvil_dumpState answers gzip in hex). */
 export async function dumpStateTo(rpcUrl: string, path: string): Promise<void> {
   const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_dumpState', params: [] }) });
-  const body = (await res.json()) as { result?: string; error?: { message: string } };
-  if (!body.result) throw new Error(`anvil_dumpState: ${body.error?.message ?? 'no state'}`);
-  await writeFile(path, Buffer.from(body.result.replace(/^0x/, ''), 'hex'));
+  if (!res.ok || !res.body) throw new Error(`anvil_dumpState: HTTP ${res.status}`);
+  // Streamed: decoding tens of MB of hex at once held the event loop for over a second.
+  await writeHexResult(res.body as unknown as AsyncIterable<Uint8Array>, path, 'anvil_dumpState');
 }
 
 async function deployGenesis(name: EvmChainName, rpcUrl: string): Promise<GenesisDeployment> {
