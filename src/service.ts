@@ -94,6 +94,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
   const embedded = config.chains.filter((c) => c.embedded).map((c) => c.name);
   const world = embedded.length ? config.world : undefined;
   const market = world && (await prepareEmbeddedMarket(world, embedded));
+  // Set once the facilitator exists: a restarted chain may have lost its last blocks.
+  let afterChainRestart: (name: string) => void = () => {};
   const devnet = embedded.length
     ? await startDevnet({
         chains: embedded,
@@ -105,7 +107,10 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
         ...(market?.restore && { restore: market.restore }),
         // A node that dies is started again from its last dump: at most this many seconds of blocks are lost.
         stateIntervalSeconds: options.embeddedStateIntervalSeconds ?? EMBEDDED_STATE_INTERVAL_SECONDS,
-        onRestart: (name) => log(`embedded chain ${name} died and was restarted from its last state dump`),
+        onRestart: (name) => {
+          log(`embedded chain ${name} died and was restarted from its last state dump`);
+          afterChainRestart(name);
+        },
       }).catch((err: unknown) => {
         if (!(err instanceof PortTakenError)) throw err;
         throw new ConfigError(`EMBEDDED_RPC_PORT: ${err.message}, and Sibyl never uses a node it did not start. Free the port, choose another EMBEDDED_RPC_PORT, or leave it unset to let taken ports move to free ones`);
@@ -168,9 +173,9 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     if (market) resources.unshift({ close: () => market.settled() });
 
     const baseChain = chains.get(PAYMENT_CHAIN);
-    const facilitator = config.facilitatorUrl
-      ? remoteFacilitator(config.facilitatorUrl, config.settleTimeoutMs)
-      : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs, config.settleBatchMax);
+    const local = config.facilitatorUrl ? undefined : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs, config.settleBatchMax);
+    const facilitator: Facilitator = local ?? remoteFacilitator(config.facilitatorUrl!, config.settleTimeoutMs);
+    if (local) afterChainRestart = (name) => void (name === PAYMENT_CHAIN && local.forgetNonces());
     const terms = { asset: CHAINS[PAYMENT_CHAIN].usdc, payTo: config.payTo, maxTimeoutSeconds: config.maxTimeoutSeconds };
     // Pending settlements are submitted again (by any instance) until they land or expire.
     const ledger = new SettlementLedger(store, baseChain, terms.asset, {

@@ -28,6 +28,8 @@ export interface LocalFacilitator extends Facilitator {
   readonly settler: Hex;
   /** The supported-kinds answer, so the same instance can back the SDK's own middleware. */
   getSupported(): ReturnType<x402Facilitator['getSupported']>;
+  /** Drops the settler's counted nonces, so the next send reads the chain's (it lost blocks in a restart). */
+  forgetNonces(): void;
 }
 
 /**
@@ -105,6 +107,7 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
       return facilitator.settle(payload, requirements);
     },
     getSupported: () => facilitator.getSupported(),
+    forgetNonces: forget,
   };
 }
 
