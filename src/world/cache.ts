@@ -17,9 +17,10 @@ import type { EvmChainName } from '../chain/chains.js';
 import type { GenesisDeployment, GenesisToken } from '../chain/devnet.js';
 import type { StoreDump } from '../store/store.js';
 import type { WorldState } from './world.js';
+import { readDumpFile, writeDumpFile } from './dump-file.js';
 
 /** Bumped when the cache's own layout changes. */
-const CACHE_LAYOUT = 1;
+const CACHE_LAYOUT = 2; // 2: the index as JSON lines (dump-file.ts)
 const SOURCE_DIRS = ['world', 'chain', 'chain/artifacts', 'indexer'];
 
 export interface CacheIdentity {
@@ -70,13 +71,13 @@ export async function readWorldCache(dir: string, chains: readonly EvmChainName[
       const [, , , genesis] = await Promise.all([
         access(stateFile),
         access(join(dir, `${name}.world.json`)),
-        access(join(dir, `${name}.index.json`)),
+        access(join(dir, `${name}.index.jsonl`)),
         readFile(join(dir, `${name}.genesis.json`), 'utf8').then((t) => decodeGenesis(JSON.parse(t))),
       ]);
       // The large parts are parsed while anvil loads the chains (CPU of another process).
       const details = Promise.all([
         readFile(join(dir, `${name}.world.json`), 'utf8').then((t) => JSON.parse(t) as WorldState),
-        readFile(join(dir, `${name}.index.json`), 'utf8').then((t) => JSON.parse(t) as StoreDump),
+        readDumpFile(join(dir, `${name}.index.jsonl`)),
       ]).then(([world, index]) => ({ world, index }));
       details.catch(() => undefined); // awaited by the caller; a failure before then must not go unhandled
       return { name, genesis, stateFile, details };
@@ -95,7 +96,7 @@ export async function writeWorldCache(dir: string, cache: NewCache): Promise<voi
   for (const c of cache.chains) {
     await c.writeState(join(tmp, `${c.name}.state.json.gz`));
     await writeFile(join(tmp, `${c.name}.world.json`), JSON.stringify(c.world));
-    await writeFile(join(tmp, `${c.name}.index.json`), JSON.stringify(c.index));
+    await writeDumpFile(join(tmp, `${c.name}.index.jsonl`), c.index);
     await writeFile(join(tmp, `${c.name}.genesis.json`), JSON.stringify(encodeGenesis(c.genesis)));
   }
   await writeFile(join(tmp, 'meta.json'), JSON.stringify({ origin: cache.origin, builtUntil: cache.builtUntil }));
