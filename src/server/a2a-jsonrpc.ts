@@ -38,7 +38,8 @@ export function mountA2aServer(app: Express, deps: PaidRouteDeps & { store: Stor
   // The payment resource names the endpoint as the last caller reached it (PUBLIC_URL fixes it).
   let endpoint = `http://localhost${A2A_JSONRPC_PATH}`;
   const executor = new SibylA2AExecutor({ ...deps, endpoint: () => endpoint });
-  const tasks = new StoreTaskStore(deps.store);
+  // Task saves the store cannot take at once are kept and retried (a paid answer never fails on the store).
+  const tasks = new StoreTaskStore(deps.store, deps.paywall.outbox);
   const requestHandler = new SibylRequestHandler(card('http://localhost'), tasks, executor);
 
   // Built from the registry at start: it changes when the process does.
