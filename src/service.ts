@@ -173,9 +173,9 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     if (market) resources.unshift({ close: () => market.settled() });
 
     const baseChain = chains.get(PAYMENT_CHAIN);
-    const local = config.facilitatorUrl ? undefined : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs, config.settleBatchMax);
+    const local = config.facilitatorUrl ? undefined : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs, config.settleBatchMax, store);
     const facilitator: Facilitator = local ?? remoteFacilitator(config.facilitatorUrl!, config.settleTimeoutMs);
-    if (local) afterChainRestart = (name) => void (name === PAYMENT_CHAIN && local.forgetNonces());
+    if (local) afterChainRestart = (name) => void (name === PAYMENT_CHAIN && local.forgetNonces().catch((err) => log('settler nonce resync failed', err)));
     const terms = { asset: CHAINS[PAYMENT_CHAIN].usdc, payTo: config.payTo, maxTimeoutSeconds: config.maxTimeoutSeconds };
     // Pending settlements are submitted again (by any instance) until they land or expire.
     const ledger = new SettlementLedger(store, baseChain, terms.asset, {

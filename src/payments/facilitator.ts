@@ -5,7 +5,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createPublicClient, createWalletClient, getAddress, http, type Hex } from 'viem';
-import { nonceManager, privateKeyToAccount } from 'viem/accounts';
+import { createNonceManager, privateKeyToAccount } from 'viem/accounts';
+import { jsonRpc } from 'viem/nonce';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import { SettleError, VerifyError, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from '@x402/core/types';
@@ -13,7 +14,8 @@ import { toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import type { ConnectedChain } from '../chain/runtime.js';
 import { BatchSettler, isBatchableSignature, type ExactAuthorizationArgs } from './batch-settler.js';
-import { withFreshNonce } from './settler-nonces.js';
+import { sharedNonceManager, withFreshNonce } from './settler-nonces.js';
+import type { Store } from '../store/store.js';
 import { X402_NETWORK } from './terms.js';
 import { isUnreachable, PAYMENT_RPC_TIMEOUT_MS, PAYMENT_RPC_RETRIES, PAYMENT_SEND_TIMEOUT_MS, VERIFY_DEADLINE_MS, withDeadline } from './upstream.js';
 
@@ -28,15 +30,20 @@ export interface LocalFacilitator extends Facilitator {
   readonly settler: Hex;
   /** The supported-kinds answer, so the same instance can back the SDK's own middleware. */
   getSupported(): ReturnType<x402Facilitator['getSupported']>;
-  /** Drops the settler's counted nonces, so the next send reads the chain's (it lost blocks in a restart). */
-  forgetNonces(): void;
+  /** Starts the settler's nonces again from the chain's count (it lost blocks in a restart). */
+  forgetNonces(): Promise<void>;
 }
 
 /**
  * @param settleBatchMax most EIP-3009 settlements one transaction may carry (1 settles each
  * payment alone through the SDK, exactly as the stock facilitator does).
+ * @param store where the settler's nonces are counted, shared by every instance using the key.
  */
-export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirmationTimeoutMs: number, settleBatchMax = 1): LocalFacilitator {
+export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirmationTimeoutMs: number, settleBatchMax = 1, store?: Store): LocalFacilitator {
+  // One count for every instance settling with this key (through the store); without a store,
+  // this facilitator's own (viem's default is one per process, shared by facilitators in it).
+  const shared = store && sharedNonceManager(store);
+  const nonceManager = shared ?? createNonceManager({ source: jsonRpc() });
   const account = privateKeyToAccount(settlerKey, { nonceManager });
   const pollingInterval = chain.source === 'embedded' ? 20 : 1_000;
   // Reads are bounded and retried once; sends are never retried by the transport (a retried
@@ -47,7 +54,12 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
     pollingInterval,
   });
   const wallet = createWalletClient({ account, chain: chain.chain, transport: http(chain.rpcUrl, { retryCount: 0, timeout: PAYMENT_SEND_TIMEOUT_MS }), pollingInterval });
-  const forget = () => nonceManager.reset({ address: account.address, chainId: chain.spec.chainId });
+  // Drops what was counted; with `resync`, starts the sequence again from the chain's count.
+  const forget = async (resync: boolean) => {
+    const who = { address: account.address, chainId: chain.spec.chainId };
+    if (resync && shared) await shared.resync(client, who.address, who.chainId);
+    else nonceManager.reset(who);
+  };
   const send = <T>(run: () => Promise<T>) => withFreshNonce(run, forget);
 
   // A verification's transport failures, so an unreachable chain is not taken for a bad signature.
@@ -107,7 +119,7 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
       return facilitator.settle(payload, requirements);
     },
     getSupported: () => facilitator.getSupported(),
-    forgetNonces: forget,
+    forgetNonces: () => forget(true),
   };
 }
 
