@@ -37,14 +37,16 @@ describe('a blackholed chain', () => {
     expect(paidMs).toBeLessThan(10_000);
     expect(proxy.swallowed).toBeGreaterThan(0);
 
+    const healthMs: number[] = [];
     for (let i = 0; i < 3; i++) {
       const t = Date.now();
       const health = await json(await fetch(`${sibyl.url}/healthz`));
-      expect(Date.now() - t).toBeLessThan(1_000);
+      healthMs.push(Date.now() - t);
+      expect(healthMs.at(-1)).toBeLessThan(1_000);
       expect(health.status).toBe('degraded');
       expect(health.chains.find((c: { name: string }) => c.name === 'base')).toMatchObject({ ok: false });
     }
-    console.log(`blackholed Base: paid request 503 in ${paidMs} ms`);
+    console.log(`blackholed Base: paid request 503 in ${paidMs} ms, /healthz in ${healthMs.join(', ')} ms`);
 
     // Nothing moved, and the reservation was given back: the same authorization pays once the chain answers.
     proxy.set(false);
