@@ -53,8 +53,12 @@ function reportAgent(config: Config, registry: Registry, context: SkillContext, 
   });
 }
 
-/** Seconds between an embedded chain's state dumps, the most of its history a restart can lose. */
-const EMBEDDED_STATE_INTERVAL_SECONDS = 5;
+/**
+ * Seconds between an embedded chain's state dumps: the most of its history a restart can lose.
+ * Base carries the payments and is dumped often; a month-long world chain's dump is ~110 MB and
+ * costs anvil ~0.6 s of CPU, so the others are dumped rarely.
+ */
+const EMBEDDED_STATE_INTERVAL_SECONDS = { payments: 10, other: 60 };
 
 /** Blocks per getLogs on an embedded chain (a world block holds a few hundred logs). */
 const EMBEDDED_LOG_RANGE = 25;
@@ -106,7 +110,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
         ...(world && { genesisTimestamp: worldGenesisTimestamp(world.days), fifo: true }),
         ...(market?.restore && { restore: market.restore }),
         // A node that dies is started again from its last dump: at most this many seconds of blocks are lost.
-        stateIntervalSeconds: options.embeddedStateIntervalSeconds ?? EMBEDDED_STATE_INTERVAL_SECONDS,
+        stateIntervalSeconds: (name) => options.embeddedStateIntervalSeconds ?? (name === PAYMENT_CHAIN ? EMBEDDED_STATE_INTERVAL_SECONDS.payments : EMBEDDED_STATE_INTERVAL_SECONDS.other),
         onRestart: (name) => {
           log(`embedded chain ${name} died and was restarted from its last state dump`);
           afterChainRestart(name);

@@ -75,7 +75,7 @@ export interface DevnetOptions {
    * Dump every chain's state this often and restart a chain that dies from its last dump, on the
    * same port: a restart loses at most this many seconds of blocks. Unset: nodes are not restarted.
    */
-  stateIntervalSeconds?: number;
+  stateIntervalSeconds?: number | ((name: EvmChainName) => number);
   /** Called after a chain's node was restarted. */
   onRestart?: (name: EvmChainName) => void;
 }
@@ -230,7 +230,8 @@ async function deployServiceToken(
 /** A chain's node on `port`; when that port is taken and moving is allowed, on a free one. */
 async function startChainNode(name: EvmChainName, port: number, options: DevnetOptions, loadStatePath?: string): Promise<AnvilNode> {
   const spec = CHAINS[name];
-  const persist = options.stateIntervalSeconds !== undefined && { persist: { intervalSeconds: options.stateIntervalSeconds, onRestart: () => options.onRestart?.(name) } };
+  const interval = typeof options.stateIntervalSeconds === 'function' ? options.stateIntervalSeconds(name) : options.stateIntervalSeconds;
+  const persist = interval !== undefined && { persist: { intervalSeconds: interval, onRestart: () => options.onRestart?.(name) } };
   const anvil = { chainId: spec.chainId, genesisTimestamp: options.genesisTimestamp, order: options.fifo ? ('fifo' as const) : undefined, ...(loadStatePath && { loadStatePath }), ...persist };
   try {
     return await startAnvil({ ...anvil, port });
