@@ -113,6 +113,27 @@ describe('the embedded Base node dies', () => {
     expect((await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'X-PAYMENT': during.header })).status).toBe(200);
     expect(await usdcBalance(account.address, chainUrl)).toBe(2_000_000n - 2n * PRICE);
   });
+
+  it('after a death that loses the last blocks, the settler counts from the chain again and the next payment settles', async () => {
+    const { key, account } = await fundedPayer('2', chainUrl);
+    await sleep(2_500); // the payer's funding is in a dump
+    const first = await signedPayment({ key, payTo, amount: PRICE });
+    const next = await signedPayment({ key, payTo, amount: PRICE });
+    expect((await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'X-PAYMENT': first.header })).status).toBe(200);
+    const restarts = sibyl.chains.get('base').node!().restarts;
+    process.kill(sibyl.chains.get('base').node!().pid!, 'SIGKILL'); // at once: the settlement may not be in a dump yet
+    const deadline = Date.now() + 30_000;
+    while (!((await baseHealth(sibyl.url)).ok && sibyl.chains.get('base').node!().restarts === restarts + 1) && Date.now() < deadline) await sleep(200);
+    const kept = (await usdcBalance(account.address, chainUrl)) === 2_000_000n - PRICE;
+    console.log(`settlement made just before the death ${kept ? 'kept' : 'lost with the blocks after the last dump'}`);
+
+    const started = Date.now();
+    const res = await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'X-PAYMENT': next.header });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-settlement-status')).toBeNull(); // settled, not left pending behind a nonce gap
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await usdcBalance(account.address, chainUrl)).toBe(2_000_000n - (kept ? 2n : 1n) * PRICE);
+  });
 });
 
 describe('a remote facilitator that does not answer', () => {
