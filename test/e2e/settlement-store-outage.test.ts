@@ -2,11 +2,22 @@
  * Redis dies in the middle of a burst of paid requests, at the moment the first settlement
  * transaction goes to the chain (a loopback proxy in front of the node kills it there). Every
  * payment that settled on chain is answered with its 200 while Redis is still down, and once
- * Redis is back every settled payment's record reaches the ledger. Sibyl runs on a private
+ * Redis is back every settled payment's record reaches the ledger. The same holds for an A2A
+ * task paid through a2a-x402 (its completed task is saved after the settlement). Sibyl runs on a private
  * redis-server (append-only, so a restart keeps what was written); the shared one is untouched.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, http, parseAbi, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
+import { ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client';
+import { x402Client } from '@x402/core/client';
+import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { X402_EXTENSION_URI } from '../../src/cards/agent-card.js';
+import { X402_META } from '../../src/agent/a2a-executor.js';
+import { X402_NETWORK } from '../../src/payments/terms.js';
 import { fundedPayer, json, payingFetch, rpcUrl, startTestSibyl, usdcBalance, USDC, type TestSibyl } from '../helpers/sibyl.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/redis-server.js';
 import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy.js';
@@ -44,6 +55,44 @@ describe('Redis killed mid-burst', () => {
     await sibyl?.close();
     await proxy?.close();
     await redis?.stop();
+  });
+
+  it('completes an A2A task paid while Redis dies at its settlement, and saves it once Redis is back', async () => {
+    const { key, account } = await fundedPayer('5');
+    const startBalance = await usdcBalance(account.address);
+    const signer = new x402Client().register(X402_NETWORK, new ExactEvmScheme(privateKeyToAccount(key)));
+    const x402 = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) };
+    const message = (parts: Message['parts'], extra: Partial<Message> = {}): Message =>
+      ({ messageId: randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds: [], ...extra });
+    const a2a = await new ClientFactory().createFromUrl(sibyl.url);
+    const data = { content: { $case: 'data' as const, value: { skill: 'whale-tracking', params: { chain: 'base', limit: 5 } } }, metadata: undefined, filename: '', mediaType: 'application/json' };
+    const asked = (await a2a.sendMessage({ message: message([data]) } as never, x402)) as Task;
+    expect(asked.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const payload: PaymentPayload = await signer.createPaymentPayload(asked.metadata![X402_META.required] as PaymentRequired);
+    const nonce = (payload.payload as { authorization: { nonce: Hex } }).authorization.nonce;
+
+    let killed = false;
+    proxy.beforeSend = async () => {
+      if (killed) return;
+      killed = true;
+      redisDown = true;
+      await redis.kill();
+    };
+    const paid = a2a.sendMessage({ message: message([{ content: { $case: 'text', value: 'payment attached' }, metadata: undefined, filename: '', mediaType: 'text/plain' }], { taskId: asked.id, contextId: asked.contextId, metadata: { [X402_META.payload]: payload } }) } as never, x402);
+    const answer = await Promise.race([paid.then((t) => t as Task), new Promise<null>((r) => setTimeout(() => r(null), OUTAGE_MS))]);
+    expect(killed).toBe(true);
+    // Answered while Redis is still down: completed with its result and receipt.
+    expect(answer, 'the paid A2A task was not answered while the store was down').not.toBeNull();
+    expect(answer!.status!.state, JSON.stringify(answer!.status)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(answer!.metadata![X402_META.receipts]).toMatchObject([{ success: true }]);
+    expect(await usdcBalance(account.address)).toBeLessThan(startBalance);
+
+    await redis.restart();
+    redisDown = false;
+    expect(await sibyl.outbox.drained(20_000)).toBe(true);
+    expect(await sibyl.ledger.get(account.address, nonce)).toMatchObject({ status: 'settled' });
+    const fetched = await a2a.getTask({ id: asked.id, historyLength: 0 } as never, x402);
+    expect(fetched.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it('answers every payment that settled, and records each once Redis is back', async () => {
