@@ -3,13 +3,15 @@
  * transaction goes to the chain (a loopback proxy in front of the node kills it there). Every
  * payment that settled on chain is answered with its 200 while Redis is still down, and once
  * Redis is back every settled payment's record reaches the ledger. The same holds for an A2A
- * task paid through a2a-x402 (its completed task is saved after the settlement). Sibyl runs on a private
+ * task paid through a2a-x402 (its completed task is saved after the settlement) and for a credit
+ * top-up (credited after the settlement). Sibyl runs on a private
  * redis-server (append-only, so a restart keeps what was written); the shared one is untouched.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, http, parseAbi, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client';
 import { x402Client } from '@x402/core/client';
@@ -93,6 +95,40 @@ describe('Redis killed mid-burst', () => {
     expect(await sibyl.ledger.get(account.address, nonce)).toMatchObject({ status: 'settled' });
     const fetched = await a2a.getTask({ id: asked.id, historyLength: 0 } as never, x402);
     expect(fetched.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('answers a credit top-up settled while Redis is down, and credits it once Redis is back', async () => {
+    const { key } = await fundedPayer('5');
+    const account = privateKeyToAccount(key);
+    const { nonce: siweNonce, domain, uri, chainId } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
+    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce: siweNonce });
+    const { accessToken } = await json(await fetch(`${sibyl.url}/api/auth/siwe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) }));
+    const auth = { authorization: `Bearer ${accessToken}` };
+    const { pay } = payingFetch(key);
+
+    let killed = false;
+    proxy.beforeSend = async () => {
+      if (killed) return;
+      killed = true;
+      redisDown = true;
+      await redis.kill();
+    };
+    const res = await Promise.race([
+      pay(`${sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ amountUsd: '2' }) }),
+      new Promise<null>((r) => setTimeout(() => r(null), OUTAGE_MS)),
+    ]);
+    expect(killed).toBe(true);
+    expect(res, 'the paid top-up was not answered while the store was down').not.toBeNull();
+    expect(res!.status).toBe(200);
+    // Paid on chain; the credit waits in the outbox and says so.
+    expect(await json(res!)).toMatchObject({ toppedUp: '2000000', creditQueued: true, payment: { success: true } });
+    expect(await usdcBalance(account.address)).toBe(3_000_000n);
+
+    await redis.restart();
+    redisDown = false;
+    expect(await sibyl.outbox.drained(20_000)).toBe(true);
+    const credits = await json(await fetch(`${sibyl.url}/api/credits`, { headers: auth }));
+    expect(credits).toMatchObject({ balance: '2000000', movements: [{ kind: 'topup', amount: '2000000' }] });
   });
 
   it('answers every payment that settled, and records each once Redis is back', async () => {
