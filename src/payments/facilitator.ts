@@ -76,9 +76,9 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
   };
   const cachedCode = codeCache((args) => client.getCode(args));
   const readCode = read(cachedCode);
-  // The SDK starts its asset-code check without always awaiting it: inside a verification a failed
-  // read answers "no code" (the failure is recorded, so the verdict is discarded) rather than
-  // leaving a rejection nobody handles.
+  // The SDK starts its asset-code check without always awaiting it: inside a verification (or the
+  // SDK's settle, which verifies again) a failed read answers "no code" (the failure is recorded,
+  // so the verdict is discarded) rather than leaving a rejection nobody handles.
   const getCode = (args: { address: `0x${string}` }) => (verifying.getStore() ? readCode(args).catch(() => undefined) : cachedCode(args));
   const signer = toFacilitatorEvmSigner(
     {
@@ -116,7 +116,14 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
           isBatchableSignature(exact.signature) && !hasCode(await getCode({ address: exact.authorization.from }))) {
         return batcher.settle(exact.authorization, exact.signature as Hex);
       }
-      return facilitator.settle(payload, requirements);
+      // The SDK verifies again before sending: an unreachable chain there is no answer either (thrown:
+      // undecided, for the ledger), not a refusal.
+      const scope: { failure?: unknown } = {};
+      return verifying.run(scope, async () => {
+        const result = await facilitator.settle(payload, requirements);
+        if (!result.success && scope.failure) throw new Error(`${chain.name} unreachable: ${firstLine(scope.failure)}`);
+        return result;
+      });
     },
     getSupported: () => facilitator.getSupported(),
     forgetNonces: () => forget(true),
