@@ -109,7 +109,11 @@ export class Outbox {
     try {
       await entry.run();
     } catch (err) {
-      if (this.closed) return false;
+      if (this.closed) {
+        this.entries.delete(entry);
+        this.log(`outbox: ${entry.kind} not written (closing): ${JSON.stringify(entry.detail, bigintSafe)}`, err);
+        return false;
+      }
       if (entry.attempts === 1) this.log(`outbox: ${entry.kind} deferred, the store refused it`, err);
       const delay = Math.min(this.maxRetryMs, this.firstRetryMs * 2 ** (entry.attempts - 1));
       entry.timer = setTimeout(() => void this.attempt(entry), delay * (0.75 + Math.random() / 2));
