@@ -79,7 +79,7 @@ describe('Redis store under faults', () => {
     proxy.freeze();
     const started = Date.now();
     await expect(store.get('a')).rejects.toBeInstanceOf(StoreTimeoutError);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(5_000); // 300 ms, or a few periods more when a loaded machine fires the timer late
     proxy.thaw();
     // The late answer to the timed-out command is consumed in its place: later replies line up.
     await store.set('b', '2');
