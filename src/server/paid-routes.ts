@@ -103,7 +103,9 @@ export async function charge(operation: PaidOperation, paymentHeader: string, re
     if (operation.limits) await deps.limiter.take(operation.limits, authorization.payer);
     answer = await withinTarget(operation.limits, (signal) => operation.run(signal));
   } catch (err) {
-    await paywall.release(authorization);
+    // The authorization was not used: given back through the outbox, so a store that is down
+    // delays the release, never the error answer (or replaces its reason).
+    await paywall.outbox.submit('reservation-release', { key: authorization.reservationKey }, () => paywall.release(authorization));
     throw toSibylError(err);
   }
   return { answer, receipt: await paywall.settle(authorization) };
