@@ -131,6 +131,32 @@ describe('Redis killed mid-burst', () => {
     expect(credits).toMatchObject({ balance: '2000000', movements: [{ kind: 'topup', amount: '2000000' }] });
   });
 
+  it('credits a top-up once when Redis stays down past the store timeout (the timed-out write is not sent again)', async () => {
+    const { key } = await fundedPayer('5');
+    const account = privateKeyToAccount(key);
+    const { nonce: siweNonce, domain, uri, chainId } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
+    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce: siweNonce });
+    const { accessToken } = await json(await fetch(`${sibyl.url}/api/auth/siwe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) }));
+    const auth = { authorization: `Bearer ${accessToken}` };
+    const { pay } = payingFetch(key);
+    let killed = false;
+    proxy.beforeSend = async () => {
+      if (killed) return;
+      killed = true;
+      redisDown = true;
+      await redis.kill();
+    };
+    const res = await pay(`${sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ amountUsd: '1' }) });
+    expect(await json(res)).toMatchObject({ toppedUp: '1000000', creditQueued: true });
+    // Past the store's 5 s command deadline: the queued credit times out, and stays queued in the client.
+    await new Promise((r) => setTimeout(r, 7_000));
+    await redis.restart();
+    redisDown = false;
+    expect(await sibyl.outbox.drained(20_000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await json(await fetch(`${sibyl.url}/api/credits`, { headers: auth }))).balance).toBe('1000000');
+  });
+
   it('answers every payment that settled, and records each once Redis is back', async () => {
     const { key, account } = await fundedPayer('50');
     const startBalance = await usdcBalance(account.address);
