@@ -7,11 +7,13 @@
  * failed call never hides or fakes another.
  */
 import {
-  BaseError, HttpRequestError, TimeoutError, encodeFunctionData, getAddress, isAddressEqual, parseAbi, parseEventLogs, parseSignature,
+  BaseError, FeeCapTooLowError, HttpRequestError, TimeoutError, encodeFunctionData, getAddress, isAddressEqual, parseAbi, parseEventLogs, parseSignature,
   type Address, type Hash, type Hex, type PrivateKeyAccount, type PublicClient, type WalletClient,
 } from 'viem';
 import type { SettleResponse } from '@x402/core/types';
 import { MULTICALL3_ADDRESS } from '../chain/chains.js';
+import { GAP_CHECK_MS, fillNonceGapBelow } from './nonce-gaps.js';
+import { SettlerFees, batchGasLimit } from './settler-fees.js';
 import { X402_NETWORK } from './terms.js';
 
 const usdcAbi = parseAbi([
@@ -56,6 +58,8 @@ export class BatchSettler {
     private readonly maxBatch: number,
     /** Runs a send, again with a fresh nonce while the node refuses the nonce (another instance took it). */
     private readonly withNonce: <T>(send: () => Promise<T>) => Promise<T> = (send) => send(),
+    private readonly fees = new SettlerFees(client),
+    private readonly log: (msg: string) => void = () => {},
   ) {}
 
   settle(auth: ExactAuthorizationArgs, signature: Hex): Promise<SettleResponse> {
@@ -88,17 +92,23 @@ export class BatchSettler {
     const answer = (q: Queued, r: Omit<SettleResponse, 'network' | 'payer'>) => q.resolve({ network: X402_NETWORK, payer: q.auth.from, ...r });
     const calls = batch.map((q) => ({ target: this.asset, allowFailure: true, callData: q.callData }));
     const request = { address: MULTICALL3_ADDRESS, abi: aggregate3Abi, functionName: 'aggregate3', args: [calls], account: this.wallet.account, chain: this.wallet.chain } as const;
-    let gas: bigint;
-    try {
-      gas = await this.client.estimateContractGas(request);
-    } catch (err) {
-      // Nothing was sent: a plain failure, and every authorization stays unused.
-      for (const q of batch) answer(q, { success: false, errorReason: 'transaction_failed', errorMessage: firstLine(err), transaction: '' });
-      return;
-    }
+    // Chain id, gas, fees (settler-fees.ts) and nonce (the nonce manager) are known before the
+    // send, so viem fills nothing from the node (eth_fillTransaction; chainId reaches the request
+    // it prepares): a settlement asks the node twice, for the raw transaction and its receipt.
+    const known = { chainId: this.wallet.chain!.id, gas: batchGasLimit(batch.length) };
+    const write = async () => this.wallet.writeContract({ ...request, ...known, ...(await this.fees.current()) });
     let hash: Hash;
     try {
-      hash = await this.withNonce(() => this.wallet.writeContract({ ...request, gas: (gas * 13n) / 10n }));
+      hash = await this.withNonce(async () => {
+        try {
+          return await write();
+        } catch (err) {
+          // A fee read too long ago for the block: once more with a fresh one.
+          if (!(err instanceof BaseError && err.walk((e) => e instanceof FeeCapTooLowError))) throw err;
+          this.fees.forget();
+          return write();
+        }
+      });
     } catch (err) {
       // A node that answered with a rejection (funds, nonce, gas) took nothing; a lost or
       // timed-out request may have reached the chain: indeterminate, for the ledger to decide.
@@ -110,7 +120,7 @@ export class BatchSettler {
     }
     let receipt;
     try {
-      receipt = await this.client.waitForTransactionReceipt({ hash, timeout: this.confirmationTimeoutMs });
+      receipt = await this.receiptOf(hash);
     } catch (err) {
       // Broadcast but unconfirmed: indeterminate, for the ledger to reconcile.
       for (const q of batch) answer(q, { success: false, errorReason: 'settlement_pending', errorMessage: firstLine(err), transaction: hash });
@@ -120,6 +130,21 @@ export class BatchSettler {
     for (const q of batch) {
       const settled = receipt.status === 'success' && used.some((l) => isAddressEqual(l.args.authorizer, getAddress(q.auth.from)) && l.args.nonce.toLowerCase() === q.auth.nonce.toLowerCase());
       answer(q, settled ? { success: true, transaction: hash } : { success: false, errorReason: 'transaction_failed', transaction: hash });
+    }
+  }
+
+  /** The receipt, filling a nonce gap below the transaction if it is still unmined after GAP_CHECK_MS. */
+  private async receiptOf(hash: Hash) {
+    const gapCheck = setTimeout(() => {
+      void this.fees.current()
+        .then((fees) => fillNonceGapBelow(this.wallet, this.client, hash, fees))
+        .then((filled) => filled && this.log(`settlement ${hash} waited behind a nonce gap: ${filled} filler transaction(s) sent`))
+        .catch(() => {}); // the wait below still decides: receipt, or pending for the ledger
+    }, GAP_CHECK_MS);
+    try {
+      return await this.client.waitForTransactionReceipt({ hash, timeout: this.confirmationTimeoutMs });
+    } finally {
+      clearTimeout(gapCheck);
     }
   }
 }

@@ -29,16 +29,28 @@ export function sharedNonceManager(store: Store): NonceManager & { resync(client
     }
     return read;
   };
+  // The chain's count only matters where it is ahead of the shared counter (first use, sends
+  // made outside Sibyl): read it once per FLOOR_TTL_MS, not before every send, and again at once
+  // after a refusal (reset without a nonce). An older floor is never above the counter, so
+  // takeNext still hands each nonce out once.
+  const floors = new Map<string, { at: number; floor: number }>();
+  const floor = async (k: string, client: Client, address: Address) => {
+    const known = floors.get(k);
+    if (known && Date.now() - known.at < FLOOR_TTL_MS) return known.floor;
+    const read = await pending(client, address);
+    floors.set(k, { at: Date.now(), floor: read });
+    return read;
+  };
   return {
     async consume({ address, chainId, client }) {
       const k = key(address, chainId);
-      const floor = await pending(client, address);
       const reusable = unsent.get(k);
+      const chainCount = reusable?.size ? await pending(client, address) : await floor(k, client, address);
       for (const n of [...(reusable ?? [])].sort((a, b) => a - b)) {
         reusable!.delete(n);
-        if (n >= floor) return n; // below the chain's count it was filled after all
+        if (n >= chainCount) return n; // below the chain's count it was filled after all
       }
-      return store.takeNext(k, floor);
+      return store.takeNext(k, chainCount);
     },
     async get({ address, chainId, client }) {
       return Math.max(Number((await store.get(key(address, chainId))) ?? 0), await pending(client, address));
@@ -47,6 +59,7 @@ export function sharedNonceManager(store: Store): NonceManager & { resync(client
     // viem calls this when a send fails after taking a nonce; without one, to start afresh.
     reset({ address, chainId, nonce }: { address: Address; chainId: number; nonce?: number }) {
       const k = key(address, chainId);
+      floors.delete(k);
       if (nonce === undefined) return void unsent.delete(k);
       if (!unsent.has(k)) unsent.set(k, new Set());
       unsent.get(k)!.add(nonce);
@@ -54,10 +67,14 @@ export function sharedNonceManager(store: Store): NonceManager & { resync(client
     /** Starts the sequence again from the chain's count (the chain lost blocks, or refused a nonce as too high). */
     async resync(client, address, chainId) {
       unsent.delete(key(address, chainId));
+      floors.delete(key(address, chainId));
       await store.set(key(address, chainId), String(await pending(client, address)));
     },
   };
 }
+
+/** How long a read of the chain's transaction count serves as the floor of the shared counter. */
+const FLOOR_TTL_MS = 1_000;
 
 /** Sends tried at most this many times while the node refuses the nonce. */
 const NONCE_ATTEMPTS = 6;

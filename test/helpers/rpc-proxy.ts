@@ -23,11 +23,14 @@ export interface RpcProxy {
   readonly forwarded: readonly string[];
   /** Submissions destroyed while `dropSends` was on. */
   readonly dropped: number;
+  /** JSON-RPC calls seen per method (each call of a batch counts). */
+  readonly methods: Readonly<Record<string, number>>;
   close(): Promise<void>;
 }
 
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const forwarded: string[] = [];
+  const methods: Record<string, number> = {};
   let dropped = 0;
   const proxy: RpcProxy = {
     url: '',
@@ -35,6 +38,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     dropSendReplies: false,
     beforeSend: undefined,
     forwarded,
+    methods,
     get dropped() {
       return dropped;
     },
@@ -55,6 +59,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     } catch {
       // forwarded as it is; the node answers the parse error
     }
+    for (const c of calls) methods[c.method] = (methods[c.method] ?? 0) + 1;
     const sends = calls.filter((c) => c.method === SEND);
     if (sends.length && proxy.dropSends) {
       dropped += sends.length;
