@@ -18,13 +18,12 @@ import { paymentMiddleware } from '@x402/express';
 import { demoAccount } from '../../src/chain/accounts.js';
 import { CHAINS } from '../../src/chain/chains.js';
 import { startDevnet } from '../../src/chain/devnet.js';
-import { ChainRuntime } from '../../src/chain/runtime.js';
 import { loadConfig } from '../../src/config.js';
-import { localFacilitator } from '../../src/payments/facilitator.js';
 import { X402_NETWORK } from '../../src/payments/terms.js';
 import { startSibyl } from '../../src/service.js';
 import { defineSkill } from '../../src/skills/registry.js';
 import { ANCHOR_PATHS, ANCHOR_PRICE } from './anchor.js';
+import { stockFacilitator } from './stock-facilitator.js';
 
 const answer = { ok: true, figure: 42 };
 
@@ -52,11 +51,10 @@ const sibylKey = generatePrivateKey();
 await fund(sibylKey);
 const sibyl = await startSibyl(loadConfig({ HOST: '127.0.0.1', PORT: '0', EMBEDDED_CHAINS: '', CHAIN_RPC_URL_BASE: url, X402_PAY_TO: payTo, X402_SETTLER_PRIVATE_KEY: sibylKey }), { extraSkills: [echoSkill], log: () => {} });
 
-// The stock middleware with the SDK facilitator exactly as shipped: one transaction per payment.
+// The stock middleware with the SDK facilitator as the x402 examples wire it: one transaction per payment.
 const stockKey = generatePrivateKey();
 await fund(stockKey);
-const chains = new ChainRuntime();
-const sdkFacilitator = localFacilitator(chains.add('base', url, 'rpc'), stockKey, 30_000, 1);
+const sdkFacilitator = stockFacilitator(url, stockKey);
 const stockApp = express();
 const resourceServer = new x402ResourceServer(sdkFacilitator as never).register(X402_NETWORK, new ExactEvmServerScheme());
 stockApp.use(paymentMiddleware({ [`POST ${ANCHOR_PATHS.stock}`]: { accepts: { scheme: 'exact', price: `$${ANCHOR_PRICE}`, network: X402_NETWORK, payTo }, description: 'bench' } }, resourceServer, undefined, undefined, true));

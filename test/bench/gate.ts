@@ -30,6 +30,7 @@ import { X402_NETWORK } from '../../src/payments/terms.js';
 import { startSibyl } from '../../src/service.js';
 import { defineSkill } from '../../src/skills/registry.js';
 import { MemoryStore } from '../../src/store/memory.js';
+import { stockFacilitator } from './stock-facilitator.js';
 
 const PRICE = '0.01';
 const ATOMIC = 10_000n;
@@ -117,10 +118,10 @@ export async function benchGate(n = 600, concurrency = Number(process.env.BENCH_
   const settlerKey = generatePrivateKey();
   await rpc(url, 'anvil_setBalance', [privateKeyToAccount(settlerKey).address, '0x56BC75E2D63100000']);
   const facilitator = localFacilitator(chain, settlerKey, 30_000, loadConfig({}).settleBatchMax);
-  // The stock middleware gets the SDK facilitator exactly as shipped: one transaction per payment.
+  // The stock middleware gets the SDK facilitator as the x402 examples wire it: one transaction per payment.
   const stockKey = generatePrivateKey();
   await rpc(url, 'anvil_setBalance', [privateKeyToAccount(stockKey).address, '0x56BC75E2D63100000']);
-  const sdkFacilitator = localFacilitator(chain, stockKey, 30_000, 1);
+  const sdkFacilitator = stockFacilitator(url, stockKey);
   const store = new MemoryStore();
   const paywall = new Paywall({ asset: usdc, payTo, maxTimeoutSeconds: 300 }, facilitator, store, new SettlementLedger(store, chain, usdc), 8453);
   const resource = { url: 'http://bench/x402/data/bench-echo', description: 'bench', mimeType: 'application/json' };
