@@ -70,7 +70,7 @@ export async function callPaidTool(tool: PaidTool, input: Record<string, unknown
     const give = async () => {
       after = await deps.credits.refund(account, price, `${ref}:${reason}`);
     };
-    if (deps.outbox) await deps.outbox.submit('credit-refund', { account, amount: price.toString(), ref: `${ref}:${reason}` }, give, { idempotent: false });
+    if (deps.outbox) await deps.outbox.submit('credit-refund', { account, amount: price.toString(), ref: `${ref}:${reason}` }, give);
     else await give();
     const balanceUsd = after === undefined ? null : formatAtomic(after);
     return { available: false, reason, analysis: `${analysis}\nRefunded ${formatAtomic(price)}.`, ...base, billing: { debitedUsd: '$0', balanceUsd, ...(after === undefined && { refundQueued: true }) } };

@@ -3,11 +3,10 @@
  * refund), kept in process until the store takes them. A write gets a short first attempt so
  * an answer never waits on a store that is down or hung; if it does not finish in time it stays
  * in the backlog and is retried with backoff until it succeeds. Only one attempt of a job is
- * ever in flight: a retry starts only after the previous attempt failed. A write that is not
- * idempotent (a credit) is not sent again after a store timeout: the store client keeps a timed-out
- * command queued and runs it when the store is back, so sending it again would apply it twice.
+ * ever in flight: a retry starts only after the previous attempt failed. Every job must be safe
+ * to run twice (a timed-out command may still run once the store is back): records are keyed
+ * writes, and credits apply once per key (`Store.addOnce`).
  */
-import { StoreTimeoutError } from '../store/deadline.js';
 
 export interface OutboxOptions {
   /** How long a caller waits for the first attempt before its answer goes out without it. */
@@ -17,14 +16,8 @@ export interface OutboxOptions {
   readonly log?: (msg: string, err?: unknown) => void;
 }
 
-export interface JobOptions {
-  /** False for a write that must not run twice (an INCRBY): no resend after a store timeout. */
-  readonly idempotent?: boolean;
-}
-
 interface Entry {
   readonly kind: string;
-  readonly idempotent: boolean;
   /** What the job writes, for the log if the process stops with it unwritten. */
   readonly detail: unknown;
   readonly run: () => Promise<void>;
@@ -53,8 +46,8 @@ export class Outbox {
    * Runs `run` now and keeps retrying it until it succeeds. Resolves true when it finished
    * within the answer window, false when it is still in the backlog. Never rejects.
    */
-  submit(kind: string, detail: unknown, run: () => Promise<void>, options: JobOptions = {}): Promise<boolean> {
-    const entry: Entry = { kind, detail, run, since: Date.now(), attempts: 0, idempotent: options.idempotent ?? true };
+  submit(kind: string, detail: unknown, run: () => Promise<void>): Promise<boolean> {
+    const entry: Entry = { kind, detail, run, since: Date.now(), attempts: 0 };
     this.entries.add(entry);
     const first = this.attempt(entry);
     return new Promise((resolve) => {
@@ -120,12 +113,6 @@ export class Outbox {
       if (this.closed) {
         this.entries.delete(entry);
         this.log(`outbox: ${entry.kind} not written (closing): ${JSON.stringify(entry.detail, bigintSafe)}`, err);
-        return false;
-      }
-      if (!entry.idempotent && err instanceof StoreTimeoutError) {
-        // Still queued in the store client: it runs when the store is back; sent again it would run twice.
-        this.log(`outbox: ${entry.kind} left queued in the store client after a timeout, not sent again: ${JSON.stringify(entry.detail, bigintSafe)}`, err);
-        this.finish(entry);
         return false;
       }
       if (entry.attempts === 1) this.log(`outbox: ${entry.kind} deferred, the store refused it`, err);

@@ -161,8 +161,8 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
         const written = receipt.pending
           ? await outbox.submit('credit-await-settlement', detail, () => credits.awaitSettlement(receipt.payer, receipt.nonce, address, amount))
           : await outbox.submit('credit-topup', detail, async () => {
-              balance = await credits.topUp(address, amount, `x402:${receipt.settlement.transaction}`);
-            }, { idempotent: false });
+              balance = await credits.topUp(address, amount, `x402:${receipt.settlement.transaction}`, receipt);
+            });
         // The balance is shown when the store answers at once; the answer never waits on it.
         if (written && receipt.pending) balance = await Promise.race([credits.balance(address), new Promise<undefined>((r) => setTimeout(() => r(undefined), 500).unref())]).catch(() => undefined);
         const credited = receipt.pending ? { status: 'settlement_pending', pendingTopUp: amount.toString() } : { toppedUp: amount.toString() };

@@ -86,14 +86,29 @@ export class MemoryStore implements Store {
     if (have < by) return { taken: false, value: have };
     const value = have - by;
     this.write(key, { value: String(value), expiresAt: entry?.expiresAt ?? Infinity });
-    if (journal) {
-      // No await before the entry is added: nothing else runs between the take and its movement.
-      const counter = this.live(journal.seqKey);
-      const seq = (counter ? Number(counter.value) : 0) + 1;
-      this.write(journal.seqKey, { value: String(seq), expiresAt: counter?.expiresAt ?? Infinity });
-      void this.sortedAdd(journal.key, [{ score: seq, member: journal.entry.replace('{value}', String(value)).replace('{seq}', String(seq)) }]);
-    }
+    // No await before the entry is added: nothing else runs between the take and its movement.
+    if (journal) this.appendJournal(journal, value);
     return { taken: true, value };
+  }
+
+  async addOnce(key: string, by: number, onceKey: string, onceTtlMs: number, journal?: Journal): Promise<{ added: boolean; value: number }> {
+    const entry = this.live(key);
+    const have = entry ? Number(entry.value) : 0;
+    if (this.live(onceKey)) return { added: false, value: have };
+    // No await from here on: the once-key, the sum and the movement are one step.
+    this.write(onceKey, { value: '1', expiresAt: Date.now() + onceTtlMs });
+    const value = have + by;
+    this.write(key, { value: String(value), expiresAt: entry?.expiresAt ?? Infinity });
+    if (journal) this.appendJournal(journal, value);
+    return { added: true, value };
+  }
+
+  /** The movement a change writes, with the value and the account's next sequence filled in (synchronously). */
+  private appendJournal(journal: Journal, value: number): void {
+    const counter = this.live(journal.seqKey);
+    const seq = (counter ? Number(counter.value) : 0) + 1;
+    this.write(journal.seqKey, { value: String(seq), expiresAt: counter?.expiresAt ?? Infinity });
+    void this.sortedAdd(journal.key, [{ score: seq, member: journal.entry.replace('{value}', String(value)).replace('{seq}', String(seq)) }]);
   }
 
   async hashSet(key: string, field: string, value: string): Promise<void> {

@@ -28,19 +28,33 @@ return v`;
 
 // Check-and-take in one step (the value never dips below zero), with the movement it records
 // added in the same step. Integers are formatted with %d: Lua's tostring turns large ones into 1e+15.
-const TAKE_IF_ENOUGH = `
-local have = tonumber(redis.call('GET', KEYS[1]) or '0')
-if have < tonumber(ARGV[1]) then return {0, string.format('%d', have)} end
-local value = string.format('%d', redis.call('DECRBY', KEYS[1], ARGV[1]))
-if #KEYS == 3 then
-  local seq = redis.call('INCR', KEYS[3])
+// Appends a journal entry (the template's {value} and {seq} filled) to a sorted set under the
+// account's next sequence; shared by the scripts that change a balance.
+const JOURNAL = (entryKey: string, seqKey: string, template: string) => `
+local function journal(value)
+  local seq = redis.call('INCR', ${seqKey})
   local function fill(s, token, v)
     local i, j = string.find(s, token, 1, true)
     if not i then return s end
     return string.sub(s, 1, i - 1) .. v .. string.sub(s, j + 1)
   end
-  redis.call('ZADD', KEYS[2], seq, fill(fill(ARGV[2], '{value}', value), '{seq}', string.format('%d', seq)))
+  redis.call('ZADD', ${entryKey}, seq, fill(fill(${template}, '{value}', value), '{seq}', string.format('%d', seq)))
+end`;
+
+const TAKE_IF_ENOUGH = `${JOURNAL('KEYS[2]', 'KEYS[3]', 'ARGV[2]')}
+local have = tonumber(redis.call('GET', KEYS[1]) or '0')
+if have < tonumber(ARGV[1]) then return {0, string.format('%d', have)} end
+local value = string.format('%d', redis.call('DECRBY', KEYS[1], ARGV[1]))
+if #KEYS == 3 then journal(value) end
+return {1, value}`;
+
+// INCRBY once per once-key (SET NX), with its journal entry, in one step.
+const ADD_ONCE = `${JOURNAL('KEYS[3]', 'KEYS[4]', 'ARGV[3]')}
+if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) then
+  return {0, string.format('%d', tonumber(redis.call('GET', KEYS[1]) or '0'))}
 end
+local value = string.format('%d', redis.call('INCRBY', KEYS[1], ARGV[1]))
+if #KEYS == 4 then journal(value) end
 return {1, value}`;
 
 // A lease renewed or given back only by the holder that still has it, in one atomic step.
@@ -136,6 +150,13 @@ export class RedisStore implements Store {
     const keys = [this.k(key), ...(journal ? [this.k(journal.key), this.k(journal.seqKey)] : [])];
     const [taken, value] = (await this.run('takeIfEnough', this.client.eval(TAKE_IF_ENOUGH, { keys, arguments: [String(by), ...(journal ? [journal.entry] : [])] }))) as [number, string];
     return { taken: Number(taken) === 1, value: Number(value) };
+  }
+
+  async addOnce(key: string, by: number, onceKey: string, onceTtlMs: number, journal?: Journal): Promise<{ added: boolean; value: number }> {
+    const keys = [this.k(key), this.k(onceKey), ...(journal ? [this.k(journal.key), this.k(journal.seqKey)] : [])];
+    const args = [String(by), String(Math.max(1, Math.round(onceTtlMs))), ...(journal ? [journal.entry] : [])];
+    const [added, value] = (await this.run('addOnce', this.client.eval(ADD_ONCE, { keys, arguments: args }))) as [number, string];
+    return { added: Number(added) === 1, value: Number(value) };
   }
 
   async hashSet(key: string, field: string, value: string): Promise<void> {

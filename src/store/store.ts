@@ -29,6 +29,12 @@ export interface Store {
    * replaced by the value after and its first `{seq}` by that score.
    */
   takeIfEnough(key: string, by: number, journal?: Journal): Promise<{ taken: boolean; value: number }>;
+  /**
+   * Adds `by` to `key` (and writes `journal`, as `takeIfEnough` does) only the first time
+   * `onceKey` is seen within `onceTtlMs`, in one atomic step: a credit sent again after a lost
+   * answer, or run late by a client that queued it, applies once. `added` is false for a repeat.
+   */
+  addOnce(key: string, by: number, onceKey: string, onceTtlMs: number, journal?: Journal): Promise<{ added: boolean; value: number }>;
   hashSet(key: string, field: string, value: string): Promise<void>;
   hashGet(key: string, field: string): Promise<string | null>;
   /** Several fields of one hash at once, in the order asked (null where absent). */

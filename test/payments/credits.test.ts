@@ -75,7 +75,7 @@ describe.each(stores)('credit debits under concurrency: %s', (_name, open) => {
     opened.push(store);
     const credits = new CreditLedger(store);
     const account = `0x${randomUUID().replace(/-/g, '').padEnd(40, '0')}`;
-    await credits.topUp(account, START, 'test');
+    await credits.topUp(account, START, 'test', { payer: account, nonce: randomUUID() });
 
     const sizes = [...Array.from({ length: 20 }, () => DEAR), ...Array.from({ length: 180 }, () => CHEAP)];
     const sampler = sample(store, prefix, account);
@@ -110,5 +110,23 @@ describe.each(stores)('credit debits under concurrency: %s', (_name, open) => {
     }
     expect(before).toBe(final);
     await store.clear('credits:');
+  });
+});
+
+describe('credits sent again', () => {
+  const store = new MemoryStore();
+  const credits = new CreditLedger(store);
+
+  it('a top-up sent twice for one authorization, and a refund sent twice for one debit, credit once each', async () => {
+    const account = `0x${randomUUID().replace(/-/g, '').padEnd(40, '0').slice(0, 40)}`;
+    const authorization = { payer: account, nonce: `0x${'ab'.repeat(32)}` };
+    await credits.topUp(account, START, 'x402:0xtx', authorization);
+    await credits.topUp(account, START, 'x402:0xtx', authorization); // the outbox's resend after a lost answer
+    await credits.settle(authorization.payer, authorization.nonce, '0xtx'); // nothing pending: nothing added
+    await credits.debit(account, DEAR, 'call-1');
+    await credits.refund(account, DEAR, 'call-1:nothing_produced');
+    await credits.refund(account, DEAR, 'call-1:nothing_produced');
+    expect(await credits.balance(account)).toBe(START);
+    expect((await credits.movements(account)).map((m) => m.kind)).toEqual(['refund', 'debit', 'topup']);
   });
 });

@@ -36,7 +36,7 @@ describe('catalogue limits', () => {
   it('credits: concurrent debits from two instances on one Redis never overdraw, and every movement is in the ledger', async () => {
     const account = `0x${randomUUID().replace(/-/g, '').padEnd(40, '0').slice(0, 40)}`;
     const [one, two] = [new CreditLedger(a), new CreditLedger(b)];
-    await one.topUp(account, 1_000_000n, 'test');
+    await one.topUp(account, 1_000_000n, 'test', { payer: account, nonce: randomUUID() });
     const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).debit(account, 350_000n, `call-${i}`)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
     expect(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as SibylError).code).toBe('insufficient_credit');

@@ -114,6 +114,23 @@ describe.each(implementations)('Store contract: %s', (_name, open) => {
     expect((await store.sortedRange('big:log', -Infinity, Infinity))[0]!.member).toBe(String(2 ** 52 - 1));
   });
 
+  it('addOnce adds and journals once per once-key, however often (or concurrently) it is sent', async () => {
+    const journal = (ref: string) => ({ key: 'cr:log', seqKey: 'cr:seq', entry: JSON.stringify({ after: '{value}', ref }).slice(0, -1) + ',"seq":{seq}}' });
+    expect(await store.addOnce('cr', 500, 'once:a', 60_000, journal('a'))).toEqual({ added: true, value: 500 });
+    expect(await store.addOnce('cr', 500, 'once:a', 60_000, journal('a'))).toEqual({ added: false, value: 500 });
+    const racing = await Promise.all(Array.from({ length: 20 }, () => store.addOnce('cr', 100, 'once:b', 60_000, journal('b'))));
+    expect(racing.filter((r) => r.added)).toHaveLength(1);
+    expect(await store.get('cr')).toBe('600');
+    expect((await store.sortedRange('cr:log', -Infinity, Infinity)).map((e) => JSON.parse(e.member))).toEqual([
+      { after: '500', ref: 'a', seq: 1 },
+      { after: '600', ref: 'b', seq: 2 },
+    ]);
+    // The once-key lives for its ttl: after it, the same key adds again.
+    expect((await store.addOnce('cr', 1, 'once:c', 30)).added).toBe(true);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await store.addOnce('cr', 1, 'once:c', 30)).toEqual({ added: true, value: 602 });
+  });
+
   it('concurrent takeIfEnough never overdraws and refuses only what did not fit', async () => {
     await store.incrBy('pool', 1_000);
     // At most three 300s fit, and with them the ninety 1s: every small take must succeed in any order.
