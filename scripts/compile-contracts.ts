@@ -1,6 +1,6 @@
 /**
- * Compiles contracts/*.sol with solc-js and writes one typed artifact module per contract
- * to src/chain/artifacts/. Artifacts are committed, so start-up never needs a compiler;
+ * Compiles chain/contracts/*.sol with solc-js and writes one typed artifact module per contract
+ * to chain/artifacts/. Artifacts are committed, so start-up never needs a compiler;
  * run `npm run contracts` after editing a contract.
  */
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -12,8 +12,8 @@ const require = createRequire(import.meta.url);
 const solc = require('solc');
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const contractsDir = join(root, 'contracts');
-const outDir = join(root, 'src', 'chain', 'artifacts');
+const contractsDir = join(root, 'chain', 'contracts');
+const outDir = join(root, 'chain', 'artifacts');
 
 const sources: Record<string, { content: string }> = {};
 for (const file of readdirSync(contractsDir).filter((f) => f.endsWith('.sol'))) {

@@ -5,16 +5,16 @@
  */
 import { parseArgs } from 'node:util';
 import { withIndexedWorld } from './indexed-world.js';
-import type { EvmChainName } from '../src/chain/chains.js';
-import { Market } from '../src/intel/market.js';
-import { detectSandwiches } from '../src/intel/mev.js';
-import { detectSnipers } from '../src/intel/snipers.js';
-import { isSmartMoney, walletRecords } from '../src/intel/smart-money.js';
-import { whaleActivity, whaleWallets } from '../src/intel/flows.js';
-import { poolLiquidity } from '../src/intel/security/liquidity.js';
-import { simulateTrade } from '../src/intel/security/simulate.js';
-import { HIGH_TAX_PCT } from '../src/intel/security/scan.js';
-import { origins, treasuryWallets } from '../src/intel/security/deployer.js';
+import type { EvmChainName } from '../chain/chains.js';
+import { Market } from '../skills/intel/market.js';
+import { detectSandwiches } from '../skills/intel/mev.js';
+import { detectSnipers } from '../skills/intel/snipers.js';
+import { isSmartMoney, walletRecords } from '../skills/intel/smart-money.js';
+import { whaleActivity, whaleWallets } from '../skills/intel/flows.js';
+import { poolLiquidity } from '../skills/intel/security/liquidity.js';
+import { simulateTrade } from '../skills/intel/security/simulate.js';
+import { HIGH_TAX_PCT } from '../skills/intel/security/scan.js';
+import { origins, treasuryWallets } from '../skills/intel/security/deployer.js';
 
 const { values } = parseArgs({
   options: {

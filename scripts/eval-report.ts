@@ -7,10 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { OfflinePlanner } from '../src/agent/offline-planner.js';
-import { agentTools } from '../src/agent/tools.js';
-import { createRegistry } from '../src/skills/index.js';
-import { PLANNED_SKILLS } from '../src/skills/planned/domains.js';
+import { OfflinePlanner } from '../graph/offline-planner.js';
+import { agentTools } from '../graph/tools.js';
+import { createRegistry } from '../skills/index.js';
+import { PLANNED_SKILLS } from '../skills/planned/domains.js';
 
 interface Case { prompt: string; expectAnyOf: string[]; expectArgs?: Record<string, string> }
 

@@ -8,12 +8,12 @@
  */
 import { parseArgs } from 'node:util';
 import { withIndexedWorld } from './indexed-world.js';
-import type { EvmChainName } from '../src/chain/chains.js';
-import { MIN_LIQUIDITY_USD, investmentIdeas } from '../src/intel/investment.js';
-import { Market, TRADEABLE_LIQUIDITY_USD } from '../src/intel/market.js';
-import { PERIODS, type Period } from '../src/intel/periods.js';
-import { tokenRows } from '../src/intel/rankings.js';
-import { screenList, screenTokens } from '../src/intel/screening.js';
+import type { EvmChainName } from '../chain/chains.js';
+import { MIN_LIQUIDITY_USD, investmentIdeas } from '../skills/intel/investment.js';
+import { Market, TRADEABLE_LIQUIDITY_USD } from '../skills/intel/market.js';
+import { PERIODS, type Period } from '../skills/intel/periods.js';
+import { tokenRows } from '../skills/intel/rankings.js';
+import { screenList, screenTokens } from '../skills/intel/screening.js';
 
 const { values } = parseArgs({
   options: {

@@ -5,14 +5,14 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EvmChainName } from '../src/chain/chains.js';
-import { startDevnet } from '../src/chain/devnet.js';
-import { ChainRuntime, type ConnectedChain } from '../src/chain/runtime.js';
-import { ChainIndexer } from '../src/indexer/indexer.js';
-import { IndexReader } from '../src/indexer/reader.js';
-import { MemoryStore } from '../src/store/memory.js';
-import type { WorldLabels } from '../src/world/labels.js';
-import { startWorld, worldGenesisTimestamp } from '../src/world/index.js';
+import type { EvmChainName } from '../chain/chains.js';
+import { startDevnet } from '../chain/devnet.js';
+import { ChainRuntime, type ConnectedChain } from '../chain/runtime.js';
+import { ChainIndexer } from '../indexer/indexer.js';
+import { IndexReader } from '../indexer/reader.js';
+import { MemoryStore } from '../store/memory.js';
+import type { WorldLabels } from '../world/labels.js';
+import { startWorld, worldGenesisTimestamp } from '../world/index.js';
 
 export interface IndexedChain {
   readonly chain: ConnectedChain;

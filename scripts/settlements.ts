@@ -5,10 +5,10 @@
  *
  *   npx tsx scripts/settlements.ts            one JSON object per line
  */
-import { loadConfig } from '../src/config.js';
-import { CHAINS, PAYMENT_CHAIN } from '../src/chain/chains.js';
-import { SettlementLedger } from '../src/payments/settlements.js';
-import { openStore } from '../src/store/index.js';
+import { loadConfig } from '../server/config.js';
+import { CHAINS, PAYMENT_CHAIN } from '../chain/chains.js';
+import { SettlementLedger } from '../server/payments/settlements.js';
+import { openStore } from '../store/index.js';
 
 const config = loadConfig(process.env);
 if (!config.redisUrl) {

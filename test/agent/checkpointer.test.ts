@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-import { KEEP_CHECKPOINTS, StoreCheckpointSaver } from '../../src/agent/checkpointer.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { RedisStore } from '../../src/store/redis.js';
-import type { Store } from '../../src/store/store.js';
+import { KEEP_CHECKPOINTS, StoreCheckpointSaver } from '../../graph/checkpointer.js';
+import { MemoryStore } from '../../store/memory.js';
+import { RedisStore } from '../../store/redis.js';
+import type { Store } from '../../store/store.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 
 /** A graph that answers each message with how many messages the room holds. */

@@ -1,9 +1,9 @@
 /** The offline planner's reading of prompts: facts, arguments by schema, ranking, follow-ups. */
 import { describe, expect, it } from 'vitest';
-import { promptFacts } from '../../src/agent/facts.js';
-import { OfflinePlanner } from '../../src/agent/offline-planner.js';
-import { agentTools } from '../../src/agent/tools.js';
-import { createRegistry } from '../../src/skills/index.js';
+import { promptFacts } from '../../graph/facts.js';
+import { OfflinePlanner } from '../../graph/offline-planner.js';
+import { agentTools } from '../../graph/tools.js';
+import { createRegistry } from '../../skills/index.js';
 
 const planner = new OfflinePlanner(agentTools(createRegistry()));
 const first = (prompt: string, previous?: Parameters<OfflinePlanner['plan']>[1]) => {

@@ -6,9 +6,9 @@
  *   tsx test/bench/chain.ts [rpcUrl]     (without a URL it starts an anvil and measures that)
  */
 import { createPublicClient, createWalletClient, encodeFunctionData, http, parseAbiItem, type Hex } from 'viem';
-import { demoAccount } from '../../src/chain/accounts.js';
-import { startAnvil } from '../../src/chain/anvil.js';
-import { DemoToken } from '../../src/chain/artifacts/index.js';
+import { demoAccount } from '../../chain/accounts.js';
+import { startAnvil } from '../../chain/anvil.js';
+import { DemoToken } from '../../chain/artifacts/index.js';
 
 export interface ChainBench {
   sequentialTxPerSec: number;

@@ -8,18 +8,18 @@
  * approximated by twice the mean pinball loss at q10, q50, q90, over the mean realized level)
  * and its gain over the Gaussian random walk, q10-q90 coverage, and the direction hit rate on
  * decisive outcomes (moves beyond ±0.5%) beside the base rate of always calling bullish; a model
- * calls a direction only when its drift stands out of its own noise (src/forecast/signal.ts).
+ * calls a direction only when its drift stands out of its own noise (skills/forecast/signal.ts).
  */
 import { readFileSync } from 'node:fs';
-import { ForecastWorkers } from '../../src/forecast/backends/worker-pool.js';
-import { consensusVerdict } from '../../src/forecast/engine.js';
-import { direction, NEUTRAL_BAND_PCT, noisePcts } from '../../src/forecast/signal.js';
-import type { InProcessMethod } from '../../src/forecast/models/index.js';
-import type { ModelForecast } from '../../src/forecast/models/types.js';
-import { CONSENSUS_PAIR, MODEL_SLOTS } from '../../src/forecast/slots.js';
-import { ForecastService } from '../../src/forecast/service.js';
-import { resolveToken } from '../../src/intel/resolve.js';
-import { loadMarket } from '../../src/skills/market/load.js';
+import { ForecastWorkers } from '../../skills/forecast/backends/worker-pool.js';
+import { consensusVerdict } from '../../skills/forecast/engine.js';
+import { direction, NEUTRAL_BAND_PCT, noisePcts } from '../../skills/forecast/signal.js';
+import type { InProcessMethod } from '../../skills/forecast/models/index.js';
+import type { ModelForecast } from '../../skills/forecast/models/types.js';
+import { CONSENSUS_PAIR, MODEL_SLOTS } from '../../skills/forecast/slots.js';
+import { ForecastService } from '../../skills/forecast/service.js';
+import { resolveToken } from '../../skills/intel/resolve.js';
+import { loadMarket } from '../../skills/market/load.js';
 import { indexedBenchWorld } from './world.js';
 
 const HORIZONS = [1, 5, 20];

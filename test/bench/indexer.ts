@@ -5,13 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { toHex } from 'viem';
-import { startDevnet } from '../../src/chain/devnet.js';
-import { ChainRuntime } from '../../src/chain/runtime.js';
-import { ALL_TOPICS, EVENTS } from '../../src/indexer/events.js';
-import { ChainIndexer } from '../../src/indexer/indexer.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { RedisStore } from '../../src/store/redis.js';
-import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import { startDevnet } from '../../chain/devnet.js';
+import { ChainRuntime } from '../../chain/runtime.js';
+import { ALL_TOPICS, EVENTS } from '../../indexer/events.js';
+import { ChainIndexer } from '../../indexer/indexer.js';
+import { MemoryStore } from '../../store/memory.js';
+import { RedisStore } from '../../store/redis.js';
+import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
 
 export async function benchIndexer(redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', range = 10_000) {
   const devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(14), fifo: true });

@@ -12,8 +12,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { loadConfig } from '../../src/config.js';
-import { startSibyl } from '../../src/service.js';
+import { loadConfig } from '../../server/config.js';
+import { startSibyl } from '../../server/service.js';
 
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 2_000);
 const CONCURRENCY = Number(process.env.BENCH_MCP_CONCURRENCY ?? 8);

@@ -5,10 +5,10 @@
  * "warm" calls share one index checkpoint (between two blocks: the Market and its timelines
  * are reused); "cold" is the first call after a new block was indexed (the Market is rebuilt).
  */
-import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from '../../src/curve/embedded.js';
-import { demoAccount } from '../../src/chain/accounts.js';
-import { ALL_SKILLS } from '../../src/skills/index.js';
-import type { SkillContext } from '../../src/skills/context.js';
+import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from '../../world/curve/embedded.js';
+import { demoAccount } from '../../chain/accounts.js';
+import { ALL_SKILLS } from '../../skills/index.js';
+import type { SkillContext } from '../../skills/context.js';
 import { indexedBenchWorld } from './world.js';
 
 /** A body each operation accepts on base (or its only chain); defaults fill the rest. */

@@ -7,15 +7,15 @@
  * BENCH_PRINT=1 prints each first answer; BENCH_VERBOSE=1 each refusal.
  */
 import { readFileSync } from 'node:fs';
-import { OfflineGraphPlanner } from '../../src/agent/planners.js';
-import { ReportAgent } from '../../src/agent/report.js';
-import { StoreCheckpointSaver } from '../../src/agent/checkpointer.js';
-import { agentTools } from '../../src/agent/tools.js';
-import { AccuracyLedger } from '../../src/forecast/ledger.js';
-import { ForecastService } from '../../src/forecast/service.js';
-import { createRegistry } from '../../src/skills/index.js';
-import type { SkillContext } from '../../src/skills/context.js';
-import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from '../../src/curve/embedded.js';
+import { OfflineGraphPlanner } from '../../graph/planners.js';
+import { ReportAgent } from '../../graph/report.js';
+import { StoreCheckpointSaver } from '../../graph/checkpointer.js';
+import { agentTools } from '../../graph/tools.js';
+import { AccuracyLedger } from '../../skills/forecast/ledger.js';
+import { ForecastService } from '../../skills/forecast/service.js';
+import { createRegistry } from '../../skills/index.js';
+import type { SkillContext } from '../../skills/context.js';
+import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from '../../world/curve/embedded.js';
 import { indexedBenchWorld } from './world.js';
 
 const RUNS = Number(process.env.BENCH_REPORT_RUNS ?? 5);

@@ -1,5 +1,5 @@
 /** `npm run bench`: chain engine, paid-request gate, the paid path against the stock x402 server, world and indexer, and per-operation latency figures, in one run. */
-import { startAnvil } from '../../src/chain/anvil.js';
+import { startAnvil } from '../../chain/anvil.js';
 import { benchAnchor, printAnchor } from './anchor.js';
 import { benchChain } from './chain.js';
 import { benchGate } from './gate.js';

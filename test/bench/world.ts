@@ -1,9 +1,9 @@
 /** The benchmarks' market: a base devnet with a 14-day world (seed `bench`), indexed into a memory store. */
-import { startDevnet } from '../../src/chain/devnet.js';
-import { ChainRuntime } from '../../src/chain/runtime.js';
-import { ChainIndexer } from '../../src/indexer/indexer.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import { startDevnet } from '../../chain/devnet.js';
+import { ChainRuntime } from '../../chain/runtime.js';
+import { ChainIndexer } from '../../indexer/indexer.js';
+import { MemoryStore } from '../../store/memory.js';
+import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
 
 export async function indexedBenchWorld(label: string) {
   const devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(14), fifo: true });

@@ -1,6 +1,6 @@
 /** The demo accounts are the standard development mnemonic's (derived from one parent node). */
 import { expect, it } from 'vitest';
-import { demoAccount } from '../../src/chain/accounts.js';
+import { demoAccount } from '../../chain/accounts.js';
 
 it('derives the well-known anvil accounts', () => {
   expect(demoAccount(0).address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');

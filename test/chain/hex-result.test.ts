@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeHexResult } from '../../src/chain/hex-result.js';
+import { writeHexResult } from '../../chain/hex-result.js';
 
 describe('writeHexResult', () => {
   let server: Server;

@@ -1,6 +1,6 @@
 /** A2A skills over HTTP: the list, and a paid call with the `{ params }` envelope at the skill's catalogue price. */
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/skills/index.js';
+import { createRegistry } from '../../skills/index.js';
 import { json, postJson, useTestSibyl, walletPoster } from '../helpers/sibyl.js';
 
 const registry = createRegistry();

@@ -12,10 +12,10 @@ import { x402Client } from '@x402/core/client';
 import type { PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
-import { X402_EXTENSION_URI } from '../../src/cards/agent-card.js';
-import { X402_META } from '../../src/agent/a2a-executor.js';
-import { X402_NETWORK } from '../../src/payments/terms.js';
-import { createRegistry } from '../../src/skills/index.js';
+import { X402_EXTENSION_URI } from '../../cards/agent-card.js';
+import { X402_META } from '../../agent/a2a-executor.js';
+import { X402_NETWORK } from '../../server/payments/terms.js';
+import { createRegistry } from '../../skills/index.js';
 import { fundedPayer, json, usdcBalance, useTestSibyl } from '../helpers/sibyl.js';
 
 const registry = createRegistry();

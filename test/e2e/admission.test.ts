@@ -14,8 +14,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
-import { X402_EXTENSION_URI } from '../../src/cards/agent-card.js';
-import { X402_META } from '../../src/agent/a2a-executor.js';
+import { X402_EXTENSION_URI } from '../../cards/agent-card.js';
+import { X402_META } from '../../agent/a2a-executor.js';
 import { freshAddress, fundedPayer, json, payingFetch, postJson, rpcUrl, useTestSibyl, usdcBalance } from '../helpers/sibyl.js';
 
 type Case = readonly [path: string, body: Record<string, unknown>, status: number, code: string];

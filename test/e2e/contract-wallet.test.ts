@@ -5,10 +5,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { randomBytes } from 'node:crypto';
 import { bytesToHex, getAddress } from 'viem';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
-import { DemoSmartWallet } from '../../src/chain/artifacts/index.js';
-import { CHAINS } from '../../src/chain/chains.js';
-import { viemChain } from '../../src/chain/runtime.js';
-import { X402_NETWORK } from '../../src/payments/terms.js';
+import { DemoSmartWallet } from '../../chain/artifacts/index.js';
+import { CHAINS } from '../../chain/chains.js';
+import { viemChain } from '../../chain/runtime.js';
+import { X402_NETWORK } from '../../server/payments/terms.js';
 import { mintUsdc, postJson, rpcUrl, useTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 
 describe('payment from an EIP-1271 contract wallet', () => {

@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { base58 } from '@scure/base';
-import { base58Encode, defaultCurveGenesis, EmbeddedCurveVenue, EMBEDDED_VENUE } from '../../src/curve/embedded.js';
-import type { CurveFeed, CurvePoolTrade, CurveTrade } from '../../src/curve/feed.js';
-import { curveActivity } from '../../src/intel/curve.js';
-import { ReferencePaths } from '../../src/world/reference.js';
+import { base58Encode, defaultCurveGenesis, EmbeddedCurveVenue, EMBEDDED_VENUE } from '../../world/curve/embedded.js';
+import type { CurveFeed, CurvePoolTrade, CurveTrade } from '../../world/curve/feed.js';
+import { curveActivity } from '../../skills/intel/curve.js';
+import { ReferencePaths } from '../../world/reference.js';
 import { json, paidPoster, postJson, useTestSibyl } from '../helpers/sibyl.js';
 
 const SEED = 'curve-test';

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
-import { anvilBinary, freePort } from '../../src/chain/anvil.js';
-import { CHAINS } from '../../src/chain/chains.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { startSibyl } from '../../src/service.js';
+import { anvilBinary, freePort } from '../../chain/anvil.js';
+import { CHAINS } from '../../chain/chains.js';
+import { ConfigError, loadConfig } from '../../server/config.js';
+import { startSibyl } from '../../server/service.js';
 import { freshAddress, fundedPayer, json, payingFetch, usdcBalance } from '../helpers/sibyl.js';
 
 const ENV = {

@@ -1,9 +1,9 @@
 /** Published documents agree with what the server really charges and accepts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRegistry } from '../../src/skills/index.js';
-import { httpPaths } from '../../src/skills/registry.js';
-import { formatUsd } from '../../src/payments/money.js';
+import { createRegistry } from '../../skills/index.js';
+import { httpPaths } from '../../skills/registry.js';
+import { formatUsd } from '../../server/payments/money.js';
 import { postJson, useTestSibyl, json } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 

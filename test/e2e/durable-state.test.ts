@@ -12,8 +12,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { decodePaymentSignatureHeader } from '@x402/core/http';
 import type { Address, Hex } from 'viem';
-import { checkPersistence } from '../../src/store/persistence.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { checkPersistence } from '../../store/persistence.js';
+import { RedisStore } from '../../store/redis.js';
 import { fundedPayer, json, payingFetch, postJson, startTestSibyl } from '../helpers/sibyl.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/redis-server.js';
 

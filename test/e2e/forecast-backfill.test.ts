@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillLedger } from '../../src/forecast/backfill.js';
+import { backfillLedger } from '../../skills/forecast/backfill.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 import { json, startTestSibyl, type TestSibyl } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';

@@ -6,10 +6,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccuracyLedger, RANDOM_WALK, withBaselines } from '../../src/forecast/ledger.js';
-import { precomputeMajors, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS, scoreDue, snapshotKey } from '../../src/forecast/jobs.js';
-import { volatilityForecast } from '../../src/forecast/models/volatility.js';
-import { loadMarket } from '../../src/skills/market/load.js';
+import { AccuracyLedger, RANDOM_WALK, withBaselines } from '../../skills/forecast/ledger.js';
+import { precomputeMajors, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS, scoreDue, snapshotKey } from '../../skills/forecast/jobs.js';
+import { volatilityForecast } from '../../skills/forecast/models/volatility.js';
+import { loadMarket } from '../../skills/market/load.js';
 import { json } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 import { fundedPayer, payingFetch, usdcBalance } from '../helpers/sibyl.js';

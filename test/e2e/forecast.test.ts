@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { verifyMessage, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { accessMessage, ACCESS_TIERS, bodyHash, SIGNATURE_WINDOW_SECONDS } from '../../src/forecast/access.js';
-import { FORECAST_API_SERVICE } from '../../src/server/forecast-routes.js';
-import { canonicalJson } from '../../src/forecast/engine.js';
-import { FORECAST_LIMITS } from '../../src/forecast/slots.js';
-import { createRegistry } from '../../src/skills/index.js';
+import { accessMessage, ACCESS_TIERS, bodyHash, SIGNATURE_WINDOW_SECONDS } from '../../skills/forecast/access.js';
+import { FORECAST_API_SERVICE } from '../../server/forecast-routes.js';
+import { canonicalJson } from '../../skills/forecast/engine.js';
+import { FORECAST_LIMITS } from '../../skills/forecast/slots.js';
+import { createRegistry } from '../../skills/index.js';
 import { fundedPayer, giveServiceTokens, json, payingFetch, postJson, usdcBalance, useTestSibyl } from '../helpers/sibyl.js';
 
 const signingKey = generatePrivateKey();

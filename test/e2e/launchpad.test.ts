@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, encodeFunctionData, formatEther, http, parseAbi, parseAbiItem, parseEther, parseEventLogs, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { CHAINS } from '../../src/chain/chains.js';
-import { BondingCurveLaunchpad, DemoToken, SibylV2Factory, SibylV2Pair, SibylV2Router, WrappedNative } from '../../src/chain/artifacts/index.js';
-import { viemChain } from '../../src/chain/runtime.js';
-import { launchpadRadar } from '../../src/mcp/free-data.js';
-import type { WorldLabels } from '../../src/world/labels.js';
+import { CHAINS } from '../../chain/chains.js';
+import { BondingCurveLaunchpad, DemoToken, SibylV2Factory, SibylV2Pair, SibylV2Router, WrappedNative } from '../../chain/artifacts/index.js';
+import { viemChain } from '../../chain/runtime.js';
+import { launchpadRadar } from '../../server/mcp/free-data.js';
+import type { WorldLabels } from '../../world/labels.js';
 import { json, rpc, untilIndexed } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 

@@ -4,14 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUnits, parseAbiItem, type Address } from 'viem';
-import { CHAINS, EMBEDDED_FLASH_LENDER } from '../../src/chain/chains.js';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
-import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import { CHAINS, EMBEDDED_FLASH_LENDER } from '../../chain/chains.js';
+import { startDevnet, type Devnet } from '../../chain/devnet.js';
+import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
 import { baseClient, fundedPayer, json, payingFetch, postJson, startTestSibyl, usdcBalance, type TestSibyl } from '../helpers/sibyl.js';
 import { createPublicClient, createWalletClient, http, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { viemChain } from '../../src/chain/runtime.js';
-import type { WorldLabels } from '../../src/world/labels.js';
+import { viemChain } from '../../chain/runtime.js';
+import type { WorldLabels } from '../../world/labels.js';
 
 describe('market operations on a world', () => {
   let devnet: Devnet;

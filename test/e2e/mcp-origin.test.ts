@@ -10,8 +10,8 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { originPolicy, refusal } from '../../src/mcp/origin.js';
+import { ConfigError, loadConfig } from '../../server/config.js';
+import { originPolicy, refusal } from '../../server/mcp/origin.js';
 import { useTestSibyl, type TestSibyl } from '../helpers/sibyl.js';
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'origin-test', version: '1.0.0' } } });

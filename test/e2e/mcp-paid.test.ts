@@ -11,9 +11,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
-import { FREE_TOOLS } from '../../src/mcp/free-tools.js';
-import { PAID_TOOLS } from '../../src/mcp/paid-tools.js';
-import { createRegistry } from '../../src/skills/index.js';
+import { FREE_TOOLS } from '../../server/mcp/free-tools.js';
+import { PAID_TOOLS } from '../../server/mcp/paid-tools.js';
+import { createRegistry } from '../../skills/index.js';
 import { freshAddress, fundedPayer, json, payingFetch, postJson, useTestSibyl } from '../helpers/sibyl.js';
 
 const registry = createRegistry();

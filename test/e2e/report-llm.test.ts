@@ -7,9 +7,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentTools } from '../../src/agent/tools.js';
-import { MAX_CALLS_PER_ROUND } from '../../src/agent/report.js';
-import { createRegistry } from '../../src/skills/index.js';
+import { agentTools } from '../../graph/tools.js';
+import { MAX_CALLS_PER_ROUND } from '../../graph/report.js';
+import { createRegistry } from '../../skills/index.js';
 import { json, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
 
 const API_KEY = 'sk-stub-0123456789abcdef';

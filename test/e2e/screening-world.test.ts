@@ -10,9 +10,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createWalletClient, encodeFunctionData, http, parseAbi, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { CHAINS } from '../../src/chain/chains.js';
-import { viemChain } from '../../src/chain/runtime.js';
-import { SNAPSHOT_JOBS } from '../../src/mcp/free-tools.js';
+import { CHAINS } from '../../chain/chains.js';
+import { viemChain } from '../../chain/runtime.js';
+import { SNAPSHOT_JOBS } from '../../server/mcp/free-tools.js';
 import { json, rpc, untilIndexed } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 

@@ -9,10 +9,10 @@ import {
   createPublicClient, createWalletClient, encodeFunctionData, http, parseAbi, parseAbiItem, parseEther, type Abi, type Address, type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DemoToken, OwnerPowersToken, SibylV2Pair, SibylV2Router, WrappedNative } from '../../src/chain/artifacts/index.js';
-import { CHAINS } from '../../src/chain/chains.js';
-import { unreachable } from '../../src/intel/security/simulate.js';
-import { viemChain } from '../../src/chain/runtime.js';
+import { DemoToken, OwnerPowersToken, SibylV2Pair, SibylV2Router, WrappedNative } from '../../chain/artifacts/index.js';
+import { CHAINS } from '../../chain/chains.js';
+import { unreachable } from '../../skills/intel/security/simulate.js';
+import { viemChain } from '../../chain/runtime.js';
 import { fundedPayer, json, payingFetch, postJson, untilIndexed, usdcBalance } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, createWalletClient, http, parseAbi, parseEther, type Abi, type Address, type Hex, type PrivateKeyAccount } from 'viem';
-import { demoAccount } from '../../src/chain/accounts.js';
-import { DemoToken, OwnerPowersToken, SellTaxToken, SibylV2Factory, SibylV2Router, WrappedNative } from '../../src/chain/artifacts/index.js';
-import { CHAINS } from '../../src/chain/chains.js';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
-import { viemChain } from '../../src/chain/runtime.js';
+import { demoAccount } from '../../chain/accounts.js';
+import { DemoToken, OwnerPowersToken, SellTaxToken, SibylV2Factory, SibylV2Router, WrappedNative } from '../../chain/artifacts/index.js';
+import { CHAINS } from '../../chain/chains.js';
+import { startDevnet, type Devnet } from '../../chain/devnet.js';
+import { viemChain } from '../../chain/runtime.js';
 import { fundedPayer, json, payingFetch, startTestSibyl, type TestSibyl } from '../helpers/sibyl.js';
 
 const erc20 = parseAbi(['function approve(address, uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)', 'function transfer(address, uint256) returns (bool)', 'function owner() view returns (address)']);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePaymentResponseHeader } from '@x402/core/http';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { startDevnet, type Devnet } from '../../chain/devnet.js';
 import { fundedPayer, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
 import { privateKeyToAccount } from 'viem/accounts';

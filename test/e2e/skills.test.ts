@@ -1,7 +1,7 @@
 /** The two skills answer real figures replayed from the chain's logs, with provenance. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoAccount } from '../../src/chain/accounts.js';
-import { CHAINS } from '../../src/chain/chains.js';
+import { demoAccount } from '../../chain/accounts.js';
+import { CHAINS } from '../../chain/chains.js';
 import { mintUsdc, paidPoster, useTestSibyl, freshAddress, json, untilIndexed } from '../helpers/sibyl.js';
 
 describe('wallet-holdings and latest-pairs read the index', () => {

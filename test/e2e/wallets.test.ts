@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, http, parseAbi, parseAbiItem, parseEther, type Address, type PrivateKeyAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { CHAINS } from '../../src/chain/chains.js';
-import { viemChain } from '../../src/chain/runtime.js';
-import type { WorldLabels } from '../../src/world/labels.js';
+import { CHAINS } from '../../chain/chains.js';
+import { viemChain } from '../../chain/runtime.js';
+import type { WorldLabels } from '../../world/labels.js';
 import { fundedPayer, json } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 

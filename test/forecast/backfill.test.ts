@@ -3,9 +3,9 @@
  * once across instances, in rows of their own (`origin: "backfill"`) beside the live ones.
  */
 import { describe, expect, it } from 'vitest';
-import { backfillOrigins } from '../../src/forecast/backfill.js';
-import { AccuracyLedger, RANDOM_WALK, withBaselines, type ForecastEvent } from '../../src/forecast/ledger.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { backfillOrigins } from '../../skills/forecast/backfill.js';
+import { AccuracyLedger, RANDOM_WALK, withBaselines, type ForecastEvent } from '../../skills/forecast/ledger.js';
+import { MemoryStore } from '../../store/memory.js';
 
 const T0 = Date.UTC(2026, 0, 1) / 1000; // a UTC midnight: on every grid below
 const HOUR = 3_600;

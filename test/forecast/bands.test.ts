@@ -4,8 +4,8 @@
  * strictly inside, for every finance-native model and in the published (rounded) record.
  */
 import { describe, expect, it } from 'vitest';
-import { forecastInput, runForecast } from '../../src/forecast/engine.js';
-import { volatilityForecast, type VolatilityKind } from '../../src/forecast/models/volatility.js';
+import { forecastInput, runForecast } from '../../skills/forecast/engine.js';
+import { volatilityForecast, type VolatilityKind } from '../../skills/forecast/models/volatility.js';
 
 /** 200 closes at 0.002 USD, moving only every 37th candle (+4% or -3%): 194 of 199 returns are exactly zero. */
 function thinToken(): number[] {

@@ -4,7 +4,7 @@
  * momentum and volume count for the call only when they point its way.
  */
 import { describe, expect, it } from 'vitest';
-import { commentary, type CommentaryInput } from '../../src/forecast/commentary.js';
+import { commentary, type CommentaryInput } from '../../skills/forecast/commentary.js';
 
 const LAST = 100;
 /** 40 candles rising (or falling) `pct` % in all over the last 10, with `recentVolume` on those 10. */

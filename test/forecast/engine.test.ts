@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { recoverMessageAddress, verifyMessage } from 'viem';
-import { attest, canonicalJson, forecastInput, runForecast } from '../../src/forecast/engine.js';
-import { direction, NEUTRAL_BAND_PCT } from '../../src/forecast/signal.js';
+import { attest, canonicalJson, forecastInput, runForecast } from '../../skills/forecast/engine.js';
+import { direction, NEUTRAL_BAND_PCT } from '../../skills/forecast/signal.js';
 
 const trend = (n: number, step: number) => Array.from({ length: n }, (_, i) => 100 * (1 + step) ** i);
 

@@ -1,7 +1,7 @@
 /** The accuracy ledger: scoring at the due price, scratches, independence, baselines, the row fields of spec 2.4. */
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../src/store/memory.js';
-import { AccuracyLedger, ALWAYS_BULLISH, durationLabel, RANDOM_WALK, withBaselines, type ForecastEvent } from '../../src/forecast/ledger.js';
+import { MemoryStore } from '../../store/memory.js';
+import { AccuracyLedger, ALWAYS_BULLISH, durationLabel, RANDOM_WALK, withBaselines, type ForecastEvent } from '../../skills/forecast/ledger.js';
 
 const event = (originTs: number, lastClose: number, point: number, dir: 'bullish' | 'bearish' | 'neutral', id = `${originTs}`): ForecastEvent => ({
   id, asset: 'ETH', chain: 'base', token: '0xeth', interval: '4h', originTs, dueTs: originTs + 4 * 3600, lastClose,

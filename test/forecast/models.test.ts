@@ -4,9 +4,9 @@
  * model must continue it). Answers must be reproducible.
  */
 import { describe, expect, it } from 'vitest';
-import { etsForecast } from '../../src/forecast/models/ets.js';
-import { volatilityForecast, type VolatilityKind } from '../../src/forecast/models/volatility.js';
-import { Rng } from '../../src/world/random.js';
+import { etsForecast } from '../../skills/forecast/models/ets.js';
+import { volatilityForecast, type VolatilityKind } from '../../skills/forecast/models/volatility.js';
+import { Rng } from '../../world/random.js';
 
 /** Closes from a GARCH(1,1) with Student-t-like shocks (a normal scaled by a random variance). */
 function garchCloses(n: number, seed: string): number[] {

@@ -1,12 +1,12 @@
 /** Forecast prices keep significant digits at any magnitude: a token at 1e-9 USD is not 0. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { forecastInput, runForecast } from '../../src/forecast/engine.js';
-import { forecastSeries } from '../../src/forecast/chart.js';
-import { AccuracyLedger, withBaselines } from '../../src/forecast/ledger.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { price } from '../../src/forecast/precision.js';
-import { ForecastService } from '../../src/forecast/service.js';
-import { Rng } from '../../src/world/random.js';
+import { forecastInput, runForecast } from '../../skills/forecast/engine.js';
+import { forecastSeries } from '../../skills/forecast/chart.js';
+import { AccuracyLedger, withBaselines } from '../../skills/forecast/ledger.js';
+import { MemoryStore } from '../../store/memory.js';
+import { price } from '../../skills/forecast/precision.js';
+import { ForecastService } from '../../skills/forecast/service.js';
+import { Rng } from '../../world/random.js';
 
 /** A seeded walk around 1.3e-9 USD with 2% steps. */
 function nanoToken(n: number): number[] {

@@ -3,9 +3,9 @@
  * neutral (its drift is noise by construction), a clear trend is still called.
  */
 import { describe, expect, it } from 'vitest';
-import { forecastInput, runForecast } from '../../src/forecast/engine.js';
-import { direction, NEUTRAL_BAND_PCT, noisePcts, SIGNAL_MULTIPLE, Z90 } from '../../src/forecast/signal.js';
-import { Rng } from '../../src/world/random.js';
+import { forecastInput, runForecast } from '../../skills/forecast/engine.js';
+import { direction, NEUTRAL_BAND_PCT, noisePcts, SIGNAL_MULTIPLE, Z90 } from '../../skills/forecast/signal.js';
+import { Rng } from '../../world/random.js';
 
 /** Closes of a geometric walk: log steps of `mu` plus `sd` times a seeded standard normal. */
 function walk(seed: string, n: number, mu: number, sd: number): number[] {

@@ -4,8 +4,8 @@
  * the same path a real chain takes. Stopped at the end so no process is left behind.
  */
 import type { TestProject } from 'vitest/node';
-import { startDevnet } from '../../src/chain/devnet.js';
-import { DEFAULT_EMBEDDED_CHAINS } from '../../src/config.js';
+import { startDevnet } from '../../chain/devnet.js';
+import { DEFAULT_EMBEDDED_CHAINS } from '../../server/config.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

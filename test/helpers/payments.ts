@@ -4,8 +4,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { randomBytes } from 'node:crypto';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
-import { CHAINS } from '../../src/chain/chains.js';
-import { X402_NETWORK } from '../../src/payments/terms.js';
+import { CHAINS } from '../../chain/chains.js';
+import { X402_NETWORK } from '../../server/payments/terms.js';
 
 const authorizationTypes = {
   TransferWithAuthorization: [

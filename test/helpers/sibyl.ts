@@ -11,15 +11,15 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { demoAccount } from '../../src/chain/accounts.js';
-import { CHAINS, EMBEDDED_SERVICE_TOKEN } from '../../src/chain/chains.js';
-import { GENESIS_TREASURY } from '../../src/chain/genesis.js';
-import { viemChain } from '../../src/chain/runtime.js';
-import { loadConfig } from '../../src/config.js';
-import { startSibyl, type Sibyl, type StartOptions } from '../../src/service.js';
-import { X402_NETWORK } from '../../src/payments/terms.js';
-import { formatUsd } from '../../src/payments/money.js';
-import { createRegistry } from '../../src/skills/index.js';
+import { demoAccount } from '../../chain/accounts.js';
+import { CHAINS, EMBEDDED_SERVICE_TOKEN } from '../../chain/chains.js';
+import { GENESIS_TREASURY } from '../../chain/genesis.js';
+import { viemChain } from '../../chain/runtime.js';
+import { loadConfig } from '../../server/config.js';
+import { startSibyl, type Sibyl, type StartOptions } from '../../server/service.js';
+import { X402_NETWORK } from '../../server/payments/terms.js';
+import { formatUsd } from '../../server/payments/money.js';
+import { createRegistry } from '../../skills/index.js';
 import { TEST_REDIS_URL } from './env.js';
 
 export const USDC = CHAINS.base.usdc;

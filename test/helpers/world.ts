@@ -3,10 +3,10 @@
  * against what the world did: the labels, a public client on the chain, and a paying poster.
  */
 import { createPublicClient, http, type PublicClient } from 'viem';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
-import { viemChain } from '../../src/chain/runtime.js';
-import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
-import type { WorldLabels } from '../../src/world/labels.js';
+import { startDevnet, type Devnet } from '../../chain/devnet.js';
+import { viemChain } from '../../chain/runtime.js';
+import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
+import type { WorldLabels } from '../../world/labels.js';
 import { fundedPayer, payingFetch, startTestSibyl, type TestSibyl } from './sibyl.js';
 
 export interface WorldSibyl {

@@ -6,17 +6,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createPublicClient, custom, encodeFunctionData, parseAbi, type Address, type Hex } from 'viem';
-import { demoAccount } from '../../src/chain/accounts.js';
-import { CHAINS } from '../../src/chain/chains.js';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
-import { ChainRuntime, type ConnectedChain } from '../../src/chain/runtime.js';
-import { ChainIndexer } from '../../src/indexer/indexer.js';
-import { EVENTS } from '../../src/indexer/events.js';
-import { IndexReader } from '../../src/indexer/reader.js';
-import type { Row } from '../../src/indexer/rows.js';
-import { RedisStore } from '../../src/store/redis.js';
-import type { Store } from '../../src/store/store.js';
-import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import { demoAccount } from '../../chain/accounts.js';
+import { CHAINS } from '../../chain/chains.js';
+import { startDevnet, type Devnet } from '../../chain/devnet.js';
+import { ChainRuntime, type ConnectedChain } from '../../chain/runtime.js';
+import { ChainIndexer } from '../../indexer/indexer.js';
+import { EVENTS } from '../../indexer/events.js';
+import { IndexReader } from '../../indexer/reader.js';
+import type { Row } from '../../indexer/rows.js';
+import { RedisStore } from '../../store/redis.js';
+import type { Store } from '../../store/store.js';
+import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 
 const OPTIONS = { range: 50, reorgDepth: 16, lookbackBlocks: 1_000_000 };

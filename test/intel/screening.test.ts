@@ -9,15 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
-import { ChainRuntime, type ConnectedChain } from '../../src/chain/runtime.js';
-import { ChainIndexer } from '../../src/indexer/indexer.js';
-import { IndexReader } from '../../src/indexer/reader.js';
-import { Market } from '../../src/intel/market.js';
-import { SCREEN_CONCURRENCY, screenList, screenTokens } from '../../src/intel/screening.js';
-import { RedisStore } from '../../src/store/redis.js';
-import type { WorldLabels } from '../../src/world/labels.js';
-import { startWorld, worldGenesisTimestamp } from '../../src/world/index.js';
+import { startDevnet, type Devnet } from '../../chain/devnet.js';
+import { ChainRuntime, type ConnectedChain } from '../../chain/runtime.js';
+import { ChainIndexer } from '../../indexer/indexer.js';
+import { IndexReader } from '../../indexer/reader.js';
+import { Market } from '../../skills/intel/market.js';
+import { SCREEN_CONCURRENCY, screenList, screenTokens } from '../../skills/intel/screening.js';
+import { RedisStore } from '../../store/redis.js';
+import type { WorldLabels } from '../../world/labels.js';
+import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 
 /** Node methods a screen uses per token: the simulation, the bytecode, owner(). */

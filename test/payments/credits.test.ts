@@ -13,10 +13,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { CreditLedger } from '../../src/payments/credits.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { RedisStore } from '../../src/store/redis.js';
-import type { Store } from '../../src/store/store.js';
+import { CreditLedger } from '../../server/payments/credits.js';
+import { MemoryStore } from '../../store/memory.js';
+import { RedisStore } from '../../store/redis.js';
+import type { Store } from '../../store/store.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 
 const DEAR = 400_000n;

@@ -4,12 +4,12 @@
  * report agent, curve feed or forecasting switched off). Statuses and codes as the README lists them.
  */
 import { describe, expect, it } from 'vitest';
-import { ChainRuntime } from '../../src/chain/runtime.js';
-import { SibylError } from '../../src/errors.js';
-import { admit } from '../../src/skills/admission.js';
-import type { SkillContext } from '../../src/skills/context.js';
-import { createRegistry } from '../../src/skills/index.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { ChainRuntime } from '../../chain/runtime.js';
+import { SibylError } from '../../skills/errors.js';
+import { admit } from '../../skills/admission.js';
+import type { SkillContext } from '../../skills/context.js';
+import { createRegistry } from '../../skills/index.js';
+import { MemoryStore } from '../../store/memory.js';
 
 const registry = createRegistry();
 

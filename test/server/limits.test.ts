@@ -1,10 +1,10 @@
 /** The catalogue's limits: the rate limiter shared across instances on Redis, and the response-time target. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SibylError } from '../../src/errors.js';
-import { RateLimiter, withinTarget } from '../../src/server/limits.js';
-import { CreditLedger } from '../../src/payments/credits.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { SibylError } from '../../skills/errors.js';
+import { RateLimiter, withinTarget } from '../../server/limits.js';
+import { CreditLedger } from '../../server/payments/credits.js';
+import { RedisStore } from '../../store/redis.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 
 describe('catalogue limits', () => {

@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreTimeoutError } from '../../src/store/deadline.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { StoreTimeoutError } from '../../store/deadline.js';
+import { RedisStore } from '../../store/redis.js';
 import { startPrivateRedis } from '../helpers/redis-server.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 

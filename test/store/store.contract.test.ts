@@ -1,9 +1,9 @@
 /** One contract, two implementations: the in-memory store and Redis on a real server. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../src/store/memory.js';
-import { RedisStore } from '../../src/store/redis.js';
-import type { Store } from '../../src/store/store.js';
+import { MemoryStore } from '../../store/memory.js';
+import { RedisStore } from '../../store/redis.js';
+import type { Store } from '../../store/store.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -7,10 +7,10 @@ import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, parseAbi, type Address, type PublicClient } from 'viem';
-import { loadConfig } from '../../src/config.js';
-import { startSibyl, type Sibyl } from '../../src/service.js';
-import { indexKeys } from '../../src/indexer/rows.js';
-import type { WorldLabels } from '../../src/world/labels.js';
+import { loadConfig } from '../../server/config.js';
+import { startSibyl, type Sibyl } from '../../server/service.js';
+import { indexKeys } from '../../indexer/rows.js';
+import type { WorldLabels } from '../../world/labels.js';
 
 const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
 

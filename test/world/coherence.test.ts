@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, parseAbi, parseAbiItem, type Address, type PublicClient } from 'viem';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
-import { CHAINS, EMBEDDED_SERVICE_TOKEN, type EvmChainName } from '../../src/chain/chains.js';
-import { viemChain } from '../../src/chain/runtime.js';
-import { demoAccount } from '../../src/chain/accounts.js';
-import { startWorld, worldGenesisTimestamp, type RunningWorld } from '../../src/world/index.js';
+import { startDevnet, type Devnet } from '../../chain/devnet.js';
+import { CHAINS, EMBEDDED_SERVICE_TOKEN, type EvmChainName } from '../../chain/chains.js';
+import { viemChain } from '../../chain/runtime.js';
+import { demoAccount } from '../../chain/accounts.js';
+import { startWorld, worldGenesisTimestamp, type RunningWorld } from '../../world/index.js';
 
 const CHAINS_UNDER_TEST: EvmChainName[] = ['base', 'ethereum', 'bsc', 'polygon'];
 /** Canonical asset of each symbol the genesis markets use for a major (wrapped and bridged forms). */

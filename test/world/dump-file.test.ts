@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StoreDump } from '../../src/store/store.js';
-import { readDumpFile, writeDumpFile } from '../../src/world/dump-file.js';
+import type { StoreDump } from '../../store/store.js';
+import { readDumpFile, writeDumpFile } from '../../world/dump-file.js';
 
 /**
  * The most CPU the process spent between two 5 ms ticks while `work` runs: a step holding the

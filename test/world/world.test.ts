@@ -4,11 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, parseAbiItem, type PublicClient } from 'viem';
-import { startDevnet } from '../../src/chain/devnet.js';
-import { viemChain } from '../../src/chain/runtime.js';
-import { startWorld, worldGenesisTimestamp, type RunningWorld } from '../../src/world/index.js';
-import type { WorldLabels } from '../../src/world/labels.js';
-import { demoAccount } from '../../src/chain/accounts.js';
+import { startDevnet } from '../../chain/devnet.js';
+import { viemChain } from '../../chain/runtime.js';
+import { startWorld, worldGenesisTimestamp, type RunningWorld } from '../../world/index.js';
+import type { WorldLabels } from '../../world/labels.js';
+import { demoAccount } from '../../chain/accounts.js';
 
 const DAYS = 1.5;
 

@@ -1,0 +1,123 @@
+/**
+ * The marketplace catalogue (spec 4.5) projected from the registry: the services that carry a
+ * catalogue entry, each with every way to buy it and the price that way really charges, its
+ * rate limit per minute and response-time target (both enforced by the server), and whether
+ * this deployment can serve it. Minimum and maximum prices are computed from the ways.
+ */
+import { atomicToUsdString, usdToAtomic, type UsdPrice } from '../server/payments/money.js';
+import { X402_NETWORK, type PaymentTerms } from '../server/payments/terms.js';
+import { A2A_SKILLS_PATH } from './a2a-skills.js';
+import { A2A_JSONRPC_PATH, X402_EXTENSION_URI } from './agent-card.js';
+import { PAID_TOOLS, kindPrice } from '../server/mcp/paid-tools.js';
+import { MCP_PATH } from '../server/mcp/server.js';
+import { httpPaths, priceVariants, type CatalogEntry, type Registry, type Skill } from '../skills/registry.js';
+import { priceOptions } from './openapi.js';
+
+export const CATALOG_VERSION = '1.4.0';
+
+/** A catalogue service that is not a registry skill (the forecast inference API), with its ways described by its owner. */
+export interface ExtraCatalogService {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly tags: readonly string[];
+  readonly entry: CatalogEntry;
+  readonly priceUsd: string;
+  readonly purchase: (serverUrl: string, rail: PaymentRail) => readonly Purchase[];
+}
+
+/** Where an x402 way's payment goes. */
+export interface PaymentRail {
+  readonly network: string;
+  readonly asset: string;
+  readonly payTo: string;
+}
+
+/** One way to buy a service. */
+export interface Purchase {
+  readonly method: 'x402' | 'service-token-quota' | 'credits';
+  readonly priceUsd: string;
+  readonly [field: string]: unknown;
+}
+
+export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl: string, extra: readonly ExtraCatalogService[] = []) {
+  const rail: PaymentRail = { network: X402_NETWORK, asset: terms.asset, payTo: terms.payTo };
+  const report = registry.list('http').find((s) => s.capabilityField);
+  const groups = new Map<string, Skill[]>();
+  for (const skill of registry.list().filter((s) => s.catalog)) {
+    const id = skill.catalog!.id ?? skill.id;
+    groups.set(id, [...(groups.get(id) ?? []), skill]);
+  }
+  const services = [...groups].map(([id, skills]) => {
+    const primary = skills.find((s) => s.id === id) ?? skills[0]!;
+    const purchase: Purchase[] = skills.flatMap((skill): Purchase[] => [
+      ...(skill.surfaces.includes('http') ? httpPaths(skill).map((path) => ({
+        method: 'x402' as const, protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${path}`, path,
+        priceUsd: httpPrice(skill), ...(skill.catalog?.when && { body: skill.catalog.when }), ...rail,
+      })) : []),
+      ...(skill === primary && !skill.disabledReason && report && skill.surfaces.includes('agent') ? [{
+        method: 'x402' as const, protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${report.httpPath}`, path: report.httpPath,
+        priceUsd: priceOptions(skill, 'catalog')[0]!, body: { [report.capabilityField!]: skill.id }, ...rail,
+      }] : []),
+      ...(skill === primary && !skill.disabledReason && skill.surfaces.includes('a2a') ? [{
+        method: 'x402' as const, protocol: 'a2a', httpMethod: 'POST', url: `${serverUrl}${A2A_SKILLS_PATH}/${skill.id}`, path: `${A2A_SKILLS_PATH}/${skill.id}`,
+        priceUsd: priceOptions(skill, 'catalog')[0]!, body: { params: {} }, ...rail,
+      }, {
+        method: 'x402' as const, protocol: 'a2a-jsonrpc', url: `${serverUrl}${A2A_JSONRPC_PATH}`, path: A2A_JSONRPC_PATH, extension: X402_EXTENSION_URI,
+        message: { skill: skill.id, params: {} }, priceUsd: priceOptions(skill, 'catalog')[0]!, ...rail,
+      }] : []),
+      ...(skill === primary && !skill.disabledReason && skill.surfaces.includes('mcp') && skill.toolName ? [{
+        method: 'x402' as const, protocol: 'mcp-tool', url: `${serverUrl}${MCP_PATH}`, path: MCP_PATH, tool: skill.toolName, priceUsd: priceOptions(skill, 'catalog')[0]!, ...rail,
+      }] : []),
+      ...(skill === primary && !skill.disabledReason ? mcpCreditWays(registry, skill, serverUrl) : []),
+    ]);
+    return {
+      id,
+      title: primary.title,
+      description: primary.description,
+      tags: [...primary.tags],
+      available: !primary.disabledReason,
+      ...(primary.disabledReason && { reason: 'domain_disabled', message: primary.disabledReason }),
+      priceUsd: priceOptions(primary, 'catalog')[0]!,
+      purchase,
+      rateLimitPerMinute: primary.catalog!.rateLimitPerMinute,
+      responseTimeTargetSeconds: primary.catalog!.timeTargetSeconds,
+    };
+  });
+  for (const e of extra) {
+    services.push({
+      id: e.id, title: e.title, description: e.description, tags: [...e.tags], available: true, priceUsd: e.priceUsd,
+      purchase: [...e.purchase(serverUrl, rail)], rateLimitPerMinute: e.entry.rateLimitPerMinute, responseTimeTargetSeconds: e.entry.timeTargetSeconds,
+    });
+  }
+  const charged = services.flatMap((s) => s.purchase.filter((p) => p.method === 'x402').map((p) => String(p.priceUsd)))
+    .flatMap((p) => p.split('-')).map((p) => usdToAtomic(p as UsdPrice));
+  return {
+    version: CATALOG_VERSION,
+    serviceCount: services.length,
+    services,
+    ...(charged.length && {
+      minPriceUsd: atomicToUsdString(charged.reduce((a, b) => (b < a ? b : a))),
+      maxPriceUsd: atomicToUsdString(charged.reduce((a, b) => (b > a ? b : a))),
+    }),
+  };
+}
+
+/** The paid MCP tools (and kinds) this skill answers, billed from credits. */
+function mcpCreditWays(registry: Registry, skill: Skill, serverUrl: string): Purchase[] {
+  return PAID_TOOLS.flatMap((tool) => Object.entries(tool.kinds)
+    .filter(([, kind]) => kind.skill === skill.id)
+    .map(([kind]) => ({
+      method: 'credits' as const, protocol: 'mcp', url: `${serverUrl}${MCP_PATH}`, path: MCP_PATH, tool: tool.name,
+      arguments: Object.keys(tool.kinds).length > 1 ? { [tool.kindField ?? 'kind']: kind } : {},
+      priceUsd: atomicToUsdString(kindPrice(registry, tool.kinds[kind]!)),
+    })));
+}
+
+/** What the skill's HTTP operation charges in this service: the variant its catalogue entry selects, else every price. */
+function httpPrice(skill: Skill): string {
+  const when = skill.catalog?.when;
+  if (!when) return priceOptions(skill).join('-');
+  const variant = [...priceVariants(skill.price)].reverse().find((v) => Object.entries(when).every(([k, w]) => (v.when as Record<string, unknown>)[k] === w));
+  return atomicToUsdString(usdToAtomic((variant ?? priceVariants(skill.price)[0]!).price));
+}

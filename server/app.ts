@@ -1,0 +1,99 @@
+/** The express application: JSON parsing, paid routes, discovery, health and error mapping. */
+import express, { type Express, type Request } from 'express';
+import { buildCatalog } from '../cards/catalog.js';
+import { buildOpenApi } from '../cards/openapi.js';
+import type { ChainRuntime } from '../chain/runtime.js';
+import { SibylError } from '../skills/errors.js';
+import type { Paywall } from './payments/paywall.js';
+import type { SkillContext } from '../skills/context.js';
+import type { Registry } from '../skills/registry.js';
+import type { Store } from '../store/store.js';
+import { errorHandler } from './errors.js';
+import { health } from './health.js';
+import { mountPaidRoutes, paidRouteTable, type PaidRouteDeps } from './paid-routes.js';
+import { challengeLane } from './challenge-lane.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FORECAST_API_SERVICE, mountForecastRoutes } from './forecast-routes.js';
+import { mountA2aRoutes } from './a2a-routes.js';
+import { mountA2aServer } from './a2a-jsonrpc.js';
+import { MCP_PATH, mountMcp } from './mcp/server.js';
+import { Accounts, mountAccounts } from './auth.js';
+import { CreditLedger } from './payments/credits.js';
+import { PAYMENT_CHAIN } from '../chain/chains.js';
+import type { PublicClient } from 'viem';
+import { RateLimiter } from './limits.js';
+import type { ForecastAccess } from '../skills/forecast/access.js';
+
+export const SERVICE_VERSION = '1.0.0';
+
+export interface AppDeps {
+  registry: Registry;
+  paywall: Paywall;
+  chains: ChainRuntime;
+  store: Store;
+  context: SkillContext;
+  forecastAccess?: ForecastAccess;
+  facilitatorKind: 'local' | 'remote';
+  publicUrl?: string;
+  /** The origin sign-in messages must name: PUBLIC_URL, else the configured listening origin; never a request header. */
+  signInOrigin: () => string;
+  /** Browser origins the MCP endpoint allows besides its own (MCP_ALLOWED_ORIGINS). */
+  mcpAllowedOrigins?: readonly string[];
+  log: (msg: string, err?: unknown) => void;
+}
+
+/**
+ * The request handler: unpaid calls to the paid operations take the challenge lane, everything
+ * else the express application; both answer from one route table.
+ */
+export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+  const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, limiter: new RateLimiter(deps.store), publicUrl, outbox: deps.paywall.outbox };
+  const routes = paidRouteTable(paid);
+  return challengeLane({ routes, paywall: deps.paywall, publicUrl: deps.publicUrl, log: deps.log }, expressApp(deps, paid, routes));
+}
+
+function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['paywall']['outbox'] }, routes: ReturnType<typeof paidRouteTable>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  const { publicUrl } = paid;
+
+  app.use(express.json({
+    limit: '64kb', strict: true, type: ['application/json', 'application/*+json'],
+    // Forecast access signs the body's exact bytes.
+    verify: (req, _res, buf) => void ((req as Request & { rawBody?: Buffer }).rawBody = buf),
+  }));
+  app.use((req, _res, next) => {
+    // A body that is not JSON never reaches a handler.
+    if (req.method === 'POST' && req.headers['content-length'] !== '0' && req.headers['content-type'] && !req.is(['application/json', 'application/*+json'])) {
+      return next(new SibylError('unsupported_media_type', 'the body must be application/json'));
+    }
+    next();
+  });
+
+  mountPaidRoutes(app, paid, routes);
+  mountA2aRoutes(app, paid);
+  mountA2aServer(app, { ...paid, store: deps.store, version: SERVICE_VERSION });
+  // Paid tools: accounts by sign-in with Ethereum, credits topped up with x402.
+  const accounts = new Accounts(deps.store, deps.chains.get(PAYMENT_CHAIN).client as PublicClient);
+  const credits = new CreditLedger(deps.store);
+  mountAccounts(app, accounts, credits, paid, MCP_PATH, deps.signInOrigin);
+  mountMcp(app, { ...paid, accounts, credits, configuredOrigin: deps.signInOrigin, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
+  mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
+
+  app.get('/healthz', async (_req, res) => {
+    const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind);
+    res.status(report.status === 'ok' ? 200 : 503).json(report);
+  });
+  app.get('/openapi.json', (req, res) => {
+    res.json(buildOpenApi(deps.registry, deps.paywall.terms, publicUrl(req), SERVICE_VERSION));
+  });
+  app.get('/api/marketplace/catalog', (req, res) => {
+    res.json(buildCatalog(deps.registry, deps.paywall.terms, publicUrl(req), [FORECAST_API_SERVICE]));
+  });
+
+  app.use((req, _res, next) => next(new SibylError('not_found', `no route for ${req.method} ${req.path}`)));
+  app.use(errorHandler(deps.log));
+  return app;
+}

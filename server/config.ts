@@ -1,0 +1,221 @@
+/**
+ * Every environment variable Sibyl reads, parsed in one place. The README's configuration
+ * table documents exactly these.
+ */
+import { z } from 'zod';
+import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
+import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
+import { EMBEDDED_SERVICE_TOKEN, EVM_CHAIN_NAMES, type EvmChainName } from '../chain/chains.js';
+import { backendEnvName, MODEL_SLOTS } from '../skills/forecast/slots.js';
+
+export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = ['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism'];
+/** Where the embedded chains prefer to serve (the port wallets and tools try first); taken ports move. */
+export const DEFAULT_EMBEDDED_RPC_PORT = 8545;
+
+export interface ChainSource {
+  readonly name: EvmChainName;
+  /** Set for a chain reached by URL (a real chain, or a devnet started elsewhere). */
+  readonly rpcUrl?: string;
+  /** Whether the chain is the devnet Sibyl starts itself. */
+  readonly embedded: boolean;
+}
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly publicUrl: string | undefined;
+  /**
+   * Browser origins allowed on `/api/mcp` besides this server's own (PUBLIC_URL, else
+   * http://HOST:PORT and its loopback equivalents); any other `Origin` is refused with 403.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
+  readonly redisUrl: string | undefined;
+  readonly redisPrefix: string;
+  readonly chains: readonly ChainSource[];
+  readonly embeddedRpcPort: number;
+  /** EMBEDDED_RPC_PORT was set: a taken port stops start-up instead of moving to a free one. */
+  readonly embeddedRpcPortFixed: boolean;
+  readonly payTo: Address;
+  readonly settlerPrivateKey: Hex | undefined;
+  readonly facilitatorUrl: string | undefined;
+  readonly maxTimeoutSeconds: number;
+  readonly settleTimeoutMs: number;
+  readonly settleBatchMax: number;
+  readonly logRange: number;
+  readonly indexer: { reorgDepth: number; pollMs: number };
+  /** The simulated market on the embedded chains; undefined when WORLD_DAYS is 0. */
+  readonly world: { seed: string; days: number; meanBlockSeconds: number; liveBlockMs: number; labelsPath: string; cacheDir: string | undefined } | undefined;
+  readonly logLookbackBlocks: number;
+  /** The Solana launchpad feed of the curve-* operations; undefined when CURVE_FEED is off. */
+  readonly curve: { kind: 'embedded'; seed: string; genesisTime: number | undefined } | undefined;
+  /** The forecast engine; undefined when FORECAST is off (forecasts then answer 503, uncharged). */
+  readonly forecast: ForecastConfig | undefined;
+  /** The report agent's language model (any OpenAI-compatible server), or none: the offline planner. */
+  readonly llm: { readonly model: string; readonly baseUrl: string | undefined; readonly apiKey: string | undefined } | undefined;
+  /** Tool rounds one report may run before it must answer. */
+  readonly reportMaxToolRounds: number;
+  /** A report's time budget; undefined: the catalogue's response-time target of the report. */
+  readonly reportTimeBudgetMs: number | undefined;
+  /** Whether this instance runs the free tools' snapshot jobs (any instance may; one runs each round). */
+  readonly snapshotJobs: boolean;
+}
+
+export interface ForecastConfig {
+  readonly threads: number;
+  /** Model id → HTTP inference server (FORECAST_BACKEND_<ID>). */
+  readonly backends: Readonly<Record<string, string>>;
+  readonly backendTimeoutMs: number;
+  readonly signingKey: Hex | undefined;
+  /** The service token whose holders call the forecast endpoint directly (on Base). */
+  readonly tokenAddress: Address;
+  /** Whether this instance runs the background forecasts of the majors and the ledger scoring. */
+  readonly jobs: boolean;
+  /** How often the background job forecasts the ledger's majors. */
+  readonly precomputeIntervalMs: number;
+}
+
+export class ConfigError extends Error {}
+
+const address = z.string().refine(isAddress, 'must be a 0x-prefixed 20-byte address').transform((a) => getAddress(a));
+const privateKey = z.string().refine((k) => isHex(k) && k.length === 66, 'must be a 0x-prefixed 32-byte hex key').transform((k) => k as Hex);
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const envSchema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: int(0, 65_535).default(4021),
+  PUBLIC_URL: z.url().optional(),
+  MCP_ALLOWED_ORIGINS: z.string().default(''),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  REDIS_PREFIX: z.string().min(1).default('sibyl:'),
+  EMBEDDED_CHAINS: z.string().default(DEFAULT_EMBEDDED_CHAINS.join(',')),
+  EMBEDDED_RPC_PORT: int(0, 65_535).optional(),
+  X402_PAY_TO: address.optional(),
+  X402_SETTLER_PRIVATE_KEY: privateKey.optional(),
+  X402_FACILITATOR_URL: z.url().optional(),
+  X402_MAX_TIMEOUT_SECONDS: int(10, 3_600).default(300),
+  X402_SETTLE_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
+  X402_SETTLE_BATCH_MAX: int(1, 500).default(50),
+  CHAIN_LOG_RANGE: int(1, 1_000_000).default(10_000),
+  INDEXER_REORG_DEPTH: int(0, 1_000).default(12),
+  INDEXER_POLL_MS: int(100, 600_000).default(2_000),
+  WORLD_SEED: z.string().min(1).max(100).default('sibyl'),
+  CURVE_FEED: z.enum(['embedded', 'off']).default('embedded'),
+  CURVE_GENESIS_TIME: int(0, 2 ** 40).optional(),
+  WORLD_DAYS: z.coerce.number().min(0).max(60).default(30),
+  WORLD_BLOCK_SECONDS: int(60, 86_400).default(2_400),
+  WORLD_LIVE_BLOCK_MS: int(0, 600_000).default(3_000),
+  WORLD_LABELS_PATH: z.string().min(1).default('.sibyl/world-labels.json'),
+  WORLD_CACHE_DIR: z.string().min(1).default('.sibyl/world-cache'),
+  CHAIN_LOOKBACK_BLOCKS: int(1, 100_000_000).default(200_000),
+  FORECAST: z.enum(['on', 'off']).default('on'),
+  FORECAST_THREADS: int(1, 16).default(2),
+  FORECAST_BACKEND_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  FORECAST_SIGNING_KEY: privateKey.optional(),
+  FORECAST_TOKEN_ADDRESS: address.optional(),
+  FORECAST_PRECOMPUTE_MS: int(10_000, 7 * 86_400_000).default(4 * 3_600_000),
+  FORECAST_JOBS: z.enum(['on', 'off']).default('on'),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  SIBYL_LLM_MODEL: z.string().min(1).max(200).optional(),
+  REPORT_MAX_TOOL_ROUNDS: int(1, 10).default(4),
+  REPORT_TIME_BUDGET_MS: int(1_000, 600_000).optional(),
+  SNAPSHOT_JOBS: z.enum(['on', 'off']).default('on'),
+});
+
+/** MCP_ALLOWED_ORIGINS: comma-separated origins (scheme://host[:port], no path), kept as URL origins. */
+function parseOrigins(list: string): string[] {
+  return list.split(',').map((s) => s.trim()).filter(Boolean).map((raw) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(raw);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+      throw new ConfigError(`MCP_ALLOWED_ORIGINS: "${raw}" is not an origin (http(s)://host[:port], no path)`);
+    }
+    return url.origin;
+  });
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+
+  const embedded = e.EMBEDDED_CHAINS.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of embedded) {
+    if (!(EVM_CHAIN_NAMES as string[]).includes(name)) {
+      throw new ConfigError(`EMBEDDED_CHAINS: unknown chain "${name}" (allowed: ${EVM_CHAIN_NAMES.join(', ')})`);
+    }
+  }
+  const mcpAllowedOrigins = parseOrigins(e.MCP_ALLOWED_ORIGINS);
+
+  const chains: ChainSource[] = [];
+  for (const name of EVM_CHAIN_NAMES) {
+    const rpcUrl = env[`CHAIN_RPC_URL_${name.toUpperCase()}`];
+    if (rpcUrl) {
+      if (!/^https?:\/\//.test(rpcUrl)) throw new ConfigError(`CHAIN_RPC_URL_${name.toUpperCase()}: must be an http(s) URL`);
+      chains.push({ name, rpcUrl, embedded: false });
+    } else if (embedded.includes(name)) chains.push({ name, embedded: true });
+  }
+
+  const baseIsEmbedded = chains.some((c) => c.name === 'base' && c.embedded);
+  // The demo settler key only holds gas on the embedded devnet; a real Base needs a real one.
+  const settlerPrivateKey = e.X402_SETTLER_PRIVATE_KEY ?? (baseIsEmbedded ? demoPrivateKey(0) : undefined);
+  if (!e.X402_FACILITATOR_URL && !settlerPrivateKey && chains.some((c) => c.name === 'base')) {
+    throw new ConfigError('X402_SETTLER_PRIVATE_KEY or X402_FACILITATOR_URL is required when Base is a real chain');
+  }
+
+  const backends: Record<string, string> = {};
+  for (const slot of MODEL_SLOTS) {
+    const url = env[backendEnvName(slot.id)];
+    if (!url) continue;
+    if (!/^https?:\/\//.test(url)) throw new ConfigError(`${backendEnvName(slot.id)}: must be an http(s) URL`);
+    backends[slot.id] = url;
+  }
+
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    mcpAllowedOrigins,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    chains,
+    embeddedRpcPort: e.EMBEDDED_RPC_PORT ?? DEFAULT_EMBEDDED_RPC_PORT,
+    embeddedRpcPortFixed: e.EMBEDDED_RPC_PORT !== undefined,
+    payTo: e.X402_PAY_TO ?? demoAccount(0).address,
+    settlerPrivateKey,
+    facilitatorUrl: e.X402_FACILITATOR_URL,
+    maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
+    settleTimeoutMs: e.X402_SETTLE_TIMEOUT_MS,
+    settleBatchMax: e.X402_SETTLE_BATCH_MAX,
+    logRange: e.CHAIN_LOG_RANGE,
+    indexer: { reorgDepth: e.INDEXER_REORG_DEPTH, pollMs: e.INDEXER_POLL_MS },
+    world: e.WORLD_DAYS > 0
+      ? { seed: e.WORLD_SEED, days: e.WORLD_DAYS, meanBlockSeconds: e.WORLD_BLOCK_SECONDS, liveBlockMs: e.WORLD_LIVE_BLOCK_MS, labelsPath: e.WORLD_LABELS_PATH, cacheDir: e.WORLD_CACHE_DIR === 'off' ? undefined : e.WORLD_CACHE_DIR }
+      : undefined,
+    logLookbackBlocks: e.CHAIN_LOOKBACK_BLOCKS,
+    curve: e.CURVE_FEED === 'embedded' ? { kind: 'embedded', seed: e.WORLD_SEED, genesisTime: e.CURVE_GENESIS_TIME } : undefined,
+    // A model is used only when named; OPENAI_BASE_URL alone (or a key alone) leaves the offline planner.
+    llm: e.SIBYL_LLM_MODEL ? { model: e.SIBYL_LLM_MODEL, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,
+    reportMaxToolRounds: e.REPORT_MAX_TOOL_ROUNDS,
+    reportTimeBudgetMs: e.REPORT_TIME_BUDGET_MS,
+    snapshotJobs: e.SNAPSHOT_JOBS === 'on',
+    forecast: e.FORECAST === 'on'
+      ? {
+          threads: e.FORECAST_THREADS,
+          backends,
+          backendTimeoutMs: e.FORECAST_BACKEND_TIMEOUT_MS,
+          signingKey: e.FORECAST_SIGNING_KEY,
+          tokenAddress: e.FORECAST_TOKEN_ADDRESS ?? EMBEDDED_SERVICE_TOKEN,
+          jobs: e.FORECAST_JOBS === 'on',
+          precomputeIntervalMs: e.FORECAST_PRECOMPUTE_MS,
+        }
+      : undefined,
+  };
+}

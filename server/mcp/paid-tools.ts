@@ -1,0 +1,278 @@
+/**
+ * The tool server's paid tools (spec 4.7), billed from the prepaid credit balance. Each tool has
+ * its spec input schema (exact) and a `kind` per capability; a kind names the registry skill that
+ * answers it and how the tool's inputs become that skill's params, so its price is the skill's
+ * catalogue price. A kind whose skill this deployment does not have carries the spec's price
+ * only to publish it: calling it answers `available: false, reason: domain_disabled` and is
+ * never debited.
+ */
+import { z } from 'zod';
+import { assertUsdPrice, atomicToUsdString, usdToAtomic, type UsdPrice } from '../payments/money.js';
+import type { Registry, Skill } from '../../skills/registry.js';
+import { evmAddressParam, tokenParam } from '../../skills/params.js';
+
+type Input = Record<string, unknown>;
+
+export interface PaidKind {
+  /** The registry skill that answers this kind. */
+  readonly skill: string;
+  /** The spec's price, for a kind whose skill has no engine here (published, never charged). */
+  readonly listedPriceUsd?: UsdPrice;
+  readonly params: (input: Input) => Input;
+}
+
+export interface PaidTool {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: z.ZodObject;
+  readonly kinds: Readonly<Record<string, PaidKind>>;
+  readonly defaultKind: string;
+  /** The input field that picks the kind (`kind` by default; `venue` for whales and launchpads). */
+  readonly kindField?: string;
+  /** Not read-only and not idempotent (generate_quantum_key); the rest read and repeat. */
+  readonly mutating?: boolean;
+}
+
+/** Only the fields that were given (skills refuse unknown fields, and undefined is not a value). */
+const defined = (o: Input): Input => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+const chain7 = z.enum(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism', 'solana']).default('base').describe('One of base, ethereum, bsc, arbitrum, polygon, optimism, solana; default base.');
+const rows = z.number().int().min(1).max(100).default(10).describe('Rows, 1-100; default 10.');
+const kindOf = <const K extends readonly [string, ...string[]]>(kinds: K, fallback: K[number]) => z.enum(kinds).default(fallback as never).describe(`One of ${kinds.join(', ')}; default ${fallback}.`);
+/** A kind with no engine here: its price is the declared skill's, or, when the registry has none, the spec's. */
+const none = (skill: string, price?: UsdPrice): PaidKind => ({ skill, ...(price && { listedPriceUsd: price }), params: () => ({}) });
+/** The chart period whose candles match a timeframe. */
+const PERIOD_OF_TIMEFRAME: Record<string, string> = { '1h': '24h', '4h': '7d', '24h': '30d', '1d': '30d', '1w': '30d', '7d': '30d', '30d': '30d' };
+const CANDLE_OF_TIMEFRAME: Record<string, string> = { '1h': '1h', '4h': '4h', '24h': '1d', '1d': '1d', '7d': '1d', '30d': '1d' };
+
+const tool = (t: PaidTool) => t;
+
+export const PAID_TOOLS: readonly PaidTool[] = [
+  tool({
+    name: 'ask_service', title: 'Ask Sibyl', description: 'Ask anything about on-chain activity and markets in plain language; the analysis agent picks the skills, runs them and answers with sources.',
+    input: z.strictObject({ prompt: z.string().min(1).max(4_000).describe('The question, 1-4,000 characters.') }),
+    kinds: { ask: { skill: 'general-analysis', params: (i) => ({ prompt: i.prompt }) } }, defaultKind: 'ask',
+  }),
+  tool({
+    name: 'scan_hook_layer', title: 'Uniswap v4 hook radar', description: 'New Uniswap v4 hooks and their pools.',
+    input: z.strictObject({ chainId: z.union([z.literal(4663), z.literal(8453)]).optional().describe('4663 or 8453; omit for both.') }),
+    kinds: { radar: none('v4-hook-radar', '0.25') }, defaultKind: 'radar',
+  }),
+  tool({
+    name: 'forecast_chart', title: 'Chart forecast', description: 'A two-model forecast of a token with quantile bands, verdict and commentary over its chart.',
+    input: z.strictObject({ token: tokenParam('Token symbol or contract address.'), chain: chain7, timeframe: z.enum(['1h', '4h', '1d', '1w']).default('1d').describe('Candle size: 1h, 4h, 1d or 1w; default 1d.') }),
+    kinds: { forecast: { skill: 'chart-forecast', params: (i) => ({ token: i.token, chain: i.chain, timeperiod: PERIOD_OF_TIMEFRAME[i.timeframe as string] }) } }, defaultKind: 'forecast',
+  }),
+  tool({
+    name: 'analyze_token_security', title: 'Token security', description: 'A token\'s rug-pull and honeypot scan, holder concentration, snipers, approvals or a bytecode audit.',
+    input: z.strictObject({ tokenAddress: tokenParam('Token contract address (or symbol).'), kind: kindOf(['rug_pull', 'holders', 'sniping', 'approvals', 'contract_audit'], 'rug_pull'), chain: chain7 }),
+    kinds: {
+      rug_pull: { skill: 'security-scan', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
+      holders: { skill: 'holder-concentration', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
+      sniping: { skill: 'token-sniping', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
+      approvals: none('approval-security-scan', '0.50'),
+      contract_audit: { skill: 'smart-contract-audit', params: (i) => ({ address: i.tokenAddress, chain: i.chain }) },
+    },
+    defaultKind: 'rug_pull',
+  }),
+  tool({
+    name: 'inspect_onchain', title: 'On-chain inspector', description: 'Review a contract\'s owner powers (contract, needs address), debug a transaction (transaction, needs txHash) or trace its funds (flow, needs txHash).',
+    input: z.strictObject({
+      kind: kindOf(['contract', 'transaction', 'flow'], 'contract'),
+      address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters').optional().describe('Contract address (0x + 40 hex), for contract.'),
+      txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex characters').optional().describe('Transaction hash (0x + 64 hex), for transaction and flow.'),
+      chain: chain7,
+    }),
+    kinds: {
+      contract: { skill: 'contract-review', params: (i) => defined({ address: i.address, chain: i.chain }) },
+      transaction: { skill: 'transaction-debugger', params: (i) => defined({ txHash: i.txHash, chain: i.chain }) },
+      flow: { skill: 'fund-flow-trace', params: (i) => defined({ txHash: i.txHash, chain: i.chain }) },
+    },
+    defaultKind: 'contract',
+  }),
+  tool({
+    name: 'analyze_wallet', title: 'Wallet analysis', description: 'A wallet\'s portfolio, PnL, trust score, forgotten assets, claimable airdrops or quantum exposure.',
+    input: z.strictObject({ walletAddress: evmAddressParam('The wallet (0x + 40 hex).'), kind: kindOf(['portfolio', 'pnl', 'trust', 'forgotten', 'airdrops', 'quantum'], 'portfolio'), chain: chain7 }),
+    kinds: {
+      portfolio: { skill: 'wallet-portfolio', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
+      pnl: { skill: 'wallet-pnl', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
+      trust: { skill: 'wallet-trust-score', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
+      forgotten: none('forgotten-assets-scan', '0.50'),
+      airdrops: none('claimable-airdrops', '0.25'),
+      quantum: none('pqc-wallet-scan'),
+    },
+    defaultKind: 'portfolio',
+  }),
+  tool({
+    name: 'analyze_tokenized_stocks', title: 'Tokenized stocks', description: 'Tokenized-equity boards: float corner, wrapper trust, stock pairs, early buyers, trader record, event risk, portfolio.',
+    input: z.strictObject({
+      board: z.enum(['float-corner', 'wrapper-trust', 'stock-pairs', 'pons-stock-pairs', 'early-buyers', 'trader-record', 'event-risk', 'portfolio']).default('float-corner').describe('The board; default float-corner.'),
+      token: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe('Token contract (required for early-buyers).'),
+      intent: z.string().max(1_000).optional().describe('Objective, for portfolio; no transaction is executed.'),
+    }),
+    kinds: { board: none('rwa-intel') }, defaultKind: 'board',
+  }),
+  tool({
+    name: 'track_whales', title: 'Whale tracking', description: 'Whale moves on chain, perpetuals whales, or what smart money is doing.',
+    input: z.strictObject({ venue: kindOf(['onchain', 'hyperliquid', 'smart_money'], 'onchain'), chain: chain7, timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h.'), limit: rows }),
+    kinds: {
+      onchain: { skill: 'whale-tracking', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
+      hyperliquid: none('perp-smart-money', '0.50'),
+      smart_money: { skill: 'smart-money', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
+    },
+    defaultKind: 'onchain', kindField: 'venue',
+  }),
+  tool({
+    name: 'scan_market', title: 'Market scan', description: 'Top gainers, movers, alpha-ranked gainers, the altcoin season index, technicals of a token, or the market regime.',
+    input: z.strictObject({
+      kind: kindOf(['top_gainers', 'movers', 'alpha_ranked', 'altseason', 'technicals', 'regime'], 'top_gainers'),
+      token: tokenParam('Token symbol or address, for technicals.').optional(),
+      chain: chain7,
+      timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h (a period; the candle size for technicals).'),
+      limit: rows,
+    }),
+    kinds: {
+      top_gainers: { skill: 'top-gainers', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
+      movers: none('market-movers', '0.35'),
+      alpha_ranked: { skill: 'top-gainers-comprehensive', params: (i) => ({ chain: i.chain === 'solana' ? undefined : i.chain, limit: i.limit }) },
+      altseason: { skill: 'altcoin-season-index', params: (i) => ({ chain: i.chain }) },
+      technicals: { skill: 'technical-analysis', params: (i) => defined({ token: i.token, chain: i.chain, timeframe: CANDLE_OF_TIMEFRAME[i.timeframe as string] }) },
+      regime: none('regime-classification', '0.50'),
+    },
+    defaultKind: 'top_gainers',
+  }),
+  tool({
+    name: 'detect_mev', title: 'MEV', description: 'Sandwich attacks on a chain, mempool watch, or protection advice for a token trade.',
+    input: z.strictObject({ kind: kindOf(['detection', 'mempool', 'protection'], 'detection'), tokenAddress: tokenParam('Token, for protection.').optional(), chain: chain7, timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h.') }),
+    kinds: {
+      detection: { skill: 'mev-detection', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe }) },
+      mempool: none('mempool-watch', '0.45'),
+      protection: { skill: 'mev-protection', params: (i) => defined({ tokenAddress: i.tokenAddress, chain: i.chain }) },
+    },
+    defaultKind: 'detection',
+  }),
+  tool({
+    name: 'find_arbitrage', title: 'Arbitrage', description: 'DEX arbitrage, flash-loan arbitrage, cross-chain price gaps or prediction-market arbitrage.',
+    input: z.strictObject({ kind: kindOf(['dex', 'flashloan', 'cross_chain', 'prediction_market'], 'dex'), chain: chain7, limit: rows }),
+    kinds: {
+      dex: { skill: 'arbitrage-scanner', params: (i) => ({ chain: i.chain, limit: i.limit }) },
+      flashloan: { skill: 'flashloan-opportunities', params: (i) => ({ chain: i.chain, limit: i.limit }) },
+      cross_chain: { skill: 'cross-chain-arbitrage', params: (i) => ({ limit: i.limit }) },
+      prediction_market: none('cross-platform-arbitrage', '1.00'),
+    },
+    defaultKind: 'dex',
+  }),
+  tool({
+    name: 'scan_launchpads', title: 'Launchpads', description: 'Solana bonding-curve launches, EVM creator launches, or the launchpad catalogue.',
+    input: z.strictObject({ venue: z.enum(['curve', 'creator', 'catalog']).default('curve').describe('curve, creator or catalog; default curve.'), timeframe: z.enum(['1h', '4h', '24h', '7d']).default('24h').describe('1h, 4h, 24h or 7d; default 24h.'), limit: rows }),
+    kinds: {
+      curve: { skill: 'curve-launches', params: (i) => ({ timeperiod: i.timeframe === '7d' ? '24h' : i.timeframe, limit: Math.min(i.limit as number, 20) }) },
+      creator: { skill: 'creator-launches', params: (i) => ({ timeperiod: i.timeframe, limit: Math.min(i.limit as number, 25) }) },
+      catalog: none('launchpad-catalog', '0.25'),
+    },
+    defaultKind: 'curve', kindField: 'venue',
+  }),
+  tool({
+    name: 'analyze_bitcoin', title: 'Bitcoin', description: 'Bitcoin mempool, on-chain analytics, BRC-20, runes, bridges or staking.',
+    input: z.strictObject({ kind: kindOf(['mempool', 'onchain', 'brc20', 'runes', 'bridges', 'staking'], 'mempool'), limit: rows }),
+    kinds: {
+      mempool: none('bitcoin-mempool-intelligence'), onchain: none('bitcoin-onchain-analytics'), brc20: none('brc20-analytics'),
+      runes: none('runes-analytics'), bridges: none('bitcoin-bridge-comparison', '0.50'), staking: none('bitcoin-staking-analysis', '0.75'),
+    },
+    defaultKind: 'mempool',
+  }),
+  tool({
+    name: 'assess_quantum_risk', title: 'Quantum risk', description: 'Post-quantum readiness, migration plan, portfolio exposure or the CRQC proximity benchmark.',
+    input: z.strictObject({ kind: kindOf(['readiness', 'migration', 'portfolio', 'crqc_benchmark'], 'readiness'), walletAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe('Wallet, for portfolio.') }),
+    kinds: { readiness: none('pqc-readiness-assessment', '0.75'), migration: none('pqc-migration-planner', '0.75'), portfolio: none('quantum-portfolio-monitor', '0.50'), crqc_benchmark: none('crqc-proximity-benchmark', '1.00') },
+    defaultKind: 'readiness',
+  }),
+  tool({
+    name: 'generate_quantum_key', title: 'Quantum keys', description: 'A quantum-safe wallet, a post-quantum encryption or signing key, or quantum random bytes; keys are returned once and never stored.',
+    input: z.strictObject({ kind: kindOf(['wallet', 'encryption', 'signing', 'random'], 'random') }),
+    kinds: { wallet: none('quantum-wallet-generation'), encryption: none('quantum-encryption-key'), signing: none('quantum-signing-key'), random: none('quantum-hardware-qrng', '0.25') },
+    defaultKind: 'random', mutating: true,
+  }),
+  tool({
+    name: 'analyze_prediction_markets', title: 'Prediction markets', description: 'Prediction markets, insider activity, spreads, conviction or long-shot fading.',
+    input: z.strictObject({ kind: kindOf(['markets', 'insiders', 'spread', 'conviction', 'longshot_fade'], 'markets'), query: z.string().max(500).optional().describe('What to look for.'), limit: rows }),
+    kinds: { markets: none('prediction-market-discovery'), insiders: none('insider-scan'), spread: none('spread-analysis', '0.75'), conviction: none('conviction-scanner', '1.00'), longshot_fade: none('longshot-fader', '0.75') },
+    defaultKind: 'markets',
+  }),
+  tool({
+    name: 'find_yield', title: 'Yield', description: 'Liquidity-provider yields, fixed yields, yield discovery or liquidations.',
+    input: z.strictObject({ kind: kindOf(['defi', 'pendle', 'discover', 'liquidations'], 'defi'), chain: z.enum(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism', 'solana', 'stockchain']).default('base').describe('A chain, or stockchain; default base.'), limit: rows }),
+    kinds: {
+      defi: { skill: 'defi-yield-analysis', params: (i) => ({ chain: i.chain, limit: i.limit }) },
+      pendle: none('fixed-yield-analysis', '0.50'), discover: none('yield-discover', '0.10'), liquidations: none('liquidation-monitor'),
+    },
+    defaultKind: 'defi',
+  }),
+  tool({
+    name: 'run_backtest', title: 'Backtest', description: 'Backtest a strategy (moving-average-cross, rsi-reversion, breakout, buy-and-hold) on an asset\'s indexed candles.',
+    input: z.strictObject({ strategy: z.string().min(1).max(200).describe('The strategy: moving-average-cross, rsi-reversion, breakout or buy-and-hold.'), kind: kindOf(['custom', 'standard', 'engine', 'optimize'], 'custom'), asset: tokenParam('Asset symbol or address; default ETH.').optional() }),
+    kinds: {
+      custom: { skill: 'backtest-custom-strategy', params: (i) => ({ token: i.asset ?? 'ETH', strategy: i.strategy }) },
+      standard: { skill: 'strategy-backtest', params: (i) => ({ token: i.asset ?? 'ETH', strategy: i.strategy }) },
+      engine: { skill: 'backtest-strategy', params: (i) => ({ token: i.asset ?? 'ETH', strategy: i.strategy }) },
+      optimize: none('optimize-strategy-params', '2.00'),
+    },
+    defaultKind: 'custom',
+  }),
+  tool({
+    name: 'get_trade_signals', title: 'Trade signals', description: 'Current trade signals.',
+    input: z.strictObject({ limit: rows }), kinds: { signals: none('trade-signals', '0.50') }, defaultKind: 'signals',
+  }),
+  tool({
+    name: 'analyze_copy_trading', title: 'Copy trading', description: 'The copy-trading leaderboard, or intel on one trader (needs walletAddress).',
+    input: z.strictObject({ kind: kindOf(['leaderboard', 'intel'], 'leaderboard'), walletAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters').optional().describe('The trader, for intel.'), limit: rows }),
+    kinds: {
+      leaderboard: { skill: 'copy-trading-leaderboard', params: (i) => ({ limit: i.limit }) },
+      intel: { skill: 'copy-trading-intel', params: (i) => defined({ walletAddress: i.walletAddress }) },
+    },
+    defaultKind: 'leaderboard',
+  }),
+  tool({
+    name: 'recommend_allocation', title: 'Allocation', description: 'Portfolio risk allocation, strategy split, gate check or meta-strategy.',
+    input: z.strictObject({ kind: kindOf(['portfolio_risk', 'strategy_split', 'gate_check', 'meta_strategy'], 'portfolio_risk'), context: z.string().max(2_000).optional().describe('What to allocate.') }),
+    kinds: { portfolio_risk: none('portfolio-risk-allocation', '0.50'), strategy_split: none('strategy-allocation-recommendation', '1.00'), gate_check: none('strategy-gate', '0.50'), meta_strategy: none('meta-strategy', '1.00') },
+    defaultKind: 'portfolio_risk',
+  }),
+  tool({
+    name: 'check_content_integrity', title: 'Content integrity', description: 'Judge content, deep-scan it, or list vaults.',
+    input: z.strictObject({ kind: kindOf(['judge', 'deep_scan', 'vaults'], 'judge'), content: z.string().max(20_000).optional().describe('The content.') }),
+    kinds: { judge: none('content-judge', '0.05'), deep_scan: none('integrity-deep-scan', '1.00'), vaults: none('vaults-list', '0.10') },
+    defaultKind: 'judge',
+  }),
+  tool({
+    name: 'get_agent_context', title: 'Agent context', description: 'Context pack for an agent.',
+    input: z.strictObject({}), kinds: { context: none('agent-context', '1.00') }, defaultKind: 'context',
+  }),
+];
+
+/** The skill answering a kind, if this deployment has it working. */
+export function kindSkill(registry: Registry, kind: PaidKind): Skill | undefined {
+  const skill = registry.byId(kind.skill);
+  return skill && !skill.disabledReason ? skill : undefined;
+}
+
+/** A kind's price: its skill's catalogue price, else the spec's listed one. */
+export function kindPrice(registry: Registry, kind: PaidKind): bigint {
+  const skill = registry.byId(kind.skill);
+  if (skill) return skill.catalogPriceRange.min;
+  assertUsdPrice(kind.listedPriceUsd!);
+  return usdToAtomic(kind.listedPriceUsd!);
+}
+
+/** "0.65", or "0.35-2.00" across kinds. */
+export function toolPriceUsd(registry: Registry, tool: PaidTool): string {
+  const prices = Object.values(tool.kinds).map((k) => kindPrice(registry, k));
+  const [min, max] = [prices.reduce((a, b) => (b < a ? b : a)), prices.reduce((a, b) => (b > a ? b : a))];
+  return min === max ? atomicToUsdString(min) : `${atomicToUsdString(min)}-${atomicToUsdString(max)}`;
+}
+
+/** The kind a call asks for. */
+export function kindOfCall(tool: PaidTool, input: Input): string {
+  const value = input[tool.kindField ?? 'kind'];
+  return typeof value === 'string' && value in tool.kinds ? value : tool.defaultKind;
+}

@@ -1,0 +1,54 @@
+/**
+ * The report operation (spec 4.1): a free-form prompt answered by the report agent, which
+ * chooses its own tools among the agent skills; tool calls are covered by this price. A body
+ * `{ "service": "<skill id>", ...fields }` on the same path runs that skill directly at its own
+ * price instead (DESIGN.md section 6); see `capabilityField`.
+ */
+import { z } from 'zod';
+import { SibylError } from '../errors.js';
+import type { ReportAgent } from '../../graph/report.js';
+import type { SkillContext } from '../context.js';
+import { defineSkill } from '../registry.js';
+
+/** Longest prompt accepted, in characters, and the largest `metadata` object, in bytes of JSON. */
+export const REPORT_LIMITS = { promptChars: 4_000, idChars: 128, metadataBytes: 4_096 } as const;
+
+export const generalAnalysisSkill = defineSkill({
+  id: 'general-analysis',
+  title: 'General analysis (report agent)',
+  description:
+    'Ask anything about on-chain activity and markets in plain language: the agent picks the skills that answer it, runs them, and writes the answer with the figures and their sources. Reuse roomId for follow-up questions.',
+  tags: ['report', 'agent', 'analysis', 'question'],
+  examples: ['Is 0x... on base a honeypot, and who holds it?', 'What are smart money wallets buying on base this week?'],
+  input: z.strictObject({
+    prompt: z.string().trim().min(1).max(REPORT_LIMITS.promptChars).describe(`The question, 1-${REPORT_LIMITS.promptChars} characters.`),
+    roomId: z
+      .string()
+      .regex(new RegExp(`^[A-Za-z0-9_.:-]{1,${REPORT_LIMITS.idChars}}$`), `must be 1-${REPORT_LIMITS.idChars} letters, digits or _ . : -`)
+      .optional()
+      .describe('Conversation thread: answers in the same room can refer to earlier ones. A new room is opened when absent and returned.'),
+    userId: z.string().min(1).max(REPORT_LIMITS.idChars).optional().describe('Caller reference, echoed back.'),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= REPORT_LIMITS.metadataBytes, `must be at most ${REPORT_LIMITS.metadataBytes} bytes of JSON`)
+      .optional()
+      .describe('Free-form, not read by the agent.'),
+  }),
+  price: '0.50',
+  catalogPrice: '1.00',
+  httpPath: '/x402/svc/report',
+  capabilityField: 'service',
+  // A2A sells it at its catalogue price ($1.00); the HTTP report path at $0.50 (DESIGN.md section 6).
+  surfaces: ['http', 'a2a'],
+  catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 60 },
+  admit: async (_input, ctx) => void reportAgent(ctx),
+  async handler(input, ctx) {
+    return { ...(await reportAgent(ctx).ask(input, ctx.signal)) };
+  },
+});
+
+/** The report agent, or the refusal when this deployment runs none. */
+function reportAgent(ctx: SkillContext): ReportAgent {
+  if (!ctx.agent) throw new SibylError('upstream_unavailable', 'the report agent is not running on this deployment; nothing was charged');
+  return ctx.agent;
+}

@@ -1,0 +1,38 @@
+import { round } from '../intel/market.js';
+import { FLASHLOAN_METHODOLOGY, flashLoanOpportunities } from '../intel/flashloans.js';
+import { indexProvenance } from '../intel/provenance.js';
+import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
+import { loadMarket } from '../market/load.js';
+import { arbitrageInput, roundedOpportunity } from './arbitrage-scanner.js';
+
+export const flashloanOpportunitiesSkill = defineSkill({
+  id: 'flashloan-opportunities',
+  title: 'Flash-loan opportunities',
+  description: 'Cross-DEX arbitrage cycles that a flash loan can finance right now: the lender, its fee, and the profit in USD net of the fee and gas.',
+  tags: ['flashloan', 'arbitrage', 'defi'],
+  examples: ['Are there flash-loan arbitrage opportunities on base?'],
+  input: arbitrageInput,
+  price: '1.00',
+  httpPath: '/x402/flashloan/opportunities',
+  toolName: 'flashloan_opportunities',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const { lenders, opportunities } = await flashLoanOpportunities(market);
+    const profitable = opportunities.filter((o) => o.netProfitUsd !== null && o.netProfitUsd > 0 && o.netProfitUsd >= input.minProfitUsd);
+    return {
+      ...indexProvenance(chain, checkpoint, FLASHLOAN_METHODOLOGY, checkpoint.block),
+      lenders,
+      limit: input.limit,
+      minProfitUsd: input.minProfitUsd,
+      count: Math.min(profitable.length, input.limit),
+      opportunities: profitable.slice(0, input.limit).map((o) => ({
+        ...roundedOpportunity(o),
+        flashFeeUsd: o.flashFeeUsd === null ? null : round(o.flashFeeUsd, 4),
+      })),
+    };
+  },
+});

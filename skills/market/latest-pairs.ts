@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { LATEST_PAIRS_METHODOLOGY, latestPairs } from '../intel/pairs.js';
+import { indexProvenance } from '../intel/provenance.js';
+import { loadMarket } from './load.js';
+import { chainParam, limitParam } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
+
+export const latestPairsSkill = defineSkill({
+  id: 'latest-pairs',
+  title: 'Latest DEX pairs',
+  description:
+    'Newest Uniswap-V2-style pairs on a chain, from indexed PairCreated logs: both tokens with symbols, current reserves, USD liquidity, creation block and time.',
+  tags: ['dex', 'pairs', 'new-listings', 'market'],
+  examples: ['What are the newest trading pairs on base?', 'Show the 10 latest pairs created on ethereum'],
+  input: z.strictObject({
+    chain: chainParam('base'),
+    limit: limitParam(1, 500, 50),
+  }),
+  price: '0.40',
+  httpPath: '/x402/data/latest-pairs',
+  toolName: 'latest_pairs',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const { pairs, fromBlock } = await latestPairs(market, input.limit);
+    return { ...indexProvenance(chain, checkpoint, LATEST_PAIRS_METHODOLOGY, fromBlock), pairs, count: pairs.length, limit: input.limit };
+  },
+});

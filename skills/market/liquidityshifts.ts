@@ -1,0 +1,42 @@
+import { LIQUIDITY_METHODOLOGY, liquidityShifts } from '../intel/flows.js';
+import { round } from '../intel/market.js';
+import { describeCoverage } from '../intel/coverage.js';
+import { indexProvenance } from '../intel/provenance.js';
+import { chainListInput } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
+import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
+
+export const liquidityShiftsSkill = defineSkill({
+  id: 'liquidityshifts',
+  title: 'Liquidity shifts',
+  description: 'Where liquidity moved on a chain over a period (which pools it entered and left): USD added to and removed (pulled) from each pool, net change, and the largest single adds and withdrawals.',
+  tags: ['liquidity', 'liquidity-tracking', 'defi', 'pools', 'withdrawals'],
+  examples: ['Where is liquidity moving on base today?', 'Which pools lost liquidity on ethereum this week?'],
+  input: chainListInput,
+  price: '0.75',
+  httpPath: '/x402/data/liquidityshifts',
+  toolName: 'liquidity_shifts',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
+    const shifts = await liquidityShifts(market, fromBlock);
+    const money = (n: number) => round(n, 2);
+    return {
+      ...indexProvenance(chain, checkpoint, LIQUIDITY_METHODOLOGY, fromBlock),
+      timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
+      limit: input.limit,
+      poolCount: shifts.pools.length,
+      eventCount: shifts.eventCount,
+      totals: {
+        addedUsd: money(shifts.pools.reduce((s, p) => s + p.addedUsd, 0)),
+        removedUsd: money(shifts.pools.reduce((s, p) => s + p.removedUsd, 0)),
+      },
+      pools: shifts.pools.slice(0, input.limit).map((p) => ({ ...p, addedUsd: money(p.addedUsd), removedUsd: money(p.removedUsd), netUsd: money(p.netUsd) })),
+      largestEvents: shifts.largestEvents.map((e) => ({ ...e, usd: e.usd === null ? null : money(e.usd) })),
+    };
+  },
+});

@@ -1,0 +1,86 @@
+/**
+ * Chain-wide rankings from the index: by liquidity (top-tokens), by traded volume (topvolume) and
+ * by price change (top-gainers). Every listed token goes through the screen: the liquidity and
+ * volume rankings keep failing tokens and flag them; gainers leave them out (an unsellable or
+ * taxed token's gain cannot be taken) and list them apart with their risks.
+ */
+import { describeCoverage } from '../intel/coverage.js';
+import { MARKET_METHODOLOGY } from '../intel/market.js';
+import { SCREEN_RULES, SCREEN_VERSION, screenList, type ScreenSummary } from '../intel/screening.js';
+import { tokenRows } from '../intel/rankings.js';
+import { indexProvenance } from '../intel/provenance.js';
+import type { SkillContext } from '../context.js';
+import { chainListInput } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
+import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
+import type { ChainName } from '../../chain/chains.js';
+import type { Period } from '../intel/periods.js';
+
+async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: number; timeperiod: Period }, sortBy: 'liquidityUsd' | 'volumeUsd' | 'changePct') {
+  const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+  const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
+  const rows = await tokenRows(market, checkpoint, input.timeperiod, fromBlock);
+  // A token with no price at the period start has no change: it ranks after every one that has.
+  rows.sort((a, b) => (b[sortBy] ?? -Infinity) - (a[sortBy] ?? -Infinity));
+  const policy: ScreenSummary['policy'] = sortBy === 'changePct' ? 'excluded' : 'flagged';
+  const { listed, excluded, screen } = await screenList(ctx.store, rows, (r) => ({ market, token: r.token }), input.limit, policy);
+  return {
+    ...indexProvenance(chain, checkpoint, `${MARKET_METHODOLOGY}; ${SCREEN_VERSION}`, fromBlock),
+    screen,
+    timeperiod: input.timeperiod,
+    // What changePct (each row's changeSince) and volume cover when the history is shorter than the period.
+    coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
+    sortedBy: sortBy,
+    limit: input.limit,
+    count: listed.length,
+    totalTokens: rows.length,
+    tokens: listed,
+    ...(policy === 'excluded' && { excludedByScreen: excluded }),
+  };
+}
+
+export const topTokensSkill = defineSkill({
+  id: 'top-tokens',
+  title: 'Top tokens',
+  description: `Tokens of a chain ranked by USD liquidity across their DEX pools, with price, change and volume over the period; each carries the screen's risks, \`flagged\` when it fails it (${SCREEN_RULES}).`,
+  tags: ['market', 'rankings', 'tokens'],
+  examples: ['What are the biggest tokens on base?', 'Top 10 tokens on bsc by liquidity this week'],
+  input: chainListInput,
+  price: '0.55',
+  httpPath: '/x402/data/top-tokens',
+  toolName: 'top_tokens',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  handler: (input, ctx) => rankings(ctx, input, 'liquidityUsd'),
+});
+
+export const topVolumeSkill = defineSkill({
+  id: 'topvolume',
+  title: 'Top tokens by volume',
+  description: `Tokens of a chain ranked by USD traded volume over the period, with price, change and liquidity; each carries the screen's risks, \`flagged\` when it fails it (${SCREEN_RULES}).`,
+  tags: ['market', 'volume', 'rankings'],
+  examples: ['Which tokens traded the most on base in the last 24h?', 'Top volume on arbitrum over 7d'],
+  input: chainListInput,
+  price: '0.55',
+  httpPath: '/x402/data/topvolume',
+  toolName: 'top_volume',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  handler: (input, ctx) => rankings(ctx, input, 'volumeUsd'),
+});
+
+export const topGainersSkill = defineSkill({
+  id: 'top-gainers',
+  title: 'Top gainers',
+  description: `Tokens of a chain ranked by USD price change over the period (biggest gainers first, movers up), with price, liquidity and volume; tokens with no price at the period start come last. Tokens that fail the screen (${SCREEN_RULES}) are left out and listed apart with their risks.`,
+  tags: ['market', 'gainers', 'movers', 'rankings', 'price-change'],
+  examples: ['Biggest gainers on arbitrum today', 'Which tokens pumped most on base over the last 12 hours?'],
+  input: chainListInput,
+  price: '0.35',
+  toolName: 'top_gainers',
+  surfaces: ['a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 15 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  handler: (input, ctx) => rankings(ctx, input, 'changePct'),
+});

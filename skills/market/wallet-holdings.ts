@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { HOLDINGS_METHODOLOGY, walletHoldings } from '../intel/holdings.js';
+import { indexProvenance } from '../intel/provenance.js';
+import { loadMarket } from './load.js';
+import { chainParam, evmAddressParam } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
+
+export const walletHoldingsSkill = defineSkill({
+  id: 'wallet-portfolio',
+  title: 'Wallet holdings',
+  description:
+    'ERC-20 balances of a wallet on one EVM chain, replayed from indexed Transfer logs and valued at DEX pool prices, plus its native balance and total value.',
+  tags: ['wallet', 'portfolio', 'balances'],
+  examples: ['What does 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 hold on base?', 'Portfolio value of my wallet on ethereum'],
+  input: z.strictObject({
+    walletAddress: evmAddressParam('The wallet to inspect (0x + 40 hex).'),
+    chain: chainParam('ethereum', ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon']),
+  }),
+  price: '0.55',
+  catalogPrice: '0.35',
+  httpPath: '/x402/data/wallet-holdings',
+  toolName: 'wallet_holdings',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    // Balances are replayed over the whole index.
+    return { ...indexProvenance(chain, checkpoint, HOLDINGS_METHODOLOGY, 0), ...(await walletHoldings(market, checkpoint, input.walletAddress)) };
+  },
+});

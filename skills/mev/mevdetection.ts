@@ -1,0 +1,52 @@
+import { SANDWICH_METHODOLOGY, detectSandwiches } from '../intel/mev.js';
+import { round } from '../intel/market.js';
+import { describeCoverage } from '../intel/coverage.js';
+import { indexProvenance } from '../intel/provenance.js';
+import { chainListInput } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
+
+export const mevDetectionSkill = defineSkill({
+  id: 'mev-detection',
+  title: 'MEV detection',
+  description: 'Sandwich attacks on a chain over a period: attacker, victims, pool, block, and the attacker profit net of gas.',
+  tags: ['mev', 'sandwich', 'security'],
+  examples: ['Were there sandwich attacks on base in the last hour?', 'Show MEV bots on ethereum this week'],
+  input: chainListInput,
+  price: '1.15',
+  catalogPrice: '0.60',
+  httpPath: '/x402/data/mevdetection',
+  toolName: 'mev_detection',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
+    const sandwiches = await detectSandwiches(chain, market, await market.reader.swaps(fromBlock, checkpoint.block));
+    sandwiches.sort((a, b) => b.block - a.block);
+    const attackers = new Map<string, { attacker: string; sandwiches: number; netProfitUsd: number }>();
+    for (const s of sandwiches) {
+      const a = attackers.get(s.attacker) ?? { attacker: s.attacker, sandwiches: 0, netProfitUsd: 0 };
+      a.sandwiches++;
+      a.netProfitUsd += s.netProfitUsd ?? 0;
+      attackers.set(s.attacker, a);
+    }
+    return {
+      ...indexProvenance(chain, checkpoint, SANDWICH_METHODOLOGY, fromBlock),
+      timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
+      limit: input.limit,
+      sandwichCount: sandwiches.length,
+      victimCount: sandwiches.reduce((n, s) => n + s.victims.length, 0),
+      attackers: [...attackers.values()].map((a) => ({ ...a, netProfitUsd: round(a.netProfitUsd, 2) })).sort((a, b) => b.netProfitUsd - a.netProfitUsd),
+      sandwiches: sandwiches.slice(0, input.limit).map((s) => ({
+        ...s,
+        grossProfit: s.grossProfit,
+        gasUsd: s.gasUsd === null ? null : round(s.gasUsd, 4),
+        netProfitUsd: s.netProfitUsd === null ? null : round(s.netProfitUsd, 2),
+      })),
+    };
+  },
+});

@@ -1,0 +1,61 @@
+/** Parameter shapes shared by skills (spec 4.2 "common parameter shapes"), defined once. */
+import { z } from 'zod';
+import { getAddress } from 'viem';
+import { CHAIN_NAMES, EVM_CHAIN_NAMES, type ChainName } from '../chain/chains.js';
+import { PERIOD_NAMES, type Period } from './intel/periods.js';
+
+/** The seven EVM chain values (spec 2.2 without solana). */
+export const EVM_CHAINS = EVM_CHAIN_NAMES as unknown as readonly [ChainName, ...ChainName[]];
+
+/** `chain`: one of `allowed` (all eight by default), with the operation's default. */
+export function chainParam<const C extends readonly [ChainName, ...ChainName[]]>(defaultChain: C[number], allowed: C = CHAIN_NAMES as unknown as C) {
+  return z.enum(allowed).default(defaultChain as never).describe(`Chain: one of ${allowed.join(', ')}; default ${defaultChain}.`);
+}
+
+/** `chain` of an operation the spec scopes to one chain: optional, and only that value. */
+export function onlyChainParam<const C extends ChainName>(only: C) {
+  return chainParam(only, [only] as [C]);
+}
+
+/** `limit`: integer rows cap. */
+export function limitParam(min: number, max: number, defaultValue: number) {
+  return z.number().int().min(min).max(max).default(defaultValue).describe(`Rows to return, ${min}-${max}; default ${defaultValue}.`);
+}
+
+/** An EVM address, returned checksummed. */
+export function evmAddressParam(what: string) {
+  return z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters')
+    .transform((a) => getAddress(a))
+    .describe(what);
+}
+
+/** `timeperiod`: one of the spec's periods (all seven by default), with the operation's default. */
+export function periodParam<const P extends readonly [Period, ...Period[]]>(defaultPeriod: P[number], allowed: P = PERIOD_NAMES as unknown as P) {
+  return z.enum(allowed).default(defaultPeriod as never).describe(`Time period: one of ${allowed.join(', ')}; default ${defaultPeriod}.`);
+}
+
+/** A token as an EVM contract address or a canonical symbol (BTC, ETH, ADA, BNB, DOT, ...). */
+export function tokenParam(what: string) {
+  return z
+    .string()
+    .regex(/^(0x[0-9a-fA-F]{40}|[A-Za-z0-9]{2,15})$/, 'must be 0x followed by 40 hex characters, or a token symbol of 2-15 letters and digits')
+    .describe(what);
+}
+
+/**
+ * The chain-wide list shape several operations share (spec 4.2: "same shape as whaleintel"):
+ * chain (8 values, default base), limit 1-500 (default 50), timeperiod (default 24h).
+ */
+export const chainListInput = z.strictObject({
+  chain: chainParam('base'),
+  limit: limitParam(1, 500, 50),
+  timeperiod: periodParam('24h'),
+});
+
+/** One token on one of the five chains the token-analysis operations cover (spec 4.2), default base. */
+export const tokenOnChainInput = z.strictObject({
+  tokenAddress: tokenParam('Token contract address (0x + 40 hex) or symbol.'),
+  chain: chainParam('base', ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon']),
+});

@@ -1,0 +1,182 @@
+/**
+ * The skill registry: every skill is declared once with `defineSkill`, and every surface
+ * (paid HTTP routes, OpenAPI, the marketplace catalogue, and later A2A, MCP and the report
+ * agent) is a projection of it. Prices, enums, defaults and limits live only here.
+ */
+import type { z } from 'zod';
+import { assertUsdPrice, usdToAtomic, type UsdPrice } from '../server/payments/money.js';
+import type { SkillContext } from './context.js';
+
+export type Surface = 'http' | 'a2a' | 'mcp' | 'agent';
+
+/**
+ * A fixed price, or price variants: the first is the default, and a later one applies when
+ * every field of its `when` equals the validated body's (the last match wins). Published as is.
+ */
+export interface PriceVariant<I> {
+  readonly price: UsdPrice;
+  readonly when: Partial<I>;
+}
+export type PriceSpec<I> = UsdPrice | { readonly variants: readonly [PriceVariant<I>, ...PriceVariant<I>[]] };
+
+/** The variants of any price spec (a fixed price is one variant with no condition). */
+export function priceVariants<I>(price: PriceSpec<I>): readonly PriceVariant<I>[] {
+  return typeof price === 'string' ? [{ price, when: {} }] : price.variants;
+}
+
+export interface SkillDefinition<S extends z.ZodObject> {
+  /** Stable id (A2A skill id style, e.g. `latest-pairs`). */
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly tags: readonly string[];
+  /** Example requests in plain language (for the agent card and the report planner). */
+  readonly examples: readonly string[];
+  /** The request body. Strict: unknown fields are refused and named. */
+  readonly input: S;
+  /** The price of its paid HTTP operation (spec 4.2), or of the skill where it has no operation. */
+  readonly price: PriceSpec<z.output<S>>;
+  /**
+   * The price the marketplace catalogue and the A2A skill list give (spec 4.5/4.6) where it differs
+   * from the operation's: A2A calls and typed capability bodies on the report path charge it.
+   */
+  readonly catalogPrice?: UsdPrice;
+  /** Paid HTTP path, e.g. `/x402/data/latest-pairs`. */
+  readonly httpPath?: string;
+  /** Other paths that sell the same operation at the same price (spec spellings). */
+  readonly httpAliases?: readonly string[];
+  /**
+   * A body field that names another skill (by id) to run directly on this skill's path, at that
+   * skill's own price: the report path's typed capability bodies. Only `agent` skills qualify.
+   */
+  readonly capabilityField?: string;
+  /** Tool name on tool-calling surfaces (agent, MCP). */
+  readonly toolName?: string;
+  readonly surfaces: readonly Surface[];
+  /**
+   * Its entry in the marketplace catalogue (spec 4.5), for the 24 services listed there: the
+   * catalogue's id when it differs, the rate limit per minute (enforced per caller, 429) and the
+   * response-time target (enforced, 504; nothing charged).
+   */
+  readonly catalog?: CatalogEntry;
+  /**
+   * Set on a capability the spec lists whose engine this deployment lacks: it is refused with
+   * `domain_disabled` before any payment is asked for, and left out of advertised prices.
+   */
+  readonly disabledReason?: string;
+  /**
+   * What the request alone decides (chain served, chain indexed, token known, provider configured),
+   * run after validation and before any payment is asked for on every surface; it throws the
+   * refusal (a SibylError). It only reads the index; the work stays in the handler.
+   * Declared with the helpers of `admission.ts`.
+   */
+  readonly admit?: (input: z.output<S>, ctx: SkillContext) => Promise<void>;
+  readonly handler: (input: z.output<S>, ctx: SkillContext) => Promise<Record<string, unknown>>;
+  /**
+   * The answer's first line in plain language, from a result of this skill (the report agent's
+   * writer adds the main rows and the source after it). Skills without one are described from
+   * their result's shape alone.
+   */
+  readonly summarize?: (result: any) => string;
+}
+
+export interface CatalogEntry {
+  readonly id?: string;
+  readonly rateLimitPerMinute: number;
+  readonly timeTargetSeconds: number;
+  /** Body fields under which a call counts as this service (tokenchart with `forecast: true` is chart-forecast). */
+  readonly when?: Readonly<Record<string, unknown>>;
+}
+
+/** The catalogue service a validated call counts against, with its limits, if any. */
+export function catalogLimits(skill: Pick<Skill, 'id' | 'catalog'>, input: Record<string, unknown>): (CatalogEntry & { id: string }) | undefined {
+  const entry = skill.catalog;
+  if (!entry || !Object.entries(entry.when ?? {}).every(([k, v]) => input[k] === v)) return undefined;
+  return { ...entry, id: entry.id ?? skill.id };
+}
+
+/** Which price list a call is charged from: the HTTP operation's, or the catalogue's (A2A, typed bodies). */
+export type PriceList = 'http' | 'catalog';
+
+export interface Skill<S extends z.ZodObject = z.ZodObject> extends SkillDefinition<S> {
+  /** Atomic USDC price for a validated body, from the given list. */
+  quote(input: z.output<S>, list?: PriceList): bigint;
+  /** Smallest and largest price the skill can charge on its HTTP operation, atomic. */
+  readonly priceRange: { readonly min: bigint; readonly max: bigint };
+  /** The same over the catalogue list. */
+  readonly catalogPriceRange: { readonly min: bigint; readonly max: bigint };
+}
+
+export function defineSkill<S extends z.ZodObject>(def: SkillDefinition<S>): Skill<S> {
+  const variants = priceVariants(def.price);
+  variants.forEach((v) => assertUsdPrice(v.price));
+  if (def.catalogPrice) assertUsdPrice(def.catalogPrice);
+  const atomic = variants.map((v) => usdToAtomic(v.price));
+  const range = (amounts: bigint[]) => ({ min: amounts.reduce((a, b) => (b < a ? b : a)), max: amounts.reduce((a, b) => (b > a ? b : a)) });
+  return {
+    ...def,
+    quote(input, list = 'http') {
+      if (list === 'catalog' && def.catalogPrice) return usdToAtomic(def.catalogPrice);
+      const matches = variants.filter((v) => Object.entries(v.when).every(([k, want]) => (input as Record<string, unknown>)[k] === want));
+      return usdToAtomic(matches[matches.length - 1]!.price);
+    },
+    priceRange: range(atomic),
+    catalogPriceRange: def.catalogPrice ? range([usdToAtomic(def.catalogPrice)]) : range(atomic),
+  };
+}
+
+export class Registry {
+  private readonly byIdMap = new Map<string, Skill>();
+  private readonly byPathMap = new Map<string, Skill>();
+  private readonly byToolMap = new Map<string, Skill>();
+
+  constructor(skills: readonly Skill<any>[]) {
+    for (const skill of skills) {
+      claim(this.byIdMap, skill.id, skill, 'id');
+      for (const path of httpPaths(skill)) claim(this.byPathMap, path, skill, 'path');
+      if (skill.toolName) claim(this.byToolMap, skill.toolName, skill, 'tool name');
+    }
+  }
+
+  list(surface?: Surface): Skill[] {
+    const all = [...this.byIdMap.values()];
+    return surface ? all.filter((s) => s.surfaces.includes(surface)) : all;
+  }
+
+  byId(id: string): Skill | undefined {
+    return this.byIdMap.get(id);
+  }
+
+  byPath(path: string): Skill | undefined {
+    return this.byPathMap.get(path);
+  }
+
+  byTool(name: string): Skill | undefined {
+    return this.byToolMap.get(name);
+  }
+
+  /** Skills a body may name in `skill`'s capability field: the working agent skills. */
+  capabilitiesOf(skill: Skill): Skill[] {
+    return skill.capabilityField ? this.list('agent').filter((s) => !s.disabledReason) : [];
+  }
+
+  /** Advertised bounds across every paid HTTP operation (capability bodies included), computed, never typed. */
+  httpPriceBounds(): { min: bigint; max: bigint } | undefined {
+    const ranges = this.list('http').filter((s) => s.httpPath).flatMap((s) => [s.priceRange, ...this.capabilitiesOf(s).map((c) => c.catalogPriceRange)]);
+    if (!ranges.length) return undefined;
+    return {
+      min: ranges.map((r) => r.min).reduce((a, b) => (b < a ? b : a)),
+      max: ranges.map((r) => r.max).reduce((a, b) => (b > a ? b : a)),
+    };
+  }
+}
+
+/** Every HTTP path that sells the skill: its path, then its aliases. */
+export function httpPaths(skill: Pick<Skill, 'httpPath' | 'httpAliases'>): string[] {
+  return skill.httpPath ? [skill.httpPath, ...(skill.httpAliases ?? [])] : [];
+}
+
+function claim(map: Map<string, Skill>, key: string, skill: Skill, what: string): void {
+  if (map.has(key)) throw new Error(`duplicate skill ${what} "${key}" (${map.get(key)!.id} and ${skill.id})`);
+  map.set(key, skill);
+}

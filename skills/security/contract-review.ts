@@ -1,0 +1,73 @@
+/** A contract read from its bytecode: the quick review, and the full audit that adds opcodes and, for a token, a live trade simulation. */
+import { z } from 'zod';
+import type { Address } from 'viem';
+import { provenance } from '../intel/provenance.js';
+import { REVIEW_METHODOLOGY, reviewContract } from '../intel/security/review.js';
+import { SECURITY_METHODOLOGY, scanToken } from '../intel/security/scan.js';
+import { EVM_CHAINS, chainParam, evmAddressParam } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { admitChain } from '../admission.js';
+import { loadMarket } from '../market/load.js';
+
+const input = z.strictObject({ address: evmAddressParam('Contract address (0x + 40 hex).'), chain: chainParam('base', EVM_CHAINS) });
+const SEVERITY_POINTS = { high: 30, medium: 15, low: 5 } as const;
+
+export const contractReviewSkill = defineSkill({
+  id: 'contract-review',
+  title: 'Contract review',
+  description: 'Reviews a deployed contract from its bytecode for risky owner functions (mint, blacklist, pause, fee and limit setters), whether the owner is renounced, and whether it is an upgradeable proxy, with a risk level and findings.',
+  tags: ['contract', 'review', 'owner', 'privileges', 'proxy', 'risk'],
+  examples: ['Does contract 0x... on base have dangerous admin functions?', 'Who can upgrade or pause contract 0x...?'],
+  input,
+  price: '0.25',
+  toolName: 'contract_review',
+  surfaces: ['a2a', 'mcp', 'agent'],
+  summarize: (r) => `Risk ${r.risk}: ${(r.findings as string[]).join('; ') || 'no owner powers, not a proxy'}.`,
+  admit: async (input, ctx) => void admitChain(ctx, input.chain),
+  async handler({ address, chain: chainName }, ctx) {
+    const chain = ctx.chains.get(chainName);
+    const head = await chain.client.getBlock();
+    return { ...provenance(chain, { number: head.number, timestamp: head.timestamp }, REVIEW_METHODOLOGY), address, ...(await reviewContract(chain, address as Address, head.number)) };
+  },
+});
+
+export const smartContractAuditSkill = defineSkill({
+  id: 'smart-contract-audit',
+  title: 'Smart contract audit',
+  description: 'A bytecode audit of a deployed contract: owner powers and whether the owner remains, upgradeability, dangerous opcodes (selfdestruct, delegatecall, tx.origin), and for an indexed token a simulated buy and sell, taxes and liquidity; scored findings with their severity. No source verification.',
+  tags: ['audit', 'contract', 'security', 'bytecode', 'vulnerabilities', 'smart-contract'],
+  examples: ['Audit smart contract 0x... on ethereum', 'Full security audit of the token contract 0x...'],
+  input,
+  price: '2.00',
+  toolName: 'smart_contract_audit',
+  surfaces: ['a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 5, timeTargetSeconds: 120 },
+  summarize: (r) => `Audit score ${r.score}/100 (${r.grade}); ${(r.findings as { severity: string; finding: string }[]).slice(0, 5).map((f) => `${f.severity}: ${f.finding}`).join('; ') || 'no findings'}.`,
+  admit: async (input, ctx) => void admitChain(ctx, input.chain),
+  async handler({ address, chain: chainName }, ctx) {
+    const chain = ctx.chains.get(chainName);
+    const head = await chain.client.getBlock();
+    const base = { ...provenance(chain, { number: head.number, timestamp: head.timestamp }, `${REVIEW_METHODOLOGY}; ${SECURITY_METHODOLOGY}`), address };
+    const review = await reviewContract(chain, address as Address, head.number);
+    if (!review.available) return { ...base, ...review };
+    const findings: { severity: 'high' | 'medium' | 'low'; finding: string }[] = [
+      ...review.findings.filter((f) => f !== 'ownership renounced').map((finding) => ({ severity: (review.risk === 'high' ? 'high' : 'medium') as 'high' | 'medium', finding })),
+      ...review.opcodes.map((o) => ({ severity: o.severity, finding: `${o.name}: ${o.why}` })),
+    ];
+    // An indexed token is also traded in simulation: a honeypot or a tax is the finding that matters most.
+    const market = await loadMarket(ctx, chainName).then((m) => m.market).catch(() => null);
+    const token = market?.tokens.has(address.toLowerCase()) ? await scanToken(market, address.toLowerCase()) : null;
+    for (const f of token?.findings ?? []) findings.push({ severity: f.severity === 'critical' ? 'high' : (f.severity as 'high' | 'medium' | 'low'), finding: f.finding });
+    const score = Math.max(0, 100 - findings.reduce((s, f) => s + SEVERITY_POINTS[f.severity], 0));
+    return {
+      ...base,
+      available: true,
+      score,
+      grade: score >= 80 ? 'low risk' : score >= 50 ? 'medium risk' : 'high risk',
+      findings,
+      review,
+      ...(token && { tokenScan: token }),
+      caveat: 'Bytecode only: no source was verified, and a finding says what the code can do, not that it will.',
+    };
+  },
+});

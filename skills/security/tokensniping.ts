@@ -1,0 +1,38 @@
+import { indexProvenance } from '../intel/provenance.js';
+import { resolveToken } from '../intel/resolve.js';
+import { DEFAULT_SNIPER_WINDOW, detectSnipers, sniperMethodology } from '../intel/snipers.js';
+import { tokenOnChainInput } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { admitToken } from '../admission.js';
+import { loadMarket } from '../market/load.js';
+
+export const tokenSnipingSkill = defineSkill({
+  id: 'token-sniping',
+  title: 'Token sniping',
+  description: 'Wallets that bought a token in the first blocks after its liquidity was added, what they bought, what they still hold and what they have sold since.',
+  tags: ['snipers', 'launches', 'security'],
+  examples: ['Any snipers on token 0x... on base?', 'Who bought this token in the first block on ethereum?'],
+  input: tokenOnChainInput,
+  price: '1.00',
+  catalogPrice: '0.50',
+  httpPath: '/x402/data/tokensniping',
+  toolName: 'token_sniping',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress),
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const token = resolveToken(market, input.tokenAddress);
+    const report = await detectSnipers(chain, market, token);
+    const info = market.tokens.get(token)!;
+    const firstPool = Math.min(...report.pools.map((p) => p.liquidityBlock), checkpoint.block);
+    return {
+      ...indexProvenance(chain, checkpoint, sniperMethodology(DEFAULT_SNIPER_WINDOW), firstPool),
+      token: { address: info.address, symbol: info.symbol, name: info.name },
+      window: DEFAULT_SNIPER_WINDOW,
+      pools: report.pools,
+      sniperCount: report.snipers.length,
+      stillHoldingCount: report.snipers.filter((s) => s.holdsNow > 0).length,
+      snipers: report.snipers,
+    };
+  },
+});

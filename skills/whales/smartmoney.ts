@@ -1,0 +1,79 @@
+import { round } from '../intel/market.js';
+import { describeCoverage } from '../intel/coverage.js';
+import { indexProvenance } from '../intel/provenance.js';
+import { SCREEN_RULES, SCREEN_VERSION, screenTokens } from '../intel/screening.js';
+import { MIN_CLOSED_TRADES, MIN_REALIZED_USD, MIN_WIN_RATE, SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../intel/smart-money.js';
+import { chainListInput } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
+
+export const smartMoneySkill = defineSkill({
+  id: 'smart-money',
+  title: 'Smart money',
+  description: `Wallets with a proven record on a chain (at least ${MIN_CLOSED_TRADES} closed trades, a win rate of at least ${MIN_WIN_RATE * 100}% and $${MIN_REALIZED_USD} realized), ranked by realized profit, and what they accumulated or sold over the period; every token carries the screen's risks, \`flagged\` when it fails it (${SCREEN_RULES}).`,
+  tags: ['smart-money', 'wallets', 'flows', 'accumulation', 'buying'],
+  examples: ['What is smart money buying on base today?', 'Most profitable wallets on ethereum and what they are accumulating this week'],
+  input: chainListInput,
+  price: '1.00',
+  catalogPrice: '0.50',
+  httpPath: '/x402/data/smartmoney',
+  toolName: 'smart_money',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
+    const records = await walletRecords(market, fromBlock);
+    const smart = [...records.values()].filter(isSmartMoney).sort((a, b) => b.realizedUsd - a.realizedUsd);
+    const symbol = (token: string) => market.tokens.get(token)?.symbol ?? null;
+    const money = (n: number) => round(n, 2);
+    // What the smart wallets did together in the period, per token.
+    const flows = new Map<string, { boughtUsd: number; soldUsd: number; wallets: Set<string> }>();
+    for (const r of smart) {
+      for (const [token, f] of r.recent) {
+        const agg = flows.get(token) ?? { boughtUsd: 0, soldUsd: 0, wallets: new Set<string>() };
+        agg.boughtUsd += f.boughtUsd;
+        agg.soldUsd += f.soldUsd;
+        agg.wallets.add(r.wallet);
+        flows.set(token, agg);
+      }
+    }
+    const tokens = [...flows.entries()]
+      .map(([token, f]) => ({ token, symbol: symbol(token), netUsd: money(f.boughtUsd - f.soldUsd), boughtUsd: money(f.boughtUsd), soldUsd: money(f.soldUsd), wallets: f.wallets.size }))
+      .sort((a, b) => b.netUsd - a.netUsd);
+    const wallets = smart.slice(0, input.limit);
+    const accumulating = tokens.filter((t) => t.netUsd > 0).slice(0, input.limit);
+    const distributing = tokens.filter((t) => t.netUsd < 0).reverse().slice(0, input.limit);
+    // What smart money buys is read as a lead: every token shown carries what the screen found.
+    const shown = [...accumulating, ...distributing].map((t) => t.token).concat(wallets.flatMap((r) => [...r.recent.keys()]));
+    const screen = await screenTokens(market, shown, ctx.store);
+    const flag = (token: string) => screen.row(chain.name, token);
+    return {
+      ...indexProvenance(chain, checkpoint, `${SMART_MONEY_METHODOLOGY}; ${SCREEN_VERSION}`, fromBlock),
+      screen: screen.summary('flagged'),
+      timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
+      limit: input.limit,
+      // The record is judged on the whole indexed history; the period bounds what they did lately.
+      recordBlockRange: { from: '0', to: String(checkpoint.block) },
+      criteria: { minClosedTrades: MIN_CLOSED_TRADES, minWinRate: MIN_WIN_RATE, minRealizedUsd: MIN_REALIZED_USD },
+      walletsEvaluated: records.size,
+      smartWalletCount: smart.length,
+      wallets: wallets.map((r) => ({
+        wallet: r.wallet,
+        closedTrades: r.closedTrades,
+        wins: r.wins,
+        winRate: round(r.winRate, 4),
+        realizedUsd: money(r.realizedUsd),
+        period: [...r.recent.entries()]
+          .map(([token, f]) => ({ token, symbol: symbol(token), netUsd: money(f.boughtUsd - f.soldUsd), ...flag(token) }))
+          .filter((f) => f.netUsd !== 0)
+          .sort((a, b) => Math.abs(b.netUsd) - Math.abs(a.netUsd)),
+      })),
+      accumulating: accumulating.map((t) => ({ ...t, ...flag(t.token) })),
+      distributing: distributing.map((t) => ({ ...t, ...flag(t.token) })),
+    };
+  },
+});

@@ -1,0 +1,49 @@
+import { WHALE_METHODOLOGY, WHALE_MIN_USD, whaleActivity, whaleWallets } from '../intel/flows.js';
+import { round } from '../intel/market.js';
+import { treasuryWallets } from '../intel/security/deployer.js';
+import { describeCoverage } from '../intel/coverage.js';
+import { indexProvenance } from '../intel/provenance.js';
+import { chainListInput } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { admitMarket } from '../admission.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
+
+export const whaleIntelSkill = defineSkill({
+  id: 'whale-tracking',
+  title: 'Whale tracking',
+  description: `Whale activity on a chain over a period: every swap and transfer worth at least $${WHALE_MIN_USD.toLocaleString('en-US')}, and the wallets behind them ranked by volume.`,
+  tags: ['whales', 'flows', 'wallets'],
+  examples: ['Show me the biggest whale moves on base in the last 24h', 'Whale transfers on ethereum this week'],
+  input: chainListInput,
+  price: '1.00',
+  catalogPrice: '0.45',
+  httpPath: '/x402/data/whaleintel',
+  toolName: 'whale_intel',
+  surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
+  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  async handler(input, ctx) {
+    const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
+    const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
+    const events = await whaleActivity(market, fromBlock);
+    // Whether a wallet is a whale is judged on the whole index, not the period alone.
+    const whales = whaleWallets(await whaleActivity(market, 0), await treasuryWallets(market));
+    const wallets = new Map<string, { wallet: string; events: number; volumeUsd: number }>();
+    for (const e of events) {
+      const w = wallets.get(e.wallet) ?? { wallet: e.wallet, events: 0, volumeUsd: 0 };
+      w.events++;
+      w.volumeUsd += e.usd;
+      wallets.set(e.wallet, w);
+    }
+    return {
+      ...indexProvenance(chain, checkpoint, WHALE_METHODOLOGY, fromBlock),
+      timeperiod: input.timeperiod,
+      coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
+      limit: input.limit,
+      minUsd: WHALE_MIN_USD,
+      eventCount: events.length,
+      wallets: [...wallets.values()].sort((a, b) => b.volumeUsd - a.volumeUsd).slice(0, input.limit).map((w) => ({ ...w, volumeUsd: round(w.volumeUsd, 2), whale: whales.has(w.wallet) })),
+      events: events.slice(0, input.limit).map((e) => ({ ...e, usd: round(e.usd, 2) })),
+    };
+  },
+});
