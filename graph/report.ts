@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { AIMessage, HumanMessage, RemoveMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { SibylError, type ErrorCode } from '../skills/errors.js';
-import type { SkillContext } from '../skills/context.js';
+import type { ReportRunner, SkillContext } from '../skills/context.js';
 import type { Skill } from '../skills/registry.js';
 import type { Store } from '../store/store.js';
 import { bound, writeAnswer, MAX_ANALYSIS_CHARS, type ToolOutcome } from './answer.js';
@@ -55,7 +55,7 @@ export interface ReportAgentOptions {
   readonly secrets: readonly string[];
 }
 
-export class ReportAgent {
+export class ReportAgent implements ReportRunner {
   constructor(private readonly options: ReportAgentOptions) {}
 
   /** Answers a free-form prompt in its room. Throws `no_answer` when nothing was produced (nothing is charged then). */

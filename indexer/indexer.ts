@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeEventLog, toHex, zeroAddress, type Address, type Hash, type Hex, type RpcLog } from 'viem';
 import type { ConnectedChain } from '../chain/runtime.js';
 import type { Store } from '../store/store.js';
-import { v2PairAbi } from '../skills/intel/abis.js';
+import { v2PairAbi } from '../chain/abis.js';
 import { BalanceBook, recordTransfer, type BalanceMoves } from './balances.js';
 import { ALL_TOPICS, EVENTS, NAME_BY_TOPIC, type EventName } from './events.js';
 import { WriterLease } from './lease.js';

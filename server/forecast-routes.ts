@@ -13,7 +13,7 @@ import { withinTarget, type RateLimiter } from './limits.js';
 import { ACCURACY_ROW_LIMIT } from '../skills/forecast/ledger.js';
 import { forecastInput, type ForecastInput } from '../skills/forecast/engine.js';
 import { FORECAST_LIMITS } from '../skills/forecast/slots.js';
-import { formatUsd, usdToAtomic } from './payments/money.js';
+import { formatUsd, usdToAtomic } from '../skills/money.js';
 import type { Paywall } from './payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
 import { FORECAST_INFERENCE_API } from '../skills/forecast-inference.js';

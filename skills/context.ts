@@ -4,7 +4,7 @@ import type { CurveFeed } from '../world/curve/feed.js';
 import type { AccuracyLedger } from './forecast/ledger.js';
 import type { ForecastService } from './forecast/service.js';
 import type { Store } from '../store/store.js';
-import type { ReportAgent } from '../graph/report.js';
+import type { Skill } from './registry.js';
 
 export interface SkillContext {
   readonly chains: ChainRuntime;
@@ -14,6 +14,16 @@ export interface SkillContext {
   /** The forecast engine and its accuracy ledger, unless FORECAST is off. */
   readonly forecast?: { readonly service: ForecastService; readonly ledger: AccuracyLedger };
   /** The report agent (general-analysis and typed capability bodies). */
-  readonly agent?: ReportAgent;
+  readonly agent?: ReportRunner;
   readonly signal?: AbortSignal;
+}
+
+/**
+ * The report agent as skills see it (graph/report.ts implements it): an answer to a free-form
+ * prompt, or one capability of a skill run through the agent. Declared here so skills do not
+ * depend on the graph that uses them.
+ */
+export interface ReportRunner {
+  ask(request: { prompt: string; roomId?: string | undefined; userId?: string | undefined; metadata?: Record<string, unknown> | undefined }, signal?: AbortSignal): Promise<object>;
+  capability(skill: Skill, input: Record<string, unknown>, signal?: AbortSignal): Promise<object>;
 }

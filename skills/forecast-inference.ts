@@ -5,7 +5,7 @@
  * here, with every other, once: the route (server/forecast-routes.ts) charges them to
  * callers without a quota, and the catalogue lists them.
  */
-import type { UsdPrice } from '../server/payments/money.js';
+import type { UsdPrice } from './money.js';
 import type { CatalogEntry } from './registry.js';
 
 export const FORECAST_INFERENCE_API = {

@@ -4,7 +4,7 @@
  * agent) is a projection of it. Prices, enums, defaults and limits live only here.
  */
 import type { z } from 'zod';
-import { assertUsdPrice, usdToAtomic, type UsdPrice } from '../server/payments/money.js';
+import { assertUsdPrice, usdToAtomic, type UsdPrice } from './money.js';
 import type { SkillContext } from './context.js';
 
 export type Surface = 'http' | 'a2a' | 'mcp' | 'agent';

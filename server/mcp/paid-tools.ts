@@ -7,7 +7,7 @@
  * never debited.
  */
 import { z } from 'zod';
-import { assertUsdPrice, atomicToUsdString, usdToAtomic, type UsdPrice } from '../payments/money.js';
+import { assertUsdPrice, atomicToUsdString, usdToAtomic, type UsdPrice } from '../../skills/money.js';
 import type { Registry, Skill } from '../../skills/registry.js';
 import { evmAddressParam, tokenParam } from '../../skills/params.js';
 

@@ -6,8 +6,7 @@
  */
 import { z } from 'zod';
 import { SibylError } from '../errors.js';
-import type { ReportAgent } from '../../graph/report.js';
-import type { SkillContext } from '../context.js';
+import type { ReportRunner, SkillContext } from '../context.js';
 import { defineSkill } from '../registry.js';
 
 /** Longest prompt accepted, in characters, and the largest `metadata` object, in bytes of JSON. */
@@ -48,7 +47,7 @@ export const generalAnalysisSkill = defineSkill({
 });
 
 /** The report agent, or the refusal when this deployment runs none. */
-function reportAgent(ctx: SkillContext): ReportAgent {
+function reportAgent(ctx: SkillContext): ReportRunner {
   if (!ctx.agent) throw new SibylError('upstream_unavailable', 'the report agent is not running on this deployment; nothing was charged');
   return ctx.agent;
 }

@@ -4,7 +4,7 @@
  */
 import type { Address } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
-import { erc20ReadAbi } from './abis.js';
+import { erc20ReadAbi } from '../../chain/abis.js';
 
 export interface TokenInfo {
   readonly address: Address;

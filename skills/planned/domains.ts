@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { SibylError } from '../errors.js';
-import type { UsdPrice } from '../../server/payments/money.js';
+import type { UsdPrice } from '../money.js';
 import { defineSkill, type CatalogEntry } from '../registry.js';
 
 export const DISABLED_DOMAINS = {

@@ -1,4 +1,4 @@
-/** The standard interfaces the engines read: ERC-20 and Uniswap V2. Nothing Sibyl-specific. */
+/** The standard interfaces chain readers use (the indexer and the engines): ERC-20 and Uniswap V2. Nothing Sibyl-specific. */
 import { parseAbi, parseAbiItem } from 'viem';
 
 export const erc20ReadAbi = parseAbi([
