@@ -4,7 +4,7 @@
  * rate limit per minute and response-time target (both enforced by the server), and whether
  * this deployment can serve it. Minimum and maximum prices are computed from the ways.
  */
-import { atomicToUsdString, usdToAtomic, type UsdPrice } from '../server/payments/money.js';
+import { atomicToUsdString, usdToAtomic, type UsdPrice } from '../skills/money.js';
 import { X402_NETWORK, type PaymentTerms } from '../server/payments/terms.js';
 import { A2A_SKILLS_PATH } from './a2a-skills.js';
 import { A2A_JSONRPC_PATH, X402_EXTENSION_URI } from './agent-card.js';

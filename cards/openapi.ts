@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../skills/errors.js';
-import { atomicToUsdString, usdToAtomic } from '../server/payments/money.js';
+import { atomicToUsdString, usdToAtomic } from '../skills/money.js';
 import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../server/payments/terms.js';
 import { httpPaths, priceVariants, type PriceList, type Registry, type Skill } from '../skills/registry.js';
 import { SIGN_IN, TOP_UP_LIMITS, signInBody, topUpBody } from '../server/auth.js';

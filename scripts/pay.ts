@@ -9,7 +9,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { demoPrivateKey } from '../chain/accounts.js';
 import { X402_NETWORK } from '../server/payments/terms.js';
-import { formatUsd } from '../server/payments/money.js';
+import { formatUsd } from '../skills/money.js';
 import { createRegistry } from '../skills/index.js';
 
 async function main() {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRegistry } from '../../skills/index.js';
 import { httpPaths } from '../../skills/registry.js';
-import { formatUsd } from '../../server/payments/money.js';
+import { formatUsd } from '../../skills/money.js';
 import { postJson, useTestSibyl, json } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
