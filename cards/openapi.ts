@@ -7,10 +7,10 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../skills/errors.js';
-import { atomicToUsdString, usdToAtomic } from '../skills/money.js';
+import { CREDIT_TOP_UP_USD, atomicToUsdString, usdToAtomic } from '../skills/money.js';
 import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../server/payments/terms.js';
 import { httpPaths, priceVariants, type PriceList, type Registry, type Skill } from '../skills/registry.js';
-import { SIGN_IN, TOP_UP_LIMITS, signInBody, topUpBody } from '../server/auth.js';
+import { SIGN_IN, signInBody, topUpBody } from '../server/auth.js';
 
 const errorSchema = {
   type: 'object',
@@ -116,7 +116,7 @@ function accountPaths() {
       post: {
         operationId: 'credits-topup',
         summary: 'Top up credits, paid with x402',
-        description: `Adds amountUsd (${TOP_UP_LIMITS.min}-${TOP_UP_LIMITS.max}) to the signed-in account's credits. Unpaid, the answer is the 402 challenge for that amount; paid (X-PAYMENT or PAYMENT-SIGNATURE) it is credited once the payment settled.`,
+        description: `Adds amountUsd (${CREDIT_TOP_UP_USD.min}-${CREDIT_TOP_UP_USD.max}) to the signed-in account's credits. Unpaid, the answer is the 402 challenge for that amount; paid (X-PAYMENT or PAYMENT-SIGNATURE) it is credited once the payment settled.`,
         tags: ['accounts'],
         security: bearer,
         requestBody: { required: true, content: json(z.toJSONSchema(topUpBody, { io: 'input' })) },

@@ -16,10 +16,9 @@ import { CreditLedger, formatAtomic } from './payments/credits.js';
 import type { Store } from '../store/store.js';
 import { hasBody, servePaid, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from './validation.js';
+import { CREDIT_TOP_UP_USD } from '../skills/money.js';
 
 export const SIGN_IN = { nonceTtlMs: 10 * 60_000, tokenTtlMs: 60 * 60_000 } as const;
-/** Top-ups, in USD: enough for a few calls, not a treasury. */
-export const TOP_UP_LIMITS = { min: '1.00', max: '1000.00' } as const;
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -91,13 +90,13 @@ export const signInBody = z.strictObject({
   signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be 0x-prefixed hex').describe('Its signature.'),
 });
 const usdAmount = z.string().regex(/^\d{1,4}(\.\d{1,6})?$/, 'must be a USD amount such as "5" or "5.00"')
-  .refine((v) => Number(v) >= Number(TOP_UP_LIMITS.min) && Number(v) <= Number(TOP_UP_LIMITS.max), `must be ${TOP_UP_LIMITS.min}-${TOP_UP_LIMITS.max}`);
+  .refine((v) => Number(v) >= Number(CREDIT_TOP_UP_USD.min) && Number(v) <= Number(CREDIT_TOP_UP_USD.max), `must be ${CREDIT_TOP_UP_USD.min}-${CREDIT_TOP_UP_USD.max}`);
 /** The amount as a decimal string ("5.00") or a JSON number (5, 5.25): a number is read as its shortest decimal form. */
 export const topUpBody = z.strictObject({
   amountUsd: z.union([z.string(), z.number()], { error: 'must be a USD amount: a string such as "5.00" or a number such as 5' })
     .transform((v) => (typeof v === 'number' ? String(v) : v))
     .pipe(usdAmount)
-    .describe(`USD to add, ${TOP_UP_LIMITS.min}-${TOP_UP_LIMITS.max}, at most 6 decimals: a string such as "5.00" or a number such as 5.`),
+    .describe(`USD to add, ${CREDIT_TOP_UP_USD.min}-${CREDIT_TOP_UP_USD.max}, at most 6 decimals: a string such as "5.00" or a number such as 5.`),
 });
 
 /**

@@ -13,7 +13,7 @@ import { withinTarget, type RateLimiter } from './limits.js';
 import { ACCURACY_ROW_LIMIT } from '../skills/forecast/ledger.js';
 import { forecastInput, type ForecastInput } from '../skills/forecast/engine.js';
 import { FORECAST_LIMITS } from '../skills/forecast/slots.js';
-import { formatUsd, usdToAtomic } from '../skills/money.js';
+import { FREE_USD, formatUsd, usdToAtomic } from '../skills/money.js';
 import type { Paywall } from './payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
 import { FORECAST_INFERENCE_API } from '../skills/forecast-inference.js';
@@ -48,7 +48,7 @@ export const FORECAST_API_SERVICE: ExtraCatalogService = {
     priceUsd: FORECAST_INFERENCE_API.price, exampleBody: EXAMPLE_BODY, ...rail,
   }, {
     method: 'service-token-quota', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_PATH}`, path: FORECAST_PATH,
-    priceUsd: '0.00', headers: ['X-Wallet', 'X-Timestamp', 'X-Signature'],
+    priceUsd: FREE_USD, headers: ['X-Wallet', 'X-Timestamp', 'X-Signature'],
     tiers: ACCESS_TIERS.map((t) => ({ tier: t.tier, minTokens: t.minTokens, forecastsPerDay: t.dailyQuota })),
   }],
 };

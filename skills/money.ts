@@ -24,3 +24,9 @@ export function formatUsd(atomic: bigint): string {
 export function atomicToUsdString(atomic: bigint): string {
   return formatUsd(atomic).slice(1);
 }
+
+/** What a call paid from a token holder's quota (or any free purchase route) costs in USD. */
+export const FREE_USD: UsdPrice = '0.00';
+
+/** The bounds of one prepaid-credit top-up, in USD: enough for a few calls, not a treasury. */
+export const CREDIT_TOP_UP_USD = { min: '1.00', max: '1000.00' } as const satisfies Record<string, UsdPrice>;

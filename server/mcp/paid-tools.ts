@@ -2,12 +2,12 @@
  * The tool server's paid tools (spec 4.7), billed from the prepaid credit balance. Each tool has
  * its spec input schema (exact) and a `kind` per capability; a kind names the registry skill that
  * answers it and how the tool's inputs become that skill's params, so its price is the skill's
- * catalogue price. A kind whose skill this deployment does not have carries the spec's price
- * only to publish it: calling it answers `available: false, reason: domain_disabled` and is
- * never debited.
+ * catalogue price. A kind whose engine this deployment does not have names a skill the registry
+ * declares as planned (skills/planned, with the spec's price): the price is published, and
+ * calling it answers `available: false, reason: domain_disabled` and is never debited.
  */
 import { z } from 'zod';
-import { assertUsdPrice, atomicToUsdString, usdToAtomic, type UsdPrice } from '../../skills/money.js';
+import { atomicToUsdString } from '../../skills/money.js';
 import type { Registry, Skill } from '../../skills/registry.js';
 import { evmAddressParam, tokenParam } from '../../skills/params.js';
 
@@ -16,8 +16,6 @@ type Input = Record<string, unknown>;
 export interface PaidKind {
   /** The registry skill that answers this kind. */
   readonly skill: string;
-  /** The spec's price, for a kind whose skill has no engine here (published, never charged). */
-  readonly listedPriceUsd?: UsdPrice;
   readonly params: (input: Input) => Input;
 }
 
@@ -39,8 +37,8 @@ const defined = (o: Input): Input => Object.fromEntries(Object.entries(o).filter
 const chain7 = z.enum(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism', 'solana']).default('base').describe('One of base, ethereum, bsc, arbitrum, polygon, optimism, solana; default base.');
 const rows = z.number().int().min(1).max(100).default(10).describe('Rows, 1-100; default 10.');
 const kindOf = <const K extends readonly [string, ...string[]]>(kinds: K, fallback: K[number]) => z.enum(kinds).default(fallback as never).describe(`One of ${kinds.join(', ')}; default ${fallback}.`);
-/** A kind with no engine here: its price is the declared skill's, or, when the registry has none, the spec's. */
-const none = (skill: string, price?: UsdPrice): PaidKind => ({ skill, ...(price && { listedPriceUsd: price }), params: () => ({}) });
+/** A kind with no engine here: the registry declares its skill (skills/planned), price included. */
+const none = (skill: string): PaidKind => ({ skill, params: () => ({}) });
 /** The chart period whose candles match a timeframe. */
 const PERIOD_OF_TIMEFRAME: Record<string, string> = { '1h': '24h', '4h': '7d', '24h': '30d', '1d': '30d', '1w': '30d', '7d': '30d', '30d': '30d' };
 const CANDLE_OF_TIMEFRAME: Record<string, string> = { '1h': '1h', '4h': '4h', '24h': '1d', '1d': '1d', '7d': '1d', '30d': '1d' };
@@ -56,7 +54,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   tool({
     name: 'scan_hook_layer', title: 'Uniswap v4 hook radar', description: 'New Uniswap v4 hooks and their pools.',
     input: z.strictObject({ chainId: z.union([z.literal(4663), z.literal(8453)]).optional().describe('4663 or 8453; omit for both.') }),
-    kinds: { radar: none('v4-hook-radar', '0.25') }, defaultKind: 'radar',
+    kinds: { radar: none('v4-hook-radar') }, defaultKind: 'radar',
   }),
   tool({
     name: 'forecast_chart', title: 'Chart forecast', description: 'A two-model forecast of a token with quantile bands, verdict and commentary over its chart.',
@@ -70,7 +68,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       rug_pull: { skill: 'security-scan', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
       holders: { skill: 'holder-concentration', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
       sniping: { skill: 'token-sniping', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
-      approvals: none('approval-security-scan', '0.50'),
+      approvals: none('approval-security-scan'),
       contract_audit: { skill: 'smart-contract-audit', params: (i) => ({ address: i.tokenAddress, chain: i.chain }) },
     },
     defaultKind: 'rug_pull',
@@ -97,8 +95,8 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       portfolio: { skill: 'wallet-portfolio', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
       pnl: { skill: 'wallet-pnl', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
       trust: { skill: 'wallet-trust-score', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
-      forgotten: none('forgotten-assets-scan', '0.50'),
-      airdrops: none('claimable-airdrops', '0.25'),
+      forgotten: none('forgotten-assets-scan'),
+      airdrops: none('claimable-airdrops'),
       quantum: none('pqc-wallet-scan'),
     },
     defaultKind: 'portfolio',
@@ -117,7 +115,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     input: z.strictObject({ venue: kindOf(['onchain', 'hyperliquid', 'smart_money'], 'onchain'), chain: chain7, timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h.'), limit: rows }),
     kinds: {
       onchain: { skill: 'whale-tracking', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
-      hyperliquid: none('perp-smart-money', '0.50'),
+      hyperliquid: none('perp-smart-money'),
       smart_money: { skill: 'smart-money', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
     },
     defaultKind: 'onchain', kindField: 'venue',
@@ -133,11 +131,11 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     }),
     kinds: {
       top_gainers: { skill: 'top-gainers', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
-      movers: none('market-movers', '0.35'),
+      movers: none('market-movers'),
       alpha_ranked: { skill: 'top-gainers-comprehensive', params: (i) => ({ chain: i.chain === 'solana' ? undefined : i.chain, limit: i.limit }) },
       altseason: { skill: 'altcoin-season-index', params: (i) => ({ chain: i.chain }) },
       technicals: { skill: 'technical-analysis', params: (i) => defined({ token: i.token, chain: i.chain, timeframe: CANDLE_OF_TIMEFRAME[i.timeframe as string] }) },
-      regime: none('regime-classification', '0.50'),
+      regime: none('regime-classification'),
     },
     defaultKind: 'top_gainers',
   }),
@@ -146,7 +144,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     input: z.strictObject({ kind: kindOf(['detection', 'mempool', 'protection'], 'detection'), tokenAddress: tokenParam('Token, for protection.').optional(), chain: chain7, timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h.') }),
     kinds: {
       detection: { skill: 'mev-detection', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe }) },
-      mempool: none('mempool-watch', '0.45'),
+      mempool: none('mempool-watch'),
       protection: { skill: 'mev-protection', params: (i) => defined({ tokenAddress: i.tokenAddress, chain: i.chain }) },
     },
     defaultKind: 'detection',
@@ -158,7 +156,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       dex: { skill: 'arbitrage-scanner', params: (i) => ({ chain: i.chain, limit: i.limit }) },
       flashloan: { skill: 'flashloan-opportunities', params: (i) => ({ chain: i.chain, limit: i.limit }) },
       cross_chain: { skill: 'cross-chain-arbitrage', params: (i) => ({ limit: i.limit }) },
-      prediction_market: none('cross-platform-arbitrage', '1.00'),
+      prediction_market: none('cross-platform-arbitrage'),
     },
     defaultKind: 'dex',
   }),
@@ -168,7 +166,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     kinds: {
       curve: { skill: 'curve-launches', params: (i) => ({ timeperiod: i.timeframe === '7d' ? '24h' : i.timeframe, limit: Math.min(i.limit as number, 20) }) },
       creator: { skill: 'creator-launches', params: (i) => ({ timeperiod: i.timeframe, limit: Math.min(i.limit as number, 25) }) },
-      catalog: none('launchpad-catalog', '0.25'),
+      catalog: none('launchpad-catalog'),
     },
     defaultKind: 'curve', kindField: 'venue',
   }),
@@ -177,26 +175,26 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     input: z.strictObject({ kind: kindOf(['mempool', 'onchain', 'brc20', 'runes', 'bridges', 'staking'], 'mempool'), limit: rows }),
     kinds: {
       mempool: none('bitcoin-mempool-intelligence'), onchain: none('bitcoin-onchain-analytics'), brc20: none('brc20-analytics'),
-      runes: none('runes-analytics'), bridges: none('bitcoin-bridge-comparison', '0.50'), staking: none('bitcoin-staking-analysis', '0.75'),
+      runes: none('runes-analytics'), bridges: none('bitcoin-bridge-comparison'), staking: none('bitcoin-staking-analysis'),
     },
     defaultKind: 'mempool',
   }),
   tool({
     name: 'assess_quantum_risk', title: 'Quantum risk', description: 'Post-quantum readiness, migration plan, portfolio exposure or the CRQC proximity benchmark.',
     input: z.strictObject({ kind: kindOf(['readiness', 'migration', 'portfolio', 'crqc_benchmark'], 'readiness'), walletAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe('Wallet, for portfolio.') }),
-    kinds: { readiness: none('pqc-readiness-assessment', '0.75'), migration: none('pqc-migration-planner', '0.75'), portfolio: none('quantum-portfolio-monitor', '0.50'), crqc_benchmark: none('crqc-proximity-benchmark', '1.00') },
+    kinds: { readiness: none('pqc-readiness-assessment'), migration: none('pqc-migration-planner'), portfolio: none('quantum-portfolio-monitor'), crqc_benchmark: none('crqc-proximity-benchmark') },
     defaultKind: 'readiness',
   }),
   tool({
     name: 'generate_quantum_key', title: 'Quantum keys', description: 'A quantum-safe wallet, a post-quantum encryption or signing key, or quantum random bytes; keys are returned once and never stored.',
     input: z.strictObject({ kind: kindOf(['wallet', 'encryption', 'signing', 'random'], 'random') }),
-    kinds: { wallet: none('quantum-wallet-generation'), encryption: none('quantum-encryption-key'), signing: none('quantum-signing-key'), random: none('quantum-hardware-qrng', '0.25') },
+    kinds: { wallet: none('quantum-wallet-generation'), encryption: none('quantum-encryption-key'), signing: none('quantum-signing-key'), random: none('quantum-hardware-qrng') },
     defaultKind: 'random', mutating: true,
   }),
   tool({
     name: 'analyze_prediction_markets', title: 'Prediction markets', description: 'Prediction markets, insider activity, spreads, conviction or long-shot fading.',
     input: z.strictObject({ kind: kindOf(['markets', 'insiders', 'spread', 'conviction', 'longshot_fade'], 'markets'), query: z.string().max(500).optional().describe('What to look for.'), limit: rows }),
-    kinds: { markets: none('prediction-market-discovery'), insiders: none('insider-scan'), spread: none('spread-analysis', '0.75'), conviction: none('conviction-scanner', '1.00'), longshot_fade: none('longshot-fader', '0.75') },
+    kinds: { markets: none('prediction-market-discovery'), insiders: none('insider-scan'), spread: none('spread-analysis'), conviction: none('conviction-scanner'), longshot_fade: none('longshot-fader') },
     defaultKind: 'markets',
   }),
   tool({
@@ -204,7 +202,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     input: z.strictObject({ kind: kindOf(['defi', 'pendle', 'discover', 'liquidations'], 'defi'), chain: z.enum(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism', 'solana', 'stockchain']).default('base').describe('A chain, or stockchain; default base.'), limit: rows }),
     kinds: {
       defi: { skill: 'defi-yield-analysis', params: (i) => ({ chain: i.chain, limit: i.limit }) },
-      pendle: none('fixed-yield-analysis', '0.50'), discover: none('yield-discover', '0.10'), liquidations: none('liquidation-monitor'),
+      pendle: none('fixed-yield-analysis'), discover: none('yield-discover'), liquidations: none('liquidation-monitor'),
     },
     defaultKind: 'defi',
   }),
@@ -215,13 +213,13 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       custom: { skill: 'backtest-custom-strategy', params: (i) => ({ token: i.asset ?? 'ETH', strategy: i.strategy }) },
       standard: { skill: 'strategy-backtest', params: (i) => ({ token: i.asset ?? 'ETH', strategy: i.strategy }) },
       engine: { skill: 'backtest-strategy', params: (i) => ({ token: i.asset ?? 'ETH', strategy: i.strategy }) },
-      optimize: none('optimize-strategy-params', '2.00'),
+      optimize: none('optimize-strategy-params'),
     },
     defaultKind: 'custom',
   }),
   tool({
     name: 'get_trade_signals', title: 'Trade signals', description: 'Current trade signals.',
-    input: z.strictObject({ limit: rows }), kinds: { signals: none('trade-signals', '0.50') }, defaultKind: 'signals',
+    input: z.strictObject({ limit: rows }), kinds: { signals: none('trade-signals') }, defaultKind: 'signals',
   }),
   tool({
     name: 'analyze_copy_trading', title: 'Copy trading', description: 'The copy-trading leaderboard, or intel on one trader (needs walletAddress).',
@@ -235,18 +233,18 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   tool({
     name: 'recommend_allocation', title: 'Allocation', description: 'Portfolio risk allocation, strategy split, gate check or meta-strategy.',
     input: z.strictObject({ kind: kindOf(['portfolio_risk', 'strategy_split', 'gate_check', 'meta_strategy'], 'portfolio_risk'), context: z.string().max(2_000).optional().describe('What to allocate.') }),
-    kinds: { portfolio_risk: none('portfolio-risk-allocation', '0.50'), strategy_split: none('strategy-allocation-recommendation', '1.00'), gate_check: none('strategy-gate', '0.50'), meta_strategy: none('meta-strategy', '1.00') },
+    kinds: { portfolio_risk: none('portfolio-risk-allocation'), strategy_split: none('strategy-allocation-recommendation'), gate_check: none('strategy-gate'), meta_strategy: none('meta-strategy') },
     defaultKind: 'portfolio_risk',
   }),
   tool({
     name: 'check_content_integrity', title: 'Content integrity', description: 'Judge content, deep-scan it, or list vaults.',
     input: z.strictObject({ kind: kindOf(['judge', 'deep_scan', 'vaults'], 'judge'), content: z.string().max(20_000).optional().describe('The content.') }),
-    kinds: { judge: none('content-judge', '0.05'), deep_scan: none('integrity-deep-scan', '1.00'), vaults: none('vaults-list', '0.10') },
+    kinds: { judge: none('content-judge'), deep_scan: none('integrity-deep-scan'), vaults: none('vaults-list') },
     defaultKind: 'judge',
   }),
   tool({
     name: 'get_agent_context', title: 'Agent context', description: 'Context pack for an agent.',
-    input: z.strictObject({}), kinds: { context: none('agent-context', '1.00') }, defaultKind: 'context',
+    input: z.strictObject({}), kinds: { context: none('agent-context') }, defaultKind: 'context',
   }),
 ];
 
@@ -256,12 +254,11 @@ export function kindSkill(registry: Registry, kind: PaidKind): Skill | undefined
   return skill && !skill.disabledReason ? skill : undefined;
 }
 
-/** A kind's price: its skill's catalogue price, else the spec's listed one. */
+/** A kind's price: its skill's catalogue price (a kind names registry skills only). */
 export function kindPrice(registry: Registry, kind: PaidKind): bigint {
   const skill = registry.byId(kind.skill);
-  if (skill) return skill.catalogPriceRange.min;
-  assertUsdPrice(kind.listedPriceUsd!);
-  return usdToAtomic(kind.listedPriceUsd!);
+  if (!skill) throw new Error(`paid MCP kind names ${kind.skill}, which the registry does not declare`);
+  return skill.catalogPriceRange.min;
 }
 
 /** "0.65", or "0.35-2.00" across kinds. */

@@ -17,6 +17,15 @@ export const DISABLED_DOMAINS = {
   lending: 'lending-protocol positions',
   equities: 'tokenized-equity venues',
   media: 'media generation',
+  'wallet-safety': 'approval, airdrop and dormant-asset indexes',
+  'defi-positions': 'vault, fixed-yield and lending-position indexes',
+  mempool: 'a mempool feed',
+  hooks: 'a Uniswap v4 hook index',
+  signals: 'trade-signal and regime models',
+  perps: 'perpetual-futures venues',
+  strategies: 'a strategy engine',
+  launchpads: 'a multi-launchpad catalogue',
+  'agent-memory': 'an agent context store',
 } as const;
 export type DisabledDomain = keyof typeof DISABLED_DOMAINS;
 
@@ -29,17 +38,20 @@ interface Planned {
   price: UsdPrice;
   domain: DisabledDomain;
   catalog?: CatalogEntry;
+  /** Only a priced kind of a paid MCP tool: not offered to the report agent (its words would pull questions away from working skills). */
+  kindOnly?: boolean;
 }
 
 function planned(p: Planned) {
+  const { kindOnly: _kindOnly, ...declared } = p;
   const reason = `${p.title} needs ${DISABLED_DOMAINS[p.domain]}, which this deployment does not have yet; nothing was charged`;
   return defineSkill({
-    ...p,
+    ...declared,
     disabledReason: reason,
     description: `${p.description} Not available on this deployment yet (needs ${DISABLED_DOMAINS[p.domain]}).`,
     input: z.strictObject({}),
     toolName: p.id.replace(/-/g, '_'),
-    surfaces: ['agent'],
+    surfaces: p.kindOnly ? [] : ['agent'],
     async handler() {
       throw new SibylError('domain_disabled', reason, { reason: 'domain_disabled' });
     },
@@ -61,4 +73,37 @@ export const PLANNED_SKILLS = [
   planned({ id: 'rwa-intel', domain: 'equities', price: '0.25', title: 'Tokenized-equity intelligence', description: 'Tokenized stocks and real-world assets: wrapper trust, stock pairs, early buyers and event risk.', tags: ['rwa', 'tokenized-stocks', 'equities', 'stocks', 'real-world-assets'], examples: ['Which tokenized stocks trade at a premium?'] }),
   planned({ id: 'generate-video', domain: 'media', price: '5.00', title: 'Video generation', description: 'Generate a short video from a prompt.', tags: ['video', 'generate', 'media'], examples: ['Make a video of a rocket launch'] }),
   planned({ id: 'generate-song', domain: 'media', price: '1.25', title: 'Song generation', description: 'Generate a song from a prompt, with lyrics and genre.', tags: ['song', 'music', 'generate', 'lyrics', 'media'], examples: ['Write and produce a song about DeFi'] }),
+  // Priced kinds of the paid MCP tools (spec 4.6 prices) whose engines are not built yet.
+  planned({ id: 'approval-security-scan', domain: 'wallet-safety', price: '0.50', kindOnly: true, title: 'Approval security scan', description: 'Live ERC-20 and ERC-721 approvals of an address, unlimited ones flagged, with revoke calldata.', tags: ['approvals', 'allowance', 'revoke'], examples: ['Which approvals on my wallet are risky?'] }),
+  planned({ id: 'claimable-airdrops', domain: 'wallet-safety', price: '0.25', kindOnly: true, title: 'Claimable airdrops', description: 'Merkle-distributor allocations an address can still claim, with the claim calldata.', tags: ['airdrop', 'claim'], examples: ['Do I have airdrops to claim?'] }),
+  planned({ id: 'forgotten-assets-scan', domain: 'wallet-safety', price: '0.50', kindOnly: true, title: 'Forgotten assets scan', description: 'Dust and forgotten value of an address: dead LP tokens, deprecated vaults, unclaimed rewards.', tags: ['dust', 'forgotten', 'unclaimed'], examples: ['Find forgotten assets in my wallet'] }),
+  planned({ id: 'fixed-yield-analysis', domain: 'defi-positions', price: '0.50', kindOnly: true, title: 'Fixed-yield analysis', description: 'Fixed-rate markets of yield-bearing assets: implied fixed APY, maturity, liquidity.', tags: ['fixed-yield', 'pendle', 'maturity'], examples: ['Best fixed yields right now'] }),
+  planned({ id: 'yield-discover', domain: 'defi-positions', price: '0.10', kindOnly: true, title: 'Yield discovery', description: 'Vaults and pools by realised APY from share-price history.', tags: ['yield', 'apy', 'vaults'], examples: ['Where can I earn yield on USDC?'] }),
+  planned({ id: 'vaults-list', domain: 'defi-positions', price: '0.10', kindOnly: true, title: 'Vaults list', description: 'ERC-4626 vaults with realised APY, TVL and underlying.', tags: ['vaults', 'erc4626', 'tvl'], examples: ['List the biggest vaults'] }),
+  planned({ id: 'mempool-watch', domain: 'mempool', price: '0.45', kindOnly: true, title: 'Mempool watch', description: 'Pending transactions over a 30-120 s listening window: large swaps, approvals, contract deployments.', tags: ['mempool', 'pending'], examples: ['What is pending in the mempool?'] }),
+  planned({ id: 'v4-hook-radar', domain: 'hooks', price: '0.25', kindOnly: true, title: 'Uniswap v4 hook radar', description: 'New Uniswap v4 pools by hook, with the permissions and risk notes of each hook.', tags: ['uniswap-v4', 'hooks'], examples: ['New v4 hooks today'] }),
+  planned({ id: 'trade-signals', domain: 'signals', price: '0.50', kindOnly: true, title: 'Trade signals', description: 'Entry and exit signals per token with their confidence and track record.', tags: ['signals', 'entries'], examples: ['Any trade signals for ETH?'] }),
+  planned({ id: 'market-movers', domain: 'signals', price: '0.35', kindOnly: true, title: 'Market movers', description: 'Tokens moving most against the market, with the flows behind the move.', tags: ['movers', 'momentum'], examples: ['What is moving the market now?'] }),
+  planned({ id: 'regime-classification', domain: 'signals', price: '0.50', kindOnly: true, title: 'Regime classification', description: 'The market regime (trend, range, stress) per asset, with its inputs.', tags: ['regime', 'trend'], examples: ['Is BTC trending or ranging?'] }),
+  planned({ id: 'perp-smart-money', domain: 'perps', price: '0.50', kindOnly: true, title: 'Perp smart money', description: 'Positions of profitable perpetual-futures traders.', tags: ['perps', 'hyperliquid', 'positions'], examples: ['What are smart perp traders long?'] }),
+  planned({ id: 'meta-strategy', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Meta-strategy', description: 'Which strategy family fits the current regime.', tags: ['strategy', 'meta'], examples: ['Which strategy fits this market?'] }),
+  planned({ id: 'optimize-strategy-params', domain: 'strategies', price: '2.00', kindOnly: true, title: 'Strategy parameter optimisation', description: 'Parameters of a trading strategy optimised on history, out of sample.', tags: ['strategy', 'optimise', 'parameters'], examples: ['Optimise my moving-average strategy'] }),
+  planned({ id: 'portfolio-risk-allocation', domain: 'strategies', price: '0.50', kindOnly: true, title: 'Portfolio risk allocation', description: 'Position sizes by risk contribution for a portfolio.', tags: ['portfolio', 'risk', 'allocation'], examples: ['How should I size my positions?'] }),
+  planned({ id: 'strategy-allocation-recommendation', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Strategy allocation', description: 'Capital split across strategies from their track records.', tags: ['strategy', 'allocation'], examples: ['Split my capital across strategies'] }),
+  planned({ id: 'strategy-gate', domain: 'strategies', price: '0.50', kindOnly: true, title: 'Strategy gate', description: 'Whether a strategy may trade now, from regime and risk checks.', tags: ['strategy', 'gate', 'risk'], examples: ['Should my strategy trade today?'] }),
+  planned({ id: 'bitcoin-bridge-comparison', domain: 'bitcoin', price: '0.50', kindOnly: true, title: 'Bitcoin bridge comparison', description: 'Wrapped BTC on EVM chains: supply, custody model, flows and peg deviation.', tags: ['bitcoin', 'wbtc', 'bridge'], examples: ['Which wrapped BTC is safest?'] }),
+  planned({ id: 'bitcoin-staking-analysis', domain: 'bitcoin', price: '0.75', kindOnly: true, title: 'Bitcoin staking analysis', description: 'Staked bitcoin, timelocks, unbonding and stakers.', tags: ['bitcoin', 'staking', 'babylon'], examples: ['How much BTC is staked?'] }),
+  planned({ id: 'crqc-proximity-benchmark', domain: 'quantum', price: '1.00', kindOnly: true, title: 'CRQC proximity benchmark', description: 'How close quantum hardware is to breaking secp256k1, from public benchmarks.', tags: ['quantum', 'crqc', 'benchmark'], examples: ['How close are quantum computers to breaking bitcoin?'] }),
+  planned({ id: 'pqc-migration-planner', domain: 'quantum', price: '0.75', kindOnly: true, title: 'PQC migration planner', description: 'A plan to move funds and keys to post-quantum schemes.', tags: ['quantum', 'migration', 'pqc'], examples: ['Plan my post-quantum migration'] }),
+  planned({ id: 'pqc-readiness-assessment', domain: 'quantum', price: '0.75', kindOnly: true, title: 'PQC readiness assessment', description: 'How ready a wallet or protocol is for post-quantum cryptography.', tags: ['quantum', 'readiness', 'pqc'], examples: ['Is my protocol quantum-ready?'] }),
+  planned({ id: 'quantum-hardware-qrng', domain: 'quantum', price: '0.25', kindOnly: true, title: 'Quantum random numbers', description: 'Random numbers from quantum hardware.', tags: ['quantum', 'random', 'qrng'], examples: ['Give me quantum random bytes'] }),
+  planned({ id: 'quantum-portfolio-monitor', domain: 'quantum', price: '0.50', kindOnly: true, title: 'Quantum portfolio monitor', description: 'Quantum exposure across a portfolio of addresses.', tags: ['quantum', 'portfolio', 'exposure'], examples: ['Monitor my addresses for quantum exposure'] }),
+  planned({ id: 'conviction-scanner', domain: 'prediction-markets', price: '1.00', kindOnly: true, title: 'Conviction scanner', description: 'Prediction markets where large, patient positions concentrate.', tags: ['prediction-markets', 'conviction'], examples: ['Where is conviction highest in prediction markets?'] }),
+  planned({ id: 'cross-platform-arbitrage', domain: 'prediction-markets', price: '1.00', kindOnly: true, title: 'Cross-platform arbitrage', description: 'The same event priced differently across prediction-market venues.', tags: ['prediction-markets', 'arbitrage'], examples: ['Prediction-market arbitrage across venues'] }),
+  planned({ id: 'longshot-fader', domain: 'prediction-markets', price: '0.75', kindOnly: true, title: 'Longshot fader', description: 'Longshot outcomes priced above their historical hit rate.', tags: ['prediction-markets', 'longshot'], examples: ['Which longshots are overpriced?'] }),
+  planned({ id: 'spread-analysis', domain: 'prediction-markets', price: '0.75', kindOnly: true, title: 'Spread analysis', description: 'Bid-ask spreads and depth of prediction markets.', tags: ['prediction-markets', 'spread', 'depth'], examples: ['Which prediction markets have tight spreads?'] }),
+  planned({ id: 'content-judge', domain: 'media', price: '0.05', kindOnly: true, title: 'Content judge', description: 'A quick judgement of a piece of content against a rubric.', tags: ['content', 'judge'], examples: ['Judge this post'] }),
+  planned({ id: 'integrity-deep-scan', domain: 'media', price: '1.00', kindOnly: true, title: 'Integrity deep scan', description: 'A deep check of content for manipulation and provenance.', tags: ['content', 'integrity', 'provenance'], examples: ['Is this image manipulated?'] }),
+  planned({ id: 'launchpad-catalog', domain: 'launchpads', price: '0.25', kindOnly: true, title: 'Launchpad catalogue', description: 'Launchpads across chains with their fees, volumes and graduation rules.', tags: ['launchpads', 'catalogue'], examples: ['Compare the launchpads'] }),
+  planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context'], examples: ['Give my agent the market context'] }),
 ];
