@@ -1,0 +1,19 @@
+/** A store outage is an upstream outage (503, nothing charged), not an unexpected failure (500). */
+import { describe, expect, it } from 'vitest';
+import { toSibylError } from '../../server/errors.js';
+import { StoreTimeoutError } from '../../store/deadline.js';
+
+describe('error mapping', () => {
+  it('a store that does not answer, or whose connection is gone, is 503 upstream_unavailable', () => {
+    const closed = Object.assign(new Error('The client is closed'), { name: 'ClientClosedError' });
+    for (const err of [new StoreTimeoutError('get took too long'), closed]) {
+      const mapped = toSibylError(err);
+      expect(mapped.code).toBe('upstream_unavailable');
+      expect(mapped.status).toBe(503);
+    }
+  });
+
+  it('anything else unexpected stays internal_error', () => {
+    expect(toSibylError(new Error('boom')).code).toBe('internal_error');
+  });
+});
