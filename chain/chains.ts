@@ -74,6 +74,8 @@ export type EvmChainName = { [K in ChainName]: (typeof CHAINS)[K] extends EvmCha
 /** All eight identifiers, in the spec's order. */
 export const CHAIN_NAMES = Object.keys(CHAINS) as [ChainName, ...ChainName[]];
 export const EVM_CHAIN_NAMES = CHAIN_NAMES.filter((c) => CHAINS[c].kind === 'evm') as EvmChainName[];
+/** The EVM chains with DEXes to index (all but ZKsync), in the spec's order: what market reads and the default devnet cover. */
+export const DEX_CHAIN_NAMES = EVM_CHAIN_NAMES.filter((c) => (CHAINS[c] as EvmChainSpec).dexes.length > 0) as [EvmChainName, ...EvmChainName[]];
 
 /** The chain x402 payments settle on (spec 2.1: network eip155:8453). */
 export const PAYMENT_CHAIN = 'base' satisfies EvmChainName;

@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
 import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
-import { EMBEDDED_SERVICE_TOKEN, EVM_CHAIN_NAMES, type EvmChainName } from '../chain/chains.js';
+import { DEX_CHAIN_NAMES, EMBEDDED_SERVICE_TOKEN, EVM_CHAIN_NAMES, type EvmChainName } from '../chain/chains.js';
 import { backendEnvName, MODEL_SLOTS } from '../skills/forecast/slots.js';
 
-export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = ['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism'];
+export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = [...DEX_CHAIN_NAMES];
 /** Where the embedded chains prefer to serve (the port wallets and tools try first); taken ports move. */
 export const DEFAULT_EMBEDDED_RPC_PORT = 8545;
 

@@ -7,6 +7,9 @@ import { PERIOD_NAMES, type Period } from './intel/periods.js';
 /** The seven EVM chain values (spec 2.2 without solana). */
 export const EVM_CHAINS = EVM_CHAIN_NAMES as unknown as readonly [ChainName, ...ChainName[]];
 
+/** The five chains the spec's token-analysis, wallet and MEV-protection operations take (spec 4.2), written once. */
+export const FIVE_CHAINS = ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon'] as const satisfies readonly ChainName[];
+
 /** `chain`: one of `allowed` (all eight by default), with the operation's default. */
 export function chainParam<const C extends readonly [ChainName, ...ChainName[]]>(defaultChain: C[number], allowed: C = CHAIN_NAMES as unknown as C) {
   return z.enum(allowed).default(defaultChain as never).describe(`Chain: one of ${allowed.join(', ')}; default ${defaultChain}.`);
@@ -57,5 +60,5 @@ export const chainListInput = z.strictObject({
 /** One token on one of the five chains the token-analysis operations cover (spec 4.2), default base. */
 export const tokenOnChainInput = z.strictObject({
   tokenAddress: tokenParam('Token contract address (0x + 40 hex) or symbol.'),
-  chain: chainParam('base', ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon']),
+  chain: chainParam('base', FIVE_CHAINS),
 });

@@ -7,6 +7,7 @@
  * no engine for answers `available: false` with `domain_disabled`, as the spec allows.
  */
 import { z } from 'zod';
+import { DEX_CHAIN_NAMES } from '../../chain/chains.js';
 import { snapshotKey, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS } from '../../skills/forecast/jobs.js';
 import { ACCURACY_ROW_LIMIT } from '../../skills/forecast/ledger.js';
 import type { SkillContext } from '../../skills/context.js';
@@ -170,7 +171,7 @@ export const FREE_TOOLS: readonly FreeTool<any>[] = [
     description: 'Honeypot and risk flags of a token from the cached scan of every indexed token (simulated buy and sell, owner powers, liquidity); `screened: false` means not in the dataset, not a clean result.',
     input: z.strictObject({
       contract: evmAddressParam('Token contract (0x + 40 hex).'),
-      chain: z.enum(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism']).default('base').describe('One of base, ethereum, bsc, arbitrum, polygon, optimism; default base.'),
+      chain: z.enum(DEX_CHAIN_NAMES).default('base').describe(`One of ${DEX_CHAIN_NAMES.join(', ')}; default base.`),
     }),
     read: (ctx, { contract, chain }) => fromSnapshot(ctx, SNAPSHOT_JOBS.safety, null, (d) => {
       const row = (d.rows as Record<string, Record<string, unknown>>)[`${chain}:${contract.toLowerCase()}`];

@@ -7,6 +7,7 @@
  * calling it answers `available: false, reason: domain_disabled` and is never debited.
  */
 import { z } from 'zod';
+import { DEX_CHAIN_NAMES } from '../../chain/chains.js';
 import { atomicToUsdString } from '../../skills/money.js';
 import type { Registry, Skill } from '../../skills/registry.js';
 import { evmAddressParam, tokenParam } from '../../skills/params.js';
@@ -34,7 +35,8 @@ export interface PaidTool {
 
 /** Only the fields that were given (skills refuse unknown fields, and undefined is not a value). */
 const defined = (o: Input): Input => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-const chain7 = z.enum(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism', 'solana']).default('base').describe('One of base, ethereum, bsc, arbitrum, polygon, optimism, solana; default base.');
+const CHAIN7 = [...DEX_CHAIN_NAMES, 'solana'] as const;
+const chain7 = z.enum(CHAIN7).default('base').describe(`One of ${CHAIN7.join(', ')}; default base.`);
 const rows = z.number().int().min(1).max(100).default(10).describe('Rows, 1-100; default 10.');
 const kindOf = <const K extends readonly [string, ...string[]]>(kinds: K, fallback: K[number]) => z.enum(kinds).default(fallback as never).describe(`One of ${kinds.join(', ')}; default ${fallback}.`);
 /** A kind with no engine here: the registry declares its skill (skills/planned), price included. */
@@ -199,7 +201,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'find_yield', title: 'Yield', description: 'Liquidity-provider yields, fixed yields, yield discovery or liquidations.',
-    input: z.strictObject({ kind: kindOf(['defi', 'pendle', 'discover', 'liquidations'], 'defi'), chain: z.enum(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism', 'solana', 'stockchain']).default('base').describe('A chain, or stockchain; default base.'), limit: rows }),
+    input: z.strictObject({ kind: kindOf(['defi', 'pendle', 'discover', 'liquidations'], 'defi'), chain: z.enum([...CHAIN7, 'stockchain']).default('base').describe('A chain, or stockchain; default base.'), limit: rows }),
     kinds: {
       defi: { skill: 'defi-yield-analysis', params: (i) => ({ chain: i.chain, limit: i.limit }) },
       pendle: none('fixed-yield-analysis'), discover: none('yield-discover'), liquidations: none('liquidation-monitor'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HOLDINGS_METHODOLOGY, walletHoldings } from '../intel/holdings.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { loadMarket } from './load.js';
-import { chainParam, evmAddressParam } from '../params.js';
+import { FIVE_CHAINS, chainParam, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 
@@ -15,7 +15,7 @@ export const walletHoldingsSkill = defineSkill({
   examples: ['What does 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 hold on base?', 'Portfolio value of my wallet on ethereum'],
   input: z.strictObject({
     walletAddress: evmAddressParam('The wallet to inspect (0x + 40 hex).'),
-    chain: chainParam('ethereum', ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon']),
+    chain: chainParam('ethereum', FIVE_CHAINS),
   }),
   price: '0.55',
   catalogPrice: '0.35',

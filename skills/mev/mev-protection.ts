@@ -8,7 +8,7 @@ import { indexProvenance } from '../intel/provenance.js';
 import { resolveToken } from '../intel/resolve.js';
 import { SCREEN_VERSION, screenTokens, type TokenScreen } from '../intel/screening.js';
 import { SibylError } from '../errors.js';
-import { chainParam, tokenParam } from '../params.js';
+import { FIVE_CHAINS, chainParam, tokenParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitToken } from '../admission.js';
 import { loadMarket } from '../market/load.js';
@@ -30,7 +30,7 @@ export const mevProtectionSkill = defineSkill({
   examples: ['How do I buy $5,000 of DEGEN on base without getting sandwiched?', 'Safe slippage for selling 0x... on ethereum'],
   input: z.strictObject({
     tokenAddress: tokenParam('Token to trade: contract address (0x + 40 hex) or symbol.'),
-    chain: chainParam('base', ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon']),
+    chain: chainParam('base', FIVE_CHAINS),
     side: z.enum(['buy', 'sell']).default('buy').describe('buy (pay the pool\'s quote token) or sell (receive it); default buy.'),
     amountUsd: z.number().min(1).max(10_000_000).default(1_000).describe('Trade size in USD, 1-10,000,000; default 1,000.'),
   }),

@@ -7,13 +7,12 @@ import { indexProvenance } from '../intel/provenance.js';
 import { SCREEN_VERSION, screenTokens } from '../intel/screening.js';
 import { SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../intel/smart-money.js';
 import { TRUST_METHODOLOGY, walletTrust } from '../intel/trust.js';
-import { chainParam, evmAddressParam, limitParam, periodParam } from '../params.js';
+import { FIVE_CHAINS, chainParam, evmAddressParam, limitParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 import { share, usd } from '../summary.js';
 
-const CHAINS = ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon'] as const;
 /** Copyable: a record of at least this many closed trades, this win rate, and a trust score this high. */
 export const COPYABLE = { minClosedTrades: 4, minWinRate: 0.6, minTrustScore: 60 } as const;
 
@@ -24,7 +23,7 @@ export const copyTradingLeaderboardSkill = defineSkill({
   tags: ['copy-trading', 'leaderboard', 'traders', 'profit', 'wallets'],
   examples: ['Who are the best traders to copy on base?', 'Most profitable wallets on ethereum by closed trades'],
   input: z.strictObject({
-    chain: chainParam('base', CHAINS),
+    chain: chainParam('base', FIVE_CHAINS),
     timeperiod: periodParam('7d'),
     limit: limitParam(1, 100, 10),
     minClosedTrades: z.number().int().min(1).max(100).default(3).describe('Only wallets with at least this many closed trades, 1-100; default 3.'),
@@ -75,7 +74,7 @@ export const copyTradingIntelSkill = defineSkill({
   description: `Should you copy this wallet? Its closed-trade record, its profit and loss over the period, its trust score and factors, and a verdict: copyable with at least ${COPYABLE.minClosedTrades} closed trades, a ${COPYABLE.minWinRate * 100}% win rate and a trust score of ${COPYABLE.minTrustScore}.`,
   tags: ['copy-trading', 'wallet', 'due-diligence', 'trader', 'follow'],
   examples: ['Should I copy trades from 0x... on base?', 'Is this trader consistently profitable?'],
-  input: z.strictObject({ walletAddress: evmAddressParam('The wallet to assess (0x + 40 hex).'), chain: chainParam('base', CHAINS), timeperiod: periodParam('30d') }),
+  input: z.strictObject({ walletAddress: evmAddressParam('The wallet to assess (0x + 40 hex).'), chain: chainParam('base', FIVE_CHAINS), timeperiod: periodParam('30d') }),
   price: '1.00',
   toolName: 'copy_trading_intel',
   surfaces: ['a2a', 'mcp', 'agent'],

@@ -4,13 +4,12 @@ import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { PNL_METHODOLOGY, walletPnl } from '../intel/pnl.js';
 import { TRUST_METHODOLOGY, walletTrust } from '../intel/trust.js';
-import { chainParam, evmAddressParam, periodParam } from '../params.js';
+import { FIVE_CHAINS, chainParam, evmAddressParam, periodParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { share, usd } from '../summary.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
-const WALLET_CHAINS = ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon'] as const;
 const wallet = evmAddressParam('The wallet (0x + 40 hex).');
 
 export const walletPnlSkill = defineSkill({
@@ -19,7 +18,7 @@ export const walletPnlSkill = defineSkill({
   description: 'Profit and loss of a wallet\'s DEX trading on a chain (how much it made or lost): realized profit of its sells in the period at average cost, unrealized profit of what it still holds, volume, win rate and the per-token breakdown.',
   tags: ['wallet', 'pnl', 'profit', 'loss', 'performance', 'trading'],
   examples: ['How much has 0x... made trading on base this month?', 'Realized and unrealized profit of a wallet over 7 days'],
-  input: z.strictObject({ walletAddress: wallet, chain: chainParam('base', WALLET_CHAINS), timeperiod: periodParam('30d') }),
+  input: z.strictObject({ walletAddress: wallet, chain: chainParam('base', FIVE_CHAINS), timeperiod: periodParam('30d') }),
   price: '1.00',
   toolName: 'wallet_pnl',
   surfaces: ['a2a', 'mcp', 'agent'],
@@ -46,7 +45,7 @@ export const walletTrustSkill = defineSkill({
   description: 'A 0-100 trust score for a wallet (counterparty) from its indexed history: age, activity, trading record, sandwich attacks on others, and tokens it deployed whose liquidity was pulled, each factor with its points and evidence.',
   tags: ['wallet', 'trust', 'reputation', 'risk', 'counterparty', 'scam'],
   examples: ['Can I trust wallet 0x... on base?', 'Reputation check of a counterparty address'],
-  input: z.strictObject({ walletAddress: wallet, chain: chainParam('base', WALLET_CHAINS) }),
+  input: z.strictObject({ walletAddress: wallet, chain: chainParam('base', FIVE_CHAINS) }),
   price: '0.60',
   toolName: 'wallet_trust_score',
   surfaces: ['a2a', 'mcp', 'agent'],
