@@ -11,7 +11,7 @@ import type { Store } from '../store/store.js';
 import { errorHandler } from './errors.js';
 import { health } from './health.js';
 import { mountPaidRoutes, paidRouteTable, type PaidRouteDeps } from './paid-routes.js';
-import { challengeLane } from './challenge-lane.js';
+import { MAX_BODY_BYTES, challengeLane } from './challenge-lane.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FORECAST_API_SERVICE, mountForecastRoutes } from './forecast-routes.js';
 import { mountA2aRoutes } from './a2a-routes.js';
@@ -60,7 +60,7 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
   const { publicUrl } = paid;
 
   app.use(express.json({
-    limit: '64kb', strict: true, type: ['application/json', 'application/*+json'],
+    limit: MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'],
     // Forecast access signs the body's exact bytes.
     verify: (req, _res, buf) => void ((req as Request & { rawBody?: Buffer }).rawBody = buf),
   }));

@@ -15,7 +15,7 @@ import type { Resource } from './payments/terms.js';
 import { SibylError } from '../skills/errors.js';
 import { writeError } from './errors.js';
 
-/** The body limit express's JSON parser applies (app.ts). */
+/** The largest JSON body accepted, here and by express's parser (app.ts). */
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Challenges kept (a Host header can vary the resource URL: bounded, oldest dropped). */
 const MAX_CACHED = 1_000;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeHexResult } from '../../chain/hex-result.js';
+import { longestStall } from '../helpers/stall.js';
 
 describe('writeHexResult', () => {
   let server: Server;
@@ -43,23 +44,7 @@ describe('writeHexResult', () => {
   it('writes 16 MB of state without holding the event loop', async () => {
     const state = randomBytes(16 * 1024 * 1024);
     answer = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":"0x${state.toString('hex')}"}`);
-    // The most CPU spent between two 5 ms ticks: a step holding the loop, whatever else the machine runs.
-    const cpu = () => {
-      const { user, system } = process.cpuUsage();
-      return (user + system) / 1000;
-    };
-    let last = cpu();
-    let longest = 0;
-    const probe = setInterval(() => {
-      const now = cpu();
-      longest = Math.max(longest, now - last);
-      last = now;
-    }, 5);
-    try {
-      await fetchInto(join(dir, 'state.gz'));
-    } finally {
-      clearInterval(probe);
-    }
+    const longest = await longestStall(() => fetchInto(join(dir, 'state.gz')));
     expect((await readFile(join(dir, 'state.gz'))).equals(state)).toBe(true);
     // Whole (res.json(), then Buffer.from(hex)) the same answer held the loop 830-930 ms here
     // (streamed: 15-43 ms); the bound leaves room for a loaded machine.

@@ -12,11 +12,10 @@ import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
+import { generatePrivateKey } from 'viem/accounts';
 import { X402_EXTENSION_URI } from '../../cards/agent-card.js';
 import { X402_META } from '../../agent/a2a-executor.js';
-import { freshAddress, fundedPayer, json, payingFetch, postJson, rpcUrl, useTestSibyl, usdcBalance } from '../helpers/sibyl.js';
+import { freshAddress, fundedPayer, signInBearer, json, payingFetch, postJson, rpcUrl, useTestSibyl, usdcBalance } from '../helpers/sibyl.js';
 
 type Case = readonly [path: string, body: Record<string, unknown>, status: number, code: string];
 
@@ -146,11 +145,7 @@ describe('refusals before payment', () => {
 
   it('MCP credit-billed tools: a refused call answers its code with nothing debited (no debit in the ledger)', async () => {
     const key = generatePrivateKey();
-    const signer = privateKeyToAccount(key);
-    const { nonce, domain, uri, chainId } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
-    const siwe = createSiweMessage({ domain, address: signer.address, uri, version: '1', chainId, nonce });
-    const { accessToken } = await json(await postJson(`${sibyl.url}/api/auth/siwe`, { message: siwe, signature: await signer.signMessage({ message: siwe }) }));
-    const auth = { authorization: `Bearer ${accessToken}` };
+    const auth = await signInBearer(sibyl.url, key);
     const { pay } = payingFetch((await fundedPayer('5')).key);
     const topUp = await pay(`${sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ amountUsd: '1' }) });
     expect(topUp.status).toBe(200);

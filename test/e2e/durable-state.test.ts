@@ -9,12 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { decodePaymentSignatureHeader } from '@x402/core/http';
 import type { Address, Hex } from 'viem';
 import { checkPersistence } from '../../store/persistence.js';
 import { RedisStore } from '../../store/redis.js';
-import { fundedPayer, json, payingFetch, postJson, startTestSibyl } from '../helpers/sibyl.js';
+import { signInBearer, fundedPayer, json, payingFetch, startTestSibyl } from '../helpers/sibyl.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/redis-server.js';
 
 type TestSibyl = Awaited<ReturnType<typeof startTestSibyl>>;
@@ -39,11 +38,9 @@ describe('state in an AOF Redis survives kill -9 and restart', () => {
 
   it('keeps credits and their movements, the bearer token, settlement records and replay reservations', async () => {
     // Sign in: a bearer token.
-    const account = privateKeyToAccount(generatePrivateKey());
-    const { nonce, domain, uri, chainId } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
-    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce, statement: 'Sign in to Sibyl' });
-    const session = await json(await postJson(`${sibyl.url}/api/auth/siwe`, { message, signature: await account.signMessage({ message }) }));
-    const bearer = { authorization: `Bearer ${session.accessToken}` };
+    const signInKey = generatePrivateKey();
+    const account = privateKeyToAccount(signInKey);
+    const bearer = await signInBearer(sibyl.url, signInKey, 'Sign in to Sibyl');
 
     // A $2 top-up paid with x402, then one paid MCP call debited from it.
     const { key } = await fundedPayer('20');

@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { startDevnet, type Devnet } from '../../chain/devnet.js';
-import { fundedPayer, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
+import { signInBearer, fundedPayer, postJson, startTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 
 async function rpc(url: string, method: string, params: unknown[] = []) {
   await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -62,10 +61,7 @@ describe('settlement that times out', () => {
   it('credits a top-up whose settlement is pending only once reconciliation finds it settled, and only once', async () => {
     const { key } = await fundedPayer('5', url);
     const account = privateKeyToAccount(key);
-    const { nonce: siweNonce, domain, uri, chainId } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
-    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce: siweNonce });
-    const { accessToken } = await json(await postJson(`${sibyl.url}/api/auth/siwe`, { message, signature: await account.signMessage({ message }) }));
-    const auth = { authorization: `Bearer ${accessToken}` };
+    const auth = await signInBearer(sibyl.url, key);
     const balance = async () => BigInt((await json(await fetch(`${sibyl.url}/api/credits`, { headers: auth }))).balance);
     const { header } = await signedPayment({ key, payTo: sibyl.payTo, amount: 2_000_000n });
     await rpc(url, 'evm_setAutomine', [false]);

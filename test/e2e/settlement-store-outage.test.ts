@@ -11,7 +11,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, http, parseAbi, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client';
 import { x402Client } from '@x402/core/client';
@@ -20,7 +19,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { X402_EXTENSION_URI } from '../../cards/agent-card.js';
 import { X402_META } from '../../agent/a2a-executor.js';
 import { X402_NETWORK } from '../../server/payments/terms.js';
-import { fundedPayer, json, payingFetch, rpcUrl, startTestSibyl, usdcBalance, USDC, type TestSibyl } from '../helpers/sibyl.js';
+import { signInBearer, fundedPayer, json, payingFetch, rpcUrl, startTestSibyl, usdcBalance, USDC, type TestSibyl } from '../helpers/sibyl.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/redis-server.js';
 import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy.js';
 
@@ -100,10 +99,7 @@ describe('Redis killed mid-burst', () => {
   it('answers a credit top-up settled while Redis is down, and credits it once Redis is back', async () => {
     const { key } = await fundedPayer('5');
     const account = privateKeyToAccount(key);
-    const { nonce: siweNonce, domain, uri, chainId } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
-    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce: siweNonce });
-    const { accessToken } = await json(await fetch(`${sibyl.url}/api/auth/siwe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) }));
-    const auth = { authorization: `Bearer ${accessToken}` };
+    const auth = await signInBearer(sibyl.url, key);
     const { pay } = payingFetch(key);
 
     let killed = false;
@@ -134,10 +130,7 @@ describe('Redis killed mid-burst', () => {
   it('credits a top-up once when Redis stays down past the store timeout (the timed-out write is not sent again)', async () => {
     const { key } = await fundedPayer('5');
     const account = privateKeyToAccount(key);
-    const { nonce: siweNonce, domain, uri, chainId } = await json(await fetch(`${sibyl.url}/api/auth/nonce`));
-    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce: siweNonce });
-    const { accessToken } = await json(await fetch(`${sibyl.url}/api/auth/siwe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) }));
-    const auth = { authorization: `Bearer ${accessToken}` };
+    const auth = await signInBearer(sibyl.url, key);
     const { pay } = payingFetch(key);
     let killed = false;
     proxy.beforeSend = async () => {

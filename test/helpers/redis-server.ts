@@ -6,9 +6,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Socket, createServer, type AddressInfo } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../chain/anvil.js';
 
 export interface PrivateRedis {
   readonly url: string;
@@ -73,16 +74,5 @@ function answers(port: number): Promise<boolean> {
     socket.once('error', () => done(false));
     socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
     socket.once('data', (d) => done(d.toString().startsWith('+PONG')));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }

@@ -9,6 +9,7 @@ import {
   createPublicClient, encodeFunctionData, http, parseAbi, parseEther, parseUnits, type Address, type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
 import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { demoAccount } from '../../chain/accounts.js';
@@ -197,4 +198,13 @@ export function useTestSibyl(options: TestServerOptions = {}): TestSibyl {
       return typeof value === 'function' ? value.bind(server) : value;
     },
   });
+}
+
+/** Signs in to `baseUrl` with Ethereum as `key` (the server's own nonce, domain and URI); the bearer header it grants. */
+export async function signInBearer(baseUrl: string, key: Hex, statement?: string): Promise<{ authorization: string }> {
+  const account = privateKeyToAccount(key);
+  const { nonce, domain, uri, chainId } = await json(await fetch(`${baseUrl}/api/auth/nonce`));
+  const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce, ...(statement && { statement }) });
+  const { accessToken } = await json(await postJson(`${baseUrl}/api/auth/siwe`, { message, signature: await account.signMessage({ message }) }));
+  return { authorization: `Bearer ${accessToken}` };
 }

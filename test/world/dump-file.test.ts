@@ -9,30 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoreDump } from '../../store/store.js';
 import { readDumpFile, writeDumpFile } from '../../world/dump-file.js';
-
-/**
- * The most CPU the process spent between two 5 ms ticks while `work` runs: a step holding the
- * event loop, measured so that the machine's other load (this process waiting for a core) does not count.
- */
-async function longestStall(work: () => Promise<unknown>): Promise<number> {
-  const cpu = () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  };
-  let last = cpu();
-  let longest = 0;
-  const probe = setInterval(() => {
-    const now = cpu();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
-  try {
-    await work();
-  } finally {
-    clearInterval(probe);
-  }
-  return longest;
-}
+import { longestStall } from '../helpers/stall.js';
 
 describe('index dump file', () => {
   const dirs: string[] = [];
