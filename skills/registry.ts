@@ -24,7 +24,10 @@ export function priceVariants<I>(price: PriceSpec<I>): readonly PriceVariant<I>[
   return typeof price === 'string' ? [{ price, when: {} }] : price.variants;
 }
 
-export interface SkillDefinition<S extends z.ZodObject> {
+/** What a skill answers when it declares no schema of its own yet: a JSON object. */
+export type SkillAnswer = Record<string, unknown>;
+
+export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** Stable id (A2A skill id style, e.g. `latest-pairs`). */
   readonly id: string;
   readonly title: string;
@@ -71,7 +74,12 @@ export interface SkillDefinition<S extends z.ZodObject> {
    * Declared with the helpers of `admission.ts`.
    */
   readonly admit?: (input: z.output<S>, ctx: SkillContext) => Promise<void>;
-  readonly handler: (input: z.output<S>, ctx: SkillContext) => Promise<Record<string, unknown>>;
+  /**
+   * The answer's schema: what the handler returns, published in OpenAPI, the A2A skill list and
+   * as the MCP tool's `outputSchema`. (Being made required skill by skill, issue 14.)
+   */
+  readonly output?: O;
+  readonly handler: (input: z.output<S>, ctx: SkillContext) => Promise<SkillAnswer>;
   /**
    * The answer's first line in plain language, from a result of this skill (the report agent's
    * writer adds the main rows and the source after it). Skills without one are described from
@@ -98,7 +106,7 @@ export function catalogLimits(skill: Pick<Skill, 'id' | 'catalog'>, input: Recor
 /** Which price list a call is charged from: the HTTP operation's, or the catalogue's (A2A, typed bodies). */
 export type PriceList = 'http' | 'catalog';
 
-export interface Skill<S extends z.ZodObject = z.ZodObject> extends SkillDefinition<S> {
+export interface Skill<S extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends SkillDefinition<S, O> {
   /** Atomic USDC price for a validated body, from the given list. */
   quote(input: z.output<S>, list?: PriceList): bigint;
   /** Smallest and largest price the skill can charge on its HTTP operation, atomic. */
@@ -107,7 +115,7 @@ export interface Skill<S extends z.ZodObject = z.ZodObject> extends SkillDefinit
   readonly catalogPriceRange: { readonly min: bigint; readonly max: bigint };
 }
 
-export function defineSkill<S extends z.ZodObject>(def: SkillDefinition<S>): Skill<S> {
+export function defineSkill<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject>(def: SkillDefinition<S, O>): Skill<S, O> {
   const variants = priceVariants(def.price);
   variants.forEach((v) => assertUsdPrice(v.price));
   if (def.catalogPrice) assertUsdPrice(def.catalogPrice);
