@@ -9,7 +9,7 @@
  * price does not depend on how far the path was read before, and a world resumed from a cache
  * continues the same path.
  */
-import { Rng } from './random.js';
+import { Rng } from '../lib/random.js';
 
 /** Seconds between grid points. */
 export const REFERENCE_STEP_SECONDS = 300;

@@ -21,7 +21,7 @@ import { GENESIS_TREASURY } from '../chain/genesis.js';
 import { viemChain } from '../chain/runtime.js';
 import { emptyLabels, type WorldLabels } from './labels.js';
 import { Market, v2AmountOut, type Pool } from './market.js';
-import { Rng } from './random.js';
+import { Rng } from '../lib/random.js';
 import { referenceAssetOf, type ReferencePaths } from './reference.js';
 import { WorldRpc, type TxRequest } from './rpc.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { etsForecast } from '../../skills/forecast/models/ets.js';
 import { volatilityForecast, type VolatilityKind } from '../../skills/forecast/models/volatility.js';
-import { Rng } from '../../world/random.js';
+import { Rng } from '../../lib/random.js';
 
 /** Closes from a GARCH(1,1) with Student-t-like shocks (a normal scaled by a random variance). */
 function garchCloses(n: number, seed: string): number[] {

@@ -6,7 +6,7 @@ import { AccuracyLedger, withBaselines } from '../../skills/forecast/ledger.js';
 import { MemoryStore } from '../../store/memory.js';
 import { price } from '../../skills/forecast/precision.js';
 import { ForecastService } from '../../skills/forecast/service.js';
-import { Rng } from '../../world/random.js';
+import { Rng } from '../../lib/random.js';
 
 /** A seeded walk around 1.3e-9 USD with 2% steps. */
 function nanoToken(n: number): number[] {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { forecastInput, runForecast } from '../../skills/forecast/engine.js';
 import { direction, NEUTRAL_BAND_PCT, noisePcts, SIGNAL_MULTIPLE, Z90 } from '../../skills/forecast/signal.js';
-import { Rng } from '../../world/random.js';
+import { Rng } from '../../lib/random.js';
 
 /** Closes of a geometric walk: log steps of `mu` plus `sd` times a seeded standard normal. */
 function walk(seed: string, n: number, mu: number, sd: number): number[] {

@@ -8,7 +8,7 @@
  * clock, so nothing runs between reads and "latest" still moves.
  */
 import { createHash } from 'node:crypto';
-import { Rng } from '../random.js';
+import { Rng } from '../../lib/random.js';
 import { ReferencePaths } from '../reference.js';
 import type { CurveFeed, CurveLaunch, CurvePoolTrade, CurveState, CurveTrade, CurveVenueParams } from './feed.js';
 

@@ -10,7 +10,7 @@
  *   shrunk back to the residuals' own variance. A thin series whose residuals are mostly exactly
  *   zero then still has a continuous distribution, so quantiles never sit on one atom.
  */
-import type { Rng } from '../../../world/random.js';
+import type { Rng } from '../../../lib/random.js';
 
 export interface ResidualSampler {
   /** Starts a new path at a random residual. */

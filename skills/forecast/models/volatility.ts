@@ -12,7 +12,7 @@
  * - `garch`: GARCH(1,1) fitted by Gaussian quasi-likelihood over a coarse-to-fine grid.
  * - `gjr`: GJR-GARCH(1,1,1), the asymmetric variant in which losses raise volatility more.
  */
-import { Rng } from '../../../world/random.js';
+import { Rng } from '../../../lib/random.js';
 import { residualSampler } from './residuals.js';
 import type { ModelForecast } from './types.js';
 

@@ -1,4 +1,4 @@
-/** A seeded PRNG (sfc32 over a SHA-256 of the seed): the world is the same for the same seed. */
+/** A seeded PRNG (sfc32 over a SHA-256 of the seed): the same sequence for the same seed. Shared by the world simulator, the curve venue and the forecast models (bootstrap paths), so it lives with neither. */
 import { createHash } from 'node:crypto';
 
 export class Rng {
