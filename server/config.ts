@@ -7,6 +7,7 @@ import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
 import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
 import { DEX_CHAIN_NAMES, EMBEDDED_SERVICE_TOKEN, EVM_CHAIN_NAMES, type EvmChainName } from '../chain/chains.js';
 import { backendEnvName, MODEL_SLOTS } from '../skills/forecast/slots.js';
+import type { ForecastConfig } from '../skills/forecast/service.js';
 
 export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = [...DEX_CHAIN_NAMES];
 /** Where the embedded chains prefer to serve (the port wallets and tools try first); taken ports move. */
@@ -58,20 +59,6 @@ export interface Config {
   readonly reportTimeBudgetMs: number | undefined;
   /** Whether this instance runs the free tools' snapshot jobs (any instance may; one runs each round). */
   readonly snapshotJobs: boolean;
-}
-
-export interface ForecastConfig {
-  readonly threads: number;
-  /** Model id → HTTP inference server (FORECAST_BACKEND_<ID>). */
-  readonly backends: Readonly<Record<string, string>>;
-  readonly backendTimeoutMs: number;
-  readonly signingKey: Hex | undefined;
-  /** The service token whose holders call the forecast endpoint directly (on Base). */
-  readonly tokenAddress: Address;
-  /** Whether this instance runs the background forecasts of the majors and the ledger scoring. */
-  readonly jobs: boolean;
-  /** How often the background job forecasts the ledger's majors. */
-  readonly precomputeIntervalMs: number;
 }
 
 export class ConfigError extends Error {}

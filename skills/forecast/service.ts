@@ -3,8 +3,7 @@
  * worker pool, or the HTTP server of `FORECAST_BACKEND_<ID>`), runs a request's models in
  * parallel, assembles the record and, with `FORECAST_SIGNING_KEY`, attests it.
  */
-import { keccak256, toHex } from 'viem';
-import type { ForecastConfig } from '../../server/config.js';
+import { keccak256, toHex, type Address, type Hex } from 'viem';
 import { SibylError } from '../errors.js';
 import { httpBackend } from './backends/http.js';
 import { BackendFailed, type ModelBackend } from './backends/types.js';
@@ -12,6 +11,21 @@ import { ForecastWorkers } from './backends/worker-pool.js';
 import { assembleForecast, attest, canonicalJson, forecastInputSchema, modelsFor, type ForecastInput } from './engine.js';
 import { IN_PROCESS_METHODS } from './models/index.js';
 import { CONSENSUS, CONSENSUS_PAIR, FORECAST_LIMITS, MODEL_SLOTS, backendEnvName } from './slots.js';
+
+/** How the forecast engine runs, read from the environment by server/config.ts. */
+export interface ForecastConfig {
+  readonly threads: number;
+  /** Model id → HTTP inference server (FORECAST_BACKEND_<ID>). */
+  readonly backends: Readonly<Record<string, string>>;
+  readonly backendTimeoutMs: number;
+  readonly signingKey: Hex | undefined;
+  /** The service token whose holders call the forecast endpoint directly (on Base). */
+  readonly tokenAddress: Address;
+  /** Whether this instance runs the background forecasts of the majors and the ledger scoring. */
+  readonly jobs: boolean;
+  /** How often the background job forecasts the ledger's majors. */
+  readonly precomputeIntervalMs: number;
+}
 
 export class ForecastService {
   private readonly backends = new Map<string, ModelBackend>();
