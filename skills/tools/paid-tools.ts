@@ -8,16 +8,21 @@
  */
 import { z } from 'zod';
 import { DEX_CHAIN_NAMES } from '../../chain/chains.js';
-import { atomicToUsdString } from '../../skills/money.js';
-import type { Registry, Skill } from '../../skills/registry.js';
-import { evmAddressParam, tokenParam } from '../../skills/params.js';
+import { atomicToUsdString } from '../money.js';
+import type { Registry, Skill } from '../registry.js';
+import { evmAddressParam, rowsParam, tokenParam, TOOL_ROWS } from '../params.js';
+import { contractReviewSkill } from '../security/contract-review.js';
+import { transactionDebuggerSkill } from '../transactions/transactions.js';
+import { copyTradingIntelSkill } from '../wallets/copy-trading.js';
+import { clampTo, fitTo, inputField } from './fit.js';
 
 type Input = Record<string, unknown>;
 
 export interface PaidKind {
   /** The registry skill that answers this kind. */
   readonly skill: string;
-  readonly params: (input: Input) => Input;
+  /** The tool's input as that skill's params (the skill given, to read its own bounds). */
+  readonly params: (input: Input, skill: Skill) => Input;
 }
 
 export interface PaidTool {
@@ -35,9 +40,17 @@ export interface PaidTool {
 
 /** Only the fields that were given (skills refuse unknown fields, and undefined is not a value). */
 const defined = (o: Input): Input => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+/** Spec 4.7's inputs shared by the paid tools, written once: the seven chains, the periods, the rows. */
 const CHAIN7 = [...DEX_CHAIN_NAMES, 'solana'] as const;
 const chain7 = z.enum(CHAIN7).default('base').describe(`One of ${CHAIN7.join(', ')}; default base.`);
-const rows = z.number().int().min(1).max(100).default(10).describe('Rows, 1-100; default 10.');
+const rows = rowsParam(TOOL_ROWS);
+const TIMEFRAMES = ['1h', '4h', '24h', '7d', '30d'] as const;
+const timeframe = (allowed: readonly (typeof TIMEFRAMES)[number][] = TIMEFRAMES, note = '') =>
+  z.enum(allowed as [string, ...string[]]).default('24h').describe(`${allowed.join(', ')}; default 24h${note}.`);
+/** A field the tool takes as its kind's skill does (same rule), but optional: other kinds do not need it. */
+const asIn = (skill: Pick<Skill, 'id' | 'input'>, field: string, what: string) => inputField(skill, field).optional().describe(what);
+/** A row count within what the kind's skill allows. */
+const rowsFor = (skill: Skill, i: Input) => clampTo(skill, 'limit', i.limit as number);
 const kindOf = <const K extends readonly [string, ...string[]]>(kinds: K, fallback: K[number]) => z.enum(kinds).default(fallback as never).describe(`One of ${kinds.join(', ')}; default ${fallback}.`);
 /** A kind with no engine here: the registry declares its skill (skills/planned), price included. */
 const none = (skill: string): PaidKind => ({ skill, params: () => ({}) });
@@ -79,8 +92,8 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     name: 'inspect_onchain', title: 'On-chain inspector', description: 'Review a contract\'s owner powers (contract, needs address), debug a transaction (transaction, needs txHash) or trace its funds (flow, needs txHash).',
     input: z.strictObject({
       kind: kindOf(['contract', 'transaction', 'flow'], 'contract'),
-      address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters').optional().describe('Contract address (0x + 40 hex), for contract.'),
-      txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex characters').optional().describe('Transaction hash (0x + 64 hex), for transaction and flow.'),
+      address: asIn(contractReviewSkill, 'address', 'Contract address (0x + 40 hex), for contract.'),
+      txHash: asIn(transactionDebuggerSkill, 'txHash', 'Transaction hash (0x + 64 hex), for transaction and flow.'),
       chain: chain7,
     }),
     kinds: {
@@ -107,18 +120,18 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     name: 'analyze_tokenized_stocks', title: 'Tokenized stocks', description: 'Tokenized-equity boards: float corner, wrapper trust, stock pairs, early buyers, trader record, event risk, portfolio.',
     input: z.strictObject({
       board: z.enum(['float-corner', 'wrapper-trust', 'stock-pairs', 'pons-stock-pairs', 'early-buyers', 'trader-record', 'event-risk', 'portfolio']).default('float-corner').describe('The board; default float-corner.'),
-      token: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe('Token contract (required for early-buyers).'),
+      token: evmAddressParam('Token contract (required for early-buyers).').optional(),
       intent: z.string().max(1_000).optional().describe('Objective, for portfolio; no transaction is executed.'),
     }),
     kinds: { board: none('rwa-intel') }, defaultKind: 'board',
   }),
   tool({
     name: 'track_whales', title: 'Whale tracking', description: 'Whale moves on chain, perpetuals whales, or what smart money is doing.',
-    input: z.strictObject({ venue: kindOf(['onchain', 'hyperliquid', 'smart_money'], 'onchain'), chain: chain7, timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h.'), limit: rows }),
+    input: z.strictObject({ venue: kindOf(['onchain', 'hyperliquid', 'smart_money'], 'onchain'), chain: chain7, timeframe: timeframe(), limit: rows }),
     kinds: {
-      onchain: { skill: 'whale-tracking', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
+      onchain: { skill: 'whale-tracking', params: (i, s) => ({ chain: i.chain, timeperiod: i.timeframe, limit: rowsFor(s, i) }) },
       hyperliquid: none('perp-smart-money'),
-      smart_money: { skill: 'smart-money', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
+      smart_money: { skill: 'smart-money', params: (i, s) => ({ chain: i.chain, timeperiod: i.timeframe, limit: rowsFor(s, i) }) },
     },
     defaultKind: 'onchain', kindField: 'venue',
   }),
@@ -128,13 +141,13 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       kind: kindOf(['top_gainers', 'movers', 'alpha_ranked', 'altseason', 'technicals', 'regime'], 'top_gainers'),
       token: tokenParam('Token symbol or address, for technicals.').optional(),
       chain: chain7,
-      timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h (a period; the candle size for technicals).'),
+      timeframe: timeframe(TIMEFRAMES, ' (a period; the candle size for technicals)'),
       limit: rows,
     }),
     kinds: {
-      top_gainers: { skill: 'top-gainers', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
+      top_gainers: { skill: 'top-gainers', params: (i, s) => ({ chain: i.chain, timeperiod: i.timeframe, limit: rowsFor(s, i) }) },
       movers: none('market-movers'),
-      alpha_ranked: { skill: 'top-gainers-comprehensive', params: (i) => ({ chain: i.chain === 'solana' ? undefined : i.chain, limit: i.limit }) },
+      alpha_ranked: { skill: 'top-gainers-comprehensive', params: (i, s) => defined({ chain: fitTo(s, 'chain', i.chain), limit: rowsFor(s, i) }) },
       altseason: { skill: 'altcoin-season-index', params: (i) => ({ chain: i.chain }) },
       technicals: { skill: 'technical-analysis', params: (i) => defined({ token: i.token, chain: i.chain, timeframe: CANDLE_OF_TIMEFRAME[i.timeframe as string] }) },
       regime: none('regime-classification'),
@@ -143,7 +156,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'detect_mev', title: 'MEV', description: 'Sandwich attacks on a chain, mempool watch, or protection advice for a token trade.',
-    input: z.strictObject({ kind: kindOf(['detection', 'mempool', 'protection'], 'detection'), tokenAddress: tokenParam('Token, for protection.').optional(), chain: chain7, timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h.') }),
+    input: z.strictObject({ kind: kindOf(['detection', 'mempool', 'protection'], 'detection'), tokenAddress: tokenParam('Token, for protection.').optional(), chain: chain7, timeframe: timeframe() }),
     kinds: {
       detection: { skill: 'mev-detection', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe }) },
       mempool: none('mempool-watch'),
@@ -155,19 +168,19 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     name: 'find_arbitrage', title: 'Arbitrage', description: 'DEX arbitrage, flash-loan arbitrage, cross-chain price gaps or prediction-market arbitrage.',
     input: z.strictObject({ kind: kindOf(['dex', 'flashloan', 'cross_chain', 'prediction_market'], 'dex'), chain: chain7, limit: rows }),
     kinds: {
-      dex: { skill: 'arbitrage-scanner', params: (i) => ({ chain: i.chain, limit: i.limit }) },
-      flashloan: { skill: 'flashloan-opportunities', params: (i) => ({ chain: i.chain, limit: i.limit }) },
-      cross_chain: { skill: 'cross-chain-arbitrage', params: (i) => ({ limit: i.limit }) },
+      dex: { skill: 'arbitrage-scanner', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
+      flashloan: { skill: 'flashloan-opportunities', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
+      cross_chain: { skill: 'cross-chain-arbitrage', params: (i, s) => ({ limit: rowsFor(s, i) }) },
       prediction_market: none('cross-platform-arbitrage'),
     },
     defaultKind: 'dex',
   }),
   tool({
     name: 'scan_launchpads', title: 'Launchpads', description: 'Solana bonding-curve launches, EVM creator launches, or the launchpad catalogue.',
-    input: z.strictObject({ venue: z.enum(['curve', 'creator', 'catalog']).default('curve').describe('curve, creator or catalog; default curve.'), timeframe: z.enum(['1h', '4h', '24h', '7d']).default('24h').describe('1h, 4h, 24h or 7d; default 24h.'), limit: rows }),
+    input: z.strictObject({ venue: z.enum(['curve', 'creator', 'catalog']).default('curve').describe('curve, creator or catalog; default curve.'), timeframe: timeframe(TIMEFRAMES.filter((t) => t !== '30d')), limit: rows }),
     kinds: {
-      curve: { skill: 'curve-launches', params: (i) => ({ timeperiod: i.timeframe === '7d' ? '24h' : i.timeframe, limit: Math.min(i.limit as number, 20) }) },
-      creator: { skill: 'creator-launches', params: (i) => ({ timeperiod: i.timeframe, limit: Math.min(i.limit as number, 25) }) },
+      curve: { skill: 'curve-launches', params: (i, s) => defined({ timeperiod: fitTo(s, 'timeperiod', i.timeframe), limit: rowsFor(s, i) }) },
+      creator: { skill: 'creator-launches', params: (i, s) => defined({ timeperiod: fitTo(s, 'timeperiod', i.timeframe), limit: rowsFor(s, i) }) },
       catalog: none('launchpad-catalog'),
     },
     defaultKind: 'curve', kindField: 'venue',
@@ -183,7 +196,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'assess_quantum_risk', title: 'Quantum risk', description: 'Post-quantum readiness, migration plan, portfolio exposure or the CRQC proximity benchmark.',
-    input: z.strictObject({ kind: kindOf(['readiness', 'migration', 'portfolio', 'crqc_benchmark'], 'readiness'), walletAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe('Wallet, for portfolio.') }),
+    input: z.strictObject({ kind: kindOf(['readiness', 'migration', 'portfolio', 'crqc_benchmark'], 'readiness'), walletAddress: evmAddressParam('Wallet, for portfolio.').optional() }),
     kinds: { readiness: none('pqc-readiness-assessment'), migration: none('pqc-migration-planner'), portfolio: none('quantum-portfolio-monitor'), crqc_benchmark: none('crqc-proximity-benchmark') },
     defaultKind: 'readiness',
   }),
@@ -203,7 +216,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     name: 'find_yield', title: 'Yield', description: 'Liquidity-provider yields, fixed yields, yield discovery or liquidations.',
     input: z.strictObject({ kind: kindOf(['defi', 'pendle', 'discover', 'liquidations'], 'defi'), chain: z.enum([...CHAIN7, 'stockchain']).default('base').describe('A chain, or stockchain; default base.'), limit: rows }),
     kinds: {
-      defi: { skill: 'defi-yield-analysis', params: (i) => ({ chain: i.chain, limit: i.limit }) },
+      defi: { skill: 'defi-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
       pendle: none('fixed-yield-analysis'), discover: none('yield-discover'), liquidations: none('liquidation-monitor'),
     },
     defaultKind: 'defi',
@@ -225,9 +238,9 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'analyze_copy_trading', title: 'Copy trading', description: 'The copy-trading leaderboard, or intel on one trader (needs walletAddress).',
-    input: z.strictObject({ kind: kindOf(['leaderboard', 'intel'], 'leaderboard'), walletAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters').optional().describe('The trader, for intel.'), limit: rows }),
+    input: z.strictObject({ kind: kindOf(['leaderboard', 'intel'], 'leaderboard'), walletAddress: asIn(copyTradingIntelSkill, 'walletAddress', 'The trader, for intel.'), limit: rows }),
     kinds: {
-      leaderboard: { skill: 'copy-trading-leaderboard', params: (i) => ({ limit: i.limit }) },
+      leaderboard: { skill: 'copy-trading-leaderboard', params: (i, s) => ({ limit: rowsFor(s, i) }) },
       intel: { skill: 'copy-trading-intel', params: (i) => defined({ walletAddress: i.walletAddress }) },
     },
     defaultKind: 'leaderboard',
