@@ -9,12 +9,9 @@ import { defineFreeTool, envelope, freeOutput } from '../free.js';
 const tool = { name: z.string(), title: z.string(), description: z.string() };
 
 export const serviceCapabilitiesTool = defineFreeTool({
-  id: 'service-capabilities',
-  toolName: 'list_service_capabilities',
-  title: 'Service capabilities',
+  id: 'service-capabilities', toolName: 'list_service_capabilities', title: 'Service capabilities',
   description: 'Every free and paid tool of this server with its price, and how paid tools are billed.',
-  tags: ['capabilities', 'pricing', 'tools'],
-  input: z.strictObject({}),
+  tags: ['capabilities', 'pricing', 'tools'], input: z.strictObject({}),
   output: freeOutput({
     free: z.array(z.looseObject(tool)).optional(),
     paid: z.array(z.looseObject({ ...tool, priceUsd: z.string().describe('"0.65", or a range "0.35-2.00" over the kinds.') })).optional(),

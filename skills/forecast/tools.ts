@@ -12,12 +12,9 @@ const INTERVALS = Object.keys(PRECOMPUTE_INTERVALS) as [keyof typeof PRECOMPUTE_
 const REFRESH_MS = 4 * 3_600_000;
 
 export const priceForecastTool = defineFreeTool({
-  id: 'price-forecast',
-  toolName: 'get_price_forecast',
-  title: 'Price forecast (majors)',
+  id: 'price-forecast', toolName: 'get_price_forecast', title: 'Price forecast (majors)',
   description: 'Direction and drift of BTC, ETH, SOL or BNB at 4h (about 32 h ahead), 1d (about 7 days), 1w (about 4 weeks) or 1M (about 4 months), with whether the two models agree; precomputed every 4 hours.',
-  tags: ['forecast', 'majors', 'direction'],
-  input: z.strictObject({
+  tags: ['forecast', 'majors', 'direction'], input: z.strictObject({
     asset: z.enum(PRECOMPUTE_ASSETS).default('BTC').describe(`One of ${PRECOMPUTE_ASSETS.join(', ')}; default BTC.`),
     interval: z.enum(INTERVALS).default('1d').describe(`One of ${INTERVALS.join(', ')}; default 1d.`),
   }),
@@ -40,12 +37,9 @@ export const priceForecastTool = defineFreeTool({
 });
 
 export const forecastAccuracyTool = defineFreeTool({
-  id: 'forecast-accuracy',
-  toolName: 'get_forecast_accuracy',
-  title: 'Forecast accuracy ledger',
+  id: 'forecast-accuracy', toolName: 'get_forecast_accuracy', title: 'Forecast accuracy ledger',
   description: 'The scored record of past forecasts per asset, interval and model (error, direction hit rate, samples) beside the random-walk and always-bullish baselines.',
-  tags: ['forecast', 'accuracy', 'ledger'],
-  input: z.strictObject({
+  tags: ['forecast', 'accuracy', 'ledger'], input: z.strictObject({
     asset: z.string().regex(/^[A-Za-z0-9]{1,20}$/, 'must be 1-20 letters or digits').optional().describe('Only this asset (BTC, ETH, SOL, BNB, ...).'),
     limit: rowsParam(ACCURACY_TOOL_ROWS),
   }),

@@ -9,12 +9,9 @@ const SIDES = ['gainers', 'losers'] as const;
 const side = z.enum(SIDES);
 
 export const topMoversTool = defineFreeTool({
-  id: 'top-movers',
-  toolName: 'get_top_movers',
-  title: 'Top movers',
+  id: 'top-movers', toolName: 'get_top_movers', title: 'Top movers',
   description: `Biggest 24 h gainers or losers among tokens with at least $${MOVER_MIN_LIQUIDITY_USD.toLocaleString('en-US')} liquidity, across all indexed chains and per chain.`,
-  tags: ['movers', 'gainers', 'losers'],
-  input: z.strictObject({ side: side.default('gainers').describe(`${SIDES.join(' or ')}; default gainers.`), limit: rowsParam(FREE_ROWS) }),
+  tags: ['movers', 'gainers', 'losers'], input: z.strictObject({ side: side.default('gainers').describe(`${SIDES.join(' or ')}; default gainers.`), limit: rowsParam(FREE_ROWS) }),
   output: freeOutput({
     side: side.optional(),
     source: z.string().optional(),
@@ -32,12 +29,9 @@ export const topMoversTool = defineFreeTool({
 });
 
 export const marketSentimentTool = defineFreeTool({
-  id: 'market-sentiment',
-  toolName: 'get_market_sentiment',
-  title: 'Market sentiment',
+  id: 'market-sentiment', toolName: 'get_market_sentiment', title: 'Market sentiment',
   description: 'Breadth of the indexed crypto markets (share of liquid tokens up over 24 h, as a fear-greed style index) and the altcoin season reading; sources this deployment lacks are marked unavailable.',
-  tags: ['sentiment', 'fear-greed', 'altcoin-season'],
-  input: z.strictObject({}),
+  tags: ['sentiment', 'fear-greed', 'altcoin-season'], input: z.strictObject({}),
   output: freeOutput({ crypto: record(), cmc: record(), tradfi: record(), altcoinSeason: record() }),
   read: (_input, ctx) => fromSnapshot(ctx, SNAPSHOT_JOBS.sentiment, null),
 });

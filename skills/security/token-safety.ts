@@ -8,12 +8,9 @@ import { SNAPSHOT_JOBS } from '../snapshots.js';
 const chain = z.enum(DEX_CHAIN_NAMES);
 
 export const tokenSafetyTool = defineFreeTool({
-  id: 'token-safety',
-  toolName: 'check_token_safety',
-  title: 'Token safety check',
+  id: 'token-safety', toolName: 'check_token_safety', title: 'Token safety check',
   description: 'Honeypot and risk flags of a token from the cached scan of every indexed token (simulated buy and sell, owner powers, liquidity); `screened: false` means not in the dataset, not a clean result.',
-  tags: ['security', 'honeypot', 'safety'],
-  input: z.strictObject({
+  tags: ['security', 'honeypot', 'safety'], input: z.strictObject({
     contract: evmAddressParam('Token contract (0x + 40 hex).'),
     chain: chain.default('base').describe(`One of ${DEX_CHAIN_NAMES.join(', ')}; default base.`),
   }),
