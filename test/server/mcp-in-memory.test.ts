@@ -53,10 +53,15 @@ describe('MCP server in process (SDK in-memory transport)', () => {
     for (const tool of tools) {
       const published = document.tools.find((t) => t.name === tool.name)!;
       expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object', properties: { available: { type: 'boolean' } } });
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       expect(tool.inputSchema, tool.name).toEqual(published.inputSchema);
       expect(tool.outputSchema, tool.name).toEqual(published.outputSchema);
     }
     expect(tools.filter((t) => freeToolSkills(registry).some((s) => s.toolName === t.name))).toHaveLength(19);
+    // A paid tool's kind field is its kinds, with its default kind.
+    const security = tools.find((t) => t.name === 'analyze_token_security')!.inputSchema.properties!.kind;
+    expect(security).toMatchObject({ enum: ['rug_pull', 'holders', 'sniping', 'approvals', 'contract_audit'], default: 'rug_pull' });
+    expect(tools.find((t) => t.name === 'scan_launchpads')!.inputSchema.properties!.venue).toMatchObject({ enum: ['curve', 'creator', 'catalog'], default: 'curve' });
   });
 
   it('free results validate against their output schemas (checked by the SDK client)', async () => {
