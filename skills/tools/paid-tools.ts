@@ -49,6 +49,9 @@ const timeframe = (allowed: readonly (typeof TIMEFRAMES)[number][] = TIMEFRAMES,
   z.enum(allowed as [string, ...string[]]).default('24h').describe(`${allowed.join(', ')}; default 24h${note}.`);
 /** A field the tool takes as its kind's skill does (same rule), but optional: other kinds do not need it. */
 const asIn = (skill: Pick<Skill, 'id' | 'input'>, field: string, what: string) => inputField(skill, field).optional().describe(what);
+/** The token (or wallet) and chain, as the token-analysis and wallet skills take them. */
+const tokenOnChain = (i: Input): Input => ({ tokenAddress: i.tokenAddress, chain: i.chain });
+const walletOnChain = (i: Input): Input => ({ walletAddress: i.walletAddress, chain: i.chain });
 /** A row count within what the kind's skill allows. */
 const rowsFor = (skill: Skill, i: Input) => clampTo(skill, 'limit', i.limit as number);
 /** A kind with no engine here: the registry declares its skill (skills/planned), price included. */
@@ -88,9 +91,9 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     name: 'analyze_token_security', title: 'Token security', description: 'A token\'s rug-pull and honeypot scan, holder concentration, snipers, approvals or a bytecode audit.',
     input: z.strictObject({ tokenAddress: tokenParam('Token contract address (or symbol).'), chain: chain7 }),
     kinds: {
-      rug_pull: { skill: 'security-scan', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
-      holders: { skill: 'holder-concentration', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
-      sniping: { skill: 'token-sniping', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
+      rug_pull: { skill: 'security-scan', params: tokenOnChain },
+      holders: { skill: 'holder-concentration', params: tokenOnChain },
+      sniping: { skill: 'token-sniping', params: tokenOnChain },
       approvals: none('approval-security-scan'),
       contract_audit: { skill: 'smart-contract-audit', params: (i) => ({ address: i.tokenAddress, chain: i.chain }) },
     },
@@ -114,9 +117,9 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     name: 'analyze_wallet', title: 'Wallet analysis', description: 'A wallet\'s portfolio, PnL, trust score, forgotten assets, claimable airdrops or quantum exposure.',
     input: z.strictObject({ walletAddress: evmAddressParam('The wallet (0x + 40 hex).'), chain: chain7 }),
     kinds: {
-      portfolio: { skill: 'wallet-portfolio', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
-      pnl: { skill: 'wallet-pnl', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
-      trust: { skill: 'wallet-trust-score', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
+      portfolio: { skill: 'wallet-portfolio', params: walletOnChain },
+      pnl: { skill: 'wallet-pnl', params: walletOnChain },
+      trust: { skill: 'wallet-trust-score', params: walletOnChain },
       forgotten: none('forgotten-assets-scan'),
       airdrops: none('claimable-airdrops'),
       quantum: none('pqc-wallet-scan'),
