@@ -8,8 +8,8 @@ import { atomicToUsdString, usdToAtomic, type UsdPrice } from '../skills/money.j
 import { X402_NETWORK, type PaymentTerms } from '../server/payments/terms.js';
 import { A2A_SKILLS_PATH } from './a2a-skills.js';
 import { A2A_JSONRPC_PATH, X402_EXTENSION_URI } from './agent-card.js';
-import { PAID_TOOLS, kindPrice } from '../server/mcp/paid-tools.js';
-import { MCP_PATH } from '../server/mcp/server.js';
+import { PAID_TOOLS, kindPrice } from '../skills/tools/paid-tools.js';
+import { MCP_PATH } from './mcp-tools.js';
 import { httpPaths, priceVariants, type CatalogEntry, type Registry, type Skill } from '../skills/registry.js';
 import { priceOptions } from './openapi.js';
 

@@ -28,7 +28,7 @@ import { LlmPlanner, OfflineGraphPlanner } from '../graph/planners.js';
 import { ReportAgent } from '../graph/report.js';
 import { StoreCheckpointSaver } from '../graph/checkpointer.js';
 import { SnapshotJobs } from './mcp/snapshots.js';
-import { SNAPSHOT_JOBS } from './mcp/free-tools.js';
+import { SNAPSHOT_JOBS } from '../skills/snapshots.js';
 import type { SkillContext } from '../skills/context.js';
 import { openStore, type Store } from '../store/index.js';
 import { checkPersistence } from '../store/persistence.js';

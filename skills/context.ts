@@ -15,7 +15,23 @@ export interface SkillContext {
   readonly forecast?: { readonly service: ForecastService; readonly ledger: AccuracyLedger };
   /** The report agent (general-analysis and typed capability bodies). */
   readonly agent?: ReportRunner;
+  /** The tool server's published list (list_service_capabilities reads it), given by the surface that serves it. */
+  readonly tools?: ToolDirectory;
   readonly signal?: AbortSignal;
+}
+
+/** One tool as the tool server lists it: free, or paid from credits at a price (or range). */
+export interface ListedTool {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly billing: 'free' | 'credits';
+  readonly priceUsd?: string;
+}
+
+/** The tool list as skills see it (cards/mcp-tools.ts projects it from the registry), so skills never import a surface. */
+export interface ToolDirectory {
+  list(): readonly ListedTool[];
 }
 
 /**

@@ -28,6 +28,12 @@ import { copyTradingIntelSkill, copyTradingLeaderboardSkill } from './wallets/co
 import { crossChainArbitrageSkill } from './defi/cross-chain.js';
 import { mevProtectionSkill } from './mev/mev-protection.js';
 import { altcoinSeasonSkill, yieldAnalysisSkill } from './defi/yield-analysis.js';
+import { forecastAccuracyTool, priceForecastTool } from './forecast/tools.js';
+import { marketSentimentTool, topMoversTool } from './market/movers.js';
+import { smartMoneyFlowTool, smartMoneyInflowTool, whalePrintsTool } from './whales/flow-tools.js';
+import { tokenSafetyTool } from './security/token-safety.js';
+import { launchpadRadarTool } from './launchpad/radar.js';
+import { serviceCapabilitiesTool } from './agent/capabilities.js';
 import { Registry, type Skill } from './registry.js';
 
 export const ALL_SKILLS: readonly Skill<any>[] = [
@@ -41,6 +47,9 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
   copyTradingLeaderboardSkill, copyTradingIntelSkill, crossChainArbitrageSkill, mevProtectionSkill, smartContractAuditSkill,
   backtestCustomStrategySkill, backtestStrategySkill, chainMarketsSkill, alphaGainersSkill,
+  // The tool server's free tools (priced FREE_USD, `mcp` surface only); those without a feed are in PLANNED_SKILLS.
+  priceForecastTool, forecastAccuracyTool, marketSentimentTool, topMoversTool, smartMoneyFlowTool, whalePrintsTool,
+  tokenSafetyTool, smartMoneyInflowTool, launchpadRadarTool, serviceCapabilitiesTool,
   ...PLANNED_SKILLS,
 ];
 

@@ -25,7 +25,7 @@ export function atomicToUsdString(atomic: bigint): string {
   return formatUsd(atomic).slice(1);
 }
 
-/** What a call paid from a token holder's quota (or any free purchase route) costs in USD. */
+/** What a call paid from a token holder's quota (or any free purchase route) costs in USD; the price of the tool server's free tools. */
 export const FREE_USD: UsdPrice = '0.00';
 
 /** The bounds of one prepaid-credit top-up, in USD: enough for a few calls, not a treasury. */

@@ -20,6 +20,24 @@ export function onlyChainParam<const C extends ChainName>(only: C) {
   return chainParam(only, [only] as [C]);
 }
 
+/** A row cap: bounds and default of a `limit`, written once where several inputs share it. */
+export interface RowCap {
+  readonly min: number;
+  readonly max: number;
+  readonly default: number;
+}
+
+/** Spec 4.7/8: free tool rows 1-25 (default 10); inflow, hype and the launchpad radar 1-15 (default 8). */
+export const FREE_ROWS = { min: 1, max: 25, default: 10 } as const satisfies RowCap;
+export const NARROW_ROWS = { min: 1, max: 15, default: 8 } as const satisfies RowCap;
+/** Spec 4.7: a paid tool's `limit`, 1-100, default 10 (each kind's skill may allow fewer: clamped to it). */
+export const TOOL_ROWS = { min: 1, max: 100, default: 10 } as const satisfies RowCap;
+
+/** `limit` of a tool result: the cap applied to every list in it. */
+export function rowsParam(r: RowCap) {
+  return z.number().int().min(r.min).max(r.max).default(r.default).describe(`Rows per list, ${r.min}-${r.max}; default ${r.default}.`);
+}
+
 /** `limit`: integer rows cap. */
 export function limitParam(min: number, max: number, defaultValue: number) {
   return z.number().int().min(min).max(max).default(defaultValue).describe(`Rows to return, ${min}-${max}; default ${defaultValue}.`);

@@ -113,6 +113,8 @@ export interface Skill<S extends z.ZodObject = z.ZodObject, O extends z.ZodObjec
   readonly priceRange: { readonly min: bigint; readonly max: bigint };
   /** The same over the catalogue list. */
   readonly catalogPriceRange: { readonly min: bigint; readonly max: bigint };
+  /** Priced FREE_USD (the tool server's free tools): never behind a paywall, never in paid price bounds. */
+  readonly free: boolean;
 }
 
 export function defineSkill<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject>(def: SkillDefinition<S, O>): Skill<S, O> {
@@ -121,6 +123,9 @@ export function defineSkill<S extends z.ZodObject, O extends z.ZodObject = z.Zod
   if (def.catalogPrice) assertUsdPrice(def.catalogPrice);
   const atomic = variants.map((v) => usdToAtomic(v.price));
   const range = (amounts: bigint[]) => ({ min: amounts.reduce((a, b) => (b < a ? b : a)), max: amounts.reduce((a, b) => (b > a ? b : a)) });
+  const free = atomic.every((a) => a === 0n) && !def.catalogPrice;
+  // A paid route or catalogue entry for nothing would ask a 402 of $0.00.
+  if (free && (def.httpPath || def.catalog)) throw new Error(`free skill ${def.id} cannot have a paid route or catalogue entry`);
   return {
     ...def,
     quote(input, list = 'http') {
@@ -130,6 +135,7 @@ export function defineSkill<S extends z.ZodObject, O extends z.ZodObject = z.Zod
     },
     priceRange: range(atomic),
     catalogPriceRange: def.catalogPrice ? range([usdToAtomic(def.catalogPrice)]) : range(atomic),
+    free,
   };
 }
 
@@ -163,14 +169,14 @@ export class Registry {
     return this.byToolMap.get(name);
   }
 
-  /** Skills a body may name in `skill`'s capability field: the working agent skills. */
+  /** Skills a body may name in `skill`'s capability field: the working, paid agent skills. */
   capabilitiesOf(skill: Skill): Skill[] {
-    return skill.capabilityField ? this.list('agent').filter((s) => !s.disabledReason) : [];
+    return skill.capabilityField ? this.list('agent').filter((s) => !s.disabledReason && !s.free) : [];
   }
 
   /** Advertised bounds across every paid HTTP operation (capability bodies included), computed, never typed. */
   httpPriceBounds(): { min: bigint; max: bigint } | undefined {
-    const ranges = this.list('http').filter((s) => s.httpPath).flatMap((s) => [s.priceRange, ...this.capabilitiesOf(s).map((c) => c.catalogPriceRange)]);
+    const ranges = this.list('http').filter((s) => s.httpPath && !s.free).flatMap((s) => [s.priceRange, ...this.capabilitiesOf(s).filter((c) => !c.free).map((c) => c.catalogPriceRange)]);
     if (!ranges.length) return undefined;
     return {
       min: ranges.map((r) => r.min).reduce((a, b) => (b < a ? b : a)),

@@ -15,8 +15,8 @@ import { catalogLimits, type Registry } from '../../skills/registry.js';
 import { withinTarget, type RateLimiter } from '../limits.js';
 import { toSibylError } from '../errors.js';
 import { parseBody } from '../validation.js';
-import { kindOfCall, kindPrice, kindSkill, type PaidTool } from './paid-tools.js';
-import type { ToolResult } from './free-tools.js';
+import { kindOfCall, kindPrice, kindSkill, type PaidTool } from '../../skills/tools/paid-tools.js';
+import type { ToolResult } from '../../skills/free.js';
 
 export interface BillingDeps {
   readonly registry: Registry;
@@ -45,7 +45,7 @@ export async function callPaidTool(tool: PaidTool, input: Record<string, unknown
   }
   let params: Record<string, unknown>;
   try {
-    params = parseBody(skill.input, kind.params(input));
+    params = parseBody(skill.input, kind.params(input, skill));
   } catch (err) {
     throw new ToolInputError(toSibylError(err).message);
   }

@@ -1,32 +1,10 @@
 /**
- * Snapshots for the free tools (spec 2.4): each is built by a background job and stored, so a
- * free call only reads. One instance builds each round (a lease per job and period in the
- * store, Redis when several instances share one); every instance serves what was stored.
+ * Runs the free tools' snapshot jobs (skills/snapshots.ts declares them): one instance builds each
+ * round (a lease per job and period in the store, Redis when several instances share one); every
+ * instance serves what was stored.
  */
 import type { SkillContext } from '../../skills/context.js';
-
-export interface SnapshotJob {
-  readonly id: string;
-  /** How often it is rebuilt; a snapshot older than this is `stale`. */
-  readonly everyMs: number;
-  build(ctx: SkillContext): Promise<Record<string, unknown>>;
-}
-
-export interface Snapshot {
-  readonly data: Record<string, unknown>;
-  /** Epoch ms of the build. */
-  readonly fetchedAt: number;
-  readonly stale: boolean;
-}
-
-const key = (id: string) => `mcp:snapshot:${id}`;
-
-export async function readSnapshot(ctx: Pick<SkillContext, 'store'>, job: Pick<SnapshotJob, 'id' | 'everyMs'>): Promise<Snapshot | null> {
-  const raw = await ctx.store.get(key(job.id));
-  if (!raw) return null;
-  const { data, fetchedAt } = JSON.parse(raw) as { data: Record<string, unknown>; fetchedAt: number };
-  return { data, fetchedAt, stale: Date.now() - fetchedAt > job.everyMs };
-}
+import { snapshotStoreKey, type SnapshotJob } from '../../skills/snapshots.js';
 
 export class SnapshotJobs {
   private timers: NodeJS.Timeout[] = [];
@@ -37,7 +15,7 @@ export class SnapshotJobs {
   async run(job: SnapshotJob): Promise<void> {
     try {
       const data = await job.build(this.ctx);
-      await this.ctx.store.set(key(job.id), JSON.stringify({ data, fetchedAt: Date.now() }), 7 * 86_400_000);
+      await this.ctx.store.set(snapshotStoreKey(job.id), JSON.stringify({ data, fetchedAt: Date.now() }), 7 * 86_400_000);
     } catch (err) {
       this.log(`snapshot ${job.id} failed`, err);
     }

@@ -42,9 +42,14 @@ export function periodCoverage(market: Market, checkpoint: Checkpoint, period: P
   return windowCoverage(checkpoint.timestamp - PERIODS[period].seconds, checkpoint.timestamp, market.historyStart);
 }
 
+export type LoadedMarket = Awaited<ReturnType<typeof loadMarket>>;
+
+/** Where a figure read from one chain's index comes from: `index:<chain>@<block>`. */
+export const indexSource = (l: Pick<LoadedMarket, 'chain' | 'checkpoint'>) => `index:${l.chain.name}@${l.checkpoint.block}`;
+
 /** Every connected chain's market (or those in `only`), and the chains that could not be read, with why. */
 export async function loadAllMarkets(ctx: SkillContext, only?: readonly ChainName[]) {
-  const loaded: Awaited<ReturnType<typeof loadMarket>>[] = [];
+  const loaded: LoadedMarket[] = [];
   const unavailable: { chain: string; reason: string }[] = [];
   for (const chain of ctx.chains.list().filter((c) => !only || only.includes(c.name))) {
     try {

@@ -7,7 +7,9 @@
  */
 import { z } from 'zod';
 import { SibylError } from '../errors.js';
+import { defineFreeTool, disabledResult, freeOutput } from '../free.js';
 import type { UsdPrice } from '../money.js';
+import { FREE_ROWS, NARROW_ROWS, rowsParam } from '../params.js';
 import { defineSkill, type CatalogEntry } from '../registry.js';
 
 export const DISABLED_DOMAINS = {
@@ -26,6 +28,9 @@ export const DISABLED_DOMAINS = {
   strategies: 'a strategy engine',
   launchpads: 'a multi-launchpad catalogue',
   'agent-memory': 'an agent context store',
+  government: 'government disclosure and contract feeds',
+  'analyst-calls': 'a graded-calls feed',
+  social: 'a social-media feed',
 } as const;
 export type DisabledDomain = keyof typeof DISABLED_DOMAINS;
 
@@ -44,7 +49,7 @@ interface Planned {
 
 function planned(p: Planned) {
   const { kindOnly: _kindOnly, ...declared } = p;
-  const reason = `${p.title} needs ${DISABLED_DOMAINS[p.domain]}, which this deployment does not have yet; nothing was charged`;
+  const reason = `${needs(p.title, p.domain)}; nothing was charged`;
   return defineSkill({
     ...declared,
     disabledReason: reason,
@@ -57,6 +62,22 @@ function planned(p: Planned) {
     },
   });
 }
+
+const needs = (title: string, domain: DisabledDomain) => `${title} needs ${DISABLED_DOMAINS[domain]}, which this deployment does not have yet`;
+
+/** A free tool of the tool server (spec 4.7) without an engine: listed with its exact input, it answers `available: false, reason: domain_disabled`. */
+function plannedTool(p: Pick<Planned, 'id' | 'title' | 'description' | 'tags' | 'domain'> & { toolName: string; input: z.ZodObject }) {
+  return defineFreeTool({
+    ...p,
+    description: `${p.description} Not available on this deployment (needs ${DISABLED_DOMAINS[p.domain]}).`,
+    disabledReason: needs(p.title, p.domain),
+    output: freeOutput({}),
+    read: async (input) => disabledResult((input as { limit?: number }).limit ?? null),
+  });
+}
+
+const freeRows = z.strictObject({ limit: rowsParam(FREE_ROWS) });
+const SOCIAL_SENTIMENTS = ['All', 'Positive', 'Negative', 'Neutral'] as const;
 
 export const PLANNED_SKILLS = [
   planned({ id: 'bitcoin-mempool-intelligence', domain: 'bitcoin', price: '0.25', catalog: { id: 'bitcoin-mempool', rateLimitPerMinute: 60, timeTargetSeconds: 15 }, title: 'Bitcoin mempool intelligence', description: 'Bitcoin mempool congestion, fee-rate tiers and the fee to pay for confirmation in the next blocks.', tags: ['bitcoin', 'btc', 'mempool', 'fees', 'sats-per-vbyte', 'confirmation'], examples: ['What fee rate gets a bitcoin transaction confirmed next block?'] }),
@@ -106,4 +127,15 @@ export const PLANNED_SKILLS = [
   planned({ id: 'integrity-deep-scan', domain: 'media', price: '1.00', kindOnly: true, title: 'Integrity deep scan', description: 'A deep check of content for manipulation and provenance.', tags: ['content', 'integrity', 'provenance'], examples: ['Is this image manipulated?'] }),
   planned({ id: 'launchpad-catalog', domain: 'launchpads', price: '0.25', kindOnly: true, title: 'Launchpad catalogue', description: 'Launchpads across chains with their fees, volumes and graduation rules.', tags: ['launchpads', 'catalogue'], examples: ['Compare the launchpads'] }),
   planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context'], examples: ['Give my agent the market context'] }),
+  // Free tools of the tool server (spec 4.7) whose feeds this deployment does not have.
+  plannedTool({ id: 'perp-whales', toolName: 'get_perp_whales', domain: 'perps', input: freeRows, title: 'Perpetuals whales', description: 'Positions and funding of the largest perpetual-futures traders.', tags: ['perps', 'whales', 'funding'] }),
+  plannedTool({ id: 'prediction-whales', toolName: 'get_prediction_whales', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market whales', description: 'Insider-like positioning in prediction markets.', tags: ['prediction-markets', 'whales'] }),
+  plannedTool({ id: 'prediction-catalysts', toolName: 'get_prediction_catalysts', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market catalysts', description: 'Upcoming events that move prediction markets.', tags: ['prediction-markets', 'catalysts'] }),
+  plannedTool({ id: 'prediction-yields', toolName: 'get_prediction_yields', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market yields', description: 'Near-certain prediction-market positions as yield.', tags: ['prediction-markets', 'yield'] }),
+  plannedTool({ id: 'bitcoin-cycle-position', toolName: 'get_bitcoin_cycle_position', domain: 'bitcoin', input: z.strictObject({}), title: 'Bitcoin cycle position', description: 'MVRV, NVT, realized cap and the Bitcoin cycle.', tags: ['bitcoin', 'cycle', 'mvrv'] }),
+  plannedTool({ id: 'congress-trades', toolName: 'get_congress_trades', domain: 'government', input: freeRows, title: 'Congress trades', description: 'Stock trades disclosed by members of Congress.', tags: ['congress', 'equities'] }),
+  plannedTool({ id: 'government-contracts', toolName: 'get_government_contracts', domain: 'government', input: freeRows, title: 'Government contracts', description: 'Government contract awards and the tickers they move.', tags: ['government', 'contracts', 'equities'] }),
+  plannedTool({ id: 'analyst-accuracy', toolName: 'get_analyst_accuracy', domain: 'analyst-calls', input: freeRows, title: 'Analyst accuracy', description: 'Track records of market callers.', tags: ['analysts', 'accuracy'] }),
+  plannedTool({ id: 'social-hype', toolName: 'get_social_hype', domain: 'social', title: 'Social hype (BSC)', description: 'Social attention and sentiment of BSC tokens.', tags: ['social', 'hype', 'bsc'],
+    input: z.strictObject({ limit: rowsParam(NARROW_ROWS), sentiment: z.enum(SOCIAL_SENTIMENTS).default('All').describe(`${SOCIAL_SENTIMENTS.join(', ')}; default All.`) }) }),
 ];

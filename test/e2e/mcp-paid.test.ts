@@ -11,8 +11,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
-import { FREE_TOOLS } from '../../server/mcp/free-tools.js';
-import { PAID_TOOLS } from '../../server/mcp/paid-tools.js';
+import { freeToolSkills } from '../../cards/mcp-tools.js';
+import { PAID_TOOLS } from '../../skills/tools/paid-tools.js';
 import { createRegistry } from '../../skills/index.js';
 import { freshAddress, fundedPayer, json, payingFetch, postJson, useTestSibyl } from '../helpers/sibyl.js';
 
@@ -54,7 +54,7 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     await client.close();
     expect(tools).toHaveLength(42);
     expect(tools.filter((t) => PAID_TOOLS.some((p) => p.name === t.name))).toHaveLength(23);
-    expect(FREE_TOOLS.length + 1).toBe(19);
+    expect(freeToolSkills(registry)).toHaveLength(19);
     const listed = (await json(await fetch(`${sibyl.url}/api/mcp/tools`))).tools;
     const priceOf = (name: string) => listed.find((t: { name: string }) => t.name === name).priceUsd;
     expect([priceOf('ask_service'), priceOf('analyze_token_security'), priceOf('inspect_onchain'), priceOf('analyze_wallet'), priceOf('scan_market'), priceOf('find_yield'), priceOf('run_backtest')])

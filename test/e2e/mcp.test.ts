@@ -7,9 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { FREE_TOOLS } from '../../server/mcp/free-tools.js';
+import { freeToolSkills } from '../../cards/mcp-tools.js';
+import { createRegistry } from '../../skills/index.js';
 import { freshAddress, json } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+
+/** The free tools: the registry's free skills on the tool server (list_service_capabilities among them). */
+const FREE_TOOL_NAMES = freeToolSkills(createRegistry()).map((s) => s.toolName!);
 
 let w: WorldSibyl;
 let client: Client;
@@ -33,7 +37,7 @@ describe('MCP tool server (official SDK client)', () => {
   it('lists every tool with an exact schema and its annotations, also as JSON', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining([...FREE_TOOLS.map((t) => t.name), 'list_service_capabilities']));
+    expect(names).toEqual(expect.arrayContaining([...FREE_TOOL_NAMES, 'list_service_capabilities']));
     for (const tool of tools) {
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       // Only generate_quantum_key creates something.
@@ -116,7 +120,7 @@ describe('MCP tool server (official SDK client)', () => {
       get_bitcoin_cycle_position: null, check_token_safety: null, get_congress_trades: 10, get_government_contracts: 10, get_analyst_accuracy: 10,
       get_smart_money_inflow: 8, get_social_hype: 8, get_launchpad_radar: 8, list_service_capabilities: null,
     };
-    expect(Object.keys(defaults).sort()).toEqual([...FREE_TOOLS.map((t) => t.name), 'list_service_capabilities'].sort());
+    expect(Object.keys(defaults).sort()).toEqual([...FREE_TOOL_NAMES].sort());
     for (const [name, limit] of Object.entries(defaults)) {
       const schema = tools.find((t) => t.name === name)!.inputSchema as { properties?: Record<string, { default?: unknown }> };
       expect(schema.properties?.limit?.default ?? null, `${name} listed default`).toBe(limit);

@@ -8,16 +8,21 @@
  */
 import { z } from 'zod';
 import { DEX_CHAIN_NAMES } from '../../chain/chains.js';
-import { atomicToUsdString } from '../../skills/money.js';
-import type { Registry, Skill } from '../../skills/registry.js';
-import { evmAddressParam, tokenParam } from '../../skills/params.js';
+import { atomicToUsdString } from '../money.js';
+import type { Registry, Skill } from '../registry.js';
+import { evmAddressParam, rowsParam, tokenParam, TOOL_ROWS } from '../params.js';
+import { contractReviewSkill } from '../security/contract-review.js';
+import { transactionDebuggerSkill } from '../transactions/transactions.js';
+import { copyTradingIntelSkill } from '../wallets/copy-trading.js';
+import { clampTo, fitTo, inputField } from './fit.js';
 
 type Input = Record<string, unknown>;
 
 export interface PaidKind {
   /** The registry skill that answers this kind. */
   readonly skill: string;
-  readonly params: (input: Input) => Input;
+  /** The tool's input as that skill's params (the skill given, to read its own bounds). */
+  readonly params: (input: Input, skill: Skill) => Input;
 }
 
 export interface PaidTool {
@@ -35,17 +40,36 @@ export interface PaidTool {
 
 /** Only the fields that were given (skills refuse unknown fields, and undefined is not a value). */
 const defined = (o: Input): Input => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+/** Spec 4.7's inputs shared by the paid tools, written once: the seven chains, the periods, the rows. */
 const CHAIN7 = [...DEX_CHAIN_NAMES, 'solana'] as const;
 const chain7 = z.enum(CHAIN7).default('base').describe(`One of ${CHAIN7.join(', ')}; default base.`);
-const rows = z.number().int().min(1).max(100).default(10).describe('Rows, 1-100; default 10.');
-const kindOf = <const K extends readonly [string, ...string[]]>(kinds: K, fallback: K[number]) => z.enum(kinds).default(fallback as never).describe(`One of ${kinds.join(', ')}; default ${fallback}.`);
+const rows = rowsParam(TOOL_ROWS);
+const TIMEFRAMES = ['1h', '4h', '24h', '7d', '30d'] as const;
+const timeframe = (allowed: readonly (typeof TIMEFRAMES)[number][] = TIMEFRAMES, note = '') =>
+  z.enum(allowed as [string, ...string[]]).default('24h').describe(`${allowed.join(', ')}; default 24h${note}.`);
+/** A field the tool takes as its kind's skill does (same rule), but optional: other kinds do not need it. */
+const asIn = (skill: Pick<Skill, 'id' | 'input'>, field: string, what: string) => inputField(skill, field).optional().describe(what);
+/** The token (or wallet) and chain, as the token-analysis and wallet skills take them. */
+const tokenOnChain = (i: Input): Input => ({ tokenAddress: i.tokenAddress, chain: i.chain });
+const walletOnChain = (i: Input): Input => ({ walletAddress: i.walletAddress, chain: i.chain });
+/** A row count within what the kind's skill allows. */
+const rowsFor = (skill: Skill, i: Input) => clampTo(skill, 'limit', i.limit as number);
 /** A kind with no engine here: the registry declares its skill (skills/planned), price included. */
 const none = (skill: string): PaidKind => ({ skill, params: () => ({}) });
 /** The chart period whose candles match a timeframe. */
 const PERIOD_OF_TIMEFRAME: Record<string, string> = { '1h': '24h', '4h': '7d', '24h': '30d', '1d': '30d', '1w': '30d', '7d': '30d', '30d': '30d' };
 const CANDLE_OF_TIMEFRAME: Record<string, string> = { '1h': '1h', '4h': '4h', '24h': '1d', '1d': '1d', '7d': '1d', '30d': '1d' };
 
-const tool = (t: PaidTool) => t;
+/**
+ * A tool with several kinds takes the kind field (`kind`, or its `kindField`) as an enum of its
+ * kinds' names with its default kind: the kinds are the list, never written again.
+ */
+function tool(t: PaidTool): PaidTool {
+  const names = Object.keys(t.kinds) as [string, ...string[]];
+  if (names.length < 2) return t;
+  const field = z.enum(names).default(t.defaultKind).describe(`One of ${names.join(', ')}; default ${t.defaultKind}.`);
+  return { ...t, input: t.input.extend({ [t.kindField ?? 'kind']: field }) };
+}
 
 export const PAID_TOOLS: readonly PaidTool[] = [
   tool({
@@ -65,11 +89,11 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'analyze_token_security', title: 'Token security', description: 'A token\'s rug-pull and honeypot scan, holder concentration, snipers, approvals or a bytecode audit.',
-    input: z.strictObject({ tokenAddress: tokenParam('Token contract address (or symbol).'), kind: kindOf(['rug_pull', 'holders', 'sniping', 'approvals', 'contract_audit'], 'rug_pull'), chain: chain7 }),
+    input: z.strictObject({ tokenAddress: tokenParam('Token contract address (or symbol).'), chain: chain7 }),
     kinds: {
-      rug_pull: { skill: 'security-scan', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
-      holders: { skill: 'holder-concentration', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
-      sniping: { skill: 'token-sniping', params: (i) => ({ tokenAddress: i.tokenAddress, chain: i.chain }) },
+      rug_pull: { skill: 'security-scan', params: tokenOnChain },
+      holders: { skill: 'holder-concentration', params: tokenOnChain },
+      sniping: { skill: 'token-sniping', params: tokenOnChain },
       approvals: none('approval-security-scan'),
       contract_audit: { skill: 'smart-contract-audit', params: (i) => ({ address: i.tokenAddress, chain: i.chain }) },
     },
@@ -78,9 +102,8 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   tool({
     name: 'inspect_onchain', title: 'On-chain inspector', description: 'Review a contract\'s owner powers (contract, needs address), debug a transaction (transaction, needs txHash) or trace its funds (flow, needs txHash).',
     input: z.strictObject({
-      kind: kindOf(['contract', 'transaction', 'flow'], 'contract'),
-      address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters').optional().describe('Contract address (0x + 40 hex), for contract.'),
-      txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex characters').optional().describe('Transaction hash (0x + 64 hex), for transaction and flow.'),
+      address: asIn(contractReviewSkill, 'address', 'Contract address (0x + 40 hex), for contract.'),
+      txHash: asIn(transactionDebuggerSkill, 'txHash', 'Transaction hash (0x + 64 hex), for transaction and flow.'),
       chain: chain7,
     }),
     kinds: {
@@ -92,11 +115,11 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'analyze_wallet', title: 'Wallet analysis', description: 'A wallet\'s portfolio, PnL, trust score, forgotten assets, claimable airdrops or quantum exposure.',
-    input: z.strictObject({ walletAddress: evmAddressParam('The wallet (0x + 40 hex).'), kind: kindOf(['portfolio', 'pnl', 'trust', 'forgotten', 'airdrops', 'quantum'], 'portfolio'), chain: chain7 }),
+    input: z.strictObject({ walletAddress: evmAddressParam('The wallet (0x + 40 hex).'), chain: chain7 }),
     kinds: {
-      portfolio: { skill: 'wallet-portfolio', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
-      pnl: { skill: 'wallet-pnl', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
-      trust: { skill: 'wallet-trust-score', params: (i) => ({ walletAddress: i.walletAddress, chain: i.chain }) },
+      portfolio: { skill: 'wallet-portfolio', params: walletOnChain },
+      pnl: { skill: 'wallet-pnl', params: walletOnChain },
+      trust: { skill: 'wallet-trust-score', params: walletOnChain },
       forgotten: none('forgotten-assets-scan'),
       airdrops: none('claimable-airdrops'),
       quantum: none('pqc-wallet-scan'),
@@ -107,34 +130,33 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     name: 'analyze_tokenized_stocks', title: 'Tokenized stocks', description: 'Tokenized-equity boards: float corner, wrapper trust, stock pairs, early buyers, trader record, event risk, portfolio.',
     input: z.strictObject({
       board: z.enum(['float-corner', 'wrapper-trust', 'stock-pairs', 'pons-stock-pairs', 'early-buyers', 'trader-record', 'event-risk', 'portfolio']).default('float-corner').describe('The board; default float-corner.'),
-      token: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe('Token contract (required for early-buyers).'),
+      token: evmAddressParam('Token contract (required for early-buyers).').optional(),
       intent: z.string().max(1_000).optional().describe('Objective, for portfolio; no transaction is executed.'),
     }),
     kinds: { board: none('rwa-intel') }, defaultKind: 'board',
   }),
   tool({
     name: 'track_whales', title: 'Whale tracking', description: 'Whale moves on chain, perpetuals whales, or what smart money is doing.',
-    input: z.strictObject({ venue: kindOf(['onchain', 'hyperliquid', 'smart_money'], 'onchain'), chain: chain7, timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h.'), limit: rows }),
+    input: z.strictObject({ chain: chain7, timeframe: timeframe(), limit: rows }),
     kinds: {
-      onchain: { skill: 'whale-tracking', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
+      onchain: { skill: 'whale-tracking', params: (i, s) => ({ chain: i.chain, timeperiod: i.timeframe, limit: rowsFor(s, i) }) },
       hyperliquid: none('perp-smart-money'),
-      smart_money: { skill: 'smart-money', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
+      smart_money: { skill: 'smart-money', params: (i, s) => ({ chain: i.chain, timeperiod: i.timeframe, limit: rowsFor(s, i) }) },
     },
     defaultKind: 'onchain', kindField: 'venue',
   }),
   tool({
     name: 'scan_market', title: 'Market scan', description: 'Top gainers, movers, alpha-ranked gainers, the altcoin season index, technicals of a token, or the market regime.',
     input: z.strictObject({
-      kind: kindOf(['top_gainers', 'movers', 'alpha_ranked', 'altseason', 'technicals', 'regime'], 'top_gainers'),
       token: tokenParam('Token symbol or address, for technicals.').optional(),
       chain: chain7,
-      timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h (a period; the candle size for technicals).'),
+      timeframe: timeframe(TIMEFRAMES, ' (a period; the candle size for technicals)'),
       limit: rows,
     }),
     kinds: {
-      top_gainers: { skill: 'top-gainers', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe, limit: i.limit }) },
+      top_gainers: { skill: 'top-gainers', params: (i, s) => ({ chain: i.chain, timeperiod: i.timeframe, limit: rowsFor(s, i) }) },
       movers: none('market-movers'),
-      alpha_ranked: { skill: 'top-gainers-comprehensive', params: (i) => ({ chain: i.chain === 'solana' ? undefined : i.chain, limit: i.limit }) },
+      alpha_ranked: { skill: 'top-gainers-comprehensive', params: (i, s) => defined({ chain: fitTo(s, 'chain', i.chain), limit: rowsFor(s, i) }) },
       altseason: { skill: 'altcoin-season-index', params: (i) => ({ chain: i.chain }) },
       technicals: { skill: 'technical-analysis', params: (i) => defined({ token: i.token, chain: i.chain, timeframe: CANDLE_OF_TIMEFRAME[i.timeframe as string] }) },
       regime: none('regime-classification'),
@@ -143,7 +165,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'detect_mev', title: 'MEV', description: 'Sandwich attacks on a chain, mempool watch, or protection advice for a token trade.',
-    input: z.strictObject({ kind: kindOf(['detection', 'mempool', 'protection'], 'detection'), tokenAddress: tokenParam('Token, for protection.').optional(), chain: chain7, timeframe: z.enum(['1h', '4h', '24h', '7d', '30d']).default('24h').describe('1h, 4h, 24h, 7d or 30d; default 24h.') }),
+    input: z.strictObject({ tokenAddress: tokenParam('Token, for protection.').optional(), chain: chain7, timeframe: timeframe() }),
     kinds: {
       detection: { skill: 'mev-detection', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe }) },
       mempool: none('mempool-watch'),
@@ -153,28 +175,28 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'find_arbitrage', title: 'Arbitrage', description: 'DEX arbitrage, flash-loan arbitrage, cross-chain price gaps or prediction-market arbitrage.',
-    input: z.strictObject({ kind: kindOf(['dex', 'flashloan', 'cross_chain', 'prediction_market'], 'dex'), chain: chain7, limit: rows }),
+    input: z.strictObject({ chain: chain7, limit: rows }),
     kinds: {
-      dex: { skill: 'arbitrage-scanner', params: (i) => ({ chain: i.chain, limit: i.limit }) },
-      flashloan: { skill: 'flashloan-opportunities', params: (i) => ({ chain: i.chain, limit: i.limit }) },
-      cross_chain: { skill: 'cross-chain-arbitrage', params: (i) => ({ limit: i.limit }) },
+      dex: { skill: 'arbitrage-scanner', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
+      flashloan: { skill: 'flashloan-opportunities', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
+      cross_chain: { skill: 'cross-chain-arbitrage', params: (i, s) => ({ limit: rowsFor(s, i) }) },
       prediction_market: none('cross-platform-arbitrage'),
     },
     defaultKind: 'dex',
   }),
   tool({
     name: 'scan_launchpads', title: 'Launchpads', description: 'Solana bonding-curve launches, EVM creator launches, or the launchpad catalogue.',
-    input: z.strictObject({ venue: z.enum(['curve', 'creator', 'catalog']).default('curve').describe('curve, creator or catalog; default curve.'), timeframe: z.enum(['1h', '4h', '24h', '7d']).default('24h').describe('1h, 4h, 24h or 7d; default 24h.'), limit: rows }),
+    input: z.strictObject({ timeframe: timeframe(TIMEFRAMES.filter((t) => t !== '30d')), limit: rows }),
     kinds: {
-      curve: { skill: 'curve-launches', params: (i) => ({ timeperiod: i.timeframe === '7d' ? '24h' : i.timeframe, limit: Math.min(i.limit as number, 20) }) },
-      creator: { skill: 'creator-launches', params: (i) => ({ timeperiod: i.timeframe, limit: Math.min(i.limit as number, 25) }) },
+      curve: { skill: 'curve-launches', params: (i, s) => defined({ timeperiod: fitTo(s, 'timeperiod', i.timeframe), limit: rowsFor(s, i) }) },
+      creator: { skill: 'creator-launches', params: (i, s) => defined({ timeperiod: fitTo(s, 'timeperiod', i.timeframe), limit: rowsFor(s, i) }) },
       catalog: none('launchpad-catalog'),
     },
     defaultKind: 'curve', kindField: 'venue',
   }),
   tool({
     name: 'analyze_bitcoin', title: 'Bitcoin', description: 'Bitcoin mempool, on-chain analytics, BRC-20, runes, bridges or staking.',
-    input: z.strictObject({ kind: kindOf(['mempool', 'onchain', 'brc20', 'runes', 'bridges', 'staking'], 'mempool'), limit: rows }),
+    input: z.strictObject({ limit: rows }),
     kinds: {
       mempool: none('bitcoin-mempool-intelligence'), onchain: none('bitcoin-onchain-analytics'), brc20: none('brc20-analytics'),
       runes: none('runes-analytics'), bridges: none('bitcoin-bridge-comparison'), staking: none('bitcoin-staking-analysis'),
@@ -183,34 +205,34 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'assess_quantum_risk', title: 'Quantum risk', description: 'Post-quantum readiness, migration plan, portfolio exposure or the CRQC proximity benchmark.',
-    input: z.strictObject({ kind: kindOf(['readiness', 'migration', 'portfolio', 'crqc_benchmark'], 'readiness'), walletAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe('Wallet, for portfolio.') }),
+    input: z.strictObject({ walletAddress: evmAddressParam('Wallet, for portfolio.').optional() }),
     kinds: { readiness: none('pqc-readiness-assessment'), migration: none('pqc-migration-planner'), portfolio: none('quantum-portfolio-monitor'), crqc_benchmark: none('crqc-proximity-benchmark') },
     defaultKind: 'readiness',
   }),
   tool({
     name: 'generate_quantum_key', title: 'Quantum keys', description: 'A quantum-safe wallet, a post-quantum encryption or signing key, or quantum random bytes; keys are returned once and never stored.',
-    input: z.strictObject({ kind: kindOf(['wallet', 'encryption', 'signing', 'random'], 'random') }),
+    input: z.strictObject({}),
     kinds: { wallet: none('quantum-wallet-generation'), encryption: none('quantum-encryption-key'), signing: none('quantum-signing-key'), random: none('quantum-hardware-qrng') },
     defaultKind: 'random', mutating: true,
   }),
   tool({
     name: 'analyze_prediction_markets', title: 'Prediction markets', description: 'Prediction markets, insider activity, spreads, conviction or long-shot fading.',
-    input: z.strictObject({ kind: kindOf(['markets', 'insiders', 'spread', 'conviction', 'longshot_fade'], 'markets'), query: z.string().max(500).optional().describe('What to look for.'), limit: rows }),
+    input: z.strictObject({ query: z.string().max(500).optional().describe('What to look for.'), limit: rows }),
     kinds: { markets: none('prediction-market-discovery'), insiders: none('insider-scan'), spread: none('spread-analysis'), conviction: none('conviction-scanner'), longshot_fade: none('longshot-fader') },
     defaultKind: 'markets',
   }),
   tool({
     name: 'find_yield', title: 'Yield', description: 'Liquidity-provider yields, fixed yields, yield discovery or liquidations.',
-    input: z.strictObject({ kind: kindOf(['defi', 'pendle', 'discover', 'liquidations'], 'defi'), chain: z.enum([...CHAIN7, 'stockchain']).default('base').describe('A chain, or stockchain; default base.'), limit: rows }),
+    input: z.strictObject({ chain: z.enum([...CHAIN7, 'stockchain']).default('base').describe('A chain, or stockchain; default base.'), limit: rows }),
     kinds: {
-      defi: { skill: 'defi-yield-analysis', params: (i) => ({ chain: i.chain, limit: i.limit }) },
+      defi: { skill: 'defi-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
       pendle: none('fixed-yield-analysis'), discover: none('yield-discover'), liquidations: none('liquidation-monitor'),
     },
     defaultKind: 'defi',
   }),
   tool({
     name: 'run_backtest', title: 'Backtest', description: 'Backtest a strategy (moving-average-cross, rsi-reversion, breakout, buy-and-hold) on an asset\'s indexed candles.',
-    input: z.strictObject({ strategy: z.string().min(1).max(200).describe('The strategy: moving-average-cross, rsi-reversion, breakout or buy-and-hold.'), kind: kindOf(['custom', 'standard', 'engine', 'optimize'], 'custom'), asset: tokenParam('Asset symbol or address; default ETH.').optional() }),
+    input: z.strictObject({ strategy: z.string().min(1).max(200).describe('The strategy: moving-average-cross, rsi-reversion, breakout or buy-and-hold.'), asset: tokenParam('Asset symbol or address; default ETH.').optional() }),
     kinds: {
       custom: { skill: 'backtest-custom-strategy', params: (i) => ({ token: i.asset ?? 'ETH', strategy: i.strategy }) },
       standard: { skill: 'strategy-backtest', params: (i) => ({ token: i.asset ?? 'ETH', strategy: i.strategy }) },
@@ -225,22 +247,22 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'analyze_copy_trading', title: 'Copy trading', description: 'The copy-trading leaderboard, or intel on one trader (needs walletAddress).',
-    input: z.strictObject({ kind: kindOf(['leaderboard', 'intel'], 'leaderboard'), walletAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters').optional().describe('The trader, for intel.'), limit: rows }),
+    input: z.strictObject({ walletAddress: asIn(copyTradingIntelSkill, 'walletAddress', 'The trader, for intel.'), limit: rows }),
     kinds: {
-      leaderboard: { skill: 'copy-trading-leaderboard', params: (i) => ({ limit: i.limit }) },
+      leaderboard: { skill: 'copy-trading-leaderboard', params: (i, s) => ({ limit: rowsFor(s, i) }) },
       intel: { skill: 'copy-trading-intel', params: (i) => defined({ walletAddress: i.walletAddress }) },
     },
     defaultKind: 'leaderboard',
   }),
   tool({
     name: 'recommend_allocation', title: 'Allocation', description: 'Portfolio risk allocation, strategy split, gate check or meta-strategy.',
-    input: z.strictObject({ kind: kindOf(['portfolio_risk', 'strategy_split', 'gate_check', 'meta_strategy'], 'portfolio_risk'), context: z.string().max(2_000).optional().describe('What to allocate.') }),
+    input: z.strictObject({ context: z.string().max(2_000).optional().describe('What to allocate.') }),
     kinds: { portfolio_risk: none('portfolio-risk-allocation'), strategy_split: none('strategy-allocation-recommendation'), gate_check: none('strategy-gate'), meta_strategy: none('meta-strategy') },
     defaultKind: 'portfolio_risk',
   }),
   tool({
     name: 'check_content_integrity', title: 'Content integrity', description: 'Judge content, deep-scan it, or list vaults.',
-    input: z.strictObject({ kind: kindOf(['judge', 'deep_scan', 'vaults'], 'judge'), content: z.string().max(20_000).optional().describe('The content.') }),
+    input: z.strictObject({ content: z.string().max(20_000).optional().describe('The content.') }),
     kinds: { judge: none('content-judge'), deep_scan: none('integrity-deep-scan'), vaults: none('vaults-list') },
     defaultKind: 'judge',
   }),
