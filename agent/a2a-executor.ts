@@ -19,12 +19,12 @@ import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { z } from 'zod';
 import { SibylError } from '../skills/errors.js';
-import { parseBody } from '../server/validation.js';
-import { PaymentRefused } from '../server/payments/paywall.js';
+import { parseBody } from '../skills/validation.js';
+import { PaymentRefused } from '../payments/paywall.js';
 import { a2aSkills } from '../cards/a2a-skills.js';
 import { a2aSkillOperation } from '../server/a2a-routes.js';
 import { charge, type PaidRouteDeps } from '../server/paid-routes.js';
-import { toSibylError } from '../server/errors.js';
+import { toSibylError } from '../skills/error-mapping.js';
 
 export const X402_META = {
   status: 'x402.payment.status',

@@ -5,7 +5,7 @@
  * this deployment can serve it. Minimum and maximum prices are computed from the ways.
  */
 import { atomicToUsdString, usdToAtomic, type UsdPrice } from '../skills/money.js';
-import { X402_NETWORK, type PaymentTerms } from '../server/payments/terms.js';
+import { X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import { A2A_SKILLS_PATH } from './a2a-skills.js';
 import { A2A_JSONRPC_PATH, X402_EXTENSION_URI } from './agent-card.js';
 import { PAID_TOOLS, kindPrice } from '../server/mcp/paid-tools.js';

@@ -7,10 +7,10 @@ import type { Express, Request } from 'express';
 import { z } from 'zod';
 import { A2A_SKILLS_PATH, a2aSkills, buildA2aSkillList } from '../cards/a2a-skills.js';
 import { SibylError } from '../skills/errors.js';
-import type { Receipt } from './payments/paywall.js';
+import type { Receipt } from '../payments/paywall.js';
 import type { Skill } from '../skills/registry.js';
 import { hasBody, servePaid, skillOperation, type PaidOperation, type PaidRouteDeps } from './paid-routes.js';
-import { parseBody } from './validation.js';
+import { parseBody } from '../skills/validation.js';
 
 const envelope = z.strictObject({ params: z.record(z.string(), z.unknown()).default({}).describe('The skill\'s parameters.') });
 

@@ -12,10 +12,10 @@ import { parseUnits, type Hex, type PublicClient } from 'viem';
 import { generateSiweNonce, parseSiweMessage, verifySiweMessage } from 'viem/siwe';
 import { SibylError } from '../skills/errors.js';
 import { CHAINS, PAYMENT_CHAIN } from '../chain/chains.js';
-import { CreditLedger, formatAtomic } from './payments/credits.js';
+import { CreditLedger, formatAtomic } from '../payments/credits.js';
 import type { Store } from '../store/store.js';
 import { hasBody, servePaid, type PaidRouteDeps } from './paid-routes.js';
-import { parseBody } from './validation.js';
+import { parseBody } from '../skills/validation.js';
 import { CREDIT_TOP_UP_USD } from '../skills/money.js';
 
 export const SIGN_IN = { nonceTtlMs: 10 * 60_000, tokenTtlMs: 60 * 60_000 } as const;

@@ -10,8 +10,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PaidOperation } from './paid-routes.js';
-import type { Paywall } from './payments/paywall.js';
-import type { Resource } from './payments/terms.js';
+import type { Paywall } from '../payments/paywall.js';
+import type { Resource } from '../payments/terms.js';
 import { SibylError } from '../skills/errors.js';
 import { writeError } from './errors.js';
 

@@ -9,17 +9,17 @@ import { z } from 'zod';
 import { SibylError } from '../skills/errors.js';
 import { ACCESS_TIERS, QuotaRequired, type ForecastAccess } from '../skills/forecast/access.js';
 import type { ExtraCatalogService } from '../cards/catalog.js';
-import { withinTarget, type RateLimiter } from './limits.js';
+import { withinTarget, type RateLimiter } from '../payments/limits.js';
 import { ACCURACY_ROW_LIMIT } from '../skills/forecast/ledger.js';
 import { forecastInput, type ForecastInput } from '../skills/forecast/engine.js';
 import { FORECAST_LIMITS } from '../skills/forecast/slots.js';
 import { FREE_USD, formatUsd, usdToAtomic } from '../skills/money.js';
-import type { Paywall } from './payments/paywall.js';
+import type { Paywall } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
 import { FORECAST_INFERENCE_API } from '../skills/forecast-inference.js';
 import type { Registry } from '../skills/registry.js';
 import { servePaid, type PaidOperation } from './paid-routes.js';
-import { parseBody } from './validation.js';
+import { parseBody } from '../skills/validation.js';
 
 export interface ForecastRouteDeps {
   registry: Registry;

@@ -5,15 +5,15 @@
  * releases the reservation and moves no money.
  */
 import type { Express, Request, Response } from 'express';
-import { PaymentRefused, type Paywall, type Receipt } from './payments/paywall.js';
-import type { Resource } from './payments/terms.js';
+import { PaymentRefused, type Paywall, type Receipt } from '../payments/paywall.js';
+import type { Resource } from '../payments/terms.js';
 import type { SkillContext } from '../skills/context.js';
 import { admit } from '../skills/admission.js';
 import { catalogLimits, httpPaths, type PriceList, type Registry, type Skill } from '../skills/registry.js';
-import { withinTarget, type Limits, type RateLimiter } from './limits.js';
+import { withinTarget, type Limits, type RateLimiter } from '../payments/limits.js';
 import { SibylError } from '../skills/errors.js';
-import { toSibylError } from './errors.js';
-import { parseBody } from './validation.js';
+import { toSibylError } from '../skills/error-mapping.js';
+import { parseBody } from '../skills/validation.js';
 
 export interface PaidRouteDeps {
   registry: Registry;

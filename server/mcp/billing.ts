@@ -6,15 +6,15 @@
  * also the text block) and `skill`.
  */
 import { SibylError } from '../../skills/errors.js';
-import type { CreditLedger } from '../payments/credits.js';
-import { formatAtomic } from '../payments/credits.js';
-import type { Outbox } from '../payments/outbox.js';
+import type { CreditLedger } from '../../payments/credits.js';
+import { formatAtomic } from '../../payments/credits.js';
+import type { Outbox } from '../../payments/outbox.js';
 import type { SkillContext } from '../../skills/context.js';
 import { admit } from '../../skills/admission.js';
 import { catalogLimits, type Registry } from '../../skills/registry.js';
-import { withinTarget, type RateLimiter } from '../limits.js';
-import { toSibylError } from '../errors.js';
-import { parseBody } from '../validation.js';
+import { withinTarget, type RateLimiter } from '../../payments/limits.js';
+import { toSibylError } from '../../skills/error-mapping.js';
+import { parseBody } from '../../skills/validation.js';
 import { kindOfCall, kindPrice, kindSkill, type PaidTool } from './paid-tools.js';
 import type { ToolResult } from './free-tools.js';
 

@@ -11,9 +11,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { SkillContext } from '../../skills/context.js';
 import type { Registry, Skill } from '../../skills/registry.js';
 import { unauthorized, type Accounts } from '../auth.js';
-import { toSibylError } from '../errors.js';
+import { toSibylError } from '../../skills/error-mapping.js';
 import { servePaid, skillOperation, type PaidRouteDeps } from '../paid-routes.js';
-import { parseBody } from '../validation.js';
+import { parseBody } from '../../skills/validation.js';
 import { callPaidTool, ToolInputError, type BillingDeps } from './billing.js';
 import { CAPABILITIES_TOOL, FREE_TOOLS, envelope, type ToolResult } from './free-tools.js';
 import { PAID_TOOLS, toolPriceUsd } from './paid-tools.js';
