@@ -7,6 +7,7 @@
 import { SibylError } from '../skills/errors.js';
 import type { CatalogEntry } from '../skills/registry.js';
 import type { Store } from '../store/store.js';
+import type { PaymentHooks } from './core.js';
 
 const MINUTE_MS = 60_000;
 
@@ -47,4 +48,14 @@ export async function withinTarget<T>(limits: Limits | undefined, work: (signal:
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The catalogue's limits as hooks of the payments core: the rate limit per payer once verified, the time target around the work. */
+export function limitHooks(limiter: RateLimiter): PaymentHooks {
+  return {
+    onAfterVerify: async ({ operation, payer }) => {
+      if (operation.limits) await limiter.take(operation.limits, payer);
+    },
+    aroundWork: ({ operation }, work) => withinTarget(operation.limits, work),
+  };
 }

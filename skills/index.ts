@@ -28,6 +28,7 @@ import { copyTradingIntelSkill, copyTradingLeaderboardSkill } from './wallets/co
 import { crossChainArbitrageSkill } from './defi/cross-chain.js';
 import { mevProtectionSkill } from './mev/mev-protection.js';
 import { altcoinSeasonSkill, yieldAnalysisSkill } from './defi/yield-analysis.js';
+import { forecastInferenceSkill } from './forecast-inference.js';
 import { Registry, type Skill } from './registry.js';
 
 export const ALL_SKILLS: readonly Skill<any>[] = [
@@ -41,6 +42,8 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
   copyTradingLeaderboardSkill, copyTradingIntelSkill, crossChainArbitrageSkill, mevProtectionSkill, smartContractAuditSkill,
   backtestCustomStrategySkill, backtestStrategySkill, chainMarketsSkill, alphaGainersSkill,
+  // Served on its own API path, paid with x402 or a service-token quota.
+  forecastInferenceSkill,
   ...PLANNED_SKILLS,
 ];
 

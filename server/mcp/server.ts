@@ -12,7 +12,8 @@ import type { SkillContext } from '../../skills/context.js';
 import type { Registry, Skill } from '../../skills/registry.js';
 import { unauthorized, type Accounts } from '../auth.js';
 import { toSibylError } from '../../skills/error-mapping.js';
-import { servePaid, skillOperation, type PaidRouteDeps } from '../paid-routes.js';
+import { servePaid, type PaidRouteDeps } from '../paid-routes.js';
+import { skillOperation } from '../../payments/operation.js';
 import { parseBody } from '../../skills/validation.js';
 import { callPaidTool, ToolInputError, type BillingDeps } from './billing.js';
 import { CAPABILITIES_TOOL, FREE_TOOLS, envelope, type ToolResult } from './free-tools.js';
@@ -101,7 +102,7 @@ export function createMcpServer(deps: BillingDeps, account: string | null): McpS
 /** The cards' pages are the same for every request: built once. */
 const UI_CARDS = uiCards();
 
-export interface McpDeps extends BillingDeps, Pick<PaidRouteDeps, 'paywall' | 'publicUrl'> {
+export interface McpDeps extends BillingDeps, Pick<PaidRouteDeps, 'paywall' | 'publicUrl' | 'payments'> {
   readonly accounts: Accounts;
   /** This server's configured origin (PUBLIC_URL, else http://HOST:PORT; the sign-in origin), never a request header. */
   readonly configuredOrigin: () => string;
