@@ -39,8 +39,9 @@ export async function withinTarget<T>(limits: Limits | undefined, work: (signal:
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort();
+      // Rejected before the abort: work that answers on abort must not win the race and be charged.
       reject(new SibylError('timeout', `${limits.id} did not finish within its ${limits.timeTargetSeconds} s target; nothing was charged`));
+      controller.abort();
     }, ms);
   });
   try {
