@@ -9,7 +9,8 @@
  * look; the task's own metadata repeats them. A client may decline with
  * `x402.payment.status: "payment-rejected"`: the task is canceled. The extension need not be
  * declared: a client that does not know it still gets the requirements in the input-required task.
- * Payment, limits and settlement are the same code the HTTP routes use, so nothing is charged for
+ * Payment, limits and settlement are the payments core's charge, as on the HTTP routes: the
+ * message's payload is charged as it is (never re-encoded as a header), and nothing is charged for
  * failed work.
  */
 import { randomUUID } from 'node:crypto';
