@@ -6,6 +6,8 @@ import { PaymentsCore, type PaymentHooks, type PaymentMethod } from './core.js';
 import { limitHooks, RateLimiter } from './limits.js';
 import type { PaidOperation } from './operation.js';
 import { PaymentRefused } from './paywall.js';
+import { CreditLedger } from './credits.js';
+import { creditDebit } from './credits-method.js';
 
 const resource = { url: 'http://sibyl.test/x402/data/echo', description: 'echo', mimeType: 'application/json' };
 
@@ -162,5 +164,22 @@ describe('payments core', () => {
     await core.charge(topUp, method, 'n10', resource);
     expect(log.at(-1)).toBe('afterSettle tx-n10');
     expect(credited).toEqual(['tx-n10']);
+  });
+
+  it('credits as the method: a failed call is refunded once under a reference naming why; a refused debit takes nothing', async () => {
+    const credits = new CreditLedger(new MemoryStore());
+    await credits.topUp('0xacc', 1_000_000n, 'seed', { payer: '0xacc', nonce: '0x01' });
+    const core = new PaymentsCore(fakeMethod([]));
+    const debit = creditDebit(credits, 400_000n, 'tool:kind:1');
+    const failing: PaidOperation = { amount: 400_000n, description: 'tool', run: async () => { throw new SibylError('no_answer', 'nothing fits'); } };
+    await expect(core.charge(failing, debit, '0xacc', resource)).rejects.toMatchObject({ code: 'no_answer' });
+    expect(debit.taken).toBe(true);
+    expect(debit.balanceAfterRefund).toBe(1_000_000n);
+    expect((await credits.movements('0xacc')).map((m) => [m.kind, m.ref])).toEqual([['refund', 'tool:kind:1:nothing_produced'], ['debit', 'tool:kind:1'], ['topup', 'seed']]);
+
+    const dear = creditDebit(credits, 2_000_000n, 'tool:kind:2');
+    await expect(core.charge({ ...failing, amount: 2_000_000n }, dear, '0xacc', resource)).rejects.toMatchObject({ code: 'insufficient_credit' });
+    expect(dear.taken).toBe(false);
+    expect(await credits.balance('0xacc')).toBe(1_000_000n);
   });
 });

@@ -21,8 +21,8 @@ type Answer = Record<string, unknown>;
 export interface Payment<R> {
   /** Who pays: the signer of the authorization, the wallet of a quota. Rate limits count per payer. */
   readonly payer: string;
-  /** Gives back what verification took (replay reservation, quota unit): the work produced nothing. */
-  release(): Promise<void>;
+  /** Gives back what verification took (replay reservation, quota unit, debit): the call produced nothing, for `error`. */
+  release(error: unknown): Promise<void>;
   /** Collects the payment for a successful answer; throws when it cannot (nothing moved then). */
   settle(): Promise<R>;
 }
@@ -144,7 +144,7 @@ export class PaymentsCore<X = unknown, XR = unknown> {
       answer = await work();
     } catch (error) {
       // The payment was not used: given back before the error is answered.
-      await payment.release();
+      await payment.release(error);
       await this.each('onVerifiedPaymentCanceled', { ...verified, reason: stage, error });
       throw toSibylError(error);
     }

@@ -51,10 +51,9 @@ export interface AppDeps {
  */
 export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
-  const limiter = new RateLimiter(deps.store);
   // One charge flow for every surface: x402 by default, the catalogue's limits hooked in.
-  const payments = new PaymentsCore(x402Method(deps.paywall)).use(limitHooks(limiter));
-  const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, limiter, payments, publicUrl, outbox: deps.paywall.outbox };
+  const payments = new PaymentsCore(x402Method(deps.paywall)).use(limitHooks(new RateLimiter(deps.store)));
+  const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, payments, publicUrl, outbox: deps.paywall.outbox };
   const routes = paidRouteTable(paid);
   return challengeLane({ routes, paywall: deps.paywall, publicUrl: deps.publicUrl, log: deps.log }, expressApp(deps, paid, routes));
 }

@@ -8,7 +8,6 @@ import type { Express, Request, Response } from 'express';
 import { decodePaymentHeader, PaymentRefused, type Paywall } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
 import { httpPaths, type Registry, type Skill } from '../skills/registry.js';
-import type { RateLimiter } from '../payments/limits.js';
 import { skillOperation, type PaidOperation } from '../payments/operation.js';
 import type { X402Payments } from '../payments/x402-method.js';
 import { SibylError } from '../skills/errors.js';
@@ -19,7 +18,6 @@ export interface PaidRouteDeps {
   registry: Registry;
   paywall: Paywall;
   context: SkillContext;
-  limiter: RateLimiter;
   /** The charge flow, with the rate limits and time targets hooked in. */
   payments: X402Payments;
   publicUrl: (req: Request) => string;

@@ -102,7 +102,7 @@ export function createMcpServer(deps: BillingDeps, account: string | null): McpS
 /** The cards' pages are the same for every request: built once. */
 const UI_CARDS = uiCards();
 
-export interface McpDeps extends BillingDeps, Pick<PaidRouteDeps, 'paywall' | 'publicUrl' | 'payments'> {
+export interface McpDeps extends BillingDeps, Pick<PaidRouteDeps, 'paywall' | 'publicUrl'> {
   readonly accounts: Accounts;
   /** This server's configured origin (PUBLIC_URL, else http://HOST:PORT; the sign-in origin), never a request header. */
   readonly configuredOrigin: () => string;
@@ -123,7 +123,7 @@ function legacyTools(registry: Registry): Map<string, Skill> {
 }
 
 /** A legacy per-skill tool call paid per call with x402: a 402 challenge, or the JSON-RPC result with the receipt. */
-async function servePerCall(skill: Skill, call: NonNullable<ReturnType<typeof toolCall>>, req: Request, res: Response, deps: McpDeps & { limiter: BillingDeps['limiter'] }): Promise<void> {
+async function servePerCall(skill: Skill, call: NonNullable<ReturnType<typeof toolCall>>, req: Request, res: Response, deps: McpDeps): Promise<void> {
   const rpc = (result: unknown) => ({ jsonrpc: '2.0', id: call.id, result });
   const refused = (text: string) => void res.json(rpc({ isError: true, content: [{ type: 'text', text }] }));
   let input: Record<string, unknown>;
