@@ -9,22 +9,25 @@
  * look; the task's own metadata repeats them. A client may decline with
  * `x402.payment.status: "payment-rejected"`: the task is canceled. The extension need not be
  * declared: a client that does not know it still gets the requirements in the input-required task.
- * Payment, limits and settlement are the same code the HTTP routes use, so nothing is charged for
+ * Payment, limits and settlement are the payments core's charge, as on the HTTP routes: the
+ * message's payload is charged as it is (never re-encoded as a header), and nothing is charged for
  * failed work.
  */
 import { randomUUID } from 'node:crypto';
-import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
 import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { z } from 'zod';
 import { SibylError } from '../skills/errors.js';
-import { parseBody } from '../server/validation.js';
-import { PaymentRefused } from '../server/payments/paywall.js';
+import { parseBody } from '../skills/validation.js';
+import { PaymentRefused, readPaymentPayload } from '../payments/paywall.js';
+import type { X402Payments } from '../payments/x402-method.js';
+import type { Paywall } from '../payments/paywall.js';
+import type { SkillContext } from '../skills/context.js';
+import type { Registry } from '../skills/registry.js';
 import { a2aSkills } from '../cards/a2a-skills.js';
-import { a2aSkillOperation } from '../server/a2a-routes.js';
-import { charge, type PaidRouteDeps } from '../server/paid-routes.js';
-import { toSibylError } from '../server/errors.js';
+import { a2aSkillOperation } from './a2a-operation.js';
+import { toSibylError } from '../skills/error-mapping.js';
 
 export const X402_META = {
   status: 'x402.payment.status',
@@ -45,7 +48,13 @@ interface SkillRequest {
   readonly params: Record<string, unknown>;
 }
 
-export interface ExecutorDeps extends Pick<PaidRouteDeps, 'registry' | 'paywall' | 'limiter' | 'context'> {
+export interface ExecutorDeps {
+  readonly registry: Registry;
+  /** Its 402 requirements (the input-required task's). */
+  readonly paywall: Paywall;
+  /** The charge flow the HTTP routes use too, limits hooked in: the payload from the message metadata is charged as is. */
+  readonly payments: X402Payments;
+  readonly context: SkillContext;
   /** The JSON-RPC endpoint's URL, the payment's resource. */
   readonly endpoint: () => string;
 }
@@ -104,7 +113,8 @@ export class SibylA2AExecutor implements AgentExecutor {
     const request = task.metadata![REQUEST_META] as SkillRequest;
     const operation = this.operation(request);
     try {
-      const { answer, receipt } = await charge(operation, encodePaymentSignatureHeader(payload), this.resource(request), this.deps);
+      const { payments } = this.deps;
+      const { answer, receipt } = await payments.charge(operation, payments.x402, readPaymentPayload(payload), this.resource(request));
       const parts: Part[] = [dataPart(answer)];
       if (typeof answer.analysis === 'string') parts.unshift(textPart(answer.analysis));
       const metadata = { [X402_META.status]: 'payment-completed', [X402_META.receipts]: [receipt.settlement] };
@@ -148,7 +158,7 @@ export class SibylA2AExecutor implements AgentExecutor {
     if (!skill) {
       throw new SibylError('invalid_body', `skill: no A2A skill "${request.skill}"`, { fields: [{ field: 'skill', rule: `must be one of ${a2aSkills(this.deps.registry).map((s) => s.id).join(', ')}` }] });
     }
-    return a2aSkillOperation(skill, request.params, this.deps);
+    return a2aSkillOperation(skill, request.params, this.deps.context);
   }
 
   private resource(request: SkillRequest) {

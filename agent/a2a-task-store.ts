@@ -9,7 +9,7 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
-import type { Outbox } from '../server/payments/outbox.js';
+import type { Outbox } from '../payments/outbox.js';
 import type { Store } from '../store/store.js';
 
 const TASK_TTL_MS = 7 * 86_400_000;

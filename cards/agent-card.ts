@@ -12,7 +12,7 @@
  * before it could learn any of that.
  */
 import type { AgentCard, AgentSkill } from '@a2a-js/sdk';
-import { X402_NETWORK, type PaymentTerms } from '../server/payments/terms.js';
+import { X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import type { Registry } from '../skills/registry.js';
 import { a2aPriceUsd, a2aSkills } from './a2a-skills.js';
 

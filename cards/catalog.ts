@@ -5,7 +5,7 @@
  * this deployment can serve it. Minimum and maximum prices are computed from the ways.
  */
 import { atomicToUsdString, usdToAtomic, type UsdPrice } from '../skills/money.js';
-import { X402_NETWORK, type PaymentTerms } from '../server/payments/terms.js';
+import { X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import { A2A_SKILLS_PATH } from './a2a-skills.js';
 import { A2A_JSONRPC_PATH, X402_EXTENSION_URI } from './agent-card.js';
 import { PAID_TOOLS, kindPrice } from '../skills/tools/paid-tools.js';
@@ -15,16 +15,8 @@ import { priceOptions } from './openapi.js';
 
 export const CATALOG_VERSION = '1.4.0';
 
-/** A catalogue service that is not a registry skill (the forecast inference API), with its ways described by its owner. */
-export interface ExtraCatalogService {
-  readonly id: string;
-  readonly title: string;
-  readonly description: string;
-  readonly tags: readonly string[];
-  readonly entry: CatalogEntry;
-  readonly priceUsd: string;
-  readonly purchase: (serverUrl: string, rail: PaymentRail) => readonly Purchase[];
-}
+/** Ways to buy a skill that no registry surface projects (the forecast inference API's own path and quota), described by the route that serves them. */
+export type OwnWays = (serverUrl: string, rail: PaymentRail) => readonly Purchase[];
 
 /** Where an x402 way's payment goes. */
 export interface PaymentRail {
@@ -40,7 +32,7 @@ export interface Purchase {
   readonly [field: string]: unknown;
 }
 
-export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl: string, extra: readonly ExtraCatalogService[] = []) {
+export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl: string, ownWays: Readonly<Record<string, OwnWays>> = {}) {
   const rail: PaymentRail = { network: X402_NETWORK, asset: terms.asset, payTo: terms.payTo };
   const report = registry.list('http').find((s) => s.capabilityField);
   const groups = new Map<string, Skill[]>();
@@ -70,6 +62,7 @@ export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl:
         method: 'x402' as const, protocol: 'mcp-tool', url: `${serverUrl}${MCP_PATH}`, path: MCP_PATH, tool: skill.toolName, priceUsd: priceOptions(skill, 'catalog')[0]!, ...rail,
       }] : []),
       ...(skill === primary && !skill.disabledReason ? mcpCreditWays(registry, skill, serverUrl) : []),
+      ...(ownWays[skill.id]?.(serverUrl, rail) ?? []),
     ]);
     return {
       id,
@@ -84,12 +77,6 @@ export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl:
       responseTimeTargetSeconds: primary.catalog!.timeTargetSeconds,
     };
   });
-  for (const e of extra) {
-    services.push({
-      id: e.id, title: e.title, description: e.description, tags: [...e.tags], available: true, priceUsd: e.priceUsd,
-      purchase: [...e.purchase(serverUrl, rail)], rateLimitPerMinute: e.entry.rateLimitPerMinute, responseTimeTargetSeconds: e.entry.timeTargetSeconds,
-    });
-  }
   const charged = services.flatMap((s) => s.purchase.filter((p) => p.method === 'x402').map((p) => String(p.priceUsd)))
     .flatMap((p) => p.split('-')).map((p) => usdToAtomic(p as UsdPrice));
   return {

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../skills/errors.js';
 import { CREDIT_TOP_UP_USD, atomicToUsdString, usdToAtomic } from '../skills/money.js';
-import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../server/payments/terms.js';
+import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import { httpPaths, priceVariants, type PriceList, type Registry, type Skill } from '../skills/registry.js';
 import { SIGN_IN, signInBody, topUpBody } from '../server/auth.js';
 

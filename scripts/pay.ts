@@ -8,7 +8,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { demoPrivateKey } from '../chain/accounts.js';
-import { X402_NETWORK } from '../server/payments/terms.js';
+import { X402_NETWORK } from '../payments/terms.js';
 import { formatUsd } from '../skills/money.js';
 import { createRegistry } from '../skills/index.js';
 

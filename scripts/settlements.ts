@@ -7,7 +7,7 @@
  */
 import { loadConfig } from '../server/config.js';
 import { CHAINS, PAYMENT_CHAIN } from '../chain/chains.js';
-import { SettlementLedger } from '../server/payments/settlements.js';
+import { SettlementLedger } from '../payments/settlements.js';
 import { openStore } from '../store/index.js';
 
 const config = loadConfig(process.env);

@@ -4,7 +4,7 @@ import { buildCatalog } from '../cards/catalog.js';
 import { buildOpenApi } from '../cards/openapi.js';
 import type { ChainRuntime } from '../chain/runtime.js';
 import { SibylError } from '../skills/errors.js';
-import type { Paywall } from './payments/paywall.js';
+import type { Paywall } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
 import type { Registry } from '../skills/registry.js';
 import type { Store } from '../store/store.js';
@@ -13,16 +13,19 @@ import { health } from './health.js';
 import { mountPaidRoutes, paidRouteTable, type PaidRouteDeps } from './paid-routes.js';
 import { MAX_BODY_BYTES, challengeLane } from './challenge-lane.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FORECAST_API_SERVICE, mountForecastRoutes } from './forecast-routes.js';
+import { forecastApiWays, mountForecastRoutes } from './forecast-routes.js';
+import { forecastInferenceSkill } from '../skills/forecast-inference.js';
 import { mountA2aRoutes } from './a2a-routes.js';
 import { mountA2aServer } from './a2a-jsonrpc.js';
 import { MCP_PATH } from '../cards/mcp-tools.js';
 import { mountMcp } from './mcp/server.js';
 import { Accounts, mountAccounts } from './auth.js';
-import { CreditLedger } from './payments/credits.js';
+import { CreditLedger } from '../payments/credits.js';
 import { PAYMENT_CHAIN } from '../chain/chains.js';
 import type { PublicClient } from 'viem';
-import { RateLimiter } from './limits.js';
+import { RateLimiter, limitHooks } from '../payments/limits.js';
+import { PaymentsCore } from '../payments/core.js';
+import { x402Method } from '../payments/x402-method.js';
 import type { ForecastAccess } from '../skills/forecast/access.js';
 
 export const SERVICE_VERSION = '1.0.0';
@@ -49,7 +52,9 @@ export interface AppDeps {
  */
 export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
-  const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, limiter: new RateLimiter(deps.store), publicUrl, outbox: deps.paywall.outbox };
+  // One charge flow for every surface: x402 by default, the catalogue's limits hooked in.
+  const payments = new PaymentsCore(x402Method(deps.paywall)).use(limitHooks(new RateLimiter(deps.store)));
+  const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, payments, publicUrl, outbox: deps.paywall.outbox };
   const routes = paidRouteTable(paid);
   return challengeLane({ routes, paywall: deps.paywall, publicUrl: deps.publicUrl, log: deps.log }, expressApp(deps, paid, routes));
 }
@@ -91,7 +96,7 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
     res.json(buildOpenApi(deps.registry, deps.paywall.terms, publicUrl(req), SERVICE_VERSION));
   });
   app.get('/api/marketplace/catalog', (req, res) => {
-    res.json(buildCatalog(deps.registry, deps.paywall.terms, publicUrl(req), [FORECAST_API_SERVICE]));
+    res.json(buildCatalog(deps.registry, deps.paywall.terms, publicUrl(req), { [forecastInferenceSkill.id]: forecastApiWays }));
   });
 
   app.use((req, _res, next) => next(new SibylError('not_found', `no route for ${req.method} ${req.path}`)));

@@ -12,10 +12,11 @@ import { parseUnits, type Hex, type PublicClient } from 'viem';
 import { generateSiweNonce, parseSiweMessage, verifySiweMessage } from 'viem/siwe';
 import { SibylError } from '../skills/errors.js';
 import { CHAINS, PAYMENT_CHAIN } from '../chain/chains.js';
-import { CreditLedger, formatAtomic } from './payments/credits.js';
+import { CreditLedger, formatAtomic } from '../payments/credits.js';
+import { topUpOperation } from '../payments/topup.js';
 import type { Store } from '../store/store.js';
 import { hasBody, servePaid, type PaidRouteDeps } from './paid-routes.js';
-import { parseBody } from './validation.js';
+import { parseBody } from '../skills/validation.js';
 import { CREDIT_TOP_UP_USD } from '../skills/money.js';
 
 export const SIGN_IN = { nonceTtlMs: 10 * 60_000, tokenTtlMs: 60 * 60_000 } as const;
@@ -145,30 +146,6 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
     const address = await account(req);
     const { amountUsd } = parseBody(topUpBody, hasBody(req) ? req.body : undefined);
     const amount = parseUnits(amountUsd, 6);
-    await servePaid({
-      amount,
-      description: `Sibyl tool-server credits for ${address}`,
-      run: async () => ({}),
-      // Credited once the payment settled; a settlement still pending is credited by reconciliation, never before.
-      status: (receipt) => (receipt.pending ? 202 : 200),
-      async respond(_answer, receipt) {
-        // The payment is made (or may be): what it owes is written through the outbox, which keeps
-        // and retries it while the store is down, so the answer never becomes an error.
-        const { outbox } = deps.paywall;
-        const detail = { account: address, payer: receipt.payer, nonce: receipt.nonce, amount: amount.toString(), transaction: receipt.settlement.transaction };
-        let balance: bigint | undefined;
-        const written = receipt.pending
-          ? await outbox.submit('credit-await-settlement', detail, () => credits.awaitSettlement(receipt.payer, receipt.nonce, address, amount))
-          : await outbox.submit('credit-topup', detail, async () => {
-              balance = await credits.topUp(address, amount, `x402:${receipt.settlement.transaction}`, receipt);
-            });
-        // The balance is shown when the store answers at once; the answer never waits on it.
-        if (written && receipt.pending) balance = await Promise.race([credits.balance(address), new Promise<undefined>((r) => setTimeout(() => r(undefined), 500).unref())]).catch(() => undefined);
-        const credited = receipt.pending ? { status: 'settlement_pending', pendingTopUp: amount.toString() } : { toppedUp: amount.toString() };
-        // Not written yet: the credit is queued in this instance and lands when the store is back.
-        const shown = balance === undefined ? { balance: null, balanceUsd: null, creditQueued: true } : { balance: balance.toString(), balanceUsd: formatAtomic(balance) };
-        return { account: address, ...credited, ...shown, payment: receipt.settlement };
-      },
-    }, req, res, deps);
+    await servePaid(topUpOperation(credits, deps.paywall.outbox, address, amount), req, res, deps);
   });
 }

@@ -9,9 +9,9 @@
  * cores express's router and body parser cost more than the challenge itself.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PaidOperation } from './paid-routes.js';
-import type { Paywall } from './payments/paywall.js';
-import type { Resource } from './payments/terms.js';
+import type { PaidOperation } from '../payments/operation.js';
+import type { Paywall } from '../payments/paywall.js';
+import type { Resource } from '../payments/terms.js';
 import { SibylError } from '../skills/errors.js';
 import { writeError } from './errors.js';
 

@@ -1,68 +1,39 @@
 /**
- * Forecast inference (spec 4.3): `POST /api/svc/v1/forecast` for service-token holders under
- * their daily quota, and for everyone else paid per call with x402 on this same path at the
- * catalogue's price (its 402 also names the cheaper chart forecast); `GET /api/svc/v1/models`
- * and `GET /api/svc/v1/forecast/accuracy`.
+ * Forecast inference (spec 4.3): `POST /api/svc/v1/forecast` sells the registry skill
+ * forecast-inference-api through the payments core, paid by the service-token quota (its payment
+ * method) or per call with x402 on this same path at the skill's price (its 402 also names the
+ * cheaper chart forecast); `GET /api/svc/v1/models` and `GET /api/svc/v1/forecast/accuracy`.
  */
 import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
 import { SibylError } from '../skills/errors.js';
 import { ACCESS_TIERS, QuotaRequired, type ForecastAccess } from '../skills/forecast/access.js';
-import type { ExtraCatalogService } from '../cards/catalog.js';
-import { withinTarget, type RateLimiter } from './limits.js';
+import type { OwnWays } from '../cards/catalog.js';
 import { ACCURACY_ROW_LIMIT } from '../skills/forecast/ledger.js';
-import { forecastInput, type ForecastInput } from '../skills/forecast/engine.js';
 import { FORECAST_LIMITS } from '../skills/forecast/slots.js';
-import { FREE_USD, formatUsd, usdToAtomic } from '../skills/money.js';
-import type { Paywall } from './payments/paywall.js';
-import type { SkillContext } from '../skills/context.js';
-import { FORECAST_INFERENCE_API } from '../skills/forecast-inference.js';
-import type { Registry } from '../skills/registry.js';
-import { servePaid, type PaidOperation } from './paid-routes.js';
-import { parseBody } from './validation.js';
+import { FREE_USD, formatUsd } from '../skills/money.js';
+import { FORECAST_API_EXAMPLE_BODY, FORECAST_API_PATH, forecastInferenceSkill } from '../skills/forecast-inference.js';
+import { skillOperation, type PaidOperation } from '../payments/operation.js';
+import { quotaMethod } from '../payments/quota-method.js';
+import { servePaid, type PaidRouteDeps } from './paid-routes.js';
+import { parseBody } from '../skills/validation.js';
+import { priceOptions } from '../cards/openapi.js';
 
-export interface ForecastRouteDeps {
-  registry: Registry;
-  paywall: Paywall;
-  context: SkillContext;
-  limiter: RateLimiter;
-  access?: ForecastAccess;
-  publicUrl: (req: Request) => string;
+export interface ForecastRouteDeps extends PaidRouteDeps {
+  access?: ForecastAccess | undefined;
 }
 
-const FORECAST_PATH = '/api/svc/v1/forecast';
-const LIMITS = { ...FORECAST_INFERENCE_API.catalog, id: FORECAST_INFERENCE_API.id };
-/** The smallest body the endpoint accepts, for documents that show how to call it. */
-const EXAMPLE_BODY = { inputs: Array.from({ length: FORECAST_LIMITS.minInputs }, (_, i) => 100 + i) };
+const skill = forecastInferenceSkill;
 
-/** The forecast inference API in the marketplace catalogue (spec 4.5): paid per call with x402, or free under a service-token quota. */
-export const FORECAST_API_SERVICE: ExtraCatalogService = {
-  id: FORECAST_INFERENCE_API.id,
-  title: FORECAST_INFERENCE_API.title,
-  description: FORECAST_INFERENCE_API.description,
-  tags: FORECAST_INFERENCE_API.tags,
-  entry: FORECAST_INFERENCE_API.catalog,
-  priceUsd: FORECAST_INFERENCE_API.price,
-  purchase: (serverUrl, rail) => [{
-    method: 'x402', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_PATH}`, path: FORECAST_PATH,
-    priceUsd: FORECAST_INFERENCE_API.price, exampleBody: EXAMPLE_BODY, ...rail,
-  }, {
-    method: 'service-token-quota', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_PATH}`, path: FORECAST_PATH,
-    priceUsd: FREE_USD, headers: ['X-Wallet', 'X-Timestamp', 'X-Signature'],
-    tiers: ACCESS_TIERS.map((t) => ({ tier: t.tier, minTokens: t.minTokens, forecastsPerDay: t.dailyQuota })),
-  }],
-};
-
-/** A forecast paid per call with x402, under the service's catalogue limits. */
-function paidForecast(deps: ForecastRouteDeps, input: ForecastInput): PaidOperation {
-  const service = deps.context.forecast!.service;
-  return {
-    amount: usdToAtomic(FORECAST_INFERENCE_API.price),
-    description: FORECAST_INFERENCE_API.description,
-    limits: LIMITS,
-    run: async (signal) => ({ ...(await service.forecast(input, signal)) }),
-  };
-}
+/** The catalogue's ways to buy the forecast API besides the registry's (none project it): x402 here, or the quota. */
+export const forecastApiWays: OwnWays = (serverUrl, rail) => [{
+  method: 'x402', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_API_PATH}`, path: FORECAST_API_PATH,
+  priceUsd: priceOptions(skill)[0]!, exampleBody: FORECAST_API_EXAMPLE_BODY, ...rail,
+}, {
+  method: 'service-token-quota', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_API_PATH}`, path: FORECAST_API_PATH,
+  priceUsd: FREE_USD, headers: ['X-Wallet', 'X-Timestamp', 'X-Signature'],
+  tiers: ACCESS_TIERS.map((t) => ({ tier: t.tier, minTokens: t.minTokens, forecastsPerDay: t.dailyQuota })),
+}];
 
 /** The cheaper way every refusal also names: the chart forecast on its paid HTTP path. */
 function paidChartForecast(deps: ForecastRouteDeps, req: Request) {
@@ -74,7 +45,7 @@ function paidChartForecast(deps: ForecastRouteDeps, req: Request) {
 
 /** No quota: a 402 payable here, at this endpoint's price, that also names the chart forecast. */
 function refuse(res: Response, deps: ForecastRouteDeps, req: Request, operation: PaidOperation, err: QuotaRequired): void {
-  const challenge = deps.paywall.challenge(operation.amount, { url: `${deps.publicUrl(req)}${FORECAST_PATH}`, description: operation.description, mimeType: 'application/json' });
+  const challenge = deps.paywall.challenge(operation.amount, { url: `${deps.publicUrl(req)}${FORECAST_API_PATH}`, description: operation.description, mimeType: 'application/json' });
   res.status(402).set(challenge.headers).json({
     ...(challenge.body as Record<string, unknown>),
     // x402's own `error` is a string; the code and reason sit beside it, as the paywall's do.
@@ -94,38 +65,28 @@ const accuracyQuery = z.strictObject({
 export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void {
   const forecast = deps.context.forecast;
 
-  app.post(FORECAST_PATH, async (req, res) => {
-    const schema = forecast?.service.input ?? forecastInput;
-    const input = parseBody(schema, req.body);
-    if (!forecast || !deps.access) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
-    const operation = paidForecast(deps, input);
+  app.post(FORECAST_API_PATH, async (req, res) => {
+    // The deployment's served models narrow the skill's schema.
+    const input = parseBody(forecast?.service.input ?? skill.input, req.body);
+    const operation = skillOperation(skill, input, deps.context);
     // A payment is paid for whatever access headers come with it (a 402 answered to them already used their signature).
     if (req.get('x-payment') ?? req.get('payment-signature')) return servePaid(operation, req, res, deps);
-    let admission;
+    // Forecasting off: refused before any quota is taken.
+    await operation.admit?.();
+    if (!deps.access) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
+    const resource = { url: `${deps.publicUrl(req)}${FORECAST_API_PATH}`, description: operation.description, mimeType: 'application/json' };
+    const proof = { wallet: req.get('x-wallet'), signature: req.get('x-signature'), timestamp: req.get('x-timestamp'), rawBody: (req as Request & { rawBody?: Buffer }).rawBody ?? new Uint8Array() };
+    let paid;
     try {
-      admission = await deps.access.admit(
-        { wallet: req.get('x-wallet'), signature: req.get('x-signature'), timestamp: req.get('x-timestamp') },
-        (req as Request & { rawBody?: Buffer }).rawBody ?? new Uint8Array(),
-      );
+      paid = await deps.payments.charge(operation, quotaMethod(deps.access), proof, resource);
     } catch (err) {
       if (err instanceof QuotaRequired) return refuse(res, deps, req, operation, err);
       throw err;
     }
-    let answer;
-    try {
-      await deps.limiter.take(LIMITS, admission.wallet);
-      answer = await withinTarget(LIMITS, (signal) => forecast.service.forecast(input, signal));
-    } catch (err) {
-      await deps.access.refund(admission);
-      throw err;
-    }
-    res.set({
-      'X-Quota-Tier': admission.tier,
-      'X-Quota-Limit': String(admission.limit),
-      'X-Quota-Remaining': String(admission.limit - admission.used),
-      'X-Quota-Reset': String(admission.resetAt),
-    });
-    res.json({ ...answer, quota: { wallet: admission.wallet, tier: admission.tier, limit: admission.limit, remaining: admission.limit - admission.used, resetAt: admission.resetAt } });
+    const { answer, receipt: admission } = paid;
+    const quota = { wallet: admission.wallet, tier: admission.tier, limit: admission.limit, remaining: admission.limit - admission.used, resetAt: admission.resetAt };
+    res.set({ 'X-Quota-Tier': quota.tier, 'X-Quota-Limit': String(quota.limit), 'X-Quota-Remaining': String(quota.remaining), 'X-Quota-Reset': String(quota.resetAt) });
+    res.json({ ...answer, quota });
   });
 
   app.get('/api/svc/v1/models', (_req, res) => {

@@ -9,8 +9,8 @@
 import { notSibylDevnet, wrongChain } from '../chain/genesis-marker.js';
 import type { ChainRuntime, ChainSourceKind, ConnectedChain } from '../chain/runtime.js';
 import { indexKeys } from '../indexer/rows.js';
-import type { Paywall } from './payments/paywall.js';
-import { X402_NETWORK } from './payments/terms.js';
+import type { Paywall } from '../payments/paywall.js';
+import { X402_NETWORK } from '../payments/terms.js';
 import type { Store } from '../store/store.js';
 import { knownPersistence } from '../store/persistence.js';
 

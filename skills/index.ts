@@ -34,6 +34,7 @@ import { smartMoneyFlowTool, smartMoneyInflowTool, whalePrintsTool } from './wha
 import { tokenSafetyTool } from './security/token-safety.js';
 import { launchpadRadarTool } from './launchpad/radar.js';
 import { serviceCapabilitiesTool } from './agent/capabilities.js';
+import { forecastInferenceSkill } from './forecast-inference.js';
 import { Registry, type Skill } from './registry.js';
 
 export const ALL_SKILLS: readonly Skill<any>[] = [
@@ -50,6 +51,8 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   // The tool server's free tools (priced FREE_USD, `mcp` surface only); those without a feed are in PLANNED_SKILLS.
   priceForecastTool, forecastAccuracyTool, marketSentimentTool, topMoversTool, smartMoneyFlowTool, whalePrintsTool,
   tokenSafetyTool, smartMoneyInflowTool, launchpadRadarTool, serviceCapabilitiesTool,
+  // Served on its own API path, paid with x402 or a service-token quota.
+  forecastInferenceSkill,
   ...PLANNED_SKILLS,
 ];
 

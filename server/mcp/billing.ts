@@ -5,16 +5,16 @@
  * carries spec 2.4's paid-tool fields: `available`, `reason`, `analysis` (the written answer,
  * also the text block) and `skill`.
  */
-import { SibylError } from '../../skills/errors.js';
-import type { CreditLedger } from '../payments/credits.js';
-import { formatAtomic } from '../payments/credits.js';
-import type { Outbox } from '../payments/outbox.js';
+import type { CreditLedger } from '../../payments/credits.js';
+import { formatAtomic } from '../../payments/credits.js';
+import type { Outbox } from '../../payments/outbox.js';
 import type { SkillContext } from '../../skills/context.js';
 import { admit } from '../../skills/admission.js';
 import { catalogLimits, type Registry } from '../../skills/registry.js';
-import { withinTarget, type RateLimiter } from '../limits.js';
-import { toSibylError } from '../errors.js';
-import { parseBody } from '../validation.js';
+import type { X402Payments } from '../../payments/x402-method.js';
+import { creditDebit } from '../../payments/credits-method.js';
+import { toSibylError } from '../../skills/error-mapping.js';
+import { parseBody } from '../../skills/validation.js';
 import { kindOfCall, kindPrice, kindSkill, type PaidTool } from '../../skills/tools/paid-tools.js';
 import type { ToolResult } from '../../skills/free.js';
 
@@ -22,7 +22,8 @@ export interface BillingDeps {
   readonly registry: Registry;
   readonly context: SkillContext;
   readonly credits: CreditLedger;
-  readonly limiter: RateLimiter;
+  /** The charge flow (its limit hooks apply to tool calls too). */
+  readonly payments: X402Payments;
   /** Where a refund the store refused is kept and retried (the paywall's outbox). */
   readonly outbox?: Outbox;
 }
@@ -57,33 +58,28 @@ export async function callPaidTool(tool: PaidTool, input: Record<string, unknown
     return { available: false, reason: e.code, analysis: e.message, ...base, billing: { debitedUsd: '$0', balanceUsd: formatAtomic(await deps.credits.balance(account)) } };
   }
   const ref = `${tool.name}:${kindName}:${crypto.randomUUID()}`;
-  let balance: bigint;
-  try {
-    balance = await deps.credits.debit(account, price, ref);
-  } catch (err) {
-    const e = toSibylError(err);
-    return { available: false, reason: e.code, analysis: e.message, ...base };
-  }
-  const refund = async (reason: string, analysis: string) => {
-    // Owed to the caller whatever the store does: kept and retried until it is written.
-    let after: bigint | undefined;
-    const give = async () => {
-      after = await deps.credits.refund(account, price, `${ref}:${reason}`);
-    };
-    if (deps.outbox) await deps.outbox.submit('credit-refund', { account, amount: price.toString(), ref: `${ref}:${reason}` }, give);
-    else await give();
-    const balanceUsd = after === undefined ? null : formatAtomic(after);
-    return { available: false, reason, analysis: `${analysis}\nRefunded ${formatAtomic(price)}.`, ...base, billing: { debitedUsd: '$0', balanceUsd, ...(after === undefined && { refundQueued: true }) } };
+  // Charged through the payments core with the credits as its method: the rate limit and time target are its hooks.
+  const debit = creditDebit(deps.credits, price, ref, deps.outbox);
+  const limits = catalogLimits(skill, params);
+  const agent = deps.context.agent;
+  const operation = {
+    amount: price,
+    description: tool.title,
+    limits,
+    run: async (signal?: AbortSignal) => (agent ? { ...(await agent.capability(skill, params, signal)) } : { results: [{ result: await skill.handler(params, { ...deps.context, signal }) }], analysis: '' }),
   };
   try {
-    const limits = catalogLimits(skill, params);
-    if (limits) await deps.limiter.take(limits, account);
-    const agent = deps.context.agent;
-    const answer = await withinTarget(limits, async (signal) => (agent ? { ...(await agent.capability(skill, params, signal)) } : { results: [{ result: await skill.handler(params, { ...deps.context, signal }) }], analysis: '' }));
+    const { answer, receipt } = await deps.payments.charge(operation, debit, account, { url: `mcp:${tool.name}`, description: tool.title, mimeType: 'application/json' });
     const result = (answer.results as { result?: Record<string, unknown> }[])[0]?.result ?? {};
-    return { ...result, available: true, analysis: String(answer.analysis ?? ''), ...base, billing: { debitedUsd: formatAtomic(price), balanceUsd: formatAtomic(balance) } };
+    return { ...result, available: true, analysis: String(answer.analysis ?? ''), ...base, billing: { debitedUsd: formatAtomic(price), balanceUsd: formatAtomic(receipt.balance) } };
   } catch (err) {
-    const e = err instanceof SibylError ? err : toSibylError(err);
-    return refund(e.code === 'no_answer' ? 'nothing_produced' : e.code, e.message);
+    const e = toSibylError(err);
+    // Refused before the debit (insufficient_credit, the store down): nothing to give back.
+    if (!debit.taken) return { available: false, reason: e.code, analysis: e.message, ...base };
+    // Refunded by the core (through the outbox: owed to the caller whatever the store does).
+    const after = debit.balanceAfterRefund;
+    const balanceUsd = after === undefined ? null : formatAtomic(after);
+    const reason = e.code === 'no_answer' ? 'nothing_produced' : e.code;
+    return { available: false, reason, analysis: `${e.message}\nRefunded ${formatAtomic(price)}.`, ...base, billing: { debitedUsd: '$0', balanceUsd, ...(after === undefined && { refundQueued: true }) } };
   }
 }

@@ -17,7 +17,7 @@ import { EVM_CHAINS, chainParam, periodParam, tokenParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { admitChartForecast, admitToken } from '../admission.js';
 import { loadMarket } from './load.js';
-import { chartSummary, tokenchartSkill } from './tokenchart.js';
+import { CHART_FORECAST, chartSummary, tokenchartSkill } from './tokenchart.js';
 import { num, orReason, pct, share, usd } from '../summary.js';
 
 /** Candle sizes the analyses accept, in seconds. */
@@ -43,16 +43,16 @@ function candleCount(v: { periodDays: number; timeframe: Timeframe }): number {
 }
 
 export const chartForecastSkill = defineSkill({
-  id: 'chart-forecast',
+  id: CHART_FORECAST.id,
   title: 'Chart forecast',
   description: 'Where a token price goes next: a two-model forecast with q10/q50/q90 bands, direction, verdict and commentary on top of its chart over the period (the tokenchart operation with forecast on).',
   tags: ['forecast', 'prediction', 'price', 'outlook', 'bands'],
   examples: ['Forecast DEGEN for the next few hours', 'Where is WETH heading this week, with confidence bands?'],
   input: z.strictObject({ token, chain: chainParam('base', EVM_CHAINS), timeperiod: periodParam('24h') }),
-  price: '0.65',
+  price: CHART_FORECAST.price,
   toolName: 'chart_forecast',
   surfaces: ['a2a', 'mcp', 'agent'],
-  catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 60 },
+  catalog: CHART_FORECAST.catalog,
   summarize: chartSummary,
   admit: (input, ctx) => admitChartForecast(ctx, input.chain, input.token, input.timeperiod),
   handler: (input, ctx) => tokenchartSkill.handler({ tokenAddress: input.token, chain: input.chain, timeperiod: input.timeperiod, forecast: true }, ctx),

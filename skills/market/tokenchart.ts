@@ -10,7 +10,8 @@ import type { Period } from '../intel/periods.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, chainParam, periodParam, tokenParam } from '../params.js';
-import { defineSkill } from '../registry.js';
+import { defineSkill, type CatalogEntry } from '../registry.js';
+import type { UsdPrice } from '../money.js';
 import { admitChartForecast, admitToken } from '../admission.js';
 import { pct, periodSpan, usd } from '../summary.js';
 import { loadMarket } from './load.js';
@@ -57,6 +58,16 @@ export const chartSummary = (r: any): string => {
   return `${head} Forecast for the next ${f.interval}: ${f.direction} (drift ${pct(f.driftPct)})${band}; models: ${f.verdict}; confidence ${f.commentary.confidence}. For: ${f.commentary.supporting.join('; ') || 'none'}. Against: ${f.commentary.contradicting.join('; ') || 'none'}.`;
 };
 
+/**
+ * The catalogue's chart-forecast service (spec 4.5), sold twice: as the chart-forecast skill and
+ * as tokenchart with `forecast: true`. Its price and limits are written here, once, for both.
+ */
+export const CHART_FORECAST = {
+  id: 'chart-forecast',
+  price: '0.65' as UsdPrice,
+  catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 60 } satisfies CatalogEntry,
+} as const;
+
 export const tokenchartSkill = defineSkill({
   id: 'tokenchart',
   title: 'Token price chart',
@@ -64,12 +75,12 @@ export const tokenchartSkill = defineSkill({
   tags: ['chart', 'price', 'market'],
   examples: ['Chart WETH on base over the last 24h', 'How did 0x... trade this week on ethereum?', 'Forecast ETH for the next few hours'],
   input: tokenchartInput,
-  price: { variants: [{ price: '0.25', when: {} }, { price: '0.65', when: { forecast: true } }] },
+  price: { variants: [{ price: '0.25', when: {} }, { price: CHART_FORECAST.price, when: { forecast: true } }] },
   httpPath: '/x402/data/tokenchart',
   toolName: 'token_chart',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   // With a forecast it is the catalogue's chart-forecast service, under that service's limits.
-  catalog: { id: 'chart-forecast', rateLimitPerMinute: 20, timeTargetSeconds: 60, when: { forecast: true } },
+  catalog: { ...CHART_FORECAST.catalog, id: CHART_FORECAST.id, when: { forecast: true } },
   summarize: chartSummary,
   admit: (input, ctx) => (input.forecast ? admitChartForecast(ctx, input.chain, input.tokenAddress, input.timeperiod) : admitToken(ctx, input.chain, input.tokenAddress, { priced: true })),
   async handler(input, ctx) {

@@ -19,7 +19,7 @@ import { demoAccount } from '../../chain/accounts.js';
 import { CHAINS } from '../../chain/chains.js';
 import { startDevnet } from '../../chain/devnet.js';
 import { loadConfig } from '../../server/config.js';
-import { X402_NETWORK } from '../../server/payments/terms.js';
+import { X402_NETWORK } from '../../payments/terms.js';
 import { startSibyl } from '../../server/service.js';
 import { defineSkill } from '../../skills/registry.js';
 import { ANCHOR_PATHS, ANCHOR_PRICE } from './anchor.js';

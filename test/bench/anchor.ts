@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { X402_NETWORK } from '../../server/payments/terms.js';
+import { X402_NETWORK } from '../../payments/terms.js';
 
 export const ANCHOR_PRICE = '0.01';
 export const ANCHOR_PATHS = { sibyl: '/x402/data/bench-echo', stock: '/bench' } as const;

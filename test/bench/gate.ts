@@ -23,10 +23,10 @@ import { CHAINS } from '../../chain/chains.js';
 import { startDevnet } from '../../chain/devnet.js';
 import { ChainRuntime } from '../../chain/runtime.js';
 import { loadConfig } from '../../server/config.js';
-import { localFacilitator } from '../../server/payments/facilitator.js';
-import { Paywall } from '../../server/payments/paywall.js';
-import { SettlementLedger } from '../../server/payments/settlements.js';
-import { X402_NETWORK } from '../../server/payments/terms.js';
+import { localFacilitator } from '../../payments/facilitator.js';
+import { decodePaymentHeader, Paywall } from '../../payments/paywall.js';
+import { SettlementLedger } from '../../payments/settlements.js';
+import { X402_NETWORK } from '../../payments/terms.js';
 import { startSibyl } from '../../server/service.js';
 import { defineSkill } from '../../skills/registry.js';
 import { MemoryStore } from '../../store/memory.js';
@@ -128,7 +128,7 @@ export async function benchGate(n = 600, concurrency = Number(process.env.BENCH_
   const gatePayloads = await presign(keys, sibylAccepted, n);
   const authorized: Awaited<ReturnType<Paywall['authorize']>>[] = [];
   results['sibyl gate: verification + replay guard'] = await drive(gatePayloads, concurrency, async (p) => {
-    authorized.push(await paywall.authorize(encodePaymentSignatureHeader(p), ATOMIC, resource));
+    authorized.push(await paywall.authorize(decodePaymentHeader(encodePaymentSignatureHeader(p)), ATOMIC, resource));
     return true;
   });
   results['sibyl gate: settlement alone'] = await drive(authorized, concurrency, async (a) => (await paywall.settle(a)).settlement.success);

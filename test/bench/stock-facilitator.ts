@@ -9,7 +9,7 @@ import { base } from 'viem/chains';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
-import { X402_NETWORK } from '../../server/payments/terms.js';
+import { X402_NETWORK } from '../../payments/terms.js';
 
 export function stockFacilitator(rpcUrl: string, key: Hex): x402Facilitator {
   // viem's nonce manager, as viem documents for concurrent sends from one key (without it

@@ -18,7 +18,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import { X402_EXTENSION_URI } from '../../cards/agent-card.js';
 import { X402_META } from '../../agent/a2a-executor.js';
-import { X402_NETWORK } from '../../server/payments/terms.js';
+import { X402_NETWORK } from '../../payments/terms.js';
 import { createRegistry } from '../../skills/index.js';
 import { signedPayment } from '../helpers/payments.js';
 import { fundedPayer, json, usdcBalance, useTestSibyl } from '../helpers/sibyl.js';

@@ -8,7 +8,7 @@ import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { DemoSmartWallet } from '../../chain/artifacts/index.js';
 import { CHAINS } from '../../chain/chains.js';
 import { viemChain } from '../../chain/runtime.js';
-import { X402_NETWORK } from '../../server/payments/terms.js';
+import { X402_NETWORK } from '../../payments/terms.js';
 import { mintUsdc, postJson, rpcUrl, useTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 
 describe('payment from an EIP-1271 contract wallet', () => {

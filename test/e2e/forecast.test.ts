@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyMessage, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { accessMessage, ACCESS_TIERS, bodyHash, SIGNATURE_WINDOW_SECONDS } from '../../skills/forecast/access.js';
-import { FORECAST_API_SERVICE } from '../../server/forecast-routes.js';
+import { forecastInferenceSkill } from '../../skills/forecast-inference.js';
 import { canonicalJson } from '../../skills/forecast/engine.js';
 import { FORECAST_LIMITS } from '../../skills/forecast/slots.js';
 import { createRegistry } from '../../skills/index.js';
@@ -85,7 +85,7 @@ describe('forecast inference access', () => {
   it('the catalogue rate limit (20 a minute per wallet) answers 429 with Retry-After and gives the quota back', async () => {
     const key = await holder('20000');
     const body = { inputs: closes(16), model: 'modelB-mini', horizon: 1 };
-    const limit = FORECAST_API_SERVICE.entry.rateLimitPerMinute;
+    const limit = forecastInferenceSkill.catalog!.rateLimitPerMinute;
     // Calls until the limit answers (a minute boundary inside the run restarts the count once).
     let ok = 0;
     let limited: Response | undefined;

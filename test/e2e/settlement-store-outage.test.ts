@@ -18,7 +18,7 @@ import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { X402_EXTENSION_URI } from '../../cards/agent-card.js';
 import { X402_META } from '../../agent/a2a-executor.js';
-import { X402_NETWORK } from '../../server/payments/terms.js';
+import { X402_NETWORK } from '../../payments/terms.js';
 import { signInBearer, fundedPayer, json, payingFetch, rpcUrl, startTestSibyl, usdcBalance, USDC, type TestSibyl } from '../helpers/sibyl.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/redis-server.js';
 import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy.js';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
 import { CHAINS } from '../../chain/chains.js';
-import { X402_NETWORK } from '../../server/payments/terms.js';
+import { X402_NETWORK } from '../../payments/terms.js';
 
 const authorizationTypes = {
   TransferWithAuthorization: [

@@ -18,7 +18,7 @@ import { GENESIS_TREASURY } from '../../chain/genesis.js';
 import { viemChain } from '../../chain/runtime.js';
 import { loadConfig } from '../../server/config.js';
 import { startSibyl, type Sibyl, type StartOptions } from '../../server/service.js';
-import { X402_NETWORK } from '../../server/payments/terms.js';
+import { X402_NETWORK } from '../../payments/terms.js';
 import { formatUsd } from '../../skills/money.js';
 import { createRegistry } from '../../skills/index.js';
 import { TEST_REDIS_URL } from './env.js';

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { CreditLedger } from '../../server/payments/credits.js';
+import { CreditLedger } from '../../payments/credits.js';
 import { MemoryStore } from '../../store/memory.js';
 import { RedisStore } from '../../store/redis.js';
 import type { Store } from '../../store/store.js';

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const SCANNED = ['agent', 'graph', 'server', 'cards', 'chain', 'world', 'indexer', 'store', 'lib', 'scripts'];
+const SCANNED = ['agent', 'graph', 'server', 'payments', 'cards', 'chain', 'world', 'indexer', 'store', 'lib', 'scripts'];
 const SKIPPED = [join('chain', 'artifacts')];
 // Single quotes and backticks: code's own literals (double quotes appear inside messages).
 const PRICE_LITERAL = /(?<![\w.])(['`])\d+\.\d{2}\1/g;

@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SibylError } from '../../skills/errors.js';
-import { RateLimiter, withinTarget } from '../../server/limits.js';
-import { CreditLedger } from '../../server/payments/credits.js';
+import { RateLimiter, withinTarget } from '../../payments/limits.js';
+import { CreditLedger } from '../../payments/credits.js';
 import { RedisStore } from '../../store/redis.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 

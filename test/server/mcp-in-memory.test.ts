@@ -10,20 +10,25 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ChainRuntime } from '../../chain/runtime.js';
 import { buildMcpToolList, freeToolSkills } from '../../cards/mcp-tools.js';
 import { createMcpServer } from '../../server/mcp/server.js';
-import { CreditLedger } from '../../server/payments/credits.js';
-import { RateLimiter } from '../../server/limits.js';
+import type { PaymentPayload } from '@x402/core/types';
+import { PaymentsCore, type PaymentMethod } from '../../payments/core.js';
+import { CreditLedger } from '../../payments/credits.js';
+import { limitHooks, RateLimiter } from '../../payments/limits.js';
+import type { Receipt } from '../../payments/paywall.js';
 import { createRegistry } from '../../skills/index.js';
 import { FREE_ROWS } from '../../skills/params.js';
 import { SNAPSHOT_JOBS, snapshotStoreKey } from '../../skills/snapshots.js';
 import { MemoryStore } from '../../store/memory.js';
 
 const registry = createRegistry();
+/** No call here pays with x402 (paid tools are billed from credits). */
+const noX402: PaymentMethod<PaymentPayload, Receipt> = { name: 'x402', verify: () => Promise.reject(new Error('no x402 payments in this test')) };
 let store: MemoryStore;
 let client: Client;
 
 beforeEach(async () => {
   store = new MemoryStore();
-  const server = createMcpServer({ registry, context: { chains: new ChainRuntime(), store }, credits: new CreditLedger(store), limiter: new RateLimiter(store) }, null);
+  const server = createMcpServer({ registry, context: { chains: new ChainRuntime(), store }, credits: new CreditLedger(store), payments: new PaymentsCore(noX402).use(limitHooks(new RateLimiter(store))) }, null);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   client = new Client({ name: 'in-memory-test', version: '1.0.0' });

@@ -12,10 +12,10 @@ import { HTTPFacilitatorClient } from '@x402/core/server';
 import { SettleError, VerifyError, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
-import type { ConnectedChain } from '../../chain/runtime.js';
+import type { ConnectedChain } from '../chain/runtime.js';
 import { BatchSettler, isBatchableSignature, type ExactAuthorizationArgs } from './batch-settler.js';
 import { sharedNonceManager, withFreshNonce } from './settler-nonces.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../store/store.js';
 import { X402_NETWORK } from './terms.js';
 import { isUnreachable, PAYMENT_RPC_TIMEOUT_MS, PAYMENT_RPC_RETRIES, PAYMENT_SEND_TIMEOUT_MS, VERIFY_DEADLINE_MS, withDeadline } from './upstream.js';
 

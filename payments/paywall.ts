@@ -1,6 +1,6 @@
 /**
  * The x402 gate, independent of any HTTP framework. For one priced request it:
- * decodes the payment header (X-PAYMENT or PAYMENT-SIGNATURE, x402 v1 or v2), refuses what
+ * reads the payment payload (x402 v1 or v2, from a header or a message), refuses what
  * can be refused locally (wrong scheme, network, asset, recipient, amount, time window)
  * without touching the chain, reserves the authorization in the store atomically (a replay,
  * even a concurrent one on another instance, is refused there), verifies with the
@@ -10,8 +10,8 @@ import { getAddress, isAddressEqual, type Address, type Hex } from 'viem';
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { parsePaymentPayload } from '@x402/core/schemas';
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
-import { SibylError } from '../../skills/errors.js';
-import type { Store } from '../../store/store.js';
+import { SibylError } from '../skills/errors.js';
+import type { Store } from '../store/store.js';
 import type { Facilitator } from './facilitator.js';
 import { Outbox } from './outbox.js';
 import type { PendingSettlement, SettlementLedger, SettlementRecord } from './settlements.js';
@@ -102,9 +102,8 @@ export class Paywall {
     };
   }
 
-  /** Decodes, checks, reserves and verifies. Throws SibylError (400) or PaymentRefused (402). */
-  async authorize(header: string, amount: bigint, resource: Resource): Promise<Authorization> {
-    const payload = decode(header);
+  /** Checks, reserves and verifies a decoded payload. Throws SibylError (400) or PaymentRefused (402). */
+  async authorize(payload: PaymentPayload, amount: bigint, resource: Resource): Promise<Authorization> {
     const requirements = payload.x402Version === 1
       ? (requirementsV1(this.terms, amount, resource) as unknown as PaymentRequirements)
       : requirementsV2(this.terms, amount);
@@ -220,13 +219,19 @@ export class Paywall {
   }
 }
 
-function decode(header: string): PaymentPayload {
+/** The payload an HTTP payment header (X-PAYMENT or PAYMENT-SIGNATURE) carries, base64 JSON. */
+export function decodePaymentHeader(header: string): PaymentPayload {
   let raw: unknown;
   try {
     raw = decodePaymentSignatureHeader(header.trim());
   } catch {
     throw new SibylError('payment_header_malformed', 'the payment header must be base64-encoded JSON');
   }
+  return readPaymentPayload(raw);
+}
+
+/** An x402 v1 or v2 payment payload, checked: whatever carried it (a header, an A2A message) is untrusted. */
+export function readPaymentPayload(raw: unknown): PaymentPayload {
   const parsed = parsePaymentPayload(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

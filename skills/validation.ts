@@ -1,6 +1,6 @@
 /** Turns a zod failure into `invalid_body` naming every field and the rule it broke. */
 import type { z } from 'zod';
-import { SibylError, type FieldError } from '../skills/errors.js';
+import { SibylError, type FieldError } from './errors.js';
 
 export function parseBody<S extends z.ZodObject>(schema: S, body: unknown): z.output<S> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {

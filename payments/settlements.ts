@@ -7,8 +7,8 @@
  */
 import { parseAbi, type Address, type Hash, type Hex } from 'viem';
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
-import type { ConnectedChain } from '../../chain/runtime.js';
-import type { Store } from '../../store/store.js';
+import type { ConnectedChain } from '../chain/runtime.js';
+import type { Store } from '../store/store.js';
 
 const PENDING = 'settlements:pending';
 const SETTLED_TTL_MS = 30 * 24 * 3600_000;

@@ -7,6 +7,7 @@
 import { SibylError } from '../skills/errors.js';
 import type { CatalogEntry } from '../skills/registry.js';
 import type { Store } from '../store/store.js';
+import type { PaymentHooks } from './core.js';
 
 const MINUTE_MS = 60_000;
 
@@ -38,8 +39,9 @@ export async function withinTarget<T>(limits: Limits | undefined, work: (signal:
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort();
+      // Rejected before the abort: work that answers on abort must not win the race and be charged.
       reject(new SibylError('timeout', `${limits.id} did not finish within its ${limits.timeTargetSeconds} s target; nothing was charged`));
+      controller.abort();
     }, ms);
   });
   try {
@@ -47,4 +49,14 @@ export async function withinTarget<T>(limits: Limits | undefined, work: (signal:
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The catalogue's limits as hooks of the payments core: the rate limit per payer once verified, the time target around the work. */
+export function limitHooks(limiter: RateLimiter): PaymentHooks {
+  return {
+    onAfterVerify: async ({ operation, payer }) => {
+      if (operation.limits) await limiter.take(operation.limits, payer);
+    },
+    aroundWork: ({ operation }, work) => withinTarget(operation.limits, work),
+  };
 }

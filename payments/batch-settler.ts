@@ -11,7 +11,7 @@ import {
   type Address, type Hash, type Hex, type PrivateKeyAccount, type PublicClient, type WalletClient,
 } from 'viem';
 import type { SettleResponse } from '@x402/core/types';
-import { MULTICALL3_ADDRESS } from '../../chain/chains.js';
+import { MULTICALL3_ADDRESS } from '../chain/chains.js';
 import { GAP_CHECK_MS, fillNonceGapBelow } from './nonce-gaps.js';
 import { SettlerFees, batchGasLimit } from './settler-fees.js';
 import { X402_NETWORK } from './terms.js';

@@ -7,7 +7,7 @@
  */
 import { BaseError, NonceTooHighError, NonceTooLowError, type Address, type Client, type NonceManager } from 'viem';
 import { getTransactionCount } from 'viem/actions';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../store/store.js';
 
 /**
  * One nonce sequence per settler key for every instance on the store: a nonce is the larger of

@@ -1,0 +1,168 @@
+/**
+ * The payments core: the one charge flow every surface uses (DESIGN.md section 3), independent
+ * of how the payment travels (an HTTP header, an A2A message, service-token headers):
+ *
+ *   onBeforeVerify → verify (reserve) → onAfterVerify → aroundWork(work) → settle → onAfterSettle
+ *
+ * Failed work (or a refusal from an after-verify hook: the rate limit) releases what verify took
+ * and settles nothing (onVerifiedPaymentCanceled); a refused verification runs onVerifyFailure, a
+ * failed settlement onSettleFailure. Hook names follow `@x402/core`'s x402ResourceServer. Rate
+ * limits, response-time targets and credit top-ups plug in as hooks; the x402 exact scheme and
+ * the forecast quota are payment methods.
+ */
+import { toSibylError } from '../skills/error-mapping.js';
+import type { PaidOperation } from './operation.js';
+import { PaymentRefused } from './paywall.js';
+import type { Resource } from './terms.js';
+
+type Answer = Record<string, unknown>;
+
+/** A verified payment holding what it reserved, until it is settled or released. */
+export interface Payment<R> {
+  /** Who pays: the signer of the authorization, the wallet of a quota. Rate limits count per payer. */
+  readonly payer: string;
+  /** Gives back what verification took (replay reservation, quota unit, debit): the call produced nothing, for `error`. */
+  release(error: unknown): Promise<void>;
+  /** Collects the payment for a successful answer; throws when it cannot (nothing moved then). */
+  settle(): Promise<R>;
+}
+
+/** A way to pay: verifies a proof of payment for one operation, throwing its refusal. */
+export interface PaymentMethod<P, R> {
+  readonly name: string;
+  verify(proof: P, operation: PaidOperation, resource: Resource): Promise<Payment<R>>;
+}
+
+export interface VerifyContext {
+  readonly operation: PaidOperation;
+  readonly resource: Resource;
+  readonly method: string;
+}
+export interface VerifyResultContext extends VerifyContext {
+  readonly payer: string;
+}
+export interface VerifyFailureContext extends VerifyContext {
+  readonly error: unknown;
+}
+export interface SettleResultContext<R> extends VerifyResultContext {
+  readonly answer: Answer;
+  readonly receipt: R;
+}
+export interface SettleFailureContext extends VerifyResultContext {
+  readonly error: unknown;
+}
+export interface VerifiedPaymentCanceledContext extends VerifyResultContext {
+  readonly reason: 'handler_threw' | 'after_verify_aborted';
+  readonly error: unknown;
+}
+
+export interface PaymentHooks<R = unknown> {
+  /** Before anything is verified or reserved; `{ abort }` refuses the payment (402). */
+  onBeforeVerify?(ctx: VerifyContext): Promise<void | { abort: true; reason: string; message?: string }>;
+  /** After the payment is verified and reserved; a throw refuses the call and releases the payment. */
+  onAfterVerify?(ctx: VerifyResultContext): Promise<void>;
+  onVerifyFailure?(ctx: VerifyFailureContext): Promise<void>;
+  /** Wraps the work (the response-time target); hooks nest in the order they were added. */
+  aroundWork?(ctx: VerifyResultContext, work: (signal?: AbortSignal) => Promise<Answer>): Promise<Answer>;
+  /** After the payment settled (or is pending): what the payment owes is written here. */
+  onAfterSettle?(ctx: SettleResultContext<R>): Promise<void>;
+  onSettleFailure?(ctx: SettleFailureContext): Promise<void>;
+  /** The payment was verified but the call produced nothing: it was released, nothing moved. */
+  onVerifiedPaymentCanceled?(ctx: VerifiedPaymentCanceledContext): Promise<void>;
+}
+
+type HookLists = { [K in keyof PaymentHooks]-?: NonNullable<PaymentHooks[K]>[] };
+
+export class PaymentsCore<X = unknown, XR = unknown> {
+  private readonly hooks: HookLists = {
+    onBeforeVerify: [], onAfterVerify: [], onVerifyFailure: [], aroundWork: [], onAfterSettle: [], onSettleFailure: [], onVerifiedPaymentCanceled: [],
+  };
+
+  /** @param x402 the default method: x402's exact scheme (payments/x402-method.ts). */
+  constructor(readonly x402: PaymentMethod<X, XR>) {}
+
+  /** Adds a set of hooks (limits, credits...); each runs after those added before it. */
+  use(hooks: PaymentHooks): this {
+    for (const key of Object.keys(this.hooks) as (keyof HookLists)[]) {
+      const hook = hooks[key];
+      if (hook) (this.hooks[key] as unknown[]).push(hook.bind(hooks));
+    }
+    return this;
+  }
+
+  onBeforeVerify(hook: NonNullable<PaymentHooks['onBeforeVerify']>): this {
+    return this.use({ onBeforeVerify: hook });
+  }
+
+  onAfterVerify(hook: NonNullable<PaymentHooks['onAfterVerify']>): this {
+    return this.use({ onAfterVerify: hook });
+  }
+
+  onVerifyFailure(hook: NonNullable<PaymentHooks['onVerifyFailure']>): this {
+    return this.use({ onVerifyFailure: hook });
+  }
+
+  onAfterSettle(hook: NonNullable<PaymentHooks['onAfterSettle']>): this {
+    return this.use({ onAfterSettle: hook });
+  }
+
+  onSettleFailure(hook: NonNullable<PaymentHooks['onSettleFailure']>): this {
+    return this.use({ onSettleFailure: hook });
+  }
+
+  onVerifiedPaymentCanceled(hook: NonNullable<PaymentHooks['onVerifiedPaymentCanceled']>): this {
+    return this.use({ onVerifiedPaymentCanceled: hook });
+  }
+
+  /**
+   * Charges `operation` with `proof` under `method`: verified, the work run, settled only when it
+   * succeeded. Throws the refusal (PaymentRefused, a method's own) or the work's error as a SibylError.
+   */
+  async charge<P, R>(operation: PaidOperation, method: PaymentMethod<P, R>, proof: P, resource: Resource): Promise<{ answer: Answer; receipt: R }> {
+    const base: VerifyContext = { operation, resource, method: method.name };
+    for (const hook of this.hooks.onBeforeVerify) {
+      const verdict = await hook(base);
+      if (verdict?.abort) throw new PaymentRefused('payment_invalid', verdict.reason, verdict.message ?? `payment refused: ${verdict.reason}`);
+    }
+    let payment: Payment<R>;
+    try {
+      payment = await method.verify(proof, operation, resource);
+    } catch (error) {
+      await this.each('onVerifyFailure', { ...base, error });
+      throw error;
+    }
+    const verified: VerifyResultContext = { ...base, payer: payment.payer };
+    let answer: Answer;
+    let stage: 'after_verify_aborted' | 'handler_threw' = 'after_verify_aborted';
+    try {
+      for (const hook of this.hooks.onAfterVerify) await hook(verified);
+      stage = 'handler_threw';
+      const work = this.hooks.aroundWork.reduceRight<(signal?: AbortSignal) => Promise<Answer>>(
+        (inner, around) => () => around(verified, inner),
+        (signal) => operation.run(signal),
+      );
+      answer = await work();
+    } catch (error) {
+      // The payment was not used: given back before the error is answered.
+      await payment.release(error);
+      await this.each('onVerifiedPaymentCanceled', { ...verified, reason: stage, error });
+      throw toSibylError(error);
+    }
+    let receipt: R;
+    try {
+      receipt = await payment.settle();
+    } catch (error) {
+      await this.each('onSettleFailure', { ...verified, error });
+      throw error;
+    }
+    const settled = { ...verified, answer, receipt };
+    await this.each('onAfterSettle', settled);
+    await (operation.hooks as PaymentHooks<R> | undefined)?.onAfterSettle?.(settled);
+    return { answer, receipt };
+  }
+
+  /** Runs observers; one that throws is not allowed to change the outcome it observes. */
+  private async each<K extends 'onVerifyFailure' | 'onSettleFailure' | 'onVerifiedPaymentCanceled' | 'onAfterSettle'>(key: K, ctx: Parameters<NonNullable<PaymentHooks[K]>>[0]): Promise<void> {
+    for (const hook of this.hooks[key] as ((c: typeof ctx) => Promise<void>)[]) await hook(ctx).catch(() => undefined);
+  }
+}

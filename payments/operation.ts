@@ -1,0 +1,43 @@
+/**
+ * What one validated request buys, whatever surface sells it (HTTP path, A2A skill, MCP tool,
+ * the forecast API): its price, what a 402 describes, its catalogue limits, its admission, its
+ * work. The payments core charges it; the surfaces only carry it.
+ */
+import type { SkillContext } from '../skills/context.js';
+import { admit } from '../skills/admission.js';
+import { catalogLimits, type PriceList, type Skill } from '../skills/registry.js';
+import type { SibylError } from '../skills/errors.js';
+import type { Limits } from './limits.js';
+import type { Receipt } from './paywall.js';
+import type { PaymentHooks } from './core.js';
+
+export interface PaidOperation {
+  readonly amount: bigint;
+  readonly description: string;
+  /** The catalogue service it counts against: its rate limit and response-time target apply. */
+  readonly limits?: Limits | undefined;
+  /** What the request alone decides (chain served, token known...): run before any payment is asked for or taken. */
+  admit?(): Promise<void>;
+  run(signal?: AbortSignal): Promise<Record<string, unknown>>;
+  /** The body sent with the receipt (default: the answer as it is); it may finish work that waits on settlement. */
+  respond?(answer: Record<string, unknown>, receipt: Receipt): unknown;
+  /** The HTTP status of the answer (default 200). */
+  status?(receipt: Receipt): number;
+  /** For a protocol that carries failures in its own envelope (JSON-RPC): the body answered, with 200. */
+  fail?(error: SibylError): unknown;
+  /** The path the payment names as its resource (default: the request's). */
+  readonly resourcePath?: string;
+  /** This operation's own hooks, run after the core's (the credit top-up credits after settlement). */
+  readonly hooks?: Pick<PaymentHooks<Receipt>, 'onAfterSettle'>;
+}
+
+/** A registry skill sold on one surface: its price from `list`, its catalogue limits, its admission, its handler. */
+export function skillOperation(skill: Skill, input: Record<string, unknown>, context: SkillContext, list: PriceList = 'http'): PaidOperation {
+  return {
+    amount: skill.quote(input, list),
+    description: skill.description,
+    limits: catalogLimits(skill, input),
+    admit: () => admit(skill, input, context),
+    run: (signal) => skill.handler(input, { ...context, signal }),
+  };
+}
