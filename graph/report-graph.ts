@@ -1,0 +1,77 @@
+/**
+ * The report graph, compiled once per agent: `plan → tools → plan … → answer`. `plan` is the
+ * chat model in the planner's seat (a language model or the offline planner), `tools` is
+ * LangGraph's ToolNode over the skill tools, and `answer` writes the answer from the turn's
+ * outcomes when the model stops without text or the rounds run out. Rounds and outcomes are
+ * graph state; what belongs to one request (its abort signal, its room) comes in the invoke
+ * config.
+ */
+import { randomUUID } from 'node:crypto';
+import { AIMessage } from '@langchain/core/messages';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import { Annotation, END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import { toolsCondition } from '@langchain/langgraph/prebuilt';
+import { writeAnswer, type ToolOutcome } from './answer.js';
+import { modelInput, textOf, type ReportModel } from './planners.js';
+import { SkillToolNode } from './tool-node.js';
+import type { AgentTool, SkillToolOptions } from './tools.js';
+
+export const ReportState = Annotation.Root({
+  ...MessagesAnnotation.spec,
+  /** Tool rounds of the current turn (each turn's input sets it to 0). */
+  rounds: Annotation<number>({ reducer: (_, next) => next, default: () => 0 }),
+  /** The current turn's tool outcomes in call order, full results (the messages carry bounded copies). */
+  outcomes: Annotation<ToolOutcome[]>({ reducer: (all, more) => all.concat(more), default: () => [] }),
+});
+
+export type ReportStateValue = typeof ReportState.State;
+
+export interface ReportGraphOptions {
+  readonly model: ReportModel;
+  /** The skills as the answer writer and the tool node know them. */
+  readonly tools: readonly AgentTool[];
+  /** The same skills as LangChain tools (skillTools). */
+  readonly skillTools: StructuredToolInterface[];
+  readonly scrub: SkillToolOptions['scrub'];
+  /** Tool rounds a turn may run; past the last one the answer is written without asking the model again. */
+  readonly maxToolRounds: number;
+  readonly checkpointer: BaseCheckpointSaver;
+}
+
+export function compileReportGraph(options: ReportGraphOptions) {
+  const { model, tools, maxToolRounds } = options;
+  // Parallel calls where the model supports them (ChatOpenAI sends `parallel_tool_calls`).
+  const planner = model.chat.bindTools!(options.skillTools, { parallel_tool_calls: true } as never);
+
+  return new StateGraph(ReportState)
+    .addNode('plan', async (state, config) => {
+      const reply = await planner.invoke(modelInput(state.messages, model), config);
+      const message = new AIMessage({
+        id: reply.id ?? `msg_${randomUUID()}`,
+        content: reply.content,
+        // Every call needs an id: its tool message answers it by that id.
+        tool_calls: (reply.tool_calls ?? []).map((c) => ({ ...c, id: c.id ?? `call_${randomUUID()}` })),
+        ...(reply.additional_kwargs.reason !== undefined && { additional_kwargs: { reason: reply.additional_kwargs.reason } }),
+      });
+      return { messages: [message], rounds: state.rounds + (message.tool_calls!.length ? 1 : 0) };
+    })
+    .addNode('tools', new SkillToolNode(options.skillTools, tools, options))
+    .addNode('answer', (state) => {
+      const last = state.messages[state.messages.length - 1];
+      // Takes the place of the model's empty stop (same id), or follows the last round's results.
+      return { messages: [new AIMessage({ content: writeAnswer(state.outcomes, tools), ...(AIMessage.isInstance(last) && last.id && { id: last.id }) })] };
+    })
+    .addEdge(START, 'plan')
+    .addConditionalEdges('plan', (state) => (toolsCondition(state) === 'tools' ? 'tools' : stoppedEmpty(state) ? 'answer' : END), ['tools', 'answer', END])
+    // Out of rounds or time: answer from what the tools gave, without asking the model again.
+    .addConditionalEdges('tools', (state, config: LangGraphRunnableConfig) => (state.rounds >= maxToolRounds || config.signal?.aborted ? 'answer' : 'plan'), ['plan', 'answer'])
+    .addEdge('answer', END)
+    .compile({ checkpointer: options.checkpointer });
+}
+
+export type ReportGraph = ReturnType<typeof compileReportGraph>;
+
+/** The model stopped without a word (the offline planner after its tools, or a terse model). */
+function stoppedEmpty(state: ReportStateValue): boolean {
+  return !textOf(state.messages[state.messages.length - 1]).trim();
+}
