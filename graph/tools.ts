@@ -59,25 +59,30 @@ export function toolReply(options: Pick<SkillToolOptions, 'scrub'>, call: { id: 
  * The LangChain tools of the agent skills. Each runs its skill's handler with the skill context
  * and the run's abort signal, and answers with a Command that appends the outcome (full result)
  * to the graph state and the bounded tool message to the conversation.
+ *
+ * The tool's schema is the input side of the skill's zod schema as JSON Schema (what a caller may
+ * send, fields with defaults optional: the projection MCP publishes too). Handed the zod schema
+ * itself, LangChain would publish its output side, where every defaulted field is required.
+ * The skill's zod schema still parses the arguments (defaults, transforms) before the handler.
  */
 export function skillTools(tools: readonly AgentTool[], options: SkillToolOptions): StructuredToolInterface[] {
-  return tools.map(({ name, skill }) =>
+  return tools.map(({ name, skill, parameters }) =>
     tool(
-      async (input: Record<string, unknown>, runtime: ToolRuntime) => {
+      async (args: Record<string, unknown>, runtime: ToolRuntime) => {
         const call = { id: runtime.toolCallId || runtime.toolCall?.id || name, name };
         // The outcome keeps the arguments as the model wrote them (defaults are the skill's business).
-        const base = { skill: skill.id, tool: name, args: runtime.toolCall?.args ?? input };
-        const outcome = await run(skill, input, { ...options.context, ...(runtime.signal && { signal: runtime.signal }) }, base);
+        const base = { skill: skill.id, tool: name, args };
+        const outcome = await run(skill, args, { ...options.context, ...(runtime.signal && { signal: runtime.signal }) }, base);
         return new Command({ update: { outcomes: [outcome], messages: [toolReply(options, call, outcome.ok ? outcome.result : { error: outcome.error })] } });
       },
-      { name, description: `${skill.title}. ${skill.description}`, schema: skill.input as z.ZodType<Record<string, unknown>> },
+      { name, description: `${skill.title}. ${skill.description}`, schema: { type: 'object', ...parameters } },
     ),
   );
 }
 
-async function run(skill: Skill, input: Record<string, unknown>, context: SkillContext, base: Omit<ToolOutcome, 'ok'>): Promise<ToolOutcome> {
+async function run(skill: Skill, args: Record<string, unknown>, context: SkillContext, base: Omit<ToolOutcome, 'ok'>): Promise<ToolOutcome> {
   try {
-    return { ...base, ok: true, result: await skill.handler(input, context) };
+    return { ...base, ok: true, result: await skill.handler(skill.input.parse(args), context) };
   } catch (err) {
     const known = err instanceof SibylError;
     return { ...base, ok: false, error: { code: known ? err.code : ('internal_error' satisfies ErrorCode), message: known ? err.message : 'the skill failed unexpectedly' } };
