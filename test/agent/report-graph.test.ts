@@ -172,7 +172,6 @@ describe('ReportAgent', () => {
   });
 
   it('hands the request\'s deadline to the skills through the invoke config: past it, timeout', async () => {
-    slow.signal = undefined;
     const model = fakeModel().respondWithTools([{ name: 'mempool_watch', args: {} }]);
     const err = await agentWith({ chat: model, label: 'llm:fake' }, 300).ask({ prompt: 'watch the mempool' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SibylError);
