@@ -56,6 +56,13 @@ export function plannerModel(llm: LlmSettings | undefined, tools: readonly Agent
   return { chat, label, historyWindow: MODEL_HISTORY, probe: () => probe(client, llm.model, label) };
 }
 
+/** What start-up says about a probe's result: nothing when the endpoint is ready. */
+export function readinessWarning(r: ModelReadiness): string | undefined {
+  if (!r.ok) return `warning: the ${r.planner} endpoint did not answer (${r.detail}); reports will fail until it does`;
+  if (r.listed === false) return `warning: the model endpoint does not list ${r.planner.slice('llm:'.length)}`;
+  return undefined;
+}
+
 async function probe(client: OpenAI, model: string, planner: string): Promise<ModelReadiness> {
   try {
     const page = await client.models.list();

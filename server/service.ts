@@ -24,7 +24,7 @@ import { prepareEmbeddedMarket } from '../world/embedded.js';
 import { ChainIndexer } from '../indexer/indexer.js';
 import type { Registry, Skill } from '../skills/registry.js';
 import { agentTools } from '../graph/tools.js';
-import { plannerModel } from '../agent/model.js';
+import { plannerModel, readinessWarning } from '../agent/model.js';
 import { ReportAgent } from '../graph/report.js';
 import { StoreCheckpointSaver } from '../graph/checkpointer.js';
 import { SnapshotJobs } from './mcp/snapshots.js';
@@ -43,7 +43,10 @@ function reportAgent(config: Config, registry: Registry, context: SkillContext, 
   const report = registry.byId('general-analysis');
   const model = plannerModel(config.llm, tools);
   // Said once at start-up, without waiting for it: a model server may come up after Sibyl.
-  void model.probe().then((r) => r.ok ? r.listed === false && log(`warning: the model endpoint does not list ${config.llm!.model}`) : log(`warning: the model endpoint did not answer (${r.detail}); reports will fail until it does`));
+  void model.probe().then((r) => {
+    const warning = readinessWarning(r);
+    if (warning) log(warning);
+  });
   return new ReportAgent({
     tools,
     model,

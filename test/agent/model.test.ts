@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatOpenAI } from '@langchain/openai';
-import { plannerModel } from '../../agent/model.js';
+import { plannerModel, readinessWarning } from '../../agent/model.js';
 import { OfflineChatModel } from '../../graph/offline-model.js';
 import { agentTools } from '../../graph/tools.js';
 import { createRegistry } from '../../skills/index.js';
@@ -47,6 +47,9 @@ describe('plannerModel', () => {
   it('says why an endpoint is not ready without naming its URL or key', async () => {
     const refused = await plannerModel({ model: 'stub-model', baseUrl, apiKey: 'sk-wrong-000000' }, tools).probe();
     expect(refused).toEqual({ ok: false, planner: 'llm:stub-model', detail: 'HTTP 401' });
+    expect(readinessWarning(refused)).toBe('warning: the llm:stub-model endpoint did not answer (HTTP 401); reports will fail until it does');
+    expect(readinessWarning({ ok: true, planner: 'llm:other', listed: false })).toBe('warning: the model endpoint does not list other');
+    expect(readinessWarning({ ok: true, planner: 'offline' })).toBeUndefined();
     const closed = await plannerModel({ model: 'stub-model', baseUrl: 'http://127.0.0.1:9/v1', apiKey: KEY }, tools).probe();
     expect(closed.ok).toBe(false);
     expect(JSON.stringify(closed)).not.toContain('127.0.0.1');
