@@ -2,7 +2,7 @@
  * The offline planner as a chat model, so it sits in the graph exactly where a language model
  * does: it reads the room's messages and answers with tool calls (the planner's picks), a reply
  * (nothing fits, an argument is missing), or, once this turn's tools have answered, an empty
- * stop that the graph's `answer` node replaces with the answer written from the outcomes.
+ * stop, which the graph fills with the answer written from the outcomes.
  */
 import { randomUUID } from 'node:crypto';
 import { AIMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';

@@ -2,7 +2,7 @@
  * The report graph, compiled once per agent: `plan → tools → plan … → answer`. `plan` is the
  * chat model in the planner's seat (a language model or the offline planner), `tools` is
  * LangGraph's ToolNode over the skill tools, and `answer` writes the answer from the turn's
- * outcomes when the model stops without text or the rounds run out. Rounds and outcomes are
+ * outcomes when the rounds run out (as `plan` does when the model stops without text). Rounds and outcomes are
  * graph state; what belongs to one request (its abort signal, its room) comes in the invoke
  * config.
  */
@@ -46,23 +46,23 @@ export function compileReportGraph(options: ReportGraphOptions) {
   return new StateGraph(ReportState)
     .addNode('plan', async (state, config) => {
       const reply = await planner.invoke(modelInput(state.messages, model), config);
+      const calls = reply.tool_calls ?? [];
+      // A model that stops without a word (the offline planner once its tools have answered)
+      // leaves the answer to the writer, which reads the outcomes.
+      const silent = !calls.length && !textOf(reply).trim();
       const message = new AIMessage({
         id: reply.id ?? `msg_${randomUUID()}`,
-        content: reply.content,
+        content: silent ? writeAnswer(state.outcomes, tools) : reply.content,
         // Every call needs an id: its tool message answers it by that id.
-        tool_calls: (reply.tool_calls ?? []).map((c) => ({ ...c, id: c.id ?? `call_${randomUUID()}` })),
+        tool_calls: calls.map((c) => ({ ...c, id: c.id ?? `call_${randomUUID()}` })),
         ...(reply.additional_kwargs.reason !== undefined && { additional_kwargs: { reason: reply.additional_kwargs.reason } }),
       });
-      return { messages: [message], rounds: state.rounds + (message.tool_calls!.length ? 1 : 0) };
+      return { messages: [message], rounds: state.rounds + (calls.length ? 1 : 0) };
     })
     .addNode('tools', new SkillToolNode(options.skillTools, tools, options))
-    .addNode('answer', (state) => {
-      const last = state.messages[state.messages.length - 1];
-      // Takes the place of the model's empty stop (same id), or follows the last round's results.
-      return { messages: [new AIMessage({ content: writeAnswer(state.outcomes, tools), ...(AIMessage.isInstance(last) && last.id && { id: last.id }) })] };
-    })
+    .addNode('answer', (state) => ({ messages: [new AIMessage(writeAnswer(state.outcomes, tools))] }))
     .addEdge(START, 'plan')
-    .addConditionalEdges('plan', (state) => (toolsCondition(state) === 'tools' ? 'tools' : stoppedEmpty(state) ? 'answer' : END), ['tools', 'answer', END])
+    .addConditionalEdges('plan', toolsCondition, ['tools', END])
     // Out of rounds or time: answer from what the tools gave, without asking the model again.
     .addConditionalEdges('tools', (state, config: LangGraphRunnableConfig) => (state.rounds >= maxToolRounds || config.signal?.aborted ? 'answer' : 'plan'), ['plan', 'answer'])
     .addEdge('answer', END)
@@ -71,7 +71,3 @@ export function compileReportGraph(options: ReportGraphOptions) {
 
 export type ReportGraph = ReturnType<typeof compileReportGraph>;
 
-/** The model stopped without a word (the offline planner after its tools, or a terse model). */
-function stoppedEmpty(state: ReportStateValue): boolean {
-  return !textOf(state.messages[state.messages.length - 1]).trim();
-}
