@@ -24,8 +24,6 @@ export const ReportState = Annotation.Root({
   outcomes: Annotation<ToolOutcome[]>({ reducer: (all, more) => all.concat(more), default: () => [] }),
 });
 
-export type ReportStateValue = typeof ReportState.State;
-
 export interface ReportGraphOptions {
   readonly model: ReportModel;
   /** The skills as the answer writer and the tool node know them. */
@@ -40,8 +38,9 @@ export interface ReportGraphOptions {
 
 export function compileReportGraph(options: ReportGraphOptions) {
   const { model, tools, maxToolRounds } = options;
+  if (!model.chat.bindTools) throw new Error(`the ${model.label} chat model cannot bind tools`);
   // Parallel calls where the model supports them (ChatOpenAI sends `parallel_tool_calls`).
-  const planner = model.chat.bindTools!(options.skillTools, { parallel_tool_calls: true } as never);
+  const planner = model.chat.bindTools(options.skillTools, { parallel_tool_calls: true } as never);
 
   return new StateGraph(ReportState)
     .addNode('plan', async (state, config) => {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { Overwrite, StateGraph } from '@langchain/langgraph';
 import { fakeModel } from 'langchain';
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { writeAnswer } from '../../graph/answer.js';
 import { OfflineChatModel } from '../../graph/offline-model.js';
 import type { ReportModel } from '../../graph/planners.js';
@@ -141,7 +142,11 @@ describe('report graph with fakeModel in the model seat', () => {
     const model = fakeModel().respondWithTools([{ name: 'gas_price', args: {} }]).respond(new AIMessage('Gas is cheap on base.'));
     const bindTools = vi.spyOn(model, 'bindTools');
     const graph = graphWith({ chat: model, label: 'llm:fake' });
-    expect(bindTools.mock.calls[0]![0].map((t) => (t as { name: string }).name)).toEqual(['gas_price', 'token_holders', 'mempool_watch']);
+    const bound = bindTools.mock.calls[0]![0].map((t) => convertToOpenAITool(t).function);
+    expect(bound.map((f) => f.name)).toEqual(['gas_price', 'token_holders', 'mempool_watch']);
+    // The model is sent each schema's input side: a field with a default is not required.
+    expect(bound[1]!.parameters).toMatchObject({ required: ['tokenAddress'], properties: { chain: { default: 'base' } } });
+    expect(bound[0]!.parameters).not.toHaveProperty('required');
     const state = await graph.invoke(turn('how is gas?'), room('f2'));
     expect(state.messages.at(-1)!.content).toBe('Gas is cheap on base.');
     expect(state.outcomes).toEqual([expect.objectContaining({ tool: 'gas_price', args: {}, ok: true })]);
