@@ -1,25 +1,22 @@
 /**
- * The report agent: a LangGraph graph `plan → tools → plan … → answer` whose tools are the
- * registry's agent skills and whose planner is a language model or the offline planner. A room
- * is a checkpointed thread; one turn at a time per room. Tool calls are bounded in rounds,
- * calls per round and time; results reach the model as bounded JSON, and the answer is bounded
- * and scrubbed of every configured secret.
+ * The report agent: rooms, limits and the paid answer around the report graph
+ * (report-graph.ts), which is compiled once and shared by every request. A room is a
+ * checkpointed thread; one turn at a time per room. The whole turn has a time budget; the
+ * answer is bounded and scrubbed of every configured secret.
  */
 import { randomUUID } from 'node:crypto';
-import { AIMessage, HumanMessage, RemoveMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
-import { SibylError, type ErrorCode } from '../skills/errors.js';
+import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from '@langchain/core/messages';
+import { Overwrite, type BaseCheckpointSaver } from '@langchain/langgraph';
+import { SibylError } from '../skills/errors.js';
 import type { ReportRunner, SkillContext } from '../skills/context.js';
 import type { Skill } from '../skills/registry.js';
 import type { Store } from '../store/store.js';
 import { bound, writeAnswer, MAX_ANALYSIS_CHARS, type ToolOutcome } from './answer.js';
-import { textOf, type Planner, type Turn } from './planners.js';
-import type { AgentTool } from './tools.js';
+import { textOf, type ReportModel } from './planners.js';
+import { compileReportGraph, type ReportGraph } from './report-graph.js';
+import { skillTools, type AgentTool } from './tools.js';
 
-/** Calls one planner message may make at once (more are answered "not run"). */
-export const MAX_CALLS_PER_ROUND = 4;
-/** A tool result as the model sees it, in characters of JSON. */
-const TOOL_MESSAGE_CHARS = 8_000;
+export { MAX_CALLS_PER_ROUND } from './tool-node.js';
 /** Messages a room keeps; older turns are dropped whole. */
 const ROOM_MESSAGES = 40;
 
@@ -44,7 +41,8 @@ export interface ReportAnswer {
 
 export interface ReportAgentOptions {
   readonly tools: readonly AgentTool[];
-  readonly planner: Planner;
+  /** The chat model in the planner's seat (agent/model.ts builds it from configuration). */
+  readonly model: ReportModel;
   readonly context: SkillContext;
   readonly store: Store;
   readonly checkpointer: BaseCheckpointSaver;
@@ -56,7 +54,19 @@ export interface ReportAgentOptions {
 }
 
 export class ReportAgent implements ReportRunner {
-  constructor(private readonly options: ReportAgentOptions) {}
+  private readonly graph: ReportGraph;
+
+  constructor(private readonly options: ReportAgentOptions) {
+    const scrub = (text: string) => this.scrub(text);
+    this.graph = compileReportGraph({
+      model: options.model,
+      tools: options.tools,
+      skillTools: skillTools(options.tools, { context: options.context, scrub }),
+      scrub,
+      maxToolRounds: options.maxToolRounds,
+      checkpointer: options.checkpointer,
+    });
+  }
 
   /** Answers a free-form prompt in its room. Throws `no_answer` when nothing was produced (nothing is charged then). */
   async ask(request: ReportRequest, outer?: AbortSignal): Promise<ReportAnswer> {
@@ -67,19 +77,20 @@ export class ReportAgent implements ReportRunner {
       throw new SibylError('room_busy', `room ${roomId} is answering another question; send the next one when it is done`);
     }
     const signal = budget(this.options.timeBudgetMs, outer);
-    const turn: Turn = { outcomes: [], signal };
     try {
-      const graph = this.graph(turn);
+      // The request's own parts (its room, its deadline) travel in the config, not in the graph.
       const config = { configurable: { thread_id: roomId }, signal, recursionLimit: 2 * this.options.maxToolRounds + 6 };
-      const prior = ((await graph.getState(config)).values as { messages?: BaseMessage[] }).messages ?? [];
-      const state = await graph.invoke({ messages: [...trimmed(prior), new HumanMessage(request.prompt)] }, config);
+      const prior = ((await this.graph.getState(config)).values as { messages?: BaseMessage[] }).messages ?? [];
+      // A turn starts with no rounds and no outcomes: the room's earlier turns do not count.
+      const state = await this.graph.invoke({ messages: [...trimmed(prior), new HumanMessage(request.prompt)], rounds: 0, outcomes: new Overwrite([]) }, config);
       const last = state.messages[state.messages.length - 1];
       const written = AIMessage.isInstance(last) && !last.tool_calls?.length ? textOf(last) : '';
+      const outcomes = state.outcomes;
       // A result that says `available: false` is an honest gap, not an answer: it is not charged.
-      const produced = turn.outcomes.filter(answered);
-      const analysis = this.scrub(bound(written.trim() || writeAnswer(turn.outcomes, this.options.tools), MAX_ANALYSIS_CHARS));
+      const produced = outcomes.filter(answered);
+      const analysis = this.scrub(bound(written.trim() || writeAnswer(outcomes, this.options.tools), MAX_ANALYSIS_CHARS));
       if (!produced.length) throw new SibylError('no_answer', analysis || 'the agent produced no answer; nothing was charged');
-      return this.answer(analysis, turn.outcomes, roomId, request.userId);
+      return this.answer(analysis, outcomes, roomId, request.userId);
     } catch (err) {
       if (signal.aborted && !(err instanceof SibylError)) {
         throw new SibylError('timeout', `the report did not finish within ${this.options.timeBudgetMs / 1000} s; nothing was charged`);
@@ -103,7 +114,7 @@ export class ReportAgent implements ReportRunner {
     return this.answer(analysis, [outcome], null, undefined, 'offline');
   }
 
-  private answer(analysis: string, outcomes: readonly ToolOutcome[], roomId: string | null, userId: string | undefined, planner = this.options.planner.label): ReportAnswer {
+  private answer(analysis: string, outcomes: readonly ToolOutcome[], roomId: string | null, userId: string | undefined, planner = this.options.model.label): ReportAnswer {
     return {
       analysis,
       toolsUsed: outcomes.map((o) => ({ skill: o.skill, args: { ...o.args } })),
@@ -114,61 +125,6 @@ export class ReportAgent implements ReportRunner {
       provenance: outcomes.filter((o) => o.ok).map((o) => provenanceOf(o)),
       generatedAt: new Date().toISOString(),
     };
-  }
-
-  private graph(turn: Turn) {
-    const { planner, maxToolRounds } = this.options;
-    // Counted per turn: the room's earlier turns do not use up this one's rounds.
-    let rounds = 0;
-    return new StateGraph(MessagesAnnotation)
-      .addNode('plan', async (state) => ({ messages: [await planner.next(state.messages, turn)] }))
-      .addNode('tools', async (state) => {
-        rounds++;
-        const calls = (state.messages[state.messages.length - 1] as AIMessage).tool_calls ?? [];
-        return { messages: await this.runCalls(calls, turn) };
-      })
-      .addNode('answer', () => ({ messages: [new AIMessage(writeAnswer(turn.outcomes, this.options.tools))] }))
-      .addEdge(START, 'plan')
-      .addConditionalEdges('plan', (state) => {
-        const last = state.messages[state.messages.length - 1];
-        return AIMessage.isInstance(last) && last.tool_calls?.length ? 'tools' : END;
-      }, ['tools', END])
-      // Out of rounds or time: answer from what the tools gave, without asking the planner again.
-      .addConditionalEdges('tools', () => (rounds >= maxToolRounds || turn.signal.aborted ? 'answer' : 'plan'), ['plan', 'answer'])
-      .addEdge('answer', END)
-      .compile({ checkpointer: this.options.checkpointer });
-  }
-
-  /** Runs a planner message's calls: registry skills only, validated, in parallel, each answered. */
-  private async runCalls(calls: NonNullable<AIMessage['tool_calls']>, turn: Turn): Promise<ToolMessage[]> {
-    return Promise.all(
-      calls.map(async (call, index) => {
-        const id = call.id ?? `call_${randomUUID()}`;
-        const reply = (body: unknown) => new ToolMessage({ tool_call_id: id, name: call.name, content: bound(this.scrub(JSON.stringify(body)), TOOL_MESSAGE_CHARS) });
-        if (index >= MAX_CALLS_PER_ROUND) return reply({ error: { code: 'not_run', message: `at most ${MAX_CALLS_PER_ROUND} calls a round; answer with the results you have` } });
-        const tool = this.options.tools.find((t) => t.name === call.name);
-        if (!tool) return reply({ error: { code: 'unknown_tool', message: `no tool named ${call.name}; only the listed tools exist` } });
-        const outcome = await this.runTool(tool, call.args ?? {}, turn.signal);
-        turn.outcomes.push(outcome);
-        return reply(outcome.ok ? outcome.result : { error: outcome.error });
-      }),
-    );
-  }
-
-  private async runTool(tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
-    const base = { skill: tool.skill.id, tool: tool.name, args };
-    const parsed = tool.skill.input.safeParse(args);
-    if (!parsed.success) {
-      const message = parsed.error.issues.map((i) => `${i.path.join('.') || '(args)'}: ${i.message}`).join('; ');
-      return { ...base, ok: false, error: { code: 'invalid_body', message } };
-    }
-    try {
-      const result = await tool.skill.handler(parsed.data, { ...this.options.context, signal });
-      return { ...base, ok: true, result };
-    } catch (err) {
-      const known = err instanceof SibylError;
-      return { ...base, ok: false, error: { code: known ? err.code : ('internal_error' satisfies ErrorCode), message: known ? err.message : 'the skill failed unexpectedly' } };
-    }
   }
 
   private scrub(text: string): string {

@@ -1,13 +1,15 @@
 /**
  * `npm run eval:report [file.jsonl] [--verbose]`: routes every prompt of the report development
- * set through the offline planner (the decision the report graph acts on) and prints the share
+ * set through the offline planner in its graph seat (the chat model whose tool calls the report
+ * graph acts on) and prints the share
  * whose first tool is one of `expectAnyOf` and the share whose arguments match `expectArgs`.
  * Prompts whose expected skill is a declared domain without an engine (answered
  * `domain_disabled`, uncharged) are counted as routed and also reported apart.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { OfflinePlanner } from '../graph/offline-planner.js';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { OfflineChatModel } from '../graph/offline-model.js';
 import { agentTools } from '../graph/tools.js';
 import { createRegistry } from '../skills/index.js';
 import { PLANNED_SKILLS } from '../skills/planned/domains.js';
@@ -17,7 +19,8 @@ interface Case { prompt: string; expectAnyOf: string[]; expectArgs?: Record<stri
 const file = resolve(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '../shared/eval/report-prompts.dev.jsonl');
 const cases: Case[] = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 const registry = createRegistry();
-const planner = new OfflinePlanner(agentTools(registry));
+const tools = agentTools(registry);
+const planner = new OfflineChatModel(tools);
 const verbose = process.argv.includes('--verbose');
 const disabled = new Set(PLANNED_SKILLS.map((s) => s.id));
 
@@ -27,8 +30,9 @@ let servable = 0;
 let servableToolHits = 0;
 let servableArgHits = 0;
 for (const c of cases) {
-  const plan = planner.plan(c.prompt);
-  const call = plan.kind === 'call' ? plan.calls[0] : undefined;
+  const reply: AIMessage = await planner.invoke([new HumanMessage(c.prompt)]);
+  const first = reply.tool_calls?.[0];
+  const call = first && { tool: tools.find((t) => t.name === first.name)!, args: first.args };
   const toolOk = !!call && c.expectAnyOf.includes(call.tool.skill.id);
   const argsOk = toolOk && Object.entries(c.expectArgs ?? {}).every(([k, v]) => String(call!.args[k] ?? '').toLowerCase() === String(v).toLowerCase());
   const canServe = c.expectAnyOf.some((id) => registry.byId(id)?.surfaces.includes('agent') && !disabled.has(id));
@@ -40,7 +44,7 @@ for (const c of cases) {
     servableArgHits += Number(argsOk);
   }
   if (verbose || !argsOk) {
-    const got = call ? `${call.tool.skill.id} ${JSON.stringify(call.args)}` : `reply: ${plan.kind === 'reply' ? plan.reason : ''}`;
+    const got = call ? `${call.tool.skill.id} ${JSON.stringify(call.args)}` : `reply: ${String(reply.additional_kwargs.reason ?? '')}`;
     console.log(`${toolOk ? (argsOk ? 'ok  ' : 'ARGS') : 'MISS'}${canServe ? '' : ' (no engine)'} | ${c.prompt}\n      want ${c.expectAnyOf.join('|')} ${JSON.stringify(c.expectArgs ?? {})}\n      got  ${got}`);
   }
 }

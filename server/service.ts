@@ -24,7 +24,7 @@ import { prepareEmbeddedMarket } from '../world/embedded.js';
 import { ChainIndexer } from '../indexer/indexer.js';
 import type { Registry, Skill } from '../skills/registry.js';
 import { agentTools } from '../graph/tools.js';
-import { LlmPlanner, OfflineGraphPlanner } from '../graph/planners.js';
+import { plannerModel, readinessWarning } from '../agent/model.js';
 import { ReportAgent } from '../graph/report.js';
 import { StoreCheckpointSaver } from '../graph/checkpointer.js';
 import { SnapshotJobs } from './mcp/snapshots.js';
@@ -38,12 +38,18 @@ import { startForecastJobs } from '../skills/forecast/jobs.js';
 import { ForecastAccess } from '../skills/forecast/access.js';
 
 /** The report agent over the registry's agent skills, with the configured planner; rooms kept in the store. */
-function reportAgent(config: Config, registry: Registry, context: SkillContext, store: Store): ReportAgent {
+function reportAgent(config: Config, registry: Registry, context: SkillContext, store: Store, log: (msg: string) => void): ReportAgent {
   const tools = agentTools(registry);
   const report = registry.byId('general-analysis');
+  const model = plannerModel(config.llm, tools);
+  // Said once at start-up, without waiting for it: a model server may come up after Sibyl.
+  void model.probe().then((r) => {
+    const warning = readinessWarning(r);
+    if (warning) log(warning);
+  });
   return new ReportAgent({
     tools,
-    planner: config.llm ? new LlmPlanner(config.llm, tools) : new OfflineGraphPlanner(tools),
+    model,
     context,
     store,
     checkpointer: new StoreCheckpointSaver(store),
@@ -194,7 +200,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
     const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(forecast && { forecast }) };
-    const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store) };
+    const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
     if (forecast && config.forecast!.jobs) {
       const stop = startForecastJobs(context, forecast.service, forecast.ledger, { precomputeMs: config.forecast!.precomputeIntervalMs, log });

@@ -7,7 +7,7 @@
  * BENCH_PRINT=1 prints each first answer; BENCH_VERBOSE=1 each refusal.
  */
 import { readFileSync } from 'node:fs';
-import { OfflineGraphPlanner } from '../../graph/planners.js';
+import { plannerModel } from '../../agent/model.js';
 import { ReportAgent } from '../../graph/report.js';
 import { StoreCheckpointSaver } from '../../graph/checkpointer.js';
 import { agentTools } from '../../graph/tools.js';
@@ -40,7 +40,7 @@ try {
   const tools = agentTools(createRegistry());
   const curve = new EmbeddedCurveVenue({ seed: 'bench', genesisTime: Math.floor(Date.now() / 1000) - CURVE_HISTORY_DAYS * 86_400 });
   const context: SkillContext = { chains, store, curve, forecast: { service: forecast, ledger: new AccuracyLedger(store) } };
-  const agent = new ReportAgent({ tools, planner: new OfflineGraphPlanner(tools), context, store, checkpointer: new StoreCheckpointSaver(store), maxToolRounds: 4, timeBudgetMs: 60_000, secrets: [] });
+  const agent = new ReportAgent({ tools, model: plannerModel(undefined, tools), context, store, checkpointer: new StoreCheckpointSaver(store), maxToolRounds: 4, timeBudgetMs: 60_000, secrets: [] });
 
   const cold: number[] = [];
   const warm: number[] = [];
