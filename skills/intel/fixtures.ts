@@ -1,0 +1,220 @@
+/**
+ * Test-only: a chain's index built by hand for the engines' unit tests. Rows are the indexer's
+ * own shapes (indexer/rows.ts), written to an in-memory Store under the indexer's keys, scores and
+ * balance book, and read back through the real IndexReader into a real Market. The chain behind
+ * it is a stand-in that answers only what the engines ask (token metadata, block senders, receipts,
+ * gas price, code, a few contract reads) from tables the test fills; nothing runs a node.
+ */
+import { parseUnits, zeroAddress, type Address, type Chain, type Hash, type Hex, type PublicClient } from 'viem';
+import { CHAINS } from '../../chain/chains.js';
+import type { ConnectedChain } from '../../chain/runtime.js';
+import { BalanceBook, recordTransfer, type BalanceMoves } from '../../indexer/balances.js';
+import { IndexReader } from '../../indexer/reader.js';
+import { indexKeys, rowScore, type Row, type RowEvent } from '../../indexer/rows.js';
+import { MemoryStore } from '../../store/memory.js';
+import type { Candle } from './market.js';
+import { Market } from './market.js';
+
+/** A lower-case address numbered `n` (distinct from every real contract the chain spec names). */
+export const addr = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}` as Address;
+/** `amount` whole tokens in raw units. */
+export const units = (amount: number | string, decimals: number): bigint => parseUnits(String(amount), decimals);
+
+export const T0 = 1_700_000_000;
+/** Seconds between fixture blocks unless a block's time is set. */
+export const BLOCK_SECONDS = 2;
+
+const DEXES = { uni: CHAINS.base.dexes[0]!, sushi: CHAINS.base.dexes[1]! } as const;
+export type Dex = keyof typeof DEXES;
+
+// Hashes and fixture chains are unique within a process: the engines' caches key on them.
+let hashes = 0;
+let fixtures = 0;
+const newHash = (): Hash => `0x${(++hashes).toString(16).padStart(64, '0')}` as Hash;
+
+interface SwapLeg {
+  to: Address;
+  a0In?: bigint;
+  a1In?: bigint;
+  a0Out?: bigint;
+  a1Out?: bigint;
+  /** The log's `sender` (the router that called the pair); defaults to `to`. */
+  router?: Address;
+}
+
+/** One contract read's answer, by lower-case address and function name. */
+type ReadAnswer = (args: readonly unknown[]) => unknown;
+
+export class Fixture {
+  readonly store = new MemoryStore();
+  readonly spec = CHAINS.base;
+  readonly usdc = CHAINS.base.usdc.toLowerCase() as Address;
+  readonly weth = CHAINS.base.wrappedNative.toLowerCase() as Address;
+  readonly rows: Row[] = [];
+  /** Transaction sender by hash, as the chain's blocks would name it. */
+  readonly senders = new Map<Hash, Address>();
+  readonly receipts = new Map<Hash, { gasUsed: bigint; effectiveGasPrice: bigint }>();
+  readonly infos = new Map<string, { symbol: string; name: string; decimals: number }>();
+  readonly code = new Map<string, Hex>();
+  readonly reads = new Map<string, ReadAnswer>();
+  gasPrice = 1_000_000_000n;
+  private readonly times = new Map<number, number>();
+  private readonly logIndexes = new Map<number, number>();
+  private readonly id = ++fixtures;
+
+  constructor() {
+    this.token(this.usdc, 'USDC', 6);
+    this.token(this.weth, 'WETH', 18);
+  }
+
+  token(address: Address, symbol: string, decimals: number): Address {
+    this.infos.set(address.toLowerCase(), { symbol, name: `${symbol} token`, decimals });
+    return address;
+  }
+
+  /** A block's unix time: T0 + BLOCK_SECONDS per block unless set with `at`. */
+  ts(block: number): number {
+    return this.times.get(block) ?? T0 + block * BLOCK_SECONDS;
+  }
+
+  at(block: number, ts: number): this {
+    this.times.set(block, ts);
+    return this;
+  }
+
+  /** A new transaction sent by `from`, with its receipt's gas when given. */
+  tx(from: Address, gas?: { gasUsed: bigint; gasPrice: bigint }): Hash {
+    const hash = newHash();
+    this.senders.set(hash, from);
+    if (gas) this.receipts.set(hash, { gasUsed: gas.gasUsed, effectiveGasPrice: gas.gasPrice });
+    return hash;
+  }
+
+  /** Answers `functionName` on `address` (e.g. totalSupply, owner, maxFlashLoan). */
+  answer(address: Address, functionName: string, fn: ReadAnswer): this {
+    this.reads.set(`${address.toLowerCase()}:${functionName}`, fn);
+    return this;
+  }
+
+  private add<E extends RowEvent>(event: E, block: number, fields: Omit<Row<E>, 'event' | 'block' | 'logIndex' | 'txIndex' | 'tx' | 'ts'>, tx: Hash): Row<E> {
+    const logIndex = this.logIndexes.get(block) ?? 0;
+    this.logIndexes.set(block, logIndex + 1);
+    const row = { event, block, logIndex, txIndex: 0, tx, ts: this.ts(block), ...fields } as unknown as Row<E>;
+    this.rows.push(row);
+    return row;
+  }
+
+  /** A pool created at `block` on `dex`, with its first reserves synced there. */
+  pool(pair: Address, token0: Address, token1: Address, r0: bigint, r1: bigint, opts: { dex?: Dex; block?: number } = {}): Address {
+    const block = opts.block ?? 1;
+    this.add('pairCreated', block, { factory: DEXES[opts.dex ?? 'uni'].factory, pair, token0, token1 }, this.tx(addr(0xfac)));
+    if (r0 > 0n || r1 > 0n) this.sync(block, pair, r0, r1);
+    return pair;
+  }
+
+  sync(block: number, pair: Address, r0: bigint, r1: bigint, tx: Hash = this.tx(addr(0xfee))): Row<'sync'> {
+    return this.add('sync', block, { pair, reserve0: r0.toString(), reserve1: r1.toString() }, tx);
+  }
+
+  swap(block: number, pair: Address, leg: SwapLeg, tx: Hash = this.tx(leg.to)): Row<'swap'> {
+    const s = (v?: bigint) => (v ?? 0n).toString();
+    return this.add('swap', block, { pair, sender: leg.router ?? leg.to, to: leg.to, amount0In: s(leg.a0In), amount1In: s(leg.a1In), amount0Out: s(leg.a0Out), amount1Out: s(leg.a1Out) }, tx);
+  }
+
+  mint(block: number, pair: Address, amount0: bigint, amount1: bigint, tx: Hash): Row<'mint'> {
+    return this.add('mint', block, { pair, sender: addr(0x7011), to: null, amount0: amount0.toString(), amount1: amount1.toString() }, tx);
+  }
+
+  burn(block: number, pair: Address, amount0: bigint, amount1: bigint, to: Address, tx: Hash): Row<'burn'> {
+    return this.add('burn', block, { pair, sender: addr(0x7011), to, amount0: amount0.toString(), amount1: amount1.toString() }, tx);
+  }
+
+  transfer(block: number, token: Address, from: Address, to: Address, value: bigint, tx: Hash = this.tx(from === zeroAddress ? to : from)): Row<'transfer'> {
+    return this.add('transfer', block, { token, from, to, value: value.toString() }, tx);
+  }
+
+  launched(block: number, venue: Address, token: Address, creator: Address, symbol: string): Row<'tokenLaunched'> {
+    return this.add('tokenLaunched', block, { venue, token, creator, name: symbol, symbol }, this.tx(creator));
+  }
+
+  /** The stand-in chain: what the engines read from a node, answered from the tables above. */
+  chain(): ConnectedChain {
+    const byBlock = (b: number) => [...new Set(this.rows.filter((r) => r.block === b).map((r) => r.tx))];
+    const client = {
+      multicall: async ({ contracts }: { contracts: { address: string; functionName: 'symbol' | 'name' | 'decimals' }[] }) =>
+        contracts.map((c) => {
+          const info = this.infos.get(c.address.toLowerCase());
+          return info ? { status: 'success', result: info[c.functionName] } : { status: 'failure', error: new Error('no such token') };
+        }),
+      getBlock: async ({ blockNumber }: { blockNumber: bigint }) => ({
+        number: blockNumber,
+        timestamp: BigInt(this.ts(Number(blockNumber))),
+        transactions: byBlock(Number(blockNumber)).map((hash) => ({ hash, from: this.senders.get(hash) ?? addr(0xdeadbeef) })),
+      }),
+      getTransactionReceipt: async ({ hash }: { hash: Hash }) => {
+        const r = this.receipts.get(hash);
+        if (!r) throw new Error(`no receipt for ${hash} in the fixture`);
+        return r;
+      },
+      getGasPrice: async () => this.gasPrice,
+      getCode: async ({ address }: { address: string }) => this.code.get(address.toLowerCase()),
+      getBalance: async () => 0n,
+      readContract: async ({ address, functionName, args }: { address: string; functionName: string; args?: readonly unknown[] }) => {
+        const fn = this.reads.get(`${address.toLowerCase()}:${functionName}`);
+        if (!fn) throw new Error(`the fixture does not answer ${functionName} on ${address}`);
+        return fn(args ?? []);
+      },
+    };
+    return { name: 'base', spec: this.spec, chain: {} as Chain, rpcUrl: `fixture://${this.id}`, source: 'embedded', client: client as unknown as PublicClient };
+  }
+
+  /** Writes the rows as the indexer does (sets, syncs, reserves, balances, block times, checkpoint) and loads the Market at `head`. */
+  async market(head = Math.max(1, ...this.rows.map((r) => r.block))): Promise<Market> {
+    const keys = indexKeys(this.spec.chainId);
+    const sets = new Map<string, { score: number; member: string }[]>();
+    const push = (key: string, row: Row) => sets.set(key, [...(sets.get(key) ?? []), { score: rowScore(row.block, row.logIndex), member: JSON.stringify(row) }]);
+    const moves: BalanceMoves = new Map();
+    const reserves: Record<string, string> = {};
+    const ordered = [...this.rows].filter((r) => r.block <= head).sort((a, b) => rowScore(a.block, a.logIndex) - rowScore(b.block, b.logIndex));
+    for (const row of ordered) {
+      switch (row.event) {
+        case 'pairCreated': push(keys.sets.pairs, row); break;
+        case 'swap': push(keys.sets.swaps, row); break;
+        case 'mint': case 'burn': push(keys.sets.liquidity, row); break;
+        case 'sync':
+          push(keys.syncs(row.pair), row);
+          reserves[row.pair.toLowerCase()] = JSON.stringify({ r0: row.reserve0, r1: row.reserve1, block: row.block });
+          break;
+        case 'transfer': push(keys.sets.transfers, row); recordTransfer(moves, row); break;
+        case 'flashLoan': push(keys.sets.flashLoans, row); break;
+        default: push(keys.sets.launchpad, row);
+      }
+    }
+    await Promise.all([...sets].map(([key, entries]) => this.store.sortedAdd(key, entries)));
+    await new BalanceBook(this.store, keys).apply(moves);
+    if (Object.keys(reserves).length) await this.store.hashSetMany(keys.reserves, reserves);
+    const blocks = new Set([...ordered.map((r) => r.block), head]);
+    await this.store.sortedAdd(keys.times, [...blocks].map((b) => ({ score: this.ts(b), member: String(b) })));
+    await this.store.set(keys.checkpoint, JSON.stringify({ block: head, hash: `0x${'ab'.repeat(32)}`, timestamp: this.ts(head) }));
+    return Market.load(this.chain(), new IndexReader(this.store, this.spec.chainId));
+  }
+}
+
+/** A fixture with the WETH/USDC pool that prices the native: `wethUsd` dollars per WETH, `depthWeth` WETH deep. */
+export function withNative(wethUsd = 2_000, depthWeth = 100, dex: Dex = 'uni'): Fixture {
+  const fx = new Fixture();
+  fx.pool(addr(0xe0), fx.weth, fx.usdc, units(depthWeth, 18), units(depthWeth * wethUsd, 6), { dex });
+  return fx;
+}
+
+/** Candles from closes: each opens at the previous close, high/low a `spread` around the body. */
+export function candlesFrom(closes: readonly number[], spread = 0, startSeconds = T0, stepSeconds = 3_600): Candle[] {
+  return closes.map((close, i) => {
+    const open = i ? closes[i - 1]! : close;
+    return {
+      time: new Date((startSeconds + i * stepSeconds) * 1000).toISOString(),
+      open, close, high: Math.max(open, close) + spread, low: Math.min(open, close) - spread,
+      volumeUsd: 0, volumeToken: 0, trades: 1,
+    };
+  });
+}
