@@ -218,3 +218,26 @@ export function candlesFrom(closes: readonly number[], spread = 0, startSeconds 
     };
   });
 }
+
+export const CHEAP_POOL = addr(0xa0a);
+export const DEAR_POOL = addr(0xb0b);
+
+/** WETH/USDC on two DEXes, 100 WETH deep each: `cheapUsd` per WETH on Uniswap, `dearUsd` on Sushi. */
+export function twoDexes(cheapUsd: number, dearUsd: number, dexes: [Dex, Dex] = ['uni', 'sushi']): Fixture {
+  const fx = new Fixture();
+  fx.pool(CHEAP_POOL, fx.weth, fx.usdc, units(100, 18), units(100 * cheapUsd, 6), { dex: dexes[0] });
+  fx.pool(DEAR_POOL, fx.weth, fx.usdc, units(100, 18), units(100 * dearUsd, 6), { dex: dexes[1] });
+  return fx;
+}
+
+/**
+ * The best buy-here-sell-there cycle through two V2 pools with 0.3% fees, by calculus: the two
+ * swaps compose to out(x) = a·x / (c + d·x) with a = γ²·R1out·R2out, c = R1in·R2in,
+ * d = γ·(R2in + γ·R1out); out'(x) = 1 at x* = (√(a·c) − c) / d; profit = out(x*) − x*.
+ */
+export function v2CycleOptimum(r1in: number, r1out: number, r2in: number, r2out: number): { input: number; profit: number } {
+  const g = 0.997;
+  const [a, c, d] = [g * g * r1out * r2out, r1in * r2in, g * (r2in + g * r1out)];
+  const input = (Math.sqrt(a * c) - c) / d;
+  return { input, profit: (a * input) / (c + d * input) - input };
+}
