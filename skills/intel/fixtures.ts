@@ -241,3 +241,20 @@ export function v2CycleOptimum(r1in: number, r1out: number, r2in: number, r2out:
   const input = (Math.sqrt(a * c) - c) / d;
   return { input, profit: (a * input) / (c + d * input) - input };
 }
+
+export const TKN = addr(0x70c);
+export const TKN_USDC = addr(0x7c0);
+
+/** TKN (18 decimals) quoted in USDC, `reserveTkn` / `reserveUsdc` deep now (TKN is token0). */
+export function tokenUsdc(reserveTkn = 10_000, reserveUsdc = 50_000): Fixture {
+  const fx = new Fixture();
+  fx.token(TKN, 'TKN', 18);
+  fx.pool(TKN_USDC, TKN, fx.usdc, units(reserveTkn, 18), units(reserveUsdc, 6));
+  return fx;
+}
+
+/** `wallet` buys or sells `tokens` TKN for `usdc` USDC on the TKN/USDC pool in `block`. */
+export function trade(fx: Fixture, block: number, wallet: Address, side: 'buy' | 'sell', tokens: number, usdc: number): Row<'swap'> {
+  const [t, u] = [units(tokens, 18), units(usdc, 6)];
+  return fx.swap(block, TKN_USDC, side === 'buy' ? { to: wallet, a1In: u, a0Out: t } : { to: wallet, a0In: t, a1Out: u });
+}
