@@ -175,6 +175,8 @@ export class Fixture {
     const push = (key: string, row: Row) => sets.set(key, [...(sets.get(key) ?? []), { score: rowScore(row.block, row.logIndex), member: JSON.stringify(row) }]);
     const moves: BalanceMoves = new Map();
     const reserves: Record<string, string> = {};
+    // Block times may be set after rows were added: every row takes its block's time now.
+    for (const row of this.rows) (row as { ts: number }).ts = this.ts(row.block);
     const ordered = [...this.rows].filter((r) => r.block <= head).sort((a, b) => rowScore(a.block, a.logIndex) - rowScore(b.block, b.logIndex));
     for (const row of ordered) {
       switch (row.event) {
