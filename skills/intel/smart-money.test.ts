@@ -58,6 +58,17 @@ describe('smart-money/v2', () => {
     expect(isSmartMoney(records.get(SAME_BLOCK)!)).toBe(false);
   });
 
+  it('round-trip legs that start from inventory do not close the position held before', async () => {
+    const fx = tokenUsdc();
+    const holder = addr(0x1e9);
+    trade(fx, 10, holder, 'buy', 100, 100);
+    // Block 20: sells its 100 at $5 and buys 100 back at $4.90 (a sandwich's legs from inventory).
+    trade(fx, 20, holder, 'sell', 100, 500);
+    trade(fx, 20, holder, 'buy', 100, 490);
+    const records = await walletRecords(await fx.market(), 0);
+    expect(records.get(holder)).toMatchObject({ closedTrades: 0, wins: 0, realizedUsd: 0 });
+  });
+
   it('the period bounds what a wallet bought and sold lately, not its record', async () => {
     // SMART's last round trip: bought 100 at $3 in block 16, sold at $2 in block 17.
     const records = await walletRecords(await world(), 16);
