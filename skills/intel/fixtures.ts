@@ -260,3 +260,32 @@ export function trade(fx: Fixture, block: number, wallet: Address, side: 'buy' |
   const [t, u] = [units(tokens, 18), units(usdc, 6)];
   return fx.swap(block, TKN_USDC, side === 'buy' ? { to: wallet, a1In: u, a0Out: t } : { to: wallet, a0In: t, a1Out: u });
 }
+
+export const LP_POOL = addr(0x9003);
+export const LP_PROVIDER = addr(0x9e0);
+
+/**
+ * TKN/WETH; WETH is $2,000 until block 15, then $1,000. Block 10: LP_PROVIDER adds 10,000 TKN +
+ * 10 WETH, the pair mints 1,000 LP to the zero address and 9,000 to LP_PROVIDER.
+ */
+export function providedPool(): Fixture {
+  const fx = withNative(2_000);
+  fx.token(TKN, 'TKN', 18);
+  fx.pool(LP_POOL, TKN, fx.weth, 0n, 0n, { block: 2 });
+  const add = fx.tx(LP_PROVIDER);
+  fx.transfer(10, LP_POOL, zeroAddress, zeroAddress, 1_000n, add);
+  fx.transfer(10, LP_POOL, zeroAddress, LP_PROVIDER, 9_000n, add);
+  fx.sync(10, LP_POOL, units(10_000, 18), units(10, 18), add);
+  fx.mint(10, LP_POOL, units(10_000, 18), units(10, 18), add);
+  fx.sync(15, addr(0xe0), units(100, 18), units(100_000, 6));
+  return fx;
+}
+
+/** Block 20: LP_PROVIDER redeems 8,000 LP for 6,000 TKN + 6 WETH (60% of what was added). */
+export function pull(fx: Fixture): void {
+  const remove = fx.tx(LP_PROVIDER);
+  fx.transfer(20, LP_POOL, LP_PROVIDER, LP_POOL, 8_000n, remove);
+  fx.transfer(20, LP_POOL, LP_POOL, zeroAddress, 8_000n, remove);
+  fx.burn(20, LP_POOL, units(6_000, 18), units(6, 18), LP_PROVIDER, remove);
+  fx.sync(20, LP_POOL, units(4_000, 18), units(4, 18), remove);
+}

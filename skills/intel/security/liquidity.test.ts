@@ -1,40 +1,16 @@
-import { zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { addr, TKN, units, withNative, type Fixture } from '../fixtures.js';
+import { addr, LP_POOL as POOL, LP_PROVIDER as PROVIDER, providedPool, pull, TKN, withNative } from '../fixtures.js';
 import { poolLiquidity } from './liquidity.js';
 
-const POOL = addr(0x9003);
-const PROVIDER = addr(0x9e0);
 const LOCKER = addr(0x10c);
 const DEAD = '0x000000000000000000000000000000000000dead';
 const lp = (n: number) => BigInt(n);
 
-/**
- * TKN/WETH; WETH is $2,000 until block 15, then $1,000. Block 10: PROVIDER adds 10,000 TKN + 10 WETH,
- * the pair mints 1,000 LP to the zero address and 9,000 to PROVIDER.
- */
-function world(): Fixture {
-  const fx = withNative(2_000);
-  fx.token(TKN, 'TKN', 18);
-  fx.pool(POOL, TKN, fx.weth, 0n, 0n, { block: 2 });
-  const add = fx.tx(PROVIDER);
-  fx.transfer(10, POOL, zeroAddress, zeroAddress, lp(1_000), add);
-  fx.transfer(10, POOL, zeroAddress, PROVIDER, lp(9_000), add);
-  fx.sync(10, POOL, units(10_000, 18), units(10, 18), add);
-  fx.mint(10, POOL, units(10_000, 18), units(10, 18), add);
-  fx.sync(15, addr(0xe0), units(100, 18), units(100_000, 6));
-  return fx;
-}
-
 describe('security/v1 pool liquidity', () => {
   it('a provider that burned 8,000 of its 9,000 LP and took 60% of the liquidity: pulled', async () => {
-    const fx = world();
+    const fx = providedPool();
     fx.transfer(12, POOL, PROVIDER, DEAD, lp(500));
-    const remove = fx.tx(PROVIDER);
-    fx.transfer(20, POOL, PROVIDER, POOL, lp(8_000), remove);
-    fx.transfer(20, POOL, POOL, zeroAddress, lp(8_000), remove);
-    fx.burn(20, POOL, units(6_000, 18), units(6, 18), PROVIDER, remove);
-    fx.sync(20, POOL, units(4_000, 18), units(4, 18), remove);
+    pull(fx);
     const market = await fx.market();
     const r = await poolLiquidity(market, market.pools.find((p) => p.pair === POOL)!, TKN);
     expect(r).toMatchObject({
@@ -56,7 +32,7 @@ describe('security/v1 pool liquidity', () => {
   });
 
   it('LP handed to a locker contract with nothing removed is not a pull', async () => {
-    const fx = world();
+    const fx = providedPool();
     fx.code.set(LOCKER, '0x6080');
     fx.transfer(12, POOL, PROVIDER, LOCKER, lp(9_000));
     const market = await fx.market();
