@@ -289,3 +289,16 @@ export function pull(fx: Fixture): void {
   fx.burn(20, LP_POOL, units(6_000, 18), units(6, 18), LP_PROVIDER, remove);
   fx.sync(20, LP_POOL, units(4_000, 18), units(4, 18), remove);
 }
+
+/**
+ * A token quoted in USDC whose price moves from `from` to `to` dollars at block 50, with `quoteUsd`
+ * of USDC on its pool throughout (its liquidity is twice that). Block 1 is at `T0 - 10,000`.
+ */
+export function moved(fx: Fixture, token: Address, symbol: string, from: number, to: number, quoteUsd = 50_000): Address {
+  fx.token(token, symbol, 18);
+  fx.at(1, T0 - 10_000);
+  const pool = `0xffffffff${token.slice(10).toLowerCase()}` as Address; // its own pair address
+  fx.pool(pool, token, fx.usdc, units(quoteUsd / from, 18), units(quoteUsd, 6));
+  if (to !== from) fx.sync(50, pool, units(quoteUsd / to, 18), units(quoteUsd, 6));
+  return pool;
+}
