@@ -137,6 +137,15 @@ export class Fixture {
     return this.add('tokenLaunched', block, { venue, token, creator, name: symbol, symbol }, this.tx(creator));
   }
 
+  curveTrade(block: number, venue: Address, token: Address, trader: Address, trade: { isBuy: boolean; eth: number; tokens: number; realEth: number; progressBps: number }): Row<'curveTrade'> {
+    const wei = (n: number) => units(n, 18).toString();
+    return this.add('curveTrade', block, { venue, token, trader, isBuy: trade.isBuy, ethAmount: wei(trade.eth), tokenAmount: wei(trade.tokens), realEth: wei(trade.realEth), progressBps: trade.progressBps }, this.tx(trader));
+  }
+
+  graduated(block: number, venue: Address, token: Address, pair: Address): Row<'graduated'> {
+    return this.add('graduated', block, { venue, token, pair, ethAmount: '0', tokenAmount: '0' }, this.tx(venue));
+  }
+
   /** The stand-in chain: what the engines read from a node, answered from the tables above. */
   chain(): ConnectedChain {
     const byBlock = (b: number) => [...new Set(this.rows.filter((r) => r.block === b).map((r) => r.tx))];
