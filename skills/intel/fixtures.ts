@@ -57,6 +57,8 @@ export class Fixture {
   readonly infos = new Map<string, { symbol: string; name: string; decimals: number }>();
   readonly code = new Map<string, Hex>();
   readonly reads = new Map<string, ReadAnswer>();
+  /** Storage words by `${address}:${slot}` (lower-case). */
+  readonly storage = new Map<string, Hex>();
   gasPrice = 1_000_000_000n;
   private readonly times = new Map<number, number>();
   private readonly logIndexes = new Map<number, number>();
@@ -168,6 +170,7 @@ export class Fixture {
       getGasPrice: async () => this.gasPrice,
       getCode: async ({ address }: { address: string }) => this.code.get(address.toLowerCase()),
       getBalance: async () => 0n,
+      getStorageAt: async ({ address, slot }: { address: string; slot: string }) => this.storage.get(`${address.toLowerCase()}:${slot.toLowerCase()}`) ?? `0x${'00'.repeat(32)}`,
       readContract: async ({ address, functionName, args }: { address: string; functionName: string; args?: readonly unknown[] }) => {
         const fn = this.reads.get(`${address.toLowerCase()}:${functionName}`);
         if (!fn) throw new Error(`the fixture does not answer ${functionName} on ${address}`);
