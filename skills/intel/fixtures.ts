@@ -60,6 +60,8 @@ export class Fixture {
   /** Storage words by `${address}:${slot}` (lower-case). */
   readonly storage = new Map<string, Hex>();
   gasPrice = 1_000_000_000n;
+  /** What eth_call answers (the security probe's simulation); throws when unset. */
+  onCall: ((request: { account: unknown; to: Address; data: Hex }) => Hex | Promise<Hex>) | null = null;
   private readonly times = new Map<number, number>();
   private readonly logIndexes = new Map<number, number>();
   private readonly id = ++fixtures;
@@ -170,6 +172,10 @@ export class Fixture {
       getGasPrice: async () => this.gasPrice,
       getCode: async ({ address }: { address: string }) => this.code.get(address.toLowerCase()),
       getBalance: async () => 0n,
+      call: async (request: { account: unknown; to: Address; data: Hex }) => {
+        if (!this.onCall) throw new Error('the fixture does not answer eth_call');
+        return { data: await this.onCall(request) };
+      },
       getStorageAt: async ({ address, slot }: { address: string; slot: string }) => this.storage.get(`${address.toLowerCase()}:${slot.toLowerCase()}`) ?? `0x${'00'.repeat(32)}`,
       readContract: async ({ address, functionName, args }: { address: string; functionName: string; args?: readonly unknown[] }) => {
         const fn = this.reads.get(`${address.toLowerCase()}:${functionName}`);
