@@ -60,6 +60,7 @@ export class Fixture {
   /** Storage words by `${address}:${slot}` (lower-case). */
   readonly storage = new Map<string, Hex>();
   gasPrice = 1_000_000_000n;
+  readonly nativeBalances = new Map<string, bigint>();
   /** What eth_call answers (the security probe's simulation); throws when unset. */
   onCall: ((request: { account: unknown; to: Address; data: Hex }) => Hex | Promise<Hex>) | null = null;
   private readonly times = new Map<number, number>();
@@ -171,7 +172,7 @@ export class Fixture {
       },
       getGasPrice: async () => this.gasPrice,
       getCode: async ({ address }: { address: string }) => this.code.get(address.toLowerCase()),
-      getBalance: async () => 0n,
+      getBalance: async ({ address }: { address: string }) => this.nativeBalances.get(address.toLowerCase()) ?? 0n,
       call: async (request: { account: unknown; to: Address; data: Hex }) => {
         if (!this.onCall) throw new Error('the fixture does not answer eth_call');
         return { data: await this.onCall(request) };
