@@ -12,6 +12,7 @@ import { BalanceBook, recordTransfer, type BalanceMoves } from '../../indexer/ba
 import { IndexReader } from '../../indexer/reader.js';
 import { indexKeys, rowScore, type Row, type RowEvent } from '../../indexer/rows.js';
 import { MemoryStore } from '../../store/memory.js';
+import type { CurveFeed, CurveLaunch, CurvePoolTrade, CurveState, CurveTrade, CurveVenueParams } from '../../world/curve/feed.js';
 import type { Candle } from './market.js';
 import { Market } from './market.js';
 
@@ -320,4 +321,41 @@ export function moved(fx: Fixture, token: Address, symbol: string, from: number,
   fx.pool(pool, token, fx.usdc, units(quoteUsd / from, 18), units(quoteUsd, 6));
   if (to !== from) fx.sync(50, pool, units(quoteUsd / to, 18), units(quoteUsd, 6));
   return pool;
+}
+
+/** Pump-style venue constants (README `curve/v2`): 30 SOL / 1.073B virtual, 793.1M on the curve, 1% fee. */
+export const PUMP_VENUE: CurveVenueParams = { name: 'fixture-pump', totalSupply: 1_000_000_000, curveSupply: 793_100_000, initialVirtualSol: 30, initialVirtualTokens: 1_073_000_000, feeBps: 100 };
+
+/** A launchpad feed held in arrays (the CurveFeed interface only), SOL/USD from `solUsdAt`. */
+export class FixtureCurveFeed implements CurveFeed {
+  readonly source = 'fixture';
+  readonly venue = PUMP_VENUE;
+  readonly launchList: CurveLaunch[] = [];
+  readonly tradeList: CurveTrade[] = [];
+  readonly stateList: CurveState[] = [];
+  readonly poolTrades?: (fromTime: number, toTime: number) => Promise<CurvePoolTrade[]>;
+
+  constructor(
+    readonly headTime: number,
+    readonly solUsdAt: (time: number) => number | null,
+    poolTradeList?: CurvePoolTrade[],
+  ) {
+    if (poolTradeList) this.poolTrades = async (from, to) => poolTradeList.filter((t) => t.time >= from && t.time <= to);
+  }
+
+  async head() { return { slot: this.headTime * 2, time: this.headTime }; }
+  async launches(from: number, to: number) { return this.launchList.filter((l) => l.time >= from && l.time <= to); }
+  async trades(from: number, to: number) { return this.tradeList.filter((t) => t.time >= from && t.time <= to); }
+  async states(mints?: readonly string[]) { return this.stateList.filter((s) => !mints || mints.includes(s.mint)); }
+  async solUsd(time: number) { const usd = this.solUsdAt(time); return usd === null ? null : { usd, source: 'fixture' }; }
+
+  trade(mint: string, trader: string, side: 'buy' | 'sell', sol: number, time: number): this {
+    this.tradeList.push({ signature: `sig${this.tradeList.length}`, mint, trader, side, sol, tokens: sol * 1e6, time, slot: time * 2, virtualSol: 0, virtualTokens: 0, realSol: 0, progressPct: 0 });
+    return this;
+  }
+
+  state(mint: string, s: Partial<CurveState>): this {
+    this.stateList.push({ mint, virtualSol: 30, virtualTokens: 1_073_000_000, realSol: 0, tokensSold: 0, progressPct: 0, lastTradeTime: null, graduated: null, migration: null, ...s });
+    return this;
+  }
 }
