@@ -8,8 +8,11 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     projects: [
-      // Engine unit tests beside the engines: fixture rows in process, no chain, so no devnet.
-      { extends: true, test: { name: 'unit', include: ['skills/**/*.test.ts'] } },
+      // Engine unit tests beside the engines: fixture rows in process, no chain, so no devnet. Files
+      // share a worker's modules (isolate: false): importing viem once per worker, not per file, is
+      // most of their time; the engines' process caches key on fixture chains and hashes that are
+      // unique within a process, so files cannot see each other's data.
+      { extends: true, test: { name: 'unit', include: ['skills/**/*.test.ts'], isolate: false } },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], globalSetup: ['test/helpers/global-setup.ts'] } },
     ],
   },
