@@ -5,7 +5,8 @@
  * it is a stand-in that answers only what the engines ask (token metadata, block senders, receipts,
  * gas price, code, a few contract reads) from tables the test fills; nothing runs a node.
  */
-import { parseUnits, zeroAddress, type Address, type Chain, type Hash, type Hex, type PublicClient } from 'viem';
+import { decodeFunctionData, encodeFunctionResult, parseUnits, zeroAddress, type Address, type Chain, type Hash, type Hex, type PublicClient } from 'viem';
+import { SecurityProbe } from '../../chain/artifacts/index.js';
 import { CHAINS } from '../../chain/chains.js';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { BalanceBook, recordTransfer, type BalanceMoves } from '../../indexer/balances.js';
@@ -358,4 +359,33 @@ export class FixtureCurveFeed implements CurveFeed {
     this.stateList.push({ mint, virtualSol: 30, virtualTokens: 1_073_000_000, realSol: 0, tokensSold: 0, progressPct: 0, lastTradeTime: null, graduated: null, migration: null, ...s });
     return this;
   }
+}
+
+/** What the security probe reports (contracts/SecurityProbe.sol's Result, without the sell's revert data). */
+export interface ProbeResult {
+  buyExpected: bigint;
+  buyReceived: bigint;
+  sellSent: bigint;
+  sellArrived: bigint;
+  sellExpected: bigint;
+  sellReceived: bigint;
+  sellReverted: boolean;
+}
+
+export const CLEAN_PROBE: ProbeResult = { buyExpected: 1_000n, buyReceived: 1_000n, sellSent: 1_000n, sellArrived: 1_000n, sellExpected: 900n, sellReceived: 900n, sellReverted: false };
+
+/** The probe's answer as eth_call returns it. */
+export function probeAnswer(r: ProbeResult): Hex {
+  return encodeFunctionResult({ abi: SecurityProbe.abi, functionName: 'probe', result: { sellError: '0x', ...r } as never });
+}
+
+/** Answers every probe by the token at the end of its path: `sellTaxPct` of what it sells is lost in transfer. */
+export function answerProbes(fx: Fixture, sellTaxPct: Readonly<Record<string, bigint>>, node: { calls: number; down: boolean } = { calls: 0, down: false }): void {
+  fx.onCall = ({ data }) => {
+    node.calls++;
+    if (node.down) throw new Error('socket hang up');
+    const path = decodeFunctionData({ abi: SecurityProbe.abi, data }).args[1] as readonly Address[];
+    const tax = sellTaxPct[path[path.length - 1]!.toLowerCase()] ?? 0n;
+    return probeAnswer({ ...CLEAN_PROBE, sellArrived: 1_000n - tax * 10n });
+  };
 }

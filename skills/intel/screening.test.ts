@@ -1,8 +1,6 @@
-import { decodeFunctionData, encodeFunctionResult, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { SecurityProbe } from '../../chain/artifacts/index.js';
 import { MemoryStore } from '../../store/memory.js';
-import { addr, units, withNative } from './fixtures.js';
+import { addr, answerProbes, units, withNative } from './fixtures.js';
 import { screenList, screenTokens } from './screening.js';
 
 const T = { CLEAN: addr(0x101), HONEY: addr(0x102), TAXED: addr(0x103), MINTER: addr(0x104), FEES: addr(0x105), RENOUNCED: addr(0x106), NOCODE: addr(0x107), NOROUTE: addr(0x108) };
@@ -20,14 +18,7 @@ async function world(node: { calls: number; down: boolean } = { calls: 0, down: 
     if (CODE[token]) fx.code.set(token, CODE[token]);
     fx.answer(token, 'owner', () => (token === T.RENOUNCED ? '0x0000000000000000000000000000000000000000' : addr(0x0e1)));
   }
-  fx.onCall = ({ data }) => {
-    node.calls++;
-    if (node.down) throw new Error('socket hang up');
-    const path = decodeFunctionData({ abi: SecurityProbe.abi, data }).args[1] as readonly Address[];
-    const tax = SELL_TAX[path[path.length - 1]!.toLowerCase()] ?? 0n;
-    const result = { buyExpected: 1_000n, buyReceived: 1_000n, sellSent: 1_000n, sellArrived: 1_000n - tax * 10n, sellExpected: 900n, sellReceived: 900n, sellReverted: false, sellError: '0x' };
-    return encodeFunctionResult({ abi: SecurityProbe.abi, functionName: 'probe', result: result as never });
-  };
+  answerProbes(fx, SELL_TAX, node);
   return fx.market();
 }
 

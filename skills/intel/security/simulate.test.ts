@@ -1,19 +1,17 @@
-import { encodeFunctionResult, ExecutionRevertedError } from 'viem';
+import { ExecutionRevertedError } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { SecurityProbe } from '../../../chain/artifacts/index.js';
 import { SibylError } from '../../errors.js';
-import { addr, TKN, units, withNative } from '../fixtures.js';
+import { addr, CLEAN_PROBE, probeAnswer, TKN, units, withNative, type ProbeResult } from '../fixtures.js';
 import { simulateTrade } from './simulate.js';
 
-type Probe = { buyExpected: bigint; buyReceived: bigint; sellSent: bigint; sellArrived: bigint; sellExpected: bigint; sellReceived: bigint; sellReverted: boolean };
-const clean: Probe = { buyExpected: 1_000n, buyReceived: 1_000n, sellSent: 1_000n, sellArrived: 1_000n, sellExpected: 900n, sellReceived: 900n, sellReverted: false };
+const clean = CLEAN_PROBE;
 
 /** TKN on a TKN/WETH pool (WETH $2,000); the probe answers `answer`. */
-async function simulate(answer: Probe | (() => never), token: string = TKN) {
+async function simulate(answer: ProbeResult | (() => never), token: string = TKN) {
   const fx = withNative(2_000);
   fx.token(TKN, 'TKN', 18);
   fx.pool(addr(0x9004), TKN, fx.weth, units(1_000_000, 18), units(10, 18));
-  fx.onCall = () => (typeof answer === 'function' ? answer() : encodeFunctionResult({ abi: SecurityProbe.abi, functionName: 'probe', result: { sellError: '0x', ...answer } as never }));
+  fx.onCall = () => (typeof answer === 'function' ? answer() : probeAnswer(answer));
   return simulateTrade(await fx.market(), token, 1n);
 }
 
