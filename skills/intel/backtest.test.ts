@@ -49,5 +49,7 @@ describe('backtest/v1', () => {
     // the last 2 lows (candle 5): out at candle 6's open (9).
     const r = backtest(candlesFrom([10, 10, 10, 12, 13, 9, 9]), params({ strategy: 'breakout' }));
     expect(r.trades).toEqual([expect.objectContaining({ entryPrice: 12, exitPrice: 9, open: false, returnPct: -25 })]);
+    // Closing at the window's high is not above it: no breakout.
+    expect(backtest(candlesFrom([10, 10, 10, 10, 10]), params({ strategy: 'breakout' })).tradeCount).toBe(0);
   });
 });

@@ -3,11 +3,11 @@ import { MemoryStore } from '../../store/memory.js';
 import { addr, answerProbes, units, withNative } from './fixtures.js';
 import { screenList, screenTokens } from './screening.js';
 
-const T = { CLEAN: addr(0x101), HONEY: addr(0x102), TAXED: addr(0x103), MINTER: addr(0x104), FEES: addr(0x105), RENOUNCED: addr(0x106), NOCODE: addr(0x107), NOROUTE: addr(0x108) };
+const T = { CLEAN: addr(0x101), HONEY: addr(0x102), TAXED: addr(0x103), MINTER: addr(0x104), FEES: addr(0x105), RENOUNCED: addr(0x106), NOCODE: addr(0x107), NOROUTE: addr(0x108), TEN: addr(0x109) };
 /** Sell tax each token's transfers take, in % (HONEY keeps 95%). */
-const SELL_TAX: Record<string, bigint> = { [T.HONEY]: 95n, [T.TAXED]: 12n };
+const SELL_TAX: Record<string, bigint> = { [T.HONEY]: 95n, [T.TAXED]: 12n, [T.TEN]: 10n };
 // PUSH4 of transfer(address,uint256) a9059cbb, mint(address,uint256) 40c10f19, setFee(uint256) 69fe0e2d.
-const CODE: Record<string, `0x${string}`> = { [T.CLEAN]: '0x63a9059cbb', [T.HONEY]: '0x63a9059cbb', [T.TAXED]: '0x63a9059cbb', [T.MINTER]: '0x6340c10f19', [T.FEES]: '0x6369fe0e2d', [T.RENOUNCED]: '0x6340c10f19', [T.NOROUTE]: '0x63a9059cbb' };
+const CODE: Record<string, `0x${string}`> = { [T.CLEAN]: '0x63a9059cbb', [T.HONEY]: '0x63a9059cbb', [T.TAXED]: '0x63a9059cbb', [T.MINTER]: '0x6340c10f19', [T.FEES]: '0x6369fe0e2d', [T.RENOUNCED]: '0x6340c10f19', [T.NOROUTE]: '0x63a9059cbb', [T.TEN]: '0x63a9059cbb' };
 
 /** Every token on a 10-WETH pool but NOROUTE; the probe answers by the token at the end of its path. */
 async function world(node: { calls: number; down: boolean } = { calls: 0, down: false }) {
@@ -30,6 +30,7 @@ describe('screen/v1', () => {
     expect(of(T.CLEAN)).toMatchObject({ screened: true, fails: false, risks: [] });
     expect(of(T.HONEY)).toMatchObject({ screened: true, fails: true, honeypot: true, sellTaxPct: 95 });
     expect(of(T.TAXED)).toMatchObject({ fails: true, honeypot: false, sellTaxPct: 12, failures: ['sell tax 12%'] });
+    expect(of(T.TEN)).toMatchObject({ fails: true, sellTaxPct: 10 });
     expect(of(T.MINTER)).toMatchObject({ fails: true, livePowers: ['mint'] });
     expect(of(T.FEES)).toMatchObject({ fails: false, livePowers: ['fees'], risks: ['owner can fees (setFee(uint256))'] });
     expect(of(T.RENOUNCED)).toMatchObject({ fails: false, livePowers: [] });
@@ -37,7 +38,7 @@ describe('screen/v1', () => {
     expect(of(T.NOCODE)).toMatchObject({ screened: false, fails: false, risks: ['not screened: owner powers unknown (no contract code at this address)'] });
     expect(of(T.NOROUTE)).toMatchObject({ screened: false, risks: [expect.stringContaining('no buy-and-sell simulation')] });
     expect(of(addr(0x999))).toMatchObject({ screened: false, risks: ['not screened: not part of the screened set'] });
-    expect(screen.summary('flagged')).toMatchObject({ blocks: { base: market.head.block }, tokensChecked: 8, unscreened: 2, failed: 3 });
+    expect(screen.summary('flagged')).toMatchObject({ blocks: { base: market.head.block }, tokensChecked: 9, unscreened: 2, failed: 4 });
   });
 
   it('a recommending list leaves failing rows out and fills from further down, screening only as deep as it must', async () => {
