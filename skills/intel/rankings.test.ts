@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addr, T0, TKN, TKN_USDC, tokenUsdc, trade, units } from './fixtures.js';
-import { changeSpan, liquidityOf, tokenRows } from './rankings.js';
+import { changeSpan, liquidityOf, openingPrice, tokenRows } from './rankings.js';
 
 const NEW = addr(0x2222);
 const iso = (s: number) => new Date(s * 1000).toISOString();
@@ -47,5 +47,13 @@ describe('market rows (top-tokens, topvolume)', () => {
     const { market } = await world();
     expect(liquidityOf(market, TKN)).toBe(120_000);
     expect(liquidityOf(market, addr(0x999))).toBe(0);
+  });
+
+  it('the opening is the last price at or before the start, read from a history that begins earlier', async () => {
+    const { market } = await world();
+    // Block 400 ($6) is at T0 + 800; $5 before it.
+    expect(await openingPrice(market, TKN, 0, T0 + 900)).toEqual({ usd: 6, since: T0 + 900 });
+    expect(await openingPrice(market, TKN, 0, T0 + 799)).toEqual({ usd: 5, since: T0 + 799 });
+    expect(await openingPrice(market, addr(0x999), 0, T0)).toBeNull();
   });
 });
