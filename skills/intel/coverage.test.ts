@@ -48,6 +48,18 @@ describe('market/v1 candles over a period longer than the history', () => {
     expect(candles[candles.length - 1]).toMatchObject({ open: 5, high: 6, low: 5, close: 6 });
   });
 
+  it('how many candles can hold history, from two rows; and the price at a moment', async () => {
+    const fx = tokenUsdc();
+    fx.sync(100, addr(0x7c0), units(10_000, 18), units(60_000, 6));
+    const market = await fx.market(100);
+    expect(await market.candlesAtMost(TKN, 3_600, 60)).toBe(60 - bucket(T0 + 2) + 1);
+    expect(await market.candlesAtMost(addr(0x999), 3_600, 60)).toBe(0);
+    expect(await market.priceAt(TKN, T0 + 199)).toBe(5);
+    expect(await market.priceAt(TKN, T0 + 200)).toBe(6);
+    expect(await market.priceAt(TKN, T0 + 1)).toBeNull(); // before its first price
+    expect(await market.priceAt(TKN, T0 + 201)).toBeNull(); // after the head
+  });
+
   it('a token listed after the index began: reason token_history', async () => {
     const fx = tokenUsdc();
     fx.token(addr(0x2222), 'NEW', 18);
