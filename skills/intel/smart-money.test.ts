@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allExecutions } from './executions.js';
-import { addr, Fixture, TKN, tokenUsdc, trade } from './fixtures.js';
+import { addr, Fixture, TKN, tokenUsdc, trade, units, withNative } from './fixtures.js';
 import { isSmartMoney, walletRecords } from './smart-money.js';
 
 const [SMART, LOSER, FEW, SAME_BLOCK] = [addr(0x5a), addr(0x10), addr(0xfe), addr(0x5b)];
@@ -38,6 +38,17 @@ describe('smart-money/v2', () => {
       { wallet: SMART, token: TKN, bought: 100, sold: 0, priceUsd: 2.5, roundTripBlock: false },
       { wallet: SMART, token: TKN, bought: 0, sold: 40, priceUsd: 3, roundTripBlock: false },
     ]);
+  });
+
+  it('executions quoted in WETH are valued at WETH\'s price at that moment, not now', async () => {
+    const fx = withNative(2_000);
+    fx.token(TKN, 'TKN', 18);
+    fx.pool(addr(0x9006), TKN, fx.weth, units(100_000, 18), units(10, 18));
+    fx.swap(10, addr(0x9006), { to: SMART, a1In: units(0.5, 18), a0Out: units(1_000, 18) }); // 0.0005 WETH each at $2,000
+    fx.sync(20, addr(0xe0), units(100, 18), units(300_000, 6)); // WETH $3,000 from block 20
+    fx.swap(30, addr(0x9006), { to: SMART, a0In: units(1_000, 18), a1Out: units(0.5, 18) }); // the same WETH, now $3,000
+    const ex = await allExecutions(await fx.market());
+    expect(ex.map((e) => e.priceUsd)).toEqual([1, 1.5]);
   });
 
   it('>= 4 closed trades, >= 60% won and >= $500 realized', async () => {
