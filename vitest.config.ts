@@ -2,12 +2,18 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'payments/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: run test files two at a time, each in its own fork.
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      // Unit tests beside the code (engines on fixture rows, the payments core): in process, no chain, so no devnet. Files
+      // share a worker's modules (isolate: false): importing viem once per worker, not per file, is
+      // most of their time; the engines' process caches key on fixture chains and hashes that are
+      // unique within a process, so files cannot see each other's data.
+      { extends: true, test: { name: 'unit', include: ['skills/**/*.test.ts', 'payments/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], globalSetup: ['test/helpers/global-setup.ts'] } },
+    ],
   },
 });
