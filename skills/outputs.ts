@@ -1,0 +1,96 @@
+/**
+ * The pieces skills' answer schemas share (issue 14, "Typed answers"): provenance, coverage, the
+ * screen, token references and ranking rows. Each skill's `output` is composed from these, so
+ * a shape common to many answers is declared once.
+ */
+import { z } from 'zod';
+
+/** A decimal integer as a string (block numbers, atomic amounts). */
+export const intString = z.string().regex(/^-?\d+$/).describe('Integer as a decimal string.');
+export const isoTime = z.string().describe('ISO 8601 time.');
+export const address = z.string().describe('0x address.');
+/** A USD figure that may be unknown (no price). */
+export const usdOrNull = z.number().nullable();
+
+/** intel/provenance.ts `Provenance`: where an answer's figures come from. */
+export const provenanceShape = {
+  source: z.enum(['embedded', 'rpc']).describe('embedded: the devnet world; rpc: a configured real chain.'),
+  chain: z.string().describe('Chain name.'),
+  chainId: z.number().int(),
+  asOf: z.object({ block: intString, timestamp: isoTime }).describe('The block (and its time) the figures are read at.'),
+  blockRange: z.object({ from: intString, to: intString }).optional().describe('Blocks read.'),
+  methodology: z.string().describe('Engine and version that computed the figures.'),
+};
+
+/** Provenance of an answer over several chains (no single chain id). */
+export const multiChainProvenanceShape = {
+  source: z.string().describe('Where the figures come from (embedded, rpc, index, or several joined by commas).'),
+  asOf: z.object({ timestamp: isoTime }),
+  methodology: z.string(),
+};
+
+/** intel/coverage.ts `describeCoverage`: how much of the asked period the history covers. */
+export function coverageSchema<T extends z.ZodType>(time: T) {
+  return z
+    .object({
+      from: time.describe('Earliest moment the figures hold history for.'),
+      to: time.describe('End: the index head.'),
+      candles: z.number().int().optional().describe('Charts: candles holding history.'),
+      periodCandles: z.number().int().optional().describe('Charts: candles the whole period has.'),
+      periodFrom: time.describe('Where the period asked to begin.'),
+      complete: z.boolean(),
+      reason: z.enum(['index_history', 'token_history']).optional().describe('Why it is incomplete.'),
+      note: z.string().optional(),
+    })
+    .describe('The span of history the figures cover.');
+}
+export const coverage = coverageSchema(isoTime);
+export const epochCoverage = coverageSchema(z.number());
+
+/** intel/screening.ts `ScreenSummary`: what the screen did to the listed tokens. */
+export const screenSummary = z
+  .object({
+    methodology: z.string(),
+    blocks: z.record(z.string(), z.number().int()).describe('Checkpoint block of each chain screened.'),
+    policy: z.enum(['excluded', 'flagged']).describe('What this list does with a failing token.'),
+    tokensChecked: z.number().int(),
+    unscreened: z.number().int(),
+    failed: z.number().int(),
+    excluded: z.number().int(),
+  })
+  .describe('screen/v1 summary.');
+
+/** intel/screening.ts `RowScreen`: what a listed row carries from the screen. */
+export const rowScreenShape = {
+  screened: z.boolean().describe('Both the sell simulation and the owner powers were determined.'),
+  flagged: z.boolean().describe('It fails the screen.'),
+  risks: z.array(z.string()),
+};
+
+/** A token as answers name it. */
+export const tokenRef = z.object({ address, symbol: z.string().nullable(), name: z.string().nullable() });
+export const tokenRefWithDecimals = tokenRef.extend({ decimals: z.number().int().nullable() });
+
+/** intel/rankings.ts `TokenRow`: a token ranked on one chain. */
+export const tokenRowShape = {
+  token: address,
+  symbol: z.string().nullable(),
+  name: z.string().nullable(),
+  priceUsd: z.number(),
+  changePct: z.number().nullable().describe('Price change since changeSince, in percent.'),
+  changeSince: isoTime.nullable().describe('When changePct is measured from.'),
+  liquidityUsd: z.number(),
+  volumeUsd: z.number(),
+  trades: z.number().int(),
+  pricedBy: z.string().nullable().describe('The pool that prices it.'),
+};
+export const screenedTokenRow = z.object({ ...tokenRowShape, ...rowScreenShape });
+
+/** A data gap: the answer says so instead of guessing. */
+export const unavailable = z.object({ available: z.literal(false), reason: z.string() });
+
+/** A chain an answer over several chains could not read. */
+export const chainGap = z.object({ chain: z.string(), reason: z.string() });
+
+/** Skills declared but not served here: they always refuse with domain_disabled, never answer. */
+export const neverAnswers = z.object({}).describe('Never answered on this deployment: calls are refused with domain_disabled.');
