@@ -94,3 +94,71 @@ export const chainGap = z.object({ chain: z.string(), reason: z.string() });
 
 /** Skills declared but not served here: they always refuse with domain_disabled, never answer. */
 export const neverAnswers = z.object({}).describe('Never answered on this deployment: calls are refused with domain_disabled.');
+
+/** One finding of a risk engine, with its weight. */
+export const finding = z.object({ severity: z.enum(['critical', 'high', 'medium', 'low']), points: z.number(), finding: z.string() });
+
+/** intel/security/powers.ts: what an owner can do, read from the bytecode's selectors. */
+export const ownerPowers = z.union([
+  z.object({
+    available: z.literal(true),
+    powers: z.array(z.string()).describe('mint, blacklist, pause, fees, limits.'),
+    functions: z.array(z.string()),
+    owner: address.nullable(),
+    renounced: z.boolean().nullable(),
+  }),
+  unavailable,
+]);
+
+/** intel/security/simulate.ts `Simulation`: the eth_call buy-then-sell. */
+export const tradeSimulation = z.union([
+  unavailable,
+  z.object({
+    available: z.literal(true),
+    caller: address.describe('Random address the probe ran from.'),
+    path: z.array(address),
+    spentNative: z.string(),
+    buyReverted: z.boolean(),
+    buyTaxPct: z.number().nullable(),
+    sellReverted: z.boolean(),
+    sellTaxPct: z.number().nullable(),
+    roundTripLossPct: z.number().nullable(),
+    honeypot: z.boolean(),
+    reason: z.string().optional(),
+  }),
+]);
+
+/** intel/security/liquidity.ts `PoolLiquidity`: a pool's liquidity history and LP holders. */
+export const poolLiquidity = z.object({
+  pool: address, dex: z.string(), quote: z.string(),
+  provider: address.nullable().describe('First liquidity provider.'),
+  providerMintedLp: z.string().nullable(),
+  providerHoldsPct: z.number().nullable(),
+  addedQuote: z.number(), removedQuote: z.number(), removedPct: z.number().nullable(),
+  addedUsd: z.number().nullable(), removedUsd: z.number().nullable(),
+  lpRedeemedPct: z.number().nullable(),
+  lastRemovalBlock: z.number().int().nullable(),
+  lp: z.object({ burnedPct: z.number(), contractHeldPct: z.number(), walletHeldPct: z.number(), largestHolder: address.nullable(), largestHolderPct: z.number() }),
+  liquidityUsdNow: z.number().nullable(),
+  pulled: z.boolean().describe('The first provider took their liquidity back.'),
+});
+
+/** intel/security/scan.ts `scanToken`: the security/v1 scan (rug-pull-scanner; the audit's tokenScan). */
+export const securityScanShape = {
+  riskScore: z.number().describe('0-100: the findings\' points, capped.'),
+  verdict: z.enum(['critical', 'high', 'medium', 'low']),
+  honeypot: z.boolean().nullable().describe('null when the sell could not be simulated.'),
+  rugged: z.boolean().describe('The deployer provided the liquidity and took it back.'),
+  findings: z.array(finding),
+  simulation: tradeSimulation,
+  ownerPowers,
+  liquidity: z.array(poolLiquidity),
+  deployer: z.union([
+    z.object({
+      address, via: z.enum(['first-mint', 'launchpad']), block: z.number().int(), tx: z.string(),
+      otherTokens: z.number().int(),
+      checked: z.array(z.object({ token: address, symbol: z.string().nullable(), block: z.number().int(), honeypot: z.boolean().nullable(), rugged: z.boolean() })),
+    }),
+    unavailable,
+  ]),
+};
