@@ -162,3 +162,34 @@ export const securityScanShape = {
     unavailable,
   ]),
 };
+
+/** intel/pnl.ts `walletPnl`: a wallet's trading profit and loss, average cost. */
+export const walletPnlShape = {
+  swapsIndexed: z.number().int().describe('Every swap of the wallet the index holds.'),
+  tradesInPeriod: z.number().int(),
+  realizedUsd: z.number(),
+  unrealizedUsd: z.number(),
+  totalPnlUsd: z.number(),
+  volumeUsd: z.number(),
+  winRate: z.number().nullable().describe('0-1 over closed trades.'),
+  firstTradeAt: isoTime.nullable(),
+  lastTradeAt: isoTime.nullable(),
+  tokens: z.array(z.object({
+    token: z.string(), symbol: z.string().nullable(),
+    tradesInPeriod: z.number().int(), boughtUsd: z.number(), soldUsd: z.number(), realizedUsd: z.number(),
+    positionTokens: z.number(), averageCostUsd: z.number().nullable(), priceNowUsd: z.number().nullable(), unrealizedUsd: z.number().nullable(),
+    unrealizedReason: z.string().optional(),
+  })),
+};
+
+/** intel/trust.ts `walletTrust`: a 0-100 score and the evidence behind each factor. */
+export const walletTrustShape = {
+  available: z.boolean().describe('false when the index holds no activity of the wallet.'),
+  reason: z.string().optional(),
+  score: z.number().int().optional().describe('0-100.'),
+  grade: z.enum(['trusted', 'neutral', 'risky']).optional(),
+  factors: z.array(z.object({ factor: z.string(), points: z.number(), evidence: z.string() })),
+};
+
+/** A token a wallet bought or sold over the period, net, with the screen's verdict. */
+export const walletPeriodRow = z.object({ token: z.string(), symbol: z.string().nullable(), netUsd: z.number(), ...rowScreenShape });
