@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { SibylError } from '../errors.js';
 import type { UsdPrice } from '../money.js';
+import { neverAnswers } from '../outputs.js';
 import { defineSkill, type CatalogEntry } from '../registry.js';
 
 export const DISABLED_DOMAINS = {
@@ -50,6 +51,7 @@ function planned(p: Planned) {
     disabledReason: reason,
     description: `${p.description} Not available on this deployment yet (needs ${DISABLED_DOMAINS[p.domain]}).`,
     input: z.strictObject({}),
+    output: neverAnswers,
     toolName: p.id.replace(/-/g, '_'),
     surfaces: p.kindOnly ? [] : ['agent'],
     async handler() {
