@@ -12,6 +12,7 @@ import { loadMarket } from '../market/load.js';
 
 const input = z.strictObject({ address: evmAddressParam('Contract address (0x + 40 hex).'), chain: chainParam('base', EVM_CHAINS) });
 const review = z.object({
+  available: z.literal(true),
   codeBytes: z.number().int(),
   risk: z.enum(['high', 'medium', 'low']),
   findings: z.array(z.string()),
