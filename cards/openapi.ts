@@ -139,6 +139,12 @@ function accountPaths() {
   };
 }
 
+/** The JSON Schema of a skill's answer, as OpenAPI and the A2A skill list publish it. */
+export function answerSchema(skill: Pick<Skill, 'output'>): Record<string, unknown> {
+  const { $schema: _, ...schema } = z.toJSONSchema(skill.output, { io: 'output' });
+  return schema;
+}
+
 /** Every price a skill can charge from a price list, as "0.40" strings, the default first. */
 export function priceOptions(skill: Skill, list: PriceList = 'http'): string[] {
   if (list === 'catalog' && skill.catalogPrice) return [atomicToUsdString(usdToAtomic(skill.catalogPrice))];
