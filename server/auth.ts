@@ -99,6 +99,35 @@ export const topUpBody = z.strictObject({
     .describe(`USD to add, ${CREDIT_TOP_UP_USD.min}-${CREDIT_TOP_UP_USD.max}, at most 6 decimals: a string such as "5.00" or a number such as 5.`),
 });
 
+// What the account routes answer: OpenAPI publishes these, and the routes are typed by them.
+const atomic = z.string().regex(/^-?\d+$/).describe('Atomic USDC (6 decimals), as a decimal string.');
+const usdText = z.string().describe('USD, "$" and two or more decimals.');
+export const nonceAnswer = z.object({
+  nonce: z.string(), domain: z.string(), uri: z.string().describe('The origin the message must name.'), chainId: z.number().int(), expiresInSeconds: z.number().int(),
+});
+export const signInAnswer = z.object({ accessToken: z.string(), tokenType: z.literal('Bearer'), expiresAt: z.number().int().describe('Unix seconds.'), address: z.string() });
+export const creditsAnswer = z.object({
+  account: z.string(), balance: atomic, balanceUsd: usdText,
+  movements: z.array(z.object({ at: z.string(), kind: z.enum(['topup', 'debit', 'refund']), amount: atomic, balanceAfter: atomic, ref: z.string() })).describe('Newest first.'),
+});
+const settlementReceipt = z.looseObject({ success: z.boolean(), transaction: z.string(), network: z.string(), payer: z.string().optional() })
+  .describe('The x402 settlement receipt (also in PAYMENT-RESPONSE / X-PAYMENT-RESPONSE).');
+/** A credited balance, or null while the credit is queued (the store did not take it yet). */
+const shownBalance = {
+  balance: atomic.nullable(),
+  balanceUsd: usdText.nullable(),
+  creditQueued: z.literal(true).optional().describe('The credit is kept and retried because the store did not take it yet.'),
+};
+/** 200: settled and credited; 202: paid, settlement pending, credited once reconciliation finds it settled. */
+export const topUpAnswer = z.object({
+  account: z.string(),
+  toppedUp: atomic.optional().describe('200: the amount credited.'),
+  status: z.literal('settlement_pending').optional().describe('202 only.'),
+  pendingTopUp: atomic.optional().describe('202: the amount credited once settled.'),
+  ...shownBalance,
+  payment: settlementReceipt,
+});
+
 /**
  * @param signInOrigin the origin sign-in messages must name (PUBLIC_URL, else the configured
  * listening origin); never taken from the request's Host or X-Forwarded-* headers.
@@ -123,12 +152,12 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
   app.get('/api/auth/nonce', async (_req, res) => {
     const nonce = await accounts.nonce();
     const origin = signInOrigin();
-    res.json({ nonce, domain: new URL(origin).host, uri: origin, chainId: CHAINS[PAYMENT_CHAIN].chainId, expiresInSeconds: SIGN_IN.nonceTtlMs / 1000 });
+    res.json({ nonce, domain: new URL(origin).host, uri: origin, chainId: CHAINS[PAYMENT_CHAIN].chainId, expiresInSeconds: SIGN_IN.nonceTtlMs / 1000 } satisfies z.input<typeof nonceAnswer>);
   });
   app.post('/api/auth/siwe', async (req, res) => {
     const { message, signature } = parseBody(signInBody, hasBody(req) ? req.body : undefined);
     const session = await accounts.signIn(message, signature as Hex, signInOrigin());
-    res.json({ ...session, tokenType: 'Bearer' });
+    res.json({ ...session, tokenType: 'Bearer' } satisfies z.input<typeof signInAnswer>);
   });
 
   const account = async (req: Request) => {
@@ -139,7 +168,7 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
   app.get('/api/credits', async (req, res) => {
     const address = await account(req);
     const balance = await credits.balance(address);
-    res.json({ account: address, balance: balance.toString(), balanceUsd: formatAtomic(balance), movements: await credits.movements(address) });
+    res.json({ account: address, balance: balance.toString(), balanceUsd: formatAtomic(balance), movements: await credits.movements(address) } satisfies z.input<typeof creditsAnswer>);
   });
   app.post('/api/credits/topup', async (req, res) => {
     const address = await account(req);
@@ -164,10 +193,10 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
             });
         // The balance is shown when the store answers at once; the answer never waits on it.
         if (written && receipt.pending) balance = await Promise.race([credits.balance(address), new Promise<undefined>((r) => setTimeout(() => r(undefined), 500).unref())]).catch(() => undefined);
-        const credited = receipt.pending ? { status: 'settlement_pending', pendingTopUp: amount.toString() } : { toppedUp: amount.toString() };
+        const credited = receipt.pending ? { status: 'settlement_pending' as const, pendingTopUp: amount.toString() } : { toppedUp: amount.toString() };
         // Not written yet: the credit is queued in this instance and lands when the store is back.
-        const shown = balance === undefined ? { balance: null, balanceUsd: null, creditQueued: true } : { balance: balance.toString(), balanceUsd: formatAtomic(balance) };
-        return { account: address, ...credited, ...shown, payment: receipt.settlement };
+        const shown = balance === undefined ? { balance: null, balanceUsd: null, creditQueued: true as const } : { balance: balance.toString(), balanceUsd: formatAtomic(balance) };
+        return { account: address, ...credited, ...shown, payment: receipt.settlement } satisfies z.input<typeof topUpAnswer>;
       },
     }, req, res, deps);
   });

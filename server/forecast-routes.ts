@@ -21,6 +21,51 @@ import type { Registry } from '../skills/registry.js';
 import { servePaid, type PaidOperation } from './paid-routes.js';
 import { parseBody } from './validation.js';
 
+// What the forecast routes answer: OpenAPI publishes these, and the routes are typed by them.
+const quantiles = z.object({ q10: z.array(z.number()), q50: z.array(z.number()), q90: z.array(z.number()) });
+/** `POST /api/svc/v1/forecast`: skills/forecast/engine.ts `assembleForecast` plus what served it; `quota` under a service-token quota. */
+export const forecastAnswer = z.object({
+  model: z.string(),
+  horizon: z.number().int(),
+  lastClose: z.number(),
+  driftPct: z.number(),
+  direction: z.string().describe('up, down or neutral against the model\'s noise.'),
+  noisePct: z.number(),
+  neutralBandPct: z.number(),
+  signalMultiple: z.number(),
+  models: z.array(z.object({
+    model: z.string(), family: z.string(), points: z.array(z.number()), driftPct: z.number(), direction: z.string(), noisePct: z.array(z.number()),
+    quantiles: quantiles.optional(),
+  })),
+  quantiles: quantiles.optional().describe('The finance-native model\'s q10/q50/q90, when it ran.'),
+  consensus: z.object({ verdict: z.string(), distancePct: z.number(), maxDistancePct: z.number() }).optional(),
+  servedBy: z.record(z.string(), z.string()),
+  inputsHash: z.string().describe('keccak256 of the canonical JSON of the inputs.'),
+  generatedAt: z.string(),
+  attestation: z.unknown().optional().describe('EIP-191 signature over the record, when a signing key is configured.'),
+  quota: z.object({ wallet: z.string(), tier: z.string(), limit: z.number().int(), remaining: z.number().int(), resetAt: z.number() }).optional(),
+});
+/** `GET /api/svc/v1/models`: every model id and what serves it here. */
+export const modelsAnswer = z.looseObject({
+  object: z.string().describe('model-catalogue'),
+  default: z.string(),
+  models: z.array(z.looseObject({ id: z.string(), family: z.string(), available: z.boolean(), servedBy: z.string().nullable(), backend: z.string().nullable(), quantiles: z.boolean() })),
+  limits: z.record(z.string(), z.number()),
+});
+/** `GET /api/svc/v1/forecast/accuracy`: the ledger's scored buckets. */
+export const accuracyAnswer = z.object({
+  object: z.literal('forecast-accuracy'),
+  asset: z.string().nullable(),
+  totalBuckets: z.number().int(),
+  assetsScored: z.array(z.string()),
+  pending: z.number().int(),
+  limit: z.number().int(),
+  rows: z.array(z.looseObject({ asset: z.string(), chain: z.string(), interval: z.string(), model: z.string(), origin: z.string(), samples: z.number().int(), mape_pct: z.number().nullable(), direction_hit_rate: z.number().nullable() })),
+  truncated: z.object({ limit: z.number().int(), originalLengths: z.object({ rows: z.number().int() }) }).optional(),
+  method: z.string(),
+});
+export { accuracyQuery };
+
 export interface ForecastRouteDeps {
   registry: Registry;
   paywall: Paywall;
@@ -125,12 +170,12 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
       'X-Quota-Remaining': String(admission.limit - admission.used),
       'X-Quota-Reset': String(admission.resetAt),
     });
-    res.json({ ...answer, quota: { wallet: admission.wallet, tier: admission.tier, limit: admission.limit, remaining: admission.limit - admission.used, resetAt: admission.resetAt } });
+    res.json({ ...answer, quota: { wallet: admission.wallet, tier: admission.tier, limit: admission.limit, remaining: admission.limit - admission.used, resetAt: admission.resetAt } } satisfies z.input<typeof forecastAnswer>);
   });
 
   app.get('/api/svc/v1/models', (_req, res) => {
     if (!forecast) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
-    res.json({ ...forecast.service.catalogue(), limits: FORECAST_LIMITS });
+    res.json({ ...forecast.service.catalogue(), limits: FORECAST_LIMITS } satisfies z.input<typeof modelsAnswer>);
   });
 
   app.get('/api/svc/v1/forecast/accuracy', async (req, res) => {
@@ -138,7 +183,7 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
     if (!forecast) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
     const { totalBuckets, assetsScored, rows } = await forecast.ledger.rows(query.asset);
     res.json({
-      object: 'forecast-accuracy',
+      object: 'forecast-accuracy' as const,
       asset: query.asset?.toUpperCase() ?? null,
       totalBuckets,
       assetsScored,
@@ -147,6 +192,6 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
       rows: rows.slice(0, query.limit),
       ...(rows.length > query.limit && { truncated: { limit: query.limit, originalLengths: { rows: rows.length } } }),
       method: 'each forecast is scored at its last step against the indexed price then; origin live: forecasts served or precomputed, scored when due; origin backfill: forecasts made at start at rolling origins over the indexed history, each from the candles before its origin only; random-walk (no change) and always-bullish rows are the baselines; moves within the neutral band are scratches, excluded from hit rates',
-    });
+    } satisfies z.input<typeof accuracyAnswer>);
   });
 }
