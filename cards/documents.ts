@@ -5,6 +5,7 @@
  * loose: their key fields are named, the rest is that standard's.
  */
 import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../skills/errors.js';
 
 const jsonSchema = z.record(z.string(), z.unknown()).describe('A JSON Schema.');
 const usdString = z.string().describe('USD, e.g. "0.40", or "0.25-0.65" when the body selects the price.');
@@ -81,4 +82,30 @@ export const healthDocument = z.object({
     pending: z.number().int().nullable(),
     oldestPendingSeconds: z.number().nullable(),
   }),
+});
+
+/** Every 4xx/5xx answer (skills/errors.ts `ErrorBody`). */
+export const errorDocument = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    reason: z.string().optional(),
+    fields: z.array(z.object({ field: z.string(), rule: z.string() })).optional().describe('invalid_body: each field and the rule it broke.'),
+  }),
+});
+
+/** The x402 v2 PaymentRequired a 402 answers (also base64 in PAYMENT-REQUIRED); v1 clients read the body. */
+export const paymentRequiredDocument = z.looseObject({
+  x402Version: z.number().int(),
+  error: z.string().optional().describe('Why payment is required or was refused.'),
+  resource: z.looseObject({ url: z.string(), description: z.string().optional(), mimeType: z.string().optional() }).optional(),
+  accepts: z.array(z.looseObject({
+    scheme: z.literal('exact'),
+    network: z.string().describe('CAIP-2, eip155:8453.'),
+    amount: z.string().describe('Atomic USDC.'),
+    asset: z.string(),
+    payTo: z.string(),
+    maxTimeoutSeconds: z.number().int(),
+    extra: z.looseObject({ name: z.string(), version: z.string() }).optional(),
+  })),
 });

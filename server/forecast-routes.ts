@@ -75,7 +75,7 @@ export interface ForecastRouteDeps {
   publicUrl: (req: Request) => string;
 }
 
-const FORECAST_PATH = '/api/svc/v1/forecast';
+export const FORECAST_PATH = '/api/svc/v1/forecast';
 const LIMITS = { ...FORECAST_INFERENCE_API.catalog, id: FORECAST_INFERENCE_API.id };
 /** The smallest body the endpoint accepts, for documents that show how to call it. */
 const EXAMPLE_BODY = { inputs: Array.from({ length: FORECAST_LIMITS.minInputs }, (_, i) => 100 + i) };
