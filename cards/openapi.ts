@@ -11,7 +11,7 @@ import { ERROR_CODES } from '../skills/errors.js';
 import { CREDIT_TOP_UP_USD, atomicToUsdString, usdToAtomic } from '../skills/money.js';
 import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../server/payments/terms.js';
 import { httpPaths, priceVariants, type PriceList, type Registry, type Skill } from '../skills/registry.js';
-import { SIGN_IN, creditsAnswer, nonceAnswer, signInAnswer, signInBody, topUpAnswer, topUpBody } from '../server/auth.js';
+import { SIGN_IN, creditsAnswer, nonceAnswer, signInAnswer, signInBody, topUpAnswer, topUpBody, topUpPendingAnswer } from '../server/auth.js';
 import { accuracyAnswer, accuracyQuery, forecastAnswer, FORECAST_PATH, modelsAnswer } from '../server/forecast-routes.js';
 import { forecastInput } from '../skills/forecast/engine.js';
 import { FORECAST_INFERENCE_API } from '../skills/forecast-inference.js';
@@ -27,7 +27,7 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** Shared schemas under components/schemas; skill answers are added as `<SkillId>Answer`. (A function: its modules import each other.) */
 const sharedSchemas = () => ({
   Error: errorDocument, PaymentRequired: paymentRequiredDocument,
-  SignInNonce: nonceAnswer, SignIn: signInAnswer, Credits: creditsAnswer, CreditTopUp: topUpAnswer,
+  SignInNonce: nonceAnswer, SignIn: signInAnswer, Credits: creditsAnswer, CreditTopUp: topUpAnswer, CreditTopUpPending: topUpPendingAnswer,
   Forecast: forecastAnswer, ForecastModels: modelsAnswer, ForecastAccuracy: accuracyAnswer,
   AgentCard: agentCardDocument, A2aSkillList: a2aSkillListDocument, McpToolList: mcpToolListDocument,
   MarketplaceCatalog: catalogDocument, OpenApi: openApiDocument, Health: healthDocument,
@@ -116,12 +116,11 @@ function accountPaths() {
           },
           '202': {
             description: 'Paid, settlement still pending: credited once, when reconciliation finds it settled.',
-            content: json(ref('CreditTopUp')),
+            content: json(ref('CreditTopUpPending')),
           },
           '400': errorResponse('Invalid body or malformed payment header.'),
           '401': unauthorized,
           '402': paymentRequired('Payment required or refused: x402 v2 PaymentRequired for the amount (also base64 in PAYMENT-REQUIRED).'),
-          ...errorResponses([500, 503]),
         },
         'x-payment': { protocol: 'x402', mode: 'amount', currency: 'USD', amountField: 'amountUsd', network: X402_NETWORK },
       },
@@ -152,8 +151,8 @@ function forecastPaths(terms: PaymentTerms) {
           '402': paymentRequired(`No quota: payable here at $${FORECAST_INFERENCE_API.price} with x402; the body also names the cheaper chart forecast (paidAlternative).`),
           ...errorResponses([400, 401, 429, 500, 503, 504]),
         },
-        'x-payment-requirement': requirementRecord(terms, FORECAST_INFERENCE_API.price),
-        'x-price': fixedPriceRecord(FORECAST_INFERENCE_API.price),
+        // Not a registry operation: paid at this price only without a quota, so it carries its terms here rather than as x-payment-requirement.
+        'x-payment': { protocol: 'x402', mode: 'fixed-without-quota', requirement: requirementRecord(terms, FORECAST_INFERENCE_API.price), price: fixedPriceRecord(FORECAST_INFERENCE_API.price) },
       },
     },
     '/api/svc/v1/models': {

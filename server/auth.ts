@@ -118,14 +118,11 @@ const shownBalance = {
   balanceUsd: usdText.nullable(),
   creditQueued: z.literal(true).optional().describe('The credit is kept and retried because the store did not take it yet.'),
 };
-/** 200: settled and credited; 202: paid, settlement pending, credited once reconciliation finds it settled. */
-export const topUpAnswer = z.object({
-  account: z.string(),
-  toppedUp: atomic.optional().describe('200: the amount credited.'),
-  status: z.literal('settlement_pending').optional().describe('202 only.'),
-  pendingTopUp: atomic.optional().describe('202: the amount credited once settled.'),
-  ...shownBalance,
-  payment: settlementReceipt,
+/** 200: settled and credited. */
+export const topUpAnswer = z.object({ account: z.string(), toppedUp: atomic.describe('The amount credited.'), ...shownBalance, payment: settlementReceipt });
+/** 202: paid, settlement pending; credited once, when reconciliation finds it settled. */
+export const topUpPendingAnswer = z.object({
+  account: z.string(), status: z.literal('settlement_pending'), pendingTopUp: atomic.describe('Credited once settled.'), ...shownBalance, payment: settlementReceipt,
 });
 
 /**
@@ -196,7 +193,7 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
         const credited = receipt.pending ? { status: 'settlement_pending' as const, pendingTopUp: amount.toString() } : { toppedUp: amount.toString() };
         // Not written yet: the credit is queued in this instance and lands when the store is back.
         const shown = balance === undefined ? { balance: null, balanceUsd: null, creditQueued: true as const } : { balance: balance.toString(), balanceUsd: formatAtomic(balance) };
-        return { account: address, ...credited, ...shown, payment: receipt.settlement } satisfies z.input<typeof topUpAnswer>;
+        return { account: address, ...credited, ...shown, payment: receipt.settlement } satisfies z.input<typeof topUpAnswer> | z.input<typeof topUpPendingAnswer>;
       },
     }, req, res, deps);
   });
