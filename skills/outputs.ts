@@ -4,6 +4,7 @@
  * a shape common to many answers is declared once.
  */
 import { z } from 'zod';
+import { PERIOD_NAMES } from './intel/periods.js';
 
 /** A decimal integer as a string (block numbers, atomic amounts). */
 export const intString = z.string().regex(/^-?\d+$/).describe('Integer as a decimal string.');
@@ -46,6 +47,9 @@ export function coverageSchema<T extends z.ZodType>(time: T) {
 }
 export const coverage = coverageSchema(isoTime);
 export const epochCoverage = coverageSchema(z.number());
+
+/** An answer over a `timeperiod` on one chain: provenance, the period, and what of it the history covers. */
+export const periodAnswerShape = { ...provenanceShape, timeperiod: z.enum(PERIOD_NAMES), coverage };
 
 /** intel/screening.ts `ScreenSummary`: what the screen did to the listed tokens. */
 export const screenSummary = z

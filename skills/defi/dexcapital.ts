@@ -4,8 +4,7 @@ import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { z } from 'zod';
-import { address, coverage, provenanceShape, usdOrNull } from '../outputs.js';
-import { PERIOD_NAMES } from '../intel/periods.js';
+import { address, periodAnswerShape, usdOrNull } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
@@ -32,9 +31,7 @@ export const dexCapitalSkill = defineSkill({
   toolName: 'dex_capital',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   output: z.object({
-    ...provenanceShape,
-    timeperiod: z.enum(PERIOD_NAMES),
-    coverage,
+    ...periodAnswerShape,
     limit: z.number().int(),
     totals: z.object({ tvlUsd: usdOrNull, tvlStartUsd: usdOrNull, netFlowUsd: usdOrNull, volumeUsd: usdOrNull, pools: z.number().int() }),
     dexes: z.array(z.object({

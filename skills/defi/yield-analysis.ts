@@ -5,15 +5,12 @@ import { indexProvenance } from '../intel/provenance.js';
 import { YIELD_METHODOLOGY, poolYields } from '../intel/yields.js';
 import { TRADEABLE_LIQUIDITY_USD } from '../intel/market.js';
 import { EVM_CHAINS, chainParam, limitParam, periodParam } from '../params.js';
-import { coverage, provenanceShape } from '../outputs.js';
-import { PERIOD_NAMES } from '../intel/periods.js';
+import { periodAnswerShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { pct, periodSpan, usd } from '../summary.js';
 import { describeCoverage } from '../intel/coverage.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
-
-const periodHead = { ...provenanceShape, timeperiod: z.enum(PERIOD_NAMES), coverage };
 
 export const yieldAnalysisSkill = defineSkill({
   id: 'defi-yield-analysis',
@@ -32,7 +29,7 @@ export const yieldAnalysisSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
   output: z.object({
-    ...periodHead,
+    ...periodAnswerShape,
     poolsCompared: z.number().int(),
     limit: z.number().int(),
     pools: z.array(z.object({
@@ -72,7 +69,7 @@ export const altcoinSeasonSkill = defineSkill({
   toolName: 'altcoin_season_index',
   surfaces: ['a2a', 'mcp', 'agent'],
   output: z.object({
-    ...periodHead,
+    ...periodAnswerShape,
     available: z.boolean(),
     reason: z.string().optional().describe('With available: false, why (no benchmark or altcoin price).'),
     index: z.number().int().optional().describe('0-100: share of liquid altcoins that beat the benchmark.'),

@@ -4,8 +4,7 @@ import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { z } from 'zod';
-import { address, coverage, isoTime, provenanceShape } from '../outputs.js';
-import { PERIOD_NAMES } from '../intel/periods.js';
+import { address, isoTime, periodAnswerShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
@@ -22,9 +21,7 @@ export const liquidityShiftsSkill = defineSkill({
   toolName: 'liquidity_shifts',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   output: z.object({
-    ...provenanceShape,
-    timeperiod: z.enum(PERIOD_NAMES),
-    coverage,
+    ...periodAnswerShape,
     limit: z.number().int(),
     poolCount: z.number().int(),
     eventCount: z.number().int().describe('Mint and Burn events in the period.'),

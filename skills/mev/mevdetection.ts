@@ -4,8 +4,7 @@ import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { z } from 'zod';
-import { address, coverage, provenanceShape } from '../outputs.js';
-import { PERIOD_NAMES } from '../intel/periods.js';
+import { address, periodAnswerShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
@@ -24,9 +23,7 @@ export const mevDetectionSkill = defineSkill({
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
   output: z.object({
-    ...provenanceShape,
-    timeperiod: z.enum(PERIOD_NAMES),
-    coverage,
+    ...periodAnswerShape,
     limit: z.number().int(),
     sandwichCount: z.number().int(),
     victimCount: z.number().int(),

@@ -5,8 +5,7 @@ import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { chainListInput } from '../params.js';
 import { z } from 'zod';
-import { address, coverage, isoTime, provenanceShape } from '../outputs.js';
-import { PERIOD_NAMES } from '../intel/periods.js';
+import { address, isoTime, periodAnswerShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
@@ -25,9 +24,7 @@ export const whaleIntelSkill = defineSkill({
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
   output: z.object({
-    ...provenanceShape,
-    timeperiod: z.enum(PERIOD_NAMES),
-    coverage,
+    ...periodAnswerShape,
     limit: z.number().int(),
     minUsd: z.number().describe('Smallest move counted, USD.'),
     eventCount: z.number().int(),
