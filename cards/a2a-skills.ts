@@ -1,7 +1,8 @@
 /** The A2A skill list (`GET /api/a2a/skills`), projected from the registry: each skill on the `a2a` surface with its catalogue price. */
 import { z } from 'zod';
 import type { Registry, Skill } from '../skills/registry.js';
-import { priceOptions } from './openapi.js';
+import { answerSchema, priceOptions } from './openapi.js';
+import type { a2aSkillListDocument } from './documents.js';
 
 export const A2A_SKILLS_PATH = '/api/a2a/skills';
 
@@ -16,7 +17,7 @@ export function a2aPriceUsd(skill: Skill): string {
   return prices.length === 1 ? prices[0]! : `${prices[0]}-${prices[prices.length - 1]}`;
 }
 
-export function buildA2aSkillList(registry: Registry, serverUrl: string) {
+export function buildA2aSkillList(registry: Registry, serverUrl: string): z.input<typeof a2aSkillListDocument> {
   const skills = a2aSkills(registry).map((skill) => ({
     id: skill.id,
     name: skill.title,
@@ -24,12 +25,14 @@ export function buildA2aSkillList(registry: Registry, serverUrl: string) {
     tags: [...skill.tags],
     examples: [...skill.examples],
     priceUsd: a2aPriceUsd(skill),
-    currency: 'USDC',
+    currency: 'USDC' as const,
     endpoint: `${serverUrl}${A2A_SKILLS_PATH}/${skill.id}`,
     body: 'envelope { "params": { ... } }, params as below',
     params: z.toJSONSchema(skill.input, { io: 'input' }),
+    // What the skill answers (its registry output schema).
+    output: answerSchema(skill),
     inputModes: ['application/json'],
     outputModes: ['application/json'],
   }));
-  return { count: skills.length, payment: { protocol: 'x402', network: 'eip155:8453', asset: 'USDC' }, skills };
+  return { count: skills.length, payment: { protocol: 'x402' as const, network: 'eip155:8453', asset: 'USDC' }, skills };
 }

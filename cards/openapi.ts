@@ -6,46 +6,49 @@
  * listed too, their request bodies from the routes' own schemas.
  */
 import { z } from 'zod';
+import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { ERROR_CODES } from '../skills/errors.js';
 import { CREDIT_TOP_UP_USD, atomicToUsdString, usdToAtomic } from '../skills/money.js';
 import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import { httpPaths, priceVariants, type PriceList, type Registry, type Skill } from '../skills/registry.js';
-import { SIGN_IN, signInBody, topUpBody } from '../server/auth.js';
+import { SIGN_IN, creditsAnswer, nonceAnswer, signInAnswer, signInBody, topUpAnswer, topUpBody, topUpPendingAnswer } from '../payments/accounts.js';
+import { accuracyAnswer, accuracyQuery, forecastAnswer, FORECAST_API_PATH as FORECAST_PATH, forecastInferenceSkill as FORECAST_INFERENCE_API, modelsAnswer, quotaState } from '../skills/forecast-inference.js';
+import { forecastInput } from '../skills/forecast/engine.js';
+import { A2A_SKILLS_PATH } from './a2a-skills.js';
+import { a2aSkillListDocument, agentCardDocument, catalogDocument, errorDocument, healthDocument, mcpToolListDocument, openApiDocument, paymentRequiredDocument } from './documents.js';
 
-const errorSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: {
-        code: { type: 'string', enum: Object.keys(ERROR_CODES) },
-        message: { type: 'string' },
-        reason: { type: 'string' },
-        fields: { type: 'array', items: { type: 'object', required: ['field', 'rule'], properties: { field: { type: 'string' }, rule: { type: 'string' } } } },
-      },
-    },
-  },
-} as const;
+/** What the forecast API charges a call without quota (its skill's only price). */
+const forecastApiPrice = priceVariants(FORECAST_INFERENCE_API.price)[0]!.price;
+
+/** A zod schema as an OpenAPI 3.1 schema object (JSON Schema 2020-12 without `$schema`). */
+function schemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  return rest;
+}
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** Shared schemas under components/schemas; skill answers are added as `<SkillId>Answer`. (A function: its modules import each other.) */
+const sharedSchemas = () => ({
+  Error: errorDocument, PaymentRequired: paymentRequiredDocument,
+  SignInNonce: nonceAnswer, SignIn: signInAnswer, Credits: creditsAnswer, CreditTopUp: topUpAnswer, CreditTopUpPending: topUpPendingAnswer,
+  Forecast: forecastAnswer.extend({ quota: quotaState.optional().describe('Under a service-token quota: what is left of it.') }), ForecastModels: modelsAnswer, ForecastAccuracy: accuracyAnswer,
+  AgentCard: agentCardDocument, A2aSkillList: a2aSkillListDocument, McpToolList: mcpToolListDocument,
+  MarketplaceCatalog: catalogDocument, OpenApi: openApiDocument, Health: healthDocument,
+}) satisfies Record<string, z.ZodType>;
+const answerName = (id: string) => `${id.replace(/(^|-)([a-z0-9])/g, (_m, _d, c: string) => c.toUpperCase())}Answer`;
+
+/** Error statuses with every code each may carry (skills/errors.ts), projected, never typed. */
+function errorResponses(statuses: readonly number[]) {
+  return Object.fromEntries(statuses.map((status) => {
+    const codes = Object.entries(ERROR_CODES).filter(([, c]) => c.status === status).map(([code]) => code);
+    return [String(status), { description: `Error: ${codes.join(', ')}. Nothing is charged.`, content: json(ref('Error')) }];
+  }));
+}
+const paymentRequired = (description: string) => ({ description, content: json(ref('PaymentRequired')) });
+/** What a paid data operation can answer besides its 200 and 402. */
+const PAID_ERROR_STATUSES = [400, 404, 413, 415, 429, 500, 503, 504] as const;
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
-const errorResponse = (description: string) => ({ description, content: json(errorSchema) });
-const atomic = { type: 'string', pattern: '^-?\\d+$', description: 'Atomic USDC (6 decimals), as a decimal string.' } as const;
-const usd = { type: 'string', description: 'USD, "$" and two or more decimals.' } as const;
-const settlementReceipt = {
-  type: 'object',
-  description: 'The x402 settlement receipt (also in PAYMENT-RESPONSE / X-PAYMENT-RESPONSE).',
-  properties: { success: { type: 'boolean' }, transaction: { type: 'string' }, network: { type: 'string' }, payer: { type: 'string' } },
-  additionalProperties: true,
-} as const;
-/** A credited balance, or null while the credit is queued (the store did not take it yet). */
-const balanceFields = {
-  balance: { anyOf: [atomic, { type: 'null' }] },
-  balanceUsd: { anyOf: [usd, { type: 'null' }] },
-  creditQueued: { type: 'boolean', description: 'Present (true) when the credit is kept and retried because the store did not take it yet.' },
-} as const;
-
+const errorResponse = (description: string) => ({ description, content: json(ref('Error')) });
 /**
  * The account routes of the paid MCP tools: a single-use nonce, sign-in with Ethereum (EIP-4361)
  * for a bearer token, the balance and ledger, and a top-up paid with x402.
@@ -63,10 +66,7 @@ function accountPaths() {
         responses: {
           '200': {
             description: 'The nonce and what the message must name.',
-            content: json({
-              type: 'object', required: ['nonce', 'domain', 'uri', 'chainId', 'expiresInSeconds'],
-              properties: { nonce: { type: 'string' }, domain: { type: 'string' }, uri: { type: 'string', format: 'uri' }, chainId: { type: 'integer' }, expiresInSeconds: { type: 'integer' } },
-            }),
+            content: json(ref('SignInNonce')),
           },
         },
       },
@@ -77,14 +77,11 @@ function accountPaths() {
         summary: 'Sign in with Ethereum for a bearer token',
         description: `An EIP-4361 message for this server's domain and origin, chain 8453 and a nonce from GET /api/auth/nonce, and its signature (EOA or contract wallet). Answers a bearer token valid ${SIGN_IN.tokenTtlMs / 3_600_000} h for the paid MCP tools and the credit routes.`,
         tags: ['accounts'],
-        requestBody: { required: true, content: json(z.toJSONSchema(signInBody, { io: 'input' })) },
+        requestBody: { required: true, content: json(schemaOf(signInBody, 'input')) },
         responses: {
           '200': {
             description: 'Signed in.',
-            content: json({
-              type: 'object', required: ['accessToken', 'tokenType', 'expiresAt', 'address'],
-              properties: { accessToken: { type: 'string' }, tokenType: { const: 'Bearer' }, expiresAt: { type: 'integer', description: 'Unix seconds.' }, address: { type: 'string' } },
-            }),
+            content: json(ref('SignIn')),
           },
           '400': errorResponse('Invalid body.'),
           '401': errorResponse('`sign_in_invalid`: wrong domain, URI origin or chain, unknown or used nonce, expired, or not signed by its address.'),
@@ -100,13 +97,7 @@ function accountPaths() {
         responses: {
           '200': {
             description: 'The balance and the newest movements first.',
-            content: json({
-              type: 'object', required: ['account', 'balance', 'balanceUsd', 'movements'],
-              properties: {
-                account: { type: 'string' }, balance: atomic, balanceUsd: usd,
-                movements: { type: 'array', items: { type: 'object', required: ['at', 'kind', 'amount', 'balanceAfter', 'ref'], properties: { at: { type: 'string', format: 'date-time' }, kind: { enum: ['topup', 'debit', 'refund'] }, amount: atomic, balanceAfter: atomic, ref: { type: 'string' } } } },
-              },
-            }),
+            content: json(ref('Credits')),
           },
           '401': unauthorized,
         },
@@ -119,23 +110,80 @@ function accountPaths() {
         description: `Adds amountUsd (${CREDIT_TOP_UP_USD.min}-${CREDIT_TOP_UP_USD.max}) to the signed-in account's credits. Unpaid, the answer is the 402 challenge for that amount; paid (X-PAYMENT or PAYMENT-SIGNATURE) it is credited once the payment settled.`,
         tags: ['accounts'],
         security: bearer,
-        requestBody: { required: true, content: json(z.toJSONSchema(topUpBody, { io: 'input' })) },
+        requestBody: { required: true, content: json(schemaOf(topUpBody, 'input')) },
         responses: {
           '200': {
             description: 'Settled and credited.',
-            content: json({ type: 'object', required: ['account', 'toppedUp', 'balance', 'balanceUsd', 'payment'], properties: { account: { type: 'string' }, toppedUp: atomic, ...balanceFields, payment: settlementReceipt } }),
+            content: json(ref('CreditTopUp')),
           },
           '202': {
             description: 'Paid, settlement still pending: credited once, when reconciliation finds it settled.',
-            content: json({ type: 'object', required: ['account', 'status', 'pendingTopUp', 'payment'], properties: { account: { type: 'string' }, status: { const: 'settlement_pending' }, pendingTopUp: atomic, ...balanceFields, payment: settlementReceipt } }),
+            content: json(ref('CreditTopUpPending')),
           },
           '400': errorResponse('Invalid body or malformed payment header.'),
           '401': unauthorized,
-          '402': { description: 'Payment required or refused: x402 v2 PaymentRequired for the amount (also base64 in PAYMENT-REQUIRED).' },
+          '402': paymentRequired('Payment required or refused: x402 v2 PaymentRequired for the amount (also base64 in PAYMENT-REQUIRED).'),
         },
         'x-payment': { protocol: 'x402', mode: 'amount', currency: 'USD', amountField: 'amountUsd', network: X402_NETWORK },
       },
     },
+  };
+}
+
+/** The JSON Schema of a skill's answer, as OpenAPI and the A2A skill list publish it. */
+export function answerSchema(skill: Pick<Skill, 'output'>): Record<string, unknown> {
+  const { $schema: _, ...schema } = z.toJSONSchema(skill.output, { io: 'output' });
+  return schema;
+}
+
+/** Forecast inference (spec 4.3): free under a service-token quota, else paid per call with x402 at its catalogue price. */
+function forecastPaths(terms: PaymentTerms) {
+  const query = z.toJSONSchema(accuracyQuery, { io: 'input' }) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  return {
+    [FORECAST_PATH]: {
+      post: {
+        operationId: FORECAST_INFERENCE_API.id,
+        summary: FORECAST_INFERENCE_API.title,
+        description: `${FORECAST_INFERENCE_API.description} Quota access signs with the X-Wallet, X-Timestamp and X-Signature headers.`,
+        tags: [...FORECAST_INFERENCE_API.tags],
+        parameters: ['X-Wallet', 'X-Timestamp', 'X-Signature'].map((name) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description: 'Service-token quota access (EIP-191 signature over the documented message).' })),
+        requestBody: { required: true, content: json(schemaOf(forecastInput, 'input')) },
+        responses: {
+          '200': { description: 'The forecast; `quota` when served under a service-token quota.', content: json(ref('Forecast')) },
+          '402': paymentRequired(`No quota: payable here at $${forecastApiPrice} with x402; the body also names the cheaper chart forecast (paidAlternative).`),
+          ...errorResponses([400, 401, 429, 500, 503, 504]),
+        },
+        // Not a registry operation: paid at this price only without a quota, so it carries its terms here rather than as x-payment-requirement.
+        'x-payment': { protocol: 'x402', mode: 'fixed-without-quota', requirement: requirementRecord(terms, forecastApiPrice), price: fixedPriceRecord(forecastApiPrice) },
+      },
+    },
+    '/api/svc/v1/models': {
+      get: { operationId: 'forecast-models', summary: 'Forecast models and what serves each', tags: ['forecast'], responses: { '200': { description: 'The model catalogue.', content: json(ref('ForecastModels')) }, ...errorResponses([503]) } },
+    },
+    [`${FORECAST_PATH}/accuracy`]: {
+      get: {
+        operationId: 'forecast-accuracy',
+        summary: 'Forecast accuracy ledger',
+        tags: ['forecast'],
+        parameters: Object.entries(query.properties).map(([name, schema]) => ({ name, in: 'query', required: query.required?.includes(name) ?? false, schema })),
+        responses: { '200': { description: 'Scored forecasts per asset, chain, interval and model, with the baselines.', content: json(ref('ForecastAccuracy')) }, ...errorResponses([400, 503]) },
+      },
+    },
+  };
+}
+
+/** The free discovery documents and the health report. */
+function discoveryPaths() {
+  const doc = (operationId: string, summary: string, schema: string, extra: Record<string, unknown> = {}) => ({
+    get: { operationId, summary, tags: ['discovery'], responses: { '200': { description: summary, content: json(ref(schema)) }, ...extra } },
+  });
+  return {
+    [`/${AGENT_CARD_PATH}`]: doc('agent-card', 'The A2A agent card', 'AgentCard'),
+    [A2A_SKILLS_PATH]: doc('a2a-skills', 'The A2A skills with prices, params and answer schemas', 'A2aSkillList'),
+    '/api/mcp/tools': doc('mcp-tools', 'The MCP tools as JSON', 'McpToolList'),
+    '/api/marketplace/catalog': doc('marketplace-catalog', 'The marketplace catalogue: every service and every way to buy it', 'MarketplaceCatalog'),
+    '/openapi.json': doc('openapi', 'This document', 'OpenApi'),
+    '/healthz': doc('health', 'Health of the store, chains and payments', 'Health', { '503': { description: 'Degraded: the same report, status degraded.', content: json(ref('Health')) } }),
   };
 }
 
@@ -157,13 +205,11 @@ export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl:
           summary: skill.title,
           description: i === 0 ? skill.description : `${skill.description} (Also served at ${skill.httpPath}.)`,
           tags: [...skill.tags],
-          requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(skill.input, { io: 'input' }) } } },
+          requestBody: { required: true, content: json(schemaOf(skill.input, 'input')) },
           responses: {
-            '200': { description: 'The answer, with provenance; the settlement receipt is in PAYMENT-RESPONSE / X-PAYMENT-RESPONSE.' },
-            '400': { description: 'Invalid body or malformed payment header.', content: { 'application/json': { schema: errorSchema } } },
-            '402': { description: 'Payment required or refused: x402 v2 PaymentRequired (also base64 in PAYMENT-REQUIRED).' },
-            '404': { description: 'Token unknown or unpriceable; nothing charged.', content: { 'application/json': { schema: errorSchema } } },
-            '503': { description: 'Chain or source unavailable; nothing charged.', content: { 'application/json': { schema: errorSchema } } },
+            '200': { description: 'The answer, with provenance; the settlement receipt is in PAYMENT-RESPONSE / X-PAYMENT-RESPONSE.', content: json(ref(answerName(skill.id))) },
+            '402': paymentRequired('Payment required or refused: x402 v2 PaymentRequired (also base64 in PAYMENT-REQUIRED).'),
+            ...errorResponses(PAID_ERROR_STATUSES),
           },
           'x-payment-requirement': requirementRecord(terms, prices[0]!),
           'x-price': fixedPriceRecord(prices[0]!),
@@ -177,19 +223,23 @@ export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl:
               [skill.capabilityField!]: c.id,
               summary: c.title,
               prices: priceOptions(c, 'catalog'),
-              schema: z.toJSONSchema(c.input, { io: 'input' }),
+              schema: schemaOf(c.input, 'input'),
+              answer: ref(answerName(c.id)),
             })),
           }),
         },
       };
     });
   }
+  // Every skill's answer, working or not, so capability bodies and agent-only skills are described too.
+  const answers = Object.fromEntries(registry.list().filter((s) => !s.disabledReason).map((s) => [answerName(s.id), answerSchema(s)]));
+  const shared = Object.fromEntries(Object.entries(sharedSchemas()).map(([name, schema]) => [name, schemaOf(schema)]));
   return {
     openapi: '3.1.0',
     info: { title: 'Sibyl', version, description: 'Pay-per-request blockchain intelligence. Paid operations settle per call in USDC with x402 v2.' },
     servers: [{ url: serverUrl }],
-    paths: { ...paths, ...accountPaths() },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token from POST /api/auth/siwe (sign-in with Ethereum).' } } },
+    paths: { ...paths, ...accountPaths(), ...forecastPaths(terms), ...discoveryPaths() },
+    components: { schemas: { ...shared, ...answers }, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token from POST /api/auth/siwe (sign-in with Ethereum).' } } },
     'x-x402': {
       version: '2.0',
       networks: [X402_NETWORK],

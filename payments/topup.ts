@@ -5,6 +5,8 @@
  * while the store is down: the answer never becomes an error. A pending settlement is credited by
  * reconciliation (CreditLedger.settle), never before.
  */
+import type { z } from 'zod';
+import type { topUpAnswer, topUpPendingAnswer } from './accounts.js';
 import { formatAtomic, type CreditLedger } from './credits.js';
 import type { PaidOperation } from './operation.js';
 import type { Outbox } from './outbox.js';
@@ -30,10 +32,10 @@ export function topUpOperation(credits: CreditLedger, outbox: Outbox, account: s
     async respond(_answer, receipt) {
       // The balance is shown when the store answers at once; the answer never waits on it.
       if (written && receipt.pending) balance = await Promise.race([credits.balance(account), new Promise<undefined>((r) => setTimeout(() => r(undefined), 500).unref())]).catch(() => undefined);
-      const credited = receipt.pending ? { status: 'settlement_pending', pendingTopUp: amount.toString() } : { toppedUp: amount.toString() };
+      const credited = receipt.pending ? { status: 'settlement_pending' as const, pendingTopUp: amount.toString() } : { toppedUp: amount.toString() };
       // Not written yet: the credit is queued in this instance and lands when the store is back.
-      const shown = balance === undefined ? { balance: null, balanceUsd: null, creditQueued: true } : { balance: balance.toString(), balanceUsd: formatAtomic(balance) };
-      return { account, ...credited, ...shown, payment: receipt.settlement };
+      const shown = balance === undefined ? { balance: null, balanceUsd: null, creditQueued: true as const } : { balance: balance.toString(), balanceUsd: formatAtomic(balance) };
+      return { account, ...credited, ...shown, payment: receipt.settlement } satisfies z.input<typeof topUpAnswer> | z.input<typeof topUpPendingAnswer>;
     },
   };
 }

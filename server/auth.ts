@@ -14,12 +14,11 @@ import { SibylError } from '../skills/errors.js';
 import { CHAINS, PAYMENT_CHAIN } from '../chain/chains.js';
 import { CreditLedger, formatAtomic } from '../payments/credits.js';
 import { topUpOperation } from '../payments/topup.js';
+import { SIGN_IN, signInBody, topUpBody, type creditsAnswer, type nonceAnswer, type signInAnswer } from '../payments/accounts.js';
 import type { Store } from '../store/store.js';
 import { hasBody, servePaid, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from '../skills/validation.js';
-import { CREDIT_TOP_UP_USD } from '../skills/money.js';
 
-export const SIGN_IN = { nonceTtlMs: 10 * 60_000, tokenTtlMs: 60 * 60_000 } as const;
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -85,21 +84,6 @@ export function unauthorized(publicUrl: string, resourcePath: string): SibylErro
   });
 }
 
-/** Bodies of the sign-in and top-up routes (also published in /openapi.json). */
-export const signInBody = z.strictObject({
-  message: z.string().min(1).max(4_000).describe('The EIP-4361 message.'),
-  signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be 0x-prefixed hex').describe('Its signature.'),
-});
-const usdAmount = z.string().regex(/^\d{1,4}(\.\d{1,6})?$/, 'must be a USD amount such as "5" or "5.00"')
-  .refine((v) => Number(v) >= Number(CREDIT_TOP_UP_USD.min) && Number(v) <= Number(CREDIT_TOP_UP_USD.max), `must be ${CREDIT_TOP_UP_USD.min}-${CREDIT_TOP_UP_USD.max}`);
-/** The amount as a decimal string ("5.00") or a JSON number (5, 5.25): a number is read as its shortest decimal form. */
-export const topUpBody = z.strictObject({
-  amountUsd: z.union([z.string(), z.number()], { error: 'must be a USD amount: a string such as "5.00" or a number such as 5' })
-    .transform((v) => (typeof v === 'number' ? String(v) : v))
-    .pipe(usdAmount)
-    .describe(`USD to add, ${CREDIT_TOP_UP_USD.min}-${CREDIT_TOP_UP_USD.max}, at most 6 decimals: a string such as "5.00" or a number such as 5.`),
-});
-
 /**
  * @param signInOrigin the origin sign-in messages must name (PUBLIC_URL, else the configured
  * listening origin); never taken from the request's Host or X-Forwarded-* headers.
@@ -124,12 +108,12 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
   app.get('/api/auth/nonce', async (_req, res) => {
     const nonce = await accounts.nonce();
     const origin = signInOrigin();
-    res.json({ nonce, domain: new URL(origin).host, uri: origin, chainId: CHAINS[PAYMENT_CHAIN].chainId, expiresInSeconds: SIGN_IN.nonceTtlMs / 1000 });
+    res.json({ nonce, domain: new URL(origin).host, uri: origin, chainId: CHAINS[PAYMENT_CHAIN].chainId, expiresInSeconds: SIGN_IN.nonceTtlMs / 1000 } satisfies z.input<typeof nonceAnswer>);
   });
   app.post('/api/auth/siwe', async (req, res) => {
     const { message, signature } = parseBody(signInBody, hasBody(req) ? req.body : undefined);
     const session = await accounts.signIn(message, signature as Hex, signInOrigin());
-    res.json({ ...session, tokenType: 'Bearer' });
+    res.json({ ...session, tokenType: 'Bearer' } satisfies z.input<typeof signInAnswer>);
   });
 
   const account = async (req: Request) => {
@@ -140,7 +124,7 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
   app.get('/api/credits', async (req, res) => {
     const address = await account(req);
     const balance = await credits.balance(address);
-    res.json({ account: address, balance: balance.toString(), balanceUsd: formatAtomic(balance), movements: await credits.movements(address) });
+    res.json({ account: address, balance: balance.toString(), balanceUsd: formatAtomic(balance), movements: await credits.movements(address) } satisfies z.input<typeof creditsAnswer>);
   });
   app.post('/api/credits/topup', async (req, res) => {
     const address = await account(req);

@@ -9,10 +9,9 @@ import { z } from 'zod';
 import { SibylError } from '../skills/errors.js';
 import { ACCESS_TIERS, QuotaRequired, type ForecastAccess } from '../skills/forecast/access.js';
 import type { OwnWays } from '../cards/catalog.js';
-import { ACCURACY_ROW_LIMIT } from '../skills/forecast/ledger.js';
 import { FORECAST_LIMITS } from '../skills/forecast/slots.js';
 import { FREE_USD, formatUsd } from '../skills/money.js';
-import { FORECAST_API_EXAMPLE_BODY, FORECAST_API_PATH, forecastInferenceSkill } from '../skills/forecast-inference.js';
+import { accuracyAnswer, accuracyQuery, FORECAST_API_EXAMPLE_BODY, FORECAST_API_PATH, forecastAnswer, forecastInferenceSkill, modelsAnswer, quotaState } from '../skills/forecast-inference.js';
 import { skillOperation, type PaidOperation } from '../payments/operation.js';
 import { quotaMethod } from '../payments/quota-method.js';
 import { servePaid, type PaidRouteDeps } from './paid-routes.js';
@@ -57,11 +56,6 @@ function refuse(res: Response, deps: ForecastRouteDeps, req: Request, operation:
   });
 }
 
-const accuracyQuery = z.strictObject({
-  asset: z.string().regex(/^[A-Za-z0-9]{1,20}$/).optional(),
-  limit: z.coerce.number().int().min(ACCURACY_ROW_LIMIT.min).max(ACCURACY_ROW_LIMIT.max).default(ACCURACY_ROW_LIMIT.default),
-});
-
 export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void {
   const forecast = deps.context.forecast;
 
@@ -84,14 +78,14 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
       throw err;
     }
     const { answer, receipt: admission } = paid;
-    const quota = { wallet: admission.wallet, tier: admission.tier, limit: admission.limit, remaining: admission.limit - admission.used, resetAt: admission.resetAt };
+    const quota: z.input<typeof quotaState> = { wallet: admission.wallet, tier: admission.tier, limit: admission.limit, remaining: admission.limit - admission.used, resetAt: admission.resetAt };
     res.set({ 'X-Quota-Tier': quota.tier, 'X-Quota-Limit': String(quota.limit), 'X-Quota-Remaining': String(quota.remaining), 'X-Quota-Reset': String(quota.resetAt) });
-    res.json({ ...answer, quota });
+    res.json({ ...(answer as z.input<typeof forecastAnswer>), quota });
   });
 
   app.get('/api/svc/v1/models', (_req, res) => {
     if (!forecast) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
-    res.json({ ...forecast.service.catalogue(), limits: FORECAST_LIMITS });
+    res.json({ ...forecast.service.catalogue(), limits: FORECAST_LIMITS } satisfies z.input<typeof modelsAnswer>);
   });
 
   app.get('/api/svc/v1/forecast/accuracy', async (req, res) => {
@@ -99,7 +93,7 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
     if (!forecast) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
     const { totalBuckets, assetsScored, rows } = await forecast.ledger.rows(query.asset);
     res.json({
-      object: 'forecast-accuracy',
+      object: 'forecast-accuracy' as const,
       asset: query.asset?.toUpperCase() ?? null,
       totalBuckets,
       assetsScored,
@@ -108,6 +102,6 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
       rows: rows.slice(0, query.limit),
       ...(rows.length > query.limit && { truncated: { limit: query.limit, originalLengths: { rows: rows.length } } }),
       method: 'each forecast is scored at its last step against the indexed price then; origin live: forecasts served or precomputed, scored when due; origin backfill: forecasts made at start at rolling origins over the indexed history, each from the candles before its origin only; random-walk (no change) and always-bullish rows are the baselines; moves within the neutral band are scratches, excluded from hit rates',
-    });
+    } satisfies z.input<typeof accuracyAnswer>);
   });
 }

@@ -6,6 +6,8 @@
  * An embedded chain also shows its node's supervision (status, restarts, last restart). Every
  * probe is bounded, so a hung node makes a chain not ok, never /healthz slow.
  */
+import type { z } from 'zod';
+import type { healthDocument } from '../cards/documents.js';
 import { notSibylDevnet, wrongChain } from '../chain/genesis-marker.js';
 import type { ChainRuntime, ChainSourceKind, ConnectedChain } from '../chain/runtime.js';
 import { indexKeys } from '../indexer/rows.js';
@@ -72,7 +74,7 @@ function within<T, F>(ms: number, work: Promise<T>, fallback: F): Promise<T | F>
   return Promise.race([work, new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
 }
 
-export async function health(chains: ChainRuntime, store: Store, paywall: Paywall, facilitator: 'local' | 'remote') {
+export async function health(chains: ChainRuntime, store: Store, paywall: Paywall, facilitator: 'local' | 'remote'): Promise<z.input<typeof healthDocument>> {
   const TIMED_OUT = Symbol('timed out');
   const chainReports = await Promise.all(
     chains.list().map(async (c) => {

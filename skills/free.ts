@@ -55,7 +55,8 @@ export function defineFreeTool<S extends z.ZodObject, O extends z.ZodObject>({ r
     async handler(input, ctx) {
       const result = await read(input, ctx);
       // Every result carries `limit`: the call's (defaulted) limit, or null for a tool without one.
-      return 'limit' in result ? result : { ...result, limit: (input as { limit?: number }).limit ?? null };
+      // Results are snapshots stored as JSON, so their type is the schema's word (checked in tests by output-check).
+      return ('limit' in result ? result : { ...result, limit: (input as { limit?: number }).limit ?? null }) as z.input<O>;
     },
   });
 }

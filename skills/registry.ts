@@ -4,6 +4,7 @@
  * agent) is a projection of it. Prices, enums, defaults and limits live only here.
  */
 import type { z } from 'zod';
+import { checkedHandler } from './output-check.js';
 import { assertUsdPrice, usdToAtomic, type UsdPrice } from './money.js';
 import type { SkillContext } from './context.js';
 
@@ -23,9 +24,6 @@ export type PriceSpec<I> = UsdPrice | { readonly variants: readonly [PriceVarian
 export function priceVariants<I>(price: PriceSpec<I>): readonly PriceVariant<I>[] {
   return typeof price === 'string' ? [{ price, when: {} }] : price.variants;
 }
-
-/** What a skill answers when it declares no schema of its own yet: a JSON object. */
-export type SkillAnswer = Record<string, unknown>;
 
 export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** Stable id (A2A skill id style, e.g. `latest-pairs`). */
@@ -76,10 +74,11 @@ export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = 
   readonly admit?: (input: z.output<S>, ctx: SkillContext) => Promise<void>;
   /**
    * The answer's schema: what the handler returns, published in OpenAPI, the A2A skill list and
-   * as the MCP tool's `outputSchema`. (Being made required skill by skill, issue 14.)
+   * as the MCP tool's `outputSchema`. Shared pieces live in `outputs.ts`.
    */
-  readonly output?: O;
-  readonly handler: (input: z.output<S>, ctx: SkillContext) => Promise<SkillAnswer>;
+  readonly output: O;
+  /** Typed by `output`, so tsc holds every answer to its published schema. */
+  readonly handler: (input: z.output<S>, ctx: SkillContext) => Promise<z.input<O>>;
   /**
    * The answer's first line in plain language, from a result of this skill (the report agent's
    * writer adds the main rows and the source after it). Skills without one are described from
@@ -128,6 +127,7 @@ export function defineSkill<S extends z.ZodObject, O extends z.ZodObject = z.Zod
   if (free && (def.httpPath || def.catalog)) throw new Error(`free skill ${def.id} cannot have a paid route or catalogue entry`);
   return {
     ...def,
+    handler: checkedHandler(def.id, def.output, def.handler),
     quote(input, list = 'http') {
       if (list === 'catalog' && def.catalogPrice) return usdToAtomic(def.catalogPrice);
       const matches = variants.filter((v) => Object.entries(v.when).every(([k, want]) => (input as Record<string, unknown>)[k] === want));

@@ -7,10 +7,31 @@
 import { z } from 'zod';
 import { SibylError } from '../errors.js';
 import type { ReportRunner, SkillContext } from '../context.js';
+import { isoTime } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 
 /** Longest prompt accepted, in characters, and the largest `metadata` object, in bytes of JSON. */
 export const REPORT_LIMITS = { promptChars: 4_000, idChars: 128, metadataBytes: 4_096 } as const;
+
+const args = z.record(z.string(), z.unknown());
+/** The report agent's answer (graph/report.ts `ReportAnswer`). */
+const reportAnswer = z.object({
+  analysis: z.string().describe('The answer in plain language, with figures and sources.'),
+  toolsUsed: z.array(z.object({ skill: z.string(), args })),
+  planner: z.string().describe('Which planner chose the tools (LLM or offline).'),
+  roomId: z.string().nullable().describe('Reuse for follow-up questions.'),
+  userId: z.string().optional(),
+  results: z.array(z.object({
+    skill: z.string(),
+    tool: z.string(),
+    args,
+    ok: z.boolean(),
+    result: z.record(z.string(), z.unknown()).optional().describe('The skill\'s own answer (its schema is that skill\'s output).'),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  })),
+  provenance: z.array(z.record(z.string(), z.unknown())).describe('Each result\'s provenance.'),
+  generatedAt: isoTime,
+});
 
 export const generalAnalysisSkill = defineSkill({
   id: 'general-analysis',
@@ -37,12 +58,14 @@ export const generalAnalysisSkill = defineSkill({
   catalogPrice: '1.00',
   httpPath: '/x402/svc/report',
   capabilityField: 'service',
+  output: reportAnswer,
   // A2A sells it at its catalogue price ($1.00); the HTTP report path at $0.50 (DESIGN.md section 6).
   surfaces: ['http', 'a2a'],
   catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 60 },
   admit: async (_input, ctx) => void reportAgent(ctx),
   async handler(input, ctx) {
-    return { ...(await reportAgent(ctx).ask(input, ctx.signal)) };
+    // The graph's ReportAnswer (readonly, owned by graph/); held to the schema at run time in tests.
+    return { ...(await reportAgent(ctx).ask(input, ctx.signal)) } as z.input<typeof reportAnswer>;
   },
 });
 

@@ -5,10 +5,38 @@ import { GRADUATION_PACE_SECONDS, GRADUATION_RANKING, graduationWatch } from '..
 import { round } from '../intel/market.js';
 import { PERIODS } from '../intel/periods.js';
 import { limitParam, onlyChainParam, periodParam } from '../params.js';
+import { coverage, intString, isoTime } from '../outputs.js';
+import { PERIOD_NAMES } from '../intel/periods.js';
 import { defineSkill } from '../registry.js';
 import { curveFeed } from './feed.js';
 
 const LAUNCH_SORTS = ['volume', 'time', 'progress'] as const;
+
+/** intel/curve.ts `curveProvenance`: the Solana launchpad feed's provenance. */
+const curveHead = {
+  source: z.string(),
+  chain: z.string().describe('solana.'),
+  venue: z.string(),
+  asOf: z.object({ slot: intString, timestamp: isoTime }),
+  window: z.object({ from: isoTime, to: isoTime }).describe('The window trades are counted over.'),
+  coverage,
+  solUsd: z.object({ usd: z.number().nullable(), source: z.string() }).describe('SOL/USD at the head, and where it came from.'),
+  methodology: z.string(),
+};
+/** intel/curve.ts `TokenActivity`: a curve token and its trading over the window. */
+const curveToken = z.object({
+  mint: z.string(), symbol: z.string().nullable(), name: z.string().nullable(), creator: z.string().nullable(), launchedAt: isoTime.nullable(),
+  trades: z.number().int(), buys: z.number().int(), sells: z.number().int(), traders: z.number().int(),
+  volumeSol: z.number(), volumeUsd: z.number(),
+  progressPct: z.number().nullable(), priceSol: z.number().nullable(), marketCapUsd: z.number().nullable(), lastTradeAt: isoTime.nullable(),
+  graduated: z.boolean(),
+  migration: z.object({
+    available: z.boolean(), address: z.string(), migratedAt: isoTime, reason: z.string().optional(),
+    trades: z.number().int().optional(), traders: z.number().int().optional(), volumeSol: z.number().optional(), volumeUsd: z.number().optional(),
+    reserveSol: z.number().optional(), reserveTokens: z.number().optional(),
+  }).nullable().describe('The AMM pool it migrated to and its trading over the same window; null before migration.'),
+});
+const isoWindow = z.object({ from: isoTime, to: isoTime });
 
 export const curveLaunchesSkill = defineSkill({
   id: 'curve-launches',
@@ -28,6 +56,13 @@ export const curveLaunchesSkill = defineSkill({
   httpPath: '/x402/data/curve-launches',
   toolName: 'curve_launches',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...curveHead,
+    timeperiod: z.enum(PERIOD_NAMES), limit: z.number().int(), minVolumeUsd: z.number(), sortBy: z.enum(LAUNCH_SORTS),
+    launchedInPeriod: z.number().int(),
+    count: z.number().int(),
+    tokens: z.array(curveToken),
+  }),
   admit: async (_input, ctx) => void curveFeed(ctx),
   async handler(input, ctx) {
     const feed = curveFeed(ctx);
@@ -64,6 +99,13 @@ export const curveVolumeSkill = defineSkill({
   toolName: 'curve_volume',
   // The agent reaches these through curve-launches (sortBy volume / progress).
   surfaces: ['http', 'a2a', 'mcp'],
+  output: z.object({
+    ...curveHead,
+    timeperiod: z.enum(PERIOD_NAMES), limit: z.number().int(),
+    totals: z.object({ trades: z.number().int(), tokens: z.number().int(), volumeSol: z.number(), volumeUsd: z.number() }).describe('The venue over the period.'),
+    count: z.number().int(),
+    tokens: z.array(curveToken),
+  }),
   admit: async (_input, ctx) => void curveFeed(ctx),
   async handler(input, ctx) {
     const feed = curveFeed(ctx);
@@ -97,6 +139,21 @@ export const curveGraduationSkill = defineSkill({
   toolName: 'curve_graduation',
   // The agent reaches these through curve-launches (sortBy volume / progress).
   surfaces: ['http', 'a2a', 'mcp'],
+  output: z.object({
+    ...curveHead,
+    limit: z.number().int(), minProgressPct: z.number(),
+    graduationSol: z.number().describe('Real SOL a curve holds when it graduates.'),
+    ranking: z.string(),
+    paceWindow: isoWindow,
+    activityWindows: z.object({ approaching: isoWindow, graduatedLast24h: isoWindow }),
+    approachingCount: z.number().int(),
+    withPaceCount: z.number().int(),
+    approaching: z.array(curveToken.extend({
+      realSol: z.number(), solToGraduate: z.number(), netSolInflow: z.number(), solPerHour: z.number(),
+      etaHours: z.number().nullable(), estimatedGraduationAt: isoTime.nullable(), noPaceReason: z.string().nullable(), idleHours: z.number().nullable(),
+    })).describe('Soonest to graduate first; those without a pace after.'),
+    graduatedLast24h: z.array(curveToken.extend({ graduatedAt: isoTime, hoursFromLaunch: z.number().nullable() })),
+  }),
   admit: async (_input, ctx) => void curveFeed(ctx),
   async handler(input, ctx) {
     const feed = curveFeed(ctx);

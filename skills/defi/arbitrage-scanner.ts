@@ -3,6 +3,7 @@ import { ARBITRAGE_METHODOLOGY, findArbitrage, type Opportunity } from '../intel
 import { round } from '../intel/market.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { chainParam, limitParam } from '../params.js';
+import { address, provenanceShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket } from '../market/load.js';
@@ -13,6 +14,27 @@ export const arbitrageInput = z.strictObject({
   limit: limitParam(1, 500, 50),
   minProfitUsd: z.number().min(0).max(1_000_000_000).default(0).describe('Smallest net profit in USD to report; default 0 (every profitable one).'),
 });
+
+const poolRef = z.object({ pair: address, dex: z.string() });
+/** An arbitrage/v1 cycle as both arbitrage operations answer it. */
+export const opportunityOutput = z.object({
+  tokenIn: address, tokenOut: address, symbolIn: z.string().nullable(), symbolOut: z.string().nullable(),
+  buyPool: poolRef.describe('Where tokenOut is bought with tokenIn.'),
+  sellPool: poolRef.describe('Where it is sold back.'),
+  priceGapPct: z.number(),
+  amountIn: z.number().describe('Best input, in tokenIn units.'),
+  amountInUsd: z.number().nullable(),
+  grossProfitUsd: z.number().nullable(),
+  gasUsd: z.number().nullable(),
+  feeUsd: z.number(),
+  netProfitUsd: z.number().nullable(),
+});
+export const opportunityList = {
+  ...provenanceShape,
+  limit: z.number().int(),
+  minProfitUsd: z.number(),
+  count: z.number().int(),
+};
 
 /** An opportunity with its USD figures rounded for the answer (cents; gas and fees to 1/100 cent). */
 export function roundedOpportunity<O extends Opportunity>(o: O) {
@@ -33,6 +55,7 @@ export const arbitrageScannerSkill = defineSkill({
   toolName: 'arbitrage_scanner',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
+  output: z.object({ ...opportunityList, pairsCompared: z.number().int(), opportunities: z.array(opportunityOutput).describe('Most profitable first.') }),
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

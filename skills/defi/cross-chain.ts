@@ -5,6 +5,7 @@ import { MARKET_METHODOLOGY, TRADEABLE_LIQUIDITY_USD, round } from '../intel/mar
 import { CANONICAL_ASSETS, resolveToken } from '../intel/resolve.js';
 import { liquidityOf } from '../intel/rankings.js';
 import { limitParam } from '../params.js';
+import { chainGap, intString, isoTime } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitAnyMarket } from '../admission.js';
 import { loadAllMarkets } from '../market/load.js';
@@ -13,6 +14,8 @@ import { pct, usd } from '../summary.js';
 const CROSS_CHAIN_METHODOLOGY = `cross-chain/v1 (each canonical asset resolved on every indexed EVM chain to its deepest priced token; USD now from ${MARKET_METHODOLOGY}; gap = dearest / cheapest - 1, before bridge fees, gas and price impact)`;
 /** Quotes from pools thinner than this are left out: their price is not tradeable size. */
 const MIN_LIQUIDITY_USD = TRADEABLE_LIQUIDITY_USD;
+
+const quote = z.object({ chain: z.string(), token: z.string(), symbol: z.string().nullable(), priceUsd: z.number(), liquidityUsd: z.number(), asOfBlock: intString });
 
 export const crossChainArbitrageSkill = defineSkill({
   id: 'cross-chain-arbitrage',
@@ -28,6 +31,22 @@ export const crossChainArbitrageSkill = defineSkill({
   toolName: 'cross_chain_arbitrage',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
+  output: z.object({
+    source: z.string(),
+    chains: z.array(z.string()).describe('Connected chains.'),
+    asOf: z.object({ timestamp: isoTime }),
+    methodology: z.string(),
+    limit: z.number().int(),
+    minGapPct: z.number(),
+    unavailableChains: z.array(chainGap),
+    assets: z.array(z.object({
+      asset: z.string(),
+      gapPct: z.number().describe('dearest / cheapest - 1, percent, before bridging costs.'),
+      cheapest: quote,
+      dearest: quote,
+      quotes: z.array(quote).describe('Cheapest first.'),
+    })).describe('Widest gap first.'),
+  }),
   summarize: (r) => {
     const top = r.assets[0];
     return top ? `${r.assets.length} assets quoted on two or more chains; widest gap: ${top.asset} ${pct(top.gapPct)}, ${usd(top.cheapest.priceUsd)} on ${top.cheapest.chain} against ${usd(top.dearest.priceUsd)} on ${top.dearest.chain} (before bridging).` : 'No asset is quoted on two indexed chains.';

@@ -3,12 +3,21 @@ import { round } from '../intel/market.js';
 import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { chainListInput } from '../params.js';
+import { z } from 'zod';
+import { address, periodAnswerShape, usdOrNull } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
 const money = (n: number | null) => (n === null ? null : round(n, 2));
 const poolView = (p: PoolCapital) => ({ ...p, tvlUsd: money(p.tvlUsd), tvlStartUsd: money(p.tvlStartUsd), addedUsd: money(p.addedUsd), removedUsd: money(p.removedUsd), volumeUsd: money(p.volumeUsd) });
+
+const poolCapital = z.object({
+  pool: address, dex: z.string(), pair: z.string().describe('The pool\'s token symbols.'),
+  tvlUsd: z.number().nullable(), tvlStartUsd: z.number().nullable(),
+  addedUsd: z.number().nullable(), removedUsd: z.number().nullable(), volumeUsd: z.number().nullable(),
+  swaps: z.number().int(),
+});
 
 export const dexCapitalSkill = defineSkill({
   id: 'dexcapital',
@@ -21,6 +30,19 @@ export const dexCapitalSkill = defineSkill({
   httpPath: '/x402/data/dexcapital',
   toolName: 'dex_capital',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...periodAnswerShape,
+    limit: z.number().int(),
+    totals: z.object({ tvlUsd: usdOrNull, tvlStartUsd: usdOrNull, netFlowUsd: usdOrNull, volumeUsd: usdOrNull, pools: z.number().int() }),
+    dexes: z.array(z.object({
+      dex: z.string(), pools: z.number().int(), unpricedPools: z.number().int(),
+      tvlUsd: usdOrNull, tvlStartUsd: usdOrNull,
+      tvlChangePct: usdOrNull, shareOfTvlPct: usdOrNull,
+      addedUsd: usdOrNull, removedUsd: usdOrNull, netFlowUsd: usdOrNull, volumeUsd: usdOrNull,
+      swaps: z.number().int(),
+      topPools: z.array(poolCapital),
+    })),
+  }),
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -1,10 +1,12 @@
 import { round } from '../intel/market.js';
 import { FLASHLOAN_METHODOLOGY, flashLoanOpportunities } from '../intel/flashloans.js';
 import { indexProvenance } from '../intel/provenance.js';
+import { z } from 'zod';
+import { address } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket } from '../market/load.js';
-import { arbitrageInput, roundedOpportunity } from './arbitrage-scanner.js';
+import { arbitrageInput, opportunityList, opportunityOutput, roundedOpportunity } from './arbitrage-scanner.js';
 
 export const flashloanOpportunitiesSkill = defineSkill({
   id: 'flashloan-opportunities',
@@ -18,6 +20,11 @@ export const flashloanOpportunitiesSkill = defineSkill({
   toolName: 'flashloan_opportunities',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
+  output: z.object({
+    ...opportunityList,
+    lenders: z.array(address).describe('ERC-3156 lenders probed on chain.'),
+    opportunities: z.array(opportunityOutput.extend({ lender: address, flashFeeUsd: z.number().nullable() })),
+  }),
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -6,6 +6,8 @@ import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { SCREEN_RULES, mergeSummaries } from '../intel/screening.js';
 import { limitParam, periodParam } from '../params.js';
+import { PERIOD_NAMES } from '../intel/periods.js';
+import { chainGap, coverage, intString, isoTime, rowScreenShape, screenSummary } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitAnyMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
@@ -17,6 +19,8 @@ const chainsParam = z
   .max(CHAIN_NAMES.length)
   .refine((list) => new Set(list).size === list.length, 'must not repeat a chain')
   .describe(`Chains to cover: 1-${CHAIN_NAMES.length} distinct values of ${CHAIN_NAMES.join(', ')}.`);
+
+const mover = z.object({ token: z.string(), symbol: z.string().nullable(), changePct: z.number().nullable() }).nullable();
 
 export const investmentReportSkill = defineSkill({
   id: 'investment-report',
@@ -33,6 +37,49 @@ export const investmentReportSkill = defineSkill({
   httpPath: '/x402/data/investment-report',
   toolName: 'investment_report',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: z.object({
+    source: z.string().describe('Sources of the chains answered, joined by commas.'),
+    chains: z.array(z.enum(CHAIN_NAMES)),
+    timeperiod: z.enum(PERIOD_NAMES),
+    limit: z.number().int(),
+    asOf: z.object({ timestamp: isoTime }),
+    methodology: z.string(),
+    disclaimer: z.string(),
+    screen: screenSummary,
+    ideas: z.array(z.object({
+      chain: z.string(),
+      token: z.string(),
+      symbol: z.string().nullable(),
+      score: z.number().describe('0-1: weighted percentile ranks.'),
+      signals: z.object({
+        changePct: z.number().nullable(), changeSince: isoTime.nullable(), turnover: z.number(),
+        smartMoneyNetUsd: z.number(), smartWallets: z.number().int(), liquidityUsd: z.number(), volumeUsd: z.number(), priceUsd: z.number(),
+      }),
+      thesis: z.array(z.string()),
+      screened: z.boolean(),
+      risks: z.array(z.string()).describe('The screen\'s findings first.'),
+    })).describe('Best score first, across chains.'),
+    excludedByScreen: z.array(z.object({ chain: z.string(), token: z.string(), symbol: z.string().nullable(), liquidityUsd: z.number(), changePct: z.number().nullable(), ...rowScreenShape })),
+    perChain: z.array(z.object({
+      available: z.boolean(),
+      chain: z.string(),
+      reason: z.string().optional().describe('With available: false, why the chain cannot be read.'),
+      source: z.enum(['embedded', 'rpc']).optional(),
+      chainId: z.number().int().optional(),
+      asOf: z.object({ block: intString, timestamp: isoTime }).optional(),
+      blockRange: z.object({ from: intString, to: intString }).optional(),
+      methodology: z.string().optional(),
+      coverage: coverage.optional(),
+      overview: z.object({
+        tokensPriced: z.number().int(), candidates: z.number().int(), liquidityUsd: z.number(), volumeUsd: z.number(), smartWallets: z.number().int(),
+        topGainer: mover, topLoser: mover,
+      }).optional(),
+      screen: screenSummary.optional(),
+      ideaCount: z.number().int().optional(),
+      excludedCount: z.number().int().optional(),
+    })),
+    errors: z.array(chainGap).describe('Chains it could not read.'),
+  }),
   admit: (input, ctx) => admitAnyMarket(ctx, input.chains),
   async handler(input, ctx) {
     const sections = await Promise.all(input.chains.map(async (name) => {

@@ -5,6 +5,7 @@ import { indexProvenance } from '../intel/provenance.js';
 import { YIELD_METHODOLOGY, poolYields } from '../intel/yields.js';
 import { TRADEABLE_LIQUIDITY_USD } from '../intel/market.js';
 import { EVM_CHAINS, chainParam, limitParam, periodParam } from '../params.js';
+import { periodAnswerShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { pct, periodSpan, usd } from '../summary.js';
@@ -27,6 +28,19 @@ export const yieldAnalysisSkill = defineSkill({
   toolName: 'defi_yield_analysis',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
+  output: z.object({
+    ...periodAnswerShape,
+    poolsCompared: z.number().int(),
+    limit: z.number().int(),
+    pools: z.array(z.object({
+      pool: z.string(), dex: z.string(), pair: z.string().describe('Token symbols, token0/token1.'),
+      stableSides: z.number().int().describe('Sides that are USD stablecoins.'),
+      liquidityUsd: z.number(), volumeUsd: z.number(), feesUsd: z.number(),
+      feeAprPct: z.number().describe('Realised LP fees over the period, annualised.'),
+      impermanentLossPct: z.number().nullable(),
+      netPeriodReturnPct: z.number().nullable(),
+    })).describe('Best fee APR first.'),
+  }),
   summarize: (r) => {
     const best = r.pools[0];
     if (!best) return `No pool with at least $${TRADEABLE_LIQUIDITY_USD.toLocaleString('en-US')} liquidity qualifies ${periodSpan(r)}.`;
@@ -54,6 +68,16 @@ export const altcoinSeasonSkill = defineSkill({
   price: '0.25',
   toolName: 'altcoin_season_index',
   surfaces: ['a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...periodAnswerShape,
+    available: z.boolean(),
+    reason: z.string().optional().describe('With available: false, why (no benchmark or altcoin price).'),
+    index: z.number().int().optional().describe('0-100: share of liquid altcoins that beat the benchmark.'),
+    season: z.enum(['altcoin season', 'bitcoin season', 'neither']).optional(),
+    benchmark: z.object({ token: z.string(), symbol: z.string().nullable(), changePct: z.number() }).optional(),
+    tokensCompared: z.number().int().optional(),
+    tokens: z.array(z.object({ token: z.string(), symbol: z.string().nullable(), changePct: z.number(), beatBenchmark: z.boolean() })).optional(),
+  }),
   summarize: (r) =>
     `Altcoin season index ${r.index}/100 (${r.season}): ${(r.tokens as { beatBenchmark: boolean }[]).filter((t) => t.beatBenchmark).length} of ${r.tokensCompared} liquid altcoins ` +
     `beat ${r.benchmark.symbol} (${pct(r.benchmark.changePct)}) ${periodSpan(r)}.`,

@@ -4,6 +4,7 @@
  * their times, drift and direction at several horizons, the verdict, and a commentary that lists
  * the factors for and against the call. Each one is recorded in the accuracy ledger.
  */
+import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { CONSENSUS_PAIR, CONSENSUS, FORECAST_LIMITS } from './slots.js';
 import { commentary, type TrackRecord } from './commentary.js';
@@ -29,6 +30,34 @@ export interface ForecastSubject {
 export function reportedHorizons(steps: number): number[] {
   return [...new Set([1, Math.max(1, Math.round(steps / 3)), steps])];
 }
+
+const modelCall = z.object({ driftPct: z.number(), direction: z.string().describe('up, down or neutral against the model\'s noise.'), noisePct: z.number() });
+
+/** The forecast record (spec 2.3) forecastSeries builds: published as tokenchart's `forecast`. */
+export const forecastRecord = z
+  .object({
+    model: z.string().describe('The consensus slot.'),
+    pair: z.array(z.string()).describe('The two models compared.'),
+    candleSeconds: z.number().int(),
+    horizonSteps: z.number().int(),
+    interval: z.string().describe('The horizon as a duration, e.g. 6h.'),
+    lastClose: z.number(),
+    inputs: z.number().int().describe('Closes the models read.'),
+    models: z.array(z.object({ model: z.string(), family: z.string(), points: z.array(z.object({ time: z.string(), price: z.number() })) })),
+    horizons: z.array(modelCall.extend({ steps: z.number().int(), interval: z.string(), until: z.string(), models: z.record(z.string(), modelCall) })),
+    quantiles: z.object({ model: z.string(), q10: z.array(z.number()), q50: z.array(z.number()), q90: z.array(z.number()), times: z.array(z.string()) }).optional().describe('Quantile bands of the finance-native model, when it ran.'),
+    ...modelCall.shape,
+    neutralBandPct: z.number(),
+    signalMultiple: z.number(),
+    verdict: z.string().describe('Whether the two models agree.'),
+    distancePct: z.number(),
+    maxDistancePct: z.number(),
+    commentary: z.looseObject({ confidence: z.string(), call: z.string(), supporting: z.array(z.string()), contradicting: z.array(z.string()), method: z.string() }),
+    servedBy: z.record(z.string(), z.string()).describe('What served each model slot.'),
+    generatedAt: z.string(),
+    attestation: z.unknown().optional(),
+  })
+  .describe('Two-model forecast with quantile bands, verdict and commentary.');
 
 export async function forecastSeries(
   service: ForecastService,

@@ -35,7 +35,7 @@ export async function altcoinSeason(market: Market, fromBlock: number, startTs: 
   return {
     available: true as const,
     index,
-    season: index >= 75 ? 'altcoin season' : index <= 25 ? 'bitcoin season' : 'neither',
+    season: index >= 75 ? ('altcoin season' as const) : index <= 25 ? ('bitcoin season' as const) : ('neither' as const),
     benchmark: { token: market.tokens.get(benchmark)!.address, symbol: market.tokens.get(benchmark)!.symbol, changePct: round(benchmarkChange, 4) },
     tokensCompared: rows.length,
     tokens: rows.sort((a, b) => b.changePct - a.changePct),

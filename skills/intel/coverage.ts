@@ -47,7 +47,9 @@ function span(seconds: number): string {
 }
 
 /** The coverage as an answer carries it: times as ISO strings or unix seconds like the rest of the answer, and a note when the period is not covered. */
-export function describeCoverage(c: Coverage, times: 'iso' | 'epoch' = 'iso') {
+export function describeCoverage(c: Coverage, times?: 'iso'): CoverageBody<string>;
+export function describeCoverage(c: Coverage, times: 'epoch'): CoverageBody<number>;
+export function describeCoverage(c: Coverage, times: 'iso' | 'epoch' = 'iso'): CoverageBody<string | number> {
   const t = (s: number) => (times === 'iso' ? new Date(s * 1000).toISOString() : s);
   const note = c.complete
     ? undefined
@@ -62,4 +64,14 @@ export function describeCoverage(c: Coverage, times: 'iso' | 'epoch' = 'iso') {
   };
 }
 
-export type CoverageBody = ReturnType<typeof describeCoverage>;
+/** A coverage as answers carry it, times as ISO strings (T = string) or unix seconds (T = number). */
+export interface CoverageBody<T extends string | number = string> {
+  from: T;
+  to: T;
+  candles?: number;
+  periodCandles?: number | undefined;
+  periodFrom: T;
+  complete: boolean;
+  reason?: CoverageReason | undefined;
+  note?: string | undefined;
+}

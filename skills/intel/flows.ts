@@ -43,7 +43,7 @@ export async function liquidityShifts(market: Market, fromBlock: number) {
     else if (r.event === 'mint') entry.addedUsd += usd;
     else entry.removedUsd += usd;
     byPool.set(pool.pair, entry);
-    events.push({ kind: r.event === 'mint' ? 'added' : 'removed', pool: pool.pair, usd, block: r.block, time: new Date(r.ts * 1000).toISOString(), tx: r.tx });
+    events.push({ kind: r.event === 'mint' ? ('added' as const) : ('removed' as const), pool: pool.pair, usd, block: r.block, time: new Date(r.ts * 1000).toISOString(), tx: r.tx });
   }
   const pools = [...byPool.values()].map((p) => ({ ...p, netUsd: p.addedUsd - p.removedUsd }));
   pools.sort((a, b) => Math.abs(b.netUsd) - Math.abs(a.netUsd));

@@ -49,9 +49,9 @@ export function technicalAnalysis(candles: readonly Candle[]) {
   return {
     candles: n,
     lastClose: last,
-    rsi14: rsiValue === null ? needs(15, n) : { value: round(rsiValue, 2), state: rsiValue >= 70 ? 'overbought' : rsiValue <= 30 ? 'oversold' : 'neutral' },
+    rsi14: rsiValue === null ? needs(15, n) : { value: round(rsiValue, 2), state: rsiValue >= 70 ? ('overbought' as const) : rsiValue <= 30 ? ('oversold' as const) : ('neutral' as const) },
     macd: macdResult
-      ? { macd: sig(Number(macdResult.macd)), signal: sig(Number(macdResult.signal)), histogram: sig(Number(macdResult.histogram)), bias: Number(macdResult.histogram) > 0 ? 'bullish' : 'bearish' }
+      ? { macd: sig(Number(macdResult.macd)), signal: sig(Number(macdResult.signal)), histogram: sig(Number(macdResult.histogram)), bias: Number(macdResult.histogram) > 0 ? ('bullish' as const) : ('bearish' as const) }
       : needs(34, n),
     sma20: value(sma20, 20),
     sma50: value(sma50, 50),
@@ -61,7 +61,7 @@ export function technicalAnalysis(candles: readonly Candle[]) {
       : needs(20, n),
     atr14: value(atr, 15),
     trend: fast !== null && slow !== null && last !== null
-      ? (last > fast && fast > slow ? 'up' : last < fast && fast < slow ? 'down' : 'sideways')
+      ? (last > fast && fast > slow ? ('up' as const) : last < fast && fast < slow ? ('down' as const) : ('sideways' as const))
       : needs(50, n),
     support: levels.support,
     resistance: levels.resistance,

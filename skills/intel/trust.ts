@@ -62,7 +62,7 @@ export async function walletTrust(chain: ConnectedChain, market: Market, wallet:
   const known = factors.length > 0;
   const score = Math.max(0, Math.min(100, Math.round(P.neutral + factors.reduce((s, f) => s + f.points, 0))));
   return {
-    ...(known ? { available: true, score, grade: score >= P.trusted ? 'trusted' : score >= P.neutralFloor ? 'neutral' : 'risky' } : { available: false, reason: 'the index holds no activity of this wallet' }),
+    ...(known ? { available: true, score, grade: score >= P.trusted ? ('trusted' as const) : score >= P.neutralFloor ? ('neutral' as const) : ('risky' as const) } : { available: false, reason: 'the index holds no activity of this wallet' }),
     factors,
   };
 }

@@ -5,6 +5,8 @@ import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { SCREEN_RULES, SCREEN_VERSION, screenList } from '../intel/screening.js';
 import { limitParam, onlyChainParam, periodParam } from '../params.js';
+import { address, coverage, isoTime, provenanceShape, rowScreenShape, screenSummary, usdOrNull } from '../outputs.js';
+import { PERIOD_NAMES } from '../intel/periods.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
@@ -15,6 +17,37 @@ export const creatorInput = z.strictObject({
   chain: onlyChainParam('base'),
   limit: limitParam(1, 25, 15),
   timeperiod: periodParam('24h', ['1h', '4h', '12h', '24h', '7d', '30d']),
+});
+
+/** intel/launchpad.ts `Launch` as listed, with the screen's verdict. */
+const launchRow = z.object({
+  token: address, venue: address, creator: address, name: z.string(), symbol: z.string(),
+  launchedBlock: z.number().int(), launchedAt: isoTime, launchTx: z.string(),
+  progressPct: z.number().describe('Progress to graduation, percent.'),
+  raisedEth: z.number(), raisedUsd: usdOrNull,
+  lastPriceEth: z.number().nullable(), lastPriceUsd: usdOrNull, lastTradeAt: isoTime.nullable(),
+  graduated: z.object({ pair: address, block: z.number().int(), at: isoTime }).nullable(),
+  toGraduate: z.object({
+    ethNeeded: z.number().nullable(), netEthInflow: z.number(), ethPerHour: z.number(), paceWindowHours: z.number(),
+    etaHours: z.number().nullable(), estimatedGraduationAt: isoTime.nullable(), noPaceReason: z.string().nullable(),
+  }).nullable().describe('On the curve: ETH still needed and the recent pace; null once graduated.'),
+  period: z.object({ buys: z.number().int(), sells: z.number().int(), traders: z.number().int(), curveVolumeEth: z.number(), curveVolumeUsd: z.number(), dexVolumeUsd: z.number(), volumeUsd: z.number() }),
+  dex: z.object({ pair: address, swaps: z.number().int(), buys: z.number().int(), sells: z.number().int(), volumeEth: z.number(), volumeUsd: z.number() }).nullable().describe('The graduated pair\'s swaps over the period.'),
+  lifetime: z.object({ buys: z.number().int(), sells: z.number().int(), traders: z.number().int() }),
+  ...rowScreenShape,
+});
+
+const creatorOutput = z.object({
+  ...provenanceShape,
+  screen: screenSummary,
+  venues: z.array(z.string()),
+  timeperiod: z.enum(PERIOD_NAMES),
+  coverage,
+  limit: z.number().int(),
+  sortedBy: z.string(),
+  total: z.number().int(),
+  count: z.number().int(),
+  tokens: z.array(launchRow),
 });
 
 async function creatorRows(ctx: SkillContext, input: z.output<typeof creatorInput>, pick: (all: Launch[], fromBlock: number) => Launch[], sortedBy: string) {
@@ -50,6 +83,7 @@ export const creatorLaunchesSkill = defineSkill({
   httpPath: '/x402/data/creator-launches',
   toolName: 'creator_launches',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: creatorOutput,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => creatorRows(ctx, input, (all, fromBlock) => all.filter((l) => l.launchedBlock >= fromBlock).sort((a, b) => b.launchedBlock - a.launchedBlock), 'launchedBlock'),
 });
@@ -65,6 +99,7 @@ export const creatorVolumeSkill = defineSkill({
   httpPath: '/x402/data/creator-volume',
   toolName: 'creator_volume',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: creatorOutput,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => creatorRows(ctx, input, (all) => all.filter((l) => l.period.volumeUsd > 0).sort((a, b) => b.period.volumeUsd - a.period.volumeUsd), 'period.volumeUsd'),
 });

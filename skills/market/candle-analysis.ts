@@ -14,10 +14,11 @@ import { TECHNICAL_METHODOLOGY, technicalAnalysis } from '../intel/technical.js'
 import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, chainParam, periodParam, tokenParam } from '../params.js';
+import { coverage, isoTime, provenanceShape, tokenRef, unavailable } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitChartForecast, admitToken } from '../admission.js';
 import { loadMarket } from './load.js';
-import { CHART_FORECAST, chartSummary, tokenchartSkill } from './tokenchart.js';
+import { CHART_FORECAST, chartOutput, chartSummary, tokenchartSkill } from './tokenchart.js';
 import { num, orReason, pct, share, usd } from '../summary.js';
 
 /** Candle sizes the analyses accept, in seconds. */
@@ -38,6 +39,44 @@ async function tokenCandles(ctx: SkillContext, input: { token: string; chain: Ch
   return { chain, checkpoint, fromBlock, candles, coverage: describeCoverage(coverage), token: { address: info.address, symbol: info.symbol, name: info.name } };
 }
 
+/** An indicator's value, or why it has none (too few candles). */
+const indicator = <T extends z.ZodType>(value: T) => z.union([value, unavailable]);
+const analysisHead = { ...provenanceShape, token: tokenRef, coverage };
+
+const technicalOutput = z.object({
+  ...analysisHead,
+  timeframe: z.enum(TIMEFRAME_NAMES),
+  candles: z.number().int().describe('Candles analysed.'),
+  lastClose: z.number().nullable(),
+  rsi14: indicator(z.object({ value: z.number(), state: z.enum(['overbought', 'oversold', 'neutral']) })),
+  macd: indicator(z.object({ macd: z.number(), signal: z.number(), histogram: z.number(), bias: z.enum(['bullish', 'bearish']) })),
+  sma20: indicator(z.number()),
+  sma50: indicator(z.number()),
+  ema20: indicator(z.number()),
+  bollinger: indicator(z.object({ upper: z.number(), middle: z.number(), lower: z.number(), percentB: z.number() })),
+  atr14: indicator(z.number()),
+  trend: indicator(z.enum(['up', 'down', 'sideways'])),
+  support: z.array(z.number()).describe('Swing lows below the last close, nearest first.'),
+  resistance: z.array(z.number()).describe('Swing highs above it, nearest first.'),
+});
+
+const backtestOutput = z.object({
+  ...analysisHead,
+  strategy: z.enum(STRATEGIES),
+  parameters: z.object({ fastWindow: z.number().int(), slowWindow: z.number().int(), timeframe: z.enum(TIMEFRAME_NAMES), periodDays: z.number().int(), feeBps: z.number().int() }),
+  candles: z.number().int(),
+  from: isoTime,
+  to: isoTime,
+  totalReturnPct: z.number(),
+  buyAndHoldReturnPct: z.number(),
+  maxDrawdownPct: z.number(),
+  sharpe: z.number().nullable().describe('Annualised; null without variance.'),
+  exposurePct: z.number().describe('Share of the time in the market.'),
+  tradeCount: z.number().int(),
+  winRate: z.number().nullable().describe('0-1 over closed trades.'),
+  trades: z.array(z.object({ entryTime: isoTime, entryPrice: z.number(), exitTime: isoTime.nullable(), exitPrice: z.number(), returnPct: z.number(), open: z.boolean() })),
+});
+
 function candleCount(v: { periodDays: number; timeframe: Timeframe }): number {
   return Math.floor((v.periodDays * 86_400) / TIMEFRAMES[v.timeframe]);
 }
@@ -54,6 +93,7 @@ export const chartForecastSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: CHART_FORECAST.catalog,
   summarize: chartSummary,
+  output: chartOutput,
   admit: (input, ctx) => admitChartForecast(ctx, input.chain, input.token, input.timeperiod),
   handler: (input, ctx) => tokenchartSkill.handler({ tokenAddress: input.token, chain: input.chain, timeperiod: input.timeperiod, forecast: true }, ctx),
 });
@@ -74,6 +114,7 @@ export const technicalAnalysisSkill = defineSkill({
   toolName: 'technical_analysis',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
+  output: technicalOutput,
   summarize: (r) =>
     `${r.token.symbol} on ${r.timeframe} candles (${r.candles}): last ${usd(r.lastClose)}; RSI 14 ${orReason(r.rsi14, (x) => `${x.value} (${x.state})`)}; ` +
     `MACD ${orReason(r.macd, (x) => `histogram ${num(x.histogram)} (${x.bias})`)}; SMA 20 ${orReason(r.sma20, usd)}, SMA 50 ${orReason(r.sma50, usd)}; ` +
@@ -115,6 +156,7 @@ export const strategyBacktestSkill = defineSkill({
   toolName: 'strategy_backtest',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 5, timeTargetSeconds: 120 },
+  output: backtestOutput,
   summarize: (r) =>
     `${r.strategy} on ${r.token.symbol} (${r.parameters.timeframe} candles, ${r.parameters.periodDays} days${r.coverage?.complete === false ? ` asked, ${r.coverage.candles} candles of history since ${r.coverage.from}` : ''}, fee ${r.parameters.feeBps} bps): ${pct(r.totalReturnPct)} ` +
     `against ${pct(r.buyAndHoldReturnPct)} buying and holding; max drawdown ${pct(-r.maxDrawdownPct)}; Sharpe ${r.sharpe ?? 'n/a'}; ${r.tradeCount} trades, ` +

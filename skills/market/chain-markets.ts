@@ -13,12 +13,14 @@ import type { Market } from '../intel/market.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, limitParam } from '../params.js';
+import { chainGap, isoTime, rowScreenShape, screenSummary, tokenRowShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadAllMarkets, periodStartBlock } from './load.js';
 import { pct, usd } from '../summary.js';
 
 const MIN_LIQUIDITY_USD = TRADEABLE_LIQUIDITY_USD;
+const KINDS = ['all', 'crypto', 'stock'] as const;
 const SORTS = ['volume', 'mcap', 'liquidity', 'gainers', 'losers', 'premium'] as const;
 
 type Row = TokenRow & { chain: ChainName; marketCapUsd: number | null };
@@ -49,6 +51,19 @@ async function stocksRefusal(input: { kind: string; sort: string }): Promise<voi
   if (input.kind === 'stock' || input.sort === 'premium') throw new SibylError('domain_disabled', 'tokenized stocks (and their premium) are a source this deployment cannot read; nothing was charged', { reason: 'domain_disabled' });
 }
 
+/** A token on one of the indexed chains, with its market cap and the screen's verdict. */
+const chainRow = z.object({ ...tokenRowShape, chain: z.string(), marketCapUsd: z.number().nullable().describe('Indexed supply x price.'), ...rowScreenShape });
+const boardHead = {
+  source: z.string(),
+  asOf: z.object({ timestamp: isoTime }),
+  sources: z.array(z.string()).describe('index:<chain>@<block> for each chain read.'),
+  methodology: z.string(),
+  screen: screenSummary,
+  limit: z.number().int(),
+  count: z.number().int(),
+  unavailableChains: z.array(chainGap),
+};
+
 export const chainMarketsSkill = defineSkill({
   id: 'chain-markets',
   title: 'Chain markets',
@@ -56,13 +71,22 @@ export const chainMarketsSkill = defineSkill({
   tags: ['markets', 'board', 'tokens', 'market-cap', 'volume'],
   examples: ['Biggest markets by volume across all chains', 'Largest tokens by market cap'],
   input: z.strictObject({
-    kind: z.enum(['all', 'crypto', 'stock']).default('all').describe('all, crypto or stock; default all (tokenized stocks are not on this deployment).'),
+    kind: z.enum(KINDS).default('all').describe('all, crypto or stock; default all (tokenized stocks are not on this deployment).'),
     sort: z.enum(SORTS).default('volume').describe(`Sort by: ${SORTS.join(', ')}; default volume (premium applies to stocks only).`),
     limit: limitParam(1, 500, 50),
   }),
   price: '0.25',
   toolName: 'chain_markets',
   surfaces: ['a2a', 'mcp'],
+  output: z.object({
+    ...boardHead,
+    kind: z.enum(KINDS),
+    sort: z.enum(SORTS),
+    totalTokens: z.number().int(),
+    tokens: z.array(chainRow),
+    excludedByScreen: z.array(chainRow).optional().describe('sort gainers: tokens failing the screen.'),
+    note: z.string().optional(),
+  }),
   summarize: (r) => `${r.count} of ${r.totalTokens} tokens by ${r.sort}; top: ${(r.tokens as Listed[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} (${usd(t.volumeUsd)} volume, ${pct(t.changePct)})${t.flagged ? ` flagged: ${t.risks.join('; ')}` : ''}`).join('; ')}.`,
   admit: async (input) => stocksRefusal(input),
   async handler(input, ctx) {
@@ -95,6 +119,12 @@ export const alphaGainersSkill = defineSkill({
   price: '0.25',
   toolName: 'top_gainers_comprehensive',
   surfaces: ['a2a', 'mcp'],
+  output: z.object({
+    ...boardHead,
+    chain: z.string().describe('The chain asked for, or all.'),
+    tokens: z.array(chainRow.extend({ turnover: z.number().describe('min(1, volume / liquidity).'), alpha: z.number().describe('24 h change x turnover.') })),
+    excludedByScreen: z.array(chainRow.extend({ turnover: z.number(), alpha: z.number() })),
+  }),
   summarize: (r) => `Top alpha: ${(r.tokens as { symbol: string; chain: string; changePct: number; alpha: number }[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} ${pct(t.changePct)} (alpha ${t.alpha})`).join('; ') || 'none'}.`,
   admit: async (input, ctx) => {
     if (input.chain) await admitMarket(ctx, input.chain);

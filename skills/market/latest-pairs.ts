@@ -4,7 +4,22 @@ import { indexProvenance } from '../intel/provenance.js';
 import { loadMarket } from './load.js';
 import { chainParam, limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { address, intString, isoTime, provenanceShape, tokenRefWithDecimals } from '../outputs.js';
 import { admitMarket } from '../admission.js';
+
+const pairRow = z.object({
+  pair: address,
+  dex: z.string(),
+  token0: tokenRefWithDecimals,
+  token1: tokenRefWithDecimals,
+  reserves: z.object({ token0: z.string().nullable(), token1: z.string().nullable() }).describe('Reserves in token units, from the last indexed Sync.'),
+  liquidityUsd: z.number().nullable(),
+  liquidityBasis: z.enum(['both_sides', 'one_side_doubled']).nullable().describe('Both sides priced, or one side doubled.'),
+  unpricedReason: z.string().optional(),
+  createdBlock: intString,
+  createdAt: isoTime,
+  createdTx: z.string(),
+});
 
 export const latestPairsSkill = defineSkill({
   id: 'latest-pairs',
@@ -21,6 +36,7 @@ export const latestPairsSkill = defineSkill({
   httpPath: '/x402/data/latest-pairs',
   toolName: 'latest_pairs',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: z.object({ ...provenanceShape, pairs: z.array(pairRow).describe('Newest first.'), count: z.number().int(), limit: z.number().int() }),
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -3,6 +3,8 @@ import { round } from '../intel/market.js';
 import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { chainListInput } from '../params.js';
+import { z } from 'zod';
+import { address, isoTime, periodAnswerShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
@@ -18,6 +20,20 @@ export const liquidityShiftsSkill = defineSkill({
   httpPath: '/x402/data/liquidityshifts',
   toolName: 'liquidity_shifts',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...periodAnswerShape,
+    limit: z.number().int(),
+    poolCount: z.number().int(),
+    eventCount: z.number().int().describe('Mint and Burn events in the period.'),
+    totals: z.object({ addedUsd: z.number(), removedUsd: z.number() }),
+    pools: z.array(z.object({
+      pool: address, token0: address, token1: address,
+      addedUsd: z.number(), removedUsd: z.number(), netUsd: z.number(),
+      events: z.number().int(),
+      unpriced: z.number().int().describe('Events that could not be valued.'),
+    })).describe('Largest shift first.'),
+    largestEvents: z.array(z.object({ kind: z.enum(['added', 'removed']), pool: address, usd: z.number().nullable(), block: z.number().int(), time: isoTime, tx: z.string() })),
+  }),
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -5,11 +5,12 @@ import { describeCoverage } from '../intel/coverage.js';
 import { MARKET_METHODOLOGY, round, type Market } from '../intel/market.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { canonicalAsset, resolveToken } from '../intel/resolve.js';
-import { forecastSeries } from '../forecast/chart.js';
-import type { Period } from '../intel/periods.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS, chainParam, periodParam, tokenParam } from '../params.js';
+import { address, coverage, epochCoverage, isoTime, provenanceShape, tokenRefWithDecimals } from '../outputs.js';
+import { forecastRecord, forecastSeries } from '../forecast/chart.js';
+import { PERIOD_NAMES, type Period } from '../intel/periods.js';
 import { defineSkill, type CatalogEntry } from '../registry.js';
 import type { UsdPrice } from '../money.js';
 import { admitChartForecast, admitToken } from '../admission.js';
@@ -20,6 +21,29 @@ const chartInput = z.strictObject({
   tokenAddress: tokenParam('Token contract address (0x + 40 hex) or a canonical symbol such as BTC, ETH, ADA, BNB, DOT.'),
   chain: chainParam('base', EVM_CHAINS),
   timeperiod: periodParam('24h'),
+});
+
+const chartHead = {
+  ...provenanceShape,
+  token: tokenRefWithDecimals,
+  pricedBy: z.object({ pool: address, quote: z.string(), quoteLiquidityUsd: z.number() }).nullable().describe('The pool that prices the token.'),
+  timeperiod: z.enum(PERIOD_NAMES),
+  intervalSeconds: z.number().int().describe('Candle size.'),
+  coverage,
+};
+const candle = z.object({ time: isoTime, open: z.number(), high: z.number(), low: z.number(), close: z.number(), volumeUsd: z.number() });
+
+/** tokenchart's answer (chart-forecast answers the same). */
+export const chartOutput = z.object({
+  ...chartHead,
+  priceUsd: z.number().describe('Last close.'),
+  changePct: z.number().describe('Over coverage.'),
+  highUsd: z.number(),
+  lowUsd: z.number(),
+  volumeUsd: z.number(),
+  trades: z.number().int(),
+  candles: z.array(candle),
+  forecast: forecastRecord.optional().describe('With forecast: true.'),
 });
 
 /** Candles the chart forecast looks ahead. */
@@ -82,6 +106,7 @@ export const tokenchartSkill = defineSkill({
   // With a forecast it is the catalogue's chart-forecast service, under that service's limits.
   catalog: { ...CHART_FORECAST.catalog, id: CHART_FORECAST.id, when: { forecast: true } },
   summarize: chartSummary,
+  output: chartOutput,
   admit: (input, ctx) => (input.forecast ? admitChartForecast(ctx, input.chain, input.tokenAddress, input.timeperiod) : admitToken(ctx, input.chain, input.tokenAddress, { priced: true })),
   async handler(input, ctx) {
     const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds, coverage } = await chart(ctx, input);
@@ -124,6 +149,14 @@ export const tokenchartRawSkill = defineSkill({
   httpPath: '/x402/data/tokenchart/raw',
   toolName: 'token_chart_raw',
   surfaces: ['http', 'a2a', 'mcp'],
+  output: z.object({
+    ...provenanceShape,
+    token: address,
+    intervalSeconds: z.number().int(),
+    coverage: epochCoverage,
+    columns: z.array(z.string()).describe('Names of each row\'s values.'),
+    ohlcv: z.array(z.array(z.number())).describe('[time (unix s), open, high, low, close, volumeUsd] rows.'),
+  }),
   admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress, { priced: true }),
   async handler(input, ctx) {
     const { chain, checkpoint, token, candles, fromBlock, intervalSeconds, coverage } = await chart(ctx, input);
@@ -150,6 +183,7 @@ export const ohlcvSkill = defineSkill({
   httpPath: '/x402/data/ohlcv',
   toolName: 'ohlcv',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: z.object({ ...chartHead, candles: z.array(candle.extend({ volumeToken: z.number(), trades: z.number().int().describe('0: no trade, the previous close carried.') })) }),
   admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress, { priced: true }),
   async handler(input, ctx) {
     const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds, coverage } = await chart(ctx, input);

@@ -11,11 +11,28 @@ import { tokenRows } from '../intel/rankings.js';
 import { indexProvenance } from '../intel/provenance.js';
 import type { SkillContext } from '../context.js';
 import { chainListInput } from '../params.js';
+import { z } from 'zod';
+import { coverage, provenanceShape, screenSummary, screenedTokenRow } from '../outputs.js';
+import { PERIOD_NAMES } from '../intel/periods.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { Period } from '../intel/periods.js';
+
+/** The three rankings' answer; gainers also list what the screen left out. */
+const rankingsOutput = z.object({
+  ...provenanceShape,
+  screen: screenSummary,
+  timeperiod: z.enum(PERIOD_NAMES),
+  coverage,
+  sortedBy: z.enum(['liquidityUsd', 'volumeUsd', 'changePct']),
+  limit: z.number().int(),
+  count: z.number().int(),
+  totalTokens: z.number().int().describe('Priced tokens ranked before the limit.'),
+  tokens: z.array(screenedTokenRow),
+  excludedByScreen: z.array(screenedTokenRow).optional().describe('Gainers only: tokens failing the screen, with their risks.'),
+});
 
 async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: number; timeperiod: Period }, sortBy: 'liquidityUsd' | 'volumeUsd' | 'changePct') {
   const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
@@ -51,6 +68,7 @@ export const topTokensSkill = defineSkill({
   httpPath: '/x402/data/top-tokens',
   toolName: 'top_tokens',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: rankingsOutput,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => rankings(ctx, input, 'liquidityUsd'),
 });
@@ -66,6 +84,7 @@ export const topVolumeSkill = defineSkill({
   httpPath: '/x402/data/topvolume',
   toolName: 'top_volume',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: rankingsOutput,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => rankings(ctx, input, 'volumeUsd'),
 });
@@ -81,6 +100,7 @@ export const topGainersSkill = defineSkill({
   toolName: 'top_gainers',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 15 },
+  output: rankingsOutput,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => rankings(ctx, input, 'changePct'),
 });

@@ -6,6 +6,8 @@ import { describeCoverage } from '../intel/coverage.js';
 import { periodChange } from '../intel/rankings.js';
 import { resolveToken } from '../intel/resolve.js';
 import { limitParam, onlyChainParam, periodParam } from '../params.js';
+import { address, coverage, isoTime, provenanceShape } from '../outputs.js';
+import { PERIOD_NAMES } from '../intel/periods.js';
 import { defineSkill } from '../registry.js';
 import { admitToken } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
@@ -29,6 +31,24 @@ export const virtualPoolsSkill = defineSkill({
   httpPath: '/x402/data/virtual-pools',
   toolName: 'virtual_pools',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...provenanceShape,
+    virtual: address.describe('The VIRTUAL token.'),
+    timeperiod: z.enum(PERIOD_NAMES),
+    coverage,
+    sortBy: z.enum(SORTS),
+    minVolumeUsd: z.number(),
+    limit: z.number().int(),
+    poolsPaired: z.number().int().describe('VIRTUAL pools before the volume filter.'),
+    count: z.number().int(),
+    pools: z.array(z.object({
+      pool: address, dex: z.string(), token: address, symbol: z.string().nullable(), name: z.string().nullable(),
+      priceUsd: z.number().nullable(),
+      priceChange: z.number().nullable().describe('Percent, since priceChangeSince.'),
+      priceChangeSince: isoTime.nullable(),
+      volumeUsd: z.number(), swaps: z.number().int(), liquidityUsd: z.number().nullable(),
+    })),
+  }),
   admit: (input, ctx) => admitToken(ctx, input.chain, 'VIRTUAL'),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -4,6 +4,7 @@ import { indexProvenance } from '../intel/provenance.js';
 import { loadMarket } from './load.js';
 import { FIVE_CHAINS, chainParam, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { address, provenanceShape } from '../outputs.js';
 import { admitMarket } from '../admission.js';
 
 export const walletHoldingsSkill = defineSkill({
@@ -22,6 +23,24 @@ export const walletHoldingsSkill = defineSkill({
   httpPath: '/x402/data/wallet-holdings',
   toolName: 'wallet_holdings',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...provenanceShape,
+    wallet: address,
+    native: z.object({ symbol: z.string(), balance: z.string().describe('Decimal, in native units.'), priceUsd: z.number().nullable(), valueUsd: z.number().nullable() }),
+    holdings: z.array(z.object({
+      token: address,
+      symbol: z.string().nullable(),
+      name: z.string().nullable(),
+      decimals: z.number().int(),
+      balance: z.string().describe('Decimal, in token units.'),
+      priceUsd: z.number().nullable(),
+      valueUsd: z.number().nullable(),
+      pricedBy: z.string().nullable().describe('The pool that priced it, or peg for the USD stablecoin.'),
+      unpricedReason: z.string().optional(),
+    })).describe('Largest value first.'),
+    totalUsd: z.number(),
+    unpricedCount: z.number().int(),
+  }),
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -9,6 +9,7 @@ import { resolveToken } from '../intel/resolve.js';
 import { SCREEN_VERSION, screenTokens, type TokenScreen } from '../intel/screening.js';
 import { SibylError } from '../errors.js';
 import { FIVE_CHAINS, chainParam, tokenParam } from '../params.js';
+import { address, provenanceShape, screenSummary } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitToken } from '../admission.js';
 import { loadMarket } from '../market/load.js';
@@ -22,6 +23,8 @@ const SPLIT_ABOVE_PCT = 1;
 
 const MEV_PROTECTION_METHODOLOGY = `mev-protection/v2 (the token screened first: a buy of a token failing ${SCREEN_VERSION}, or a sell of a honeypot, is not planned; the swap quoted on the token's deepest pool at current reserves, V2 0.3% fee, net of the token's own tax; sandwiches of that pool over the last 24 h by ${SANDWICH_METHODOLOGY}; slippage tolerance = impact + tax + ${SLIPPAGE_BUFFER_PCT} points, at least ${MIN_SLIPPAGE_PCT}%; value at risk = tolerance x size)`;
 
+const SIDES = ['buy', 'sell'] as const;
+
 export const mevProtectionSkill = defineSkill({
   id: 'mev-protection',
   title: 'MEV protection',
@@ -31,13 +34,33 @@ export const mevProtectionSkill = defineSkill({
   input: z.strictObject({
     tokenAddress: tokenParam('Token to trade: contract address (0x + 40 hex) or symbol.'),
     chain: chainParam('base', FIVE_CHAINS),
-    side: z.enum(['buy', 'sell']).default('buy').describe('buy (pay the pool\'s quote token) or sell (receive it); default buy.'),
+    side: z.enum(SIDES).default('buy').describe('buy (pay the pool\'s quote token) or sell (receive it); default buy.'),
     amountUsd: z.number().min(1).max(10_000_000).default(1_000).describe('Trade size in USD, 1-10,000,000; default 1,000.'),
   }),
   price: '0.50',
   toolName: 'mev_protection',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
+  output: z.object({
+    ...provenanceShape,
+    screen: screenSummary,
+    token: z.object({ address, symbol: z.string().nullable() }),
+    side: z.enum(SIDES),
+    amountUsd: z.number(),
+    planned: z.boolean().describe('false: the screen refuses the trade (see refusal); no plan follows.'),
+    refusal: z.string().optional(),
+    screened: z.boolean(),
+    risks: z.array(z.string()).describe('The screen\'s findings.'),
+    pool: z.object({ pair: address, dex: z.string(), quote: z.string(), quoteLiquidityUsd: z.number() }).optional().describe('The token\'s deepest pool, where the swap is quoted.'),
+    expectedOutUsd: z.number().optional(),
+    priceImpactPct: z.number().optional(),
+    taxPct: z.number().optional(),
+    sandwichesLast24h: z.number().int().optional(),
+    victimsLast24h: z.number().int().optional(),
+    risk: z.enum(['high', 'medium', 'low']).optional(),
+    valueAtRiskUsd: z.number().optional().describe('At most what a sandwich can take at the recommended tolerance.'),
+    recommendation: z.object({ slippagePct: z.number(), splitInto: z.number().int(), privateRelay: z.boolean(), advice: z.array(z.string()) }).optional(),
+  }),
   summarize: (r) => r.planned === false ? `Do not ${r.side} ${r.token.symbol}: ${r.refusal}` : `${r.risks.length ? `Risks first: ${r.risks.join('; ')}. ` : ''}` +
     `${r.side} ${usd(r.amountUsd)} of ${r.token.symbol}: impact ${pct(-r.priceImpactPct)}; ${r.sandwichesLast24h} sandwiches on its pool in 24 h; risk ${r.risk}. ` +
     `Set slippage ${r.recommendation.slippagePct}%${r.recommendation.splitInto > 1 ? `, split into ${r.recommendation.splitInto} trades` : ''}${r.recommendation.privateRelay ? ', send through a private relay' : ''} (at most ${usd(r.valueAtRiskUsd)} at risk).`,
@@ -81,7 +104,7 @@ export const mevProtectionSkill = defineSkill({
     const sandwiches = await detectSandwiches(chain, market, swaps);
     const slippagePct = round(Math.max(MIN_SLIPPAGE_PCT, impactPct + taxPct + SLIPPAGE_BUFFER_PCT), 2);
     const splitInto = impactPct > SPLIT_ABOVE_PCT ? Math.ceil(impactPct / SPLIT_ABOVE_PCT) : 1;
-    const risk = sandwiches.length > 0 ? 'high' : impactPct > SPLIT_ABOVE_PCT ? 'medium' : 'low';
+    const risk = sandwiches.length > 0 ? ('high' as const) : impactPct > SPLIT_ABOVE_PCT ? ('medium' as const) : ('low' as const);
     return {
       ...indexProvenance(chain, checkpoint, `${MEV_PROTECTION_METHODOLOGY}; ${MARKET_METHODOLOGY}; ${SCREEN_VERSION}`, fromBlock),
       screen: screen.summary('excluded'),

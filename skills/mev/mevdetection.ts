@@ -3,6 +3,8 @@ import { round } from '../intel/market.js';
 import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { chainListInput } from '../params.js';
+import { z } from 'zod';
+import { address, periodAnswerShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
@@ -20,6 +22,25 @@ export const mevDetectionSkill = defineSkill({
   toolName: 'mev_detection',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
+  output: z.object({
+    ...periodAnswerShape,
+    limit: z.number().int(),
+    sandwichCount: z.number().int(),
+    victimCount: z.number().int(),
+    attackers: z.array(z.object({ attacker: address, sandwiches: z.number().int(), netProfitUsd: z.number() })).describe('Most profitable first.'),
+    sandwiches: z.array(z.object({
+      block: z.number().int(),
+      pool: address,
+      attacker: address.describe('Sender of both legs.'),
+      frontTx: z.string(),
+      backTx: z.string(),
+      victims: z.array(z.object({ address, tx: z.string() })),
+      profitToken: address,
+      grossProfit: z.number().describe('In profitToken units.'),
+      gasUsd: z.number().nullable(),
+      netProfitUsd: z.number().nullable().describe('Net of both legs\' gas.'),
+    })).describe('Newest first.'),
+  }),
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

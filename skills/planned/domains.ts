@@ -10,6 +10,7 @@ import { SibylError } from '../errors.js';
 import { defineFreeTool, disabledResult, freeOutput } from '../free.js';
 import type { UsdPrice } from '../money.js';
 import { FREE_ROWS, NARROW_ROWS, rowsParam } from '../params.js';
+import { neverAnswers } from '../outputs.js';
 import { defineSkill, type CatalogEntry } from '../registry.js';
 
 export const DISABLED_DOMAINS = {
@@ -55,6 +56,7 @@ function planned(p: Planned) {
     disabledReason: reason,
     description: `${p.description} Not available on this deployment yet (needs ${DISABLED_DOMAINS[p.domain]}).`,
     input: z.strictObject({}),
+    output: neverAnswers,
     toolName: p.id.replace(/-/g, '_'),
     surfaces: p.kindOnly ? [] : ['agent'],
     async handler() {

@@ -5,11 +5,25 @@ import { provenance } from '../intel/provenance.js';
 import { REVIEW_METHODOLOGY, reviewContract } from '../intel/security/review.js';
 import { SECURITY_METHODOLOGY, scanToken } from '../intel/security/scan.js';
 import { EVM_CHAINS, chainParam, evmAddressParam } from '../params.js';
+import { address, ownerPowers, provenanceShape, securityScanShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitChain } from '../admission.js';
 import { loadMarket } from '../market/load.js';
 
 const input = z.strictObject({ address: evmAddressParam('Contract address (0x + 40 hex).'), chain: chainParam('base', EVM_CHAINS) });
+const review = z.object({
+  available: z.literal(true),
+  codeBytes: z.number().int(),
+  risk: z.enum(['high', 'medium', 'low']),
+  findings: z.array(z.string()),
+  ownerPowers,
+  proxy: z.object({ implementation: address.nullable(), admin: address.nullable() }).describe('EIP-1967 slots.'),
+  opcodes: z.array(z.object({ name: z.string(), severity: z.enum(['high', 'medium', 'low']), why: z.string() })).describe('Dangerous opcodes in the code.'),
+});
+const reviewHead = { ...provenanceShape, address };
+/** No code at the address answers available: false and the reason, without the review's fields. */
+const availability = { available: z.boolean(), reason: z.string().optional().describe('Why it is unavailable.') };
+
 const SEVERITY_POINTS = { high: 30, medium: 15, low: 5 } as const;
 
 export const contractReviewSkill = defineSkill({
@@ -22,6 +36,7 @@ export const contractReviewSkill = defineSkill({
   price: '0.25',
   toolName: 'contract_review',
   surfaces: ['a2a', 'mcp', 'agent'],
+  output: z.object({ ...reviewHead, ...review.partial().shape, ...availability }),
   summarize: (r) => `Risk ${r.risk}: ${(r.findings as string[]).join('; ') || 'no owner powers, not a proxy'}.`,
   admit: async (input, ctx) => void admitChain(ctx, input.chain),
   async handler({ address, chain: chainName }, ctx) {
@@ -42,6 +57,16 @@ export const smartContractAuditSkill = defineSkill({
   toolName: 'smart_contract_audit',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 5, timeTargetSeconds: 120 },
+  output: z.object({
+    ...reviewHead,
+    ...availability,
+    score: z.number().optional().describe('100 minus the findings\' points.'),
+    grade: z.enum(['low risk', 'medium risk', 'high risk']).optional(),
+    findings: z.array(z.object({ severity: z.enum(['high', 'medium', 'low']), finding: z.string() })).optional(),
+    review: review.optional(),
+    tokenScan: z.object(securityScanShape).optional().describe('For an indexed token: the security/v1 scan.'),
+    caveat: z.string().optional(),
+  }),
   summarize: (r) => `Audit score ${r.score}/100 (${r.grade}); ${(r.findings as { severity: string; finding: string }[]).slice(0, 5).map((f) => `${f.severity}: ${f.finding}`).join('; ') || 'no findings'}.`,
   admit: async (input, ctx) => void admitChain(ctx, input.chain),
   async handler({ address, chain: chainName }, ctx) {
@@ -63,7 +88,7 @@ export const smartContractAuditSkill = defineSkill({
       ...base,
       available: true,
       score,
-      grade: score >= 80 ? 'low risk' : score >= 50 ? 'medium risk' : 'high risk',
+      grade: score >= 80 ? ('low risk' as const) : score >= 50 ? ('medium risk' as const) : ('high risk' as const),
       findings,
       review,
       ...(token && { tokenScan: token }),

@@ -2,6 +2,8 @@ import { holderConcentration, HOLDERS_METHODOLOGY } from '../intel/holders.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { resolveToken } from '../intel/resolve.js';
 import { tokenOnChainInput } from '../params.js';
+import { z } from 'zod';
+import { address, provenanceShape, tokenRef } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitToken } from '../admission.js';
 import { loadMarket } from '../market/load.js';
@@ -18,6 +20,19 @@ export const holderConcentrationSkill = defineSkill({
   httpPath: '/x402/data/holderconcentration',
   toolName: 'holder_concentration',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...provenanceShape,
+    token: tokenRef,
+    totalSupply: z.string().describe('Decimal, token units.'),
+    circulating: z.string().describe('Supply outside the excluded addresses.'),
+    holderCount: z.number().int(),
+    top1Pct: z.number(),
+    top10Pct: z.number(),
+    gini: z.number().describe('0 (equal) to 1.'),
+    nakamotoCoefficient: z.number().int().describe('Fewest holders that hold more than half.'),
+    excluded: z.array(z.object({ address, reason: z.string().describe('liquidity_pool, burn_address or token_contract.'), balance: z.string() })),
+    topHolders: z.array(z.object({ address, balance: z.string(), sharePct: z.number() })),
+  }),
   admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

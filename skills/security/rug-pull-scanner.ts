@@ -2,6 +2,8 @@ import { indexProvenance } from '../intel/provenance.js';
 import { resolveToken } from '../intel/resolve.js';
 import { SECURITY_METHODOLOGY, scanToken } from '../intel/security/scan.js';
 import { tokenOnChainInput } from '../params.js';
+import { z } from 'zod';
+import { provenanceShape, securityScanShape, tokenRef } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitToken } from '../admission.js';
 import { loadMarket } from '../market/load.js';
@@ -21,6 +23,7 @@ export const rugPullScannerSkill = defineSkill({
   summarize: (r) =>
     `${r.token?.symbol ?? 'Token'}: risk ${r.verdict} (${r.riskScore}/100); honeypot ${r.honeypot ? 'yes' : 'no'}; rugged ${r.rugged ? 'yes' : 'no'}. ` +
     `Findings: ${(r.findings as { finding: string }[]).slice(0, 4).map((f) => f.finding).join('; ') || 'none'}.`,
+  output: z.object({ ...provenanceShape, token: tokenRef, ...securityScanShape }),
   admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -2,6 +2,8 @@ import { indexProvenance } from '../intel/provenance.js';
 import { resolveToken } from '../intel/resolve.js';
 import { DEFAULT_SNIPER_WINDOW, detectSnipers, sniperMethodology } from '../intel/snipers.js';
 import { tokenOnChainInput } from '../params.js';
+import { z } from 'zod';
+import { address, isoTime, provenanceShape, tokenRef } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitToken } from '../admission.js';
 import { loadMarket } from '../market/load.js';
@@ -18,6 +20,20 @@ export const tokenSnipingSkill = defineSkill({
   httpPath: '/x402/data/tokensniping',
   toolName: 'token_sniping',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...provenanceShape,
+    token: tokenRef,
+    window: z.object({ blocks: z.number().int(), seconds: z.number().int() }).describe('How soon after first liquidity a buy counts.'),
+    pools: z.array(z.object({ pool: address, liquidityBlock: z.number().int(), liquidityAt: isoTime, liquidityProvider: address.nullable() })),
+    sniperCount: z.number().int(),
+    stillHoldingCount: z.number().int(),
+    snipers: z.array(z.object({
+      wallet: address, pool: address,
+      firstBuyBlock: z.number().int(), blocksAfterLiquidity: z.number().int(), secondsAfterLiquidity: z.number().int(),
+      bought: z.number().describe('Token units.'), holdsNow: z.number(), soldSince: z.number(),
+      buyTxs: z.array(z.string()),
+    })),
+  }),
   admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

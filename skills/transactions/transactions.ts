@@ -6,6 +6,7 @@ import { provenance } from '../intel/provenance.js';
 import { DEBUGGER_METHODOLOGY, FLOW_METHODOLOGY, debugTransaction, findTransaction, traceFunds } from '../intel/transactions.js';
 import type { SkillContext } from '../context.js';
 import { EVM_CHAINS } from '../params.js';
+import { address, intString, isoTime, provenanceShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitChain } from '../admission.js';
 import { usd } from '../summary.js';
@@ -21,6 +22,8 @@ async function locate(ctx: SkillContext, hash: Hash, chainName: ChainName | unde
   return { found, head: { number: head.number, timestamp: head.timestamp } };
 }
 
+const txStatus = z.enum(['success', 'reverted']);
+
 export const transactionDebuggerSkill = defineSkill({
   id: 'transaction-debugger',
   title: 'Transaction debugger',
@@ -31,6 +34,35 @@ export const transactionDebuggerSkill = defineSkill({
   price: '0.25',
   toolName: 'transaction_debugger',
   surfaces: ['a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...provenanceShape,
+    txHash: z.string(),
+    status: txStatus,
+    revertReason: z.string().optional().describe('Reverted: the reason replayed at its block.'),
+    from: address,
+    to: address.nullable(),
+    contractCreated: address.nullable(),
+    valueNative: z.string(),
+    nonce: z.number().int(),
+    block: intString,
+    timestamp: isoTime,
+    gas: z.object({ limit: intString, used: intString, usedPct: z.number(), effectiveGasPrice: intString, feeNative: z.string() }),
+    call: z.object({
+      kind: z.string().describe('native transfer, or call.'),
+      selector: z.string().optional(),
+      function: z.string().nullable().optional().describe('null when the selector is not one Sibyl decodes.'),
+      args: z.array(z.unknown()).optional(),
+      note: z.string().optional(),
+    }),
+    logs: z.array(z.object({
+      address,
+      logIndex: z.number().int(),
+      event: z.string().nullable().describe('Decoded event name (ERC-20, V2), or null.'),
+      symbol: z.string().optional(),
+      args: z.record(z.string(), z.unknown()).nullable().optional(),
+      topic0: z.string().nullable().optional(),
+    })),
+  }),
   summarize: (r) => {
     const events = new Map<string, number>();
     for (const l of r.logs as { event: string | null }[]) events.set(l.event ?? 'unknown', (events.get(l.event ?? 'unknown') ?? 0) + 1);
@@ -55,6 +87,22 @@ export const fundFlowTraceSkill = defineSkill({
   price: '0.35',
   toolName: 'fund_flow_trace',
   surfaces: ['a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...provenanceShape,
+    chainHead: intString,
+    txHash: z.string(),
+    from: address,
+    block: intString,
+    status: txStatus,
+    hops: z.number().int(),
+    edgeCount: z.number().int(),
+    edges: z.array(z.object({
+      hop: z.number().int(), token: address, symbol: z.string().nullable(), from: address, to: address,
+      amount: z.string(), usd: z.number().nullable(), block: z.number().int(), tx: z.string(),
+      toKind: z.enum(['wallet', 'pool', 'zero', 'token']),
+    })),
+    largestRecipients: z.array(z.object({ address, kind: z.enum(['wallet', 'pool', 'zero', 'token']), receivedUsd: z.number() })),
+  }),
   summarize: (r) =>
     `${r.edgeCount} transfers followed over ${r.hops} hops from block ${r.block}; largest recipients: ` +
     `${(r.largestRecipients as { address: string; kind: string; receivedUsd: number }[]).slice(0, 5).map((e) => `${e.address} (${e.kind}, ${usd(e.receivedUsd)})`).join('; ') || 'none'}.`,

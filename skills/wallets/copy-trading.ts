@@ -8,6 +8,8 @@ import { SCREEN_VERSION, screenTokens } from '../intel/screening.js';
 import { SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../intel/smart-money.js';
 import { TRUST_METHODOLOGY, walletTrust } from '../intel/trust.js';
 import { FIVE_CHAINS, chainParam, evmAddressParam, limitParam, periodParam } from '../params.js';
+import { address, coverage, intString, provenanceShape, screenSummary, walletPeriodRow, walletPnlShape, walletTrustShape } from '../outputs.js';
+import { PERIOD_NAMES } from '../intel/periods.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
@@ -15,6 +17,8 @@ import { share, usd } from '../summary.js';
 
 /** Copyable: a record of at least this many closed trades, this win rate, and a trust score this high. */
 export const COPYABLE = { minClosedTrades: 4, minWinRate: 0.6, minTrustScore: 60 } as const;
+
+const record = { closedTrades: z.number().int(), wins: z.number().int(), winRate: z.number().describe('0-1.'), realizedUsd: z.number(), smartMoney: z.boolean() };
 
 export const copyTradingLeaderboardSkill = defineSkill({
   id: 'copy-trading-leaderboard',
@@ -32,6 +36,17 @@ export const copyTradingLeaderboardSkill = defineSkill({
   toolName: 'copy_trading_leaderboard',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
+  output: z.object({
+    ...provenanceShape,
+    screen: screenSummary,
+    recordBlockRange: z.object({ from: intString, to: intString }).describe('Records are judged over the whole index.'),
+    timeperiod: z.enum(PERIOD_NAMES),
+    coverage,
+    limit: z.number().int(),
+    minClosedTrades: z.number().int(),
+    tradersRanked: z.number().int(),
+    traders: z.array(z.object({ rank: z.number().int(), wallet: address, ...record, period: z.array(walletPeriodRow).describe('Its largest net moves in the period (5 at most).') })).describe('Most realized profit first.'),
+  }),
   summarize: (r) =>
     `${r.tradersRanked} traders with at least ${r.minClosedTrades} closed trades; top: ${(r.traders as { wallet: string; realizedUsd: number; winRate: number }[]).slice(0, 3).map((t) => `${t.wallet} (${usd(t.realizedUsd)}, win rate ${share(t.winRate * 100)})`).join('; ') || 'none'}.`,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
@@ -79,6 +94,22 @@ export const copyTradingIntelSkill = defineSkill({
   toolName: 'copy_trading_intel',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 10, timeTargetSeconds: 60 },
+  output: z.object({
+    ...provenanceShape,
+    wallet: address,
+    timeperiod: z.enum(PERIOD_NAMES),
+    coverage,
+    available: z.boolean(),
+    reason: z.string().optional().describe('With available: false: the index holds no trade of the wallet.'),
+    verdict: z.object({
+      copyable: z.boolean(),
+      reasons: z.array(z.string()),
+      criteria: z.object({ minClosedTrades: z.number().int(), minWinRate: z.number(), minTrustScore: z.number() }),
+    }).optional(),
+    record: z.object(record).nullable().optional().describe('Its closed-trade record over the whole index.'),
+    pnl: z.object(walletPnlShape).optional(),
+    trust: z.object(walletTrustShape).optional(),
+  }),
   summarize: (r) => `${r.verdict.copyable ? 'Copyable' : 'Not copyable'}: ${r.verdict.reasons.join('; ')}.`,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {

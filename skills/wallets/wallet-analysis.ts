@@ -5,12 +5,16 @@ import { indexProvenance } from '../intel/provenance.js';
 import { PNL_METHODOLOGY, walletPnl } from '../intel/pnl.js';
 import { TRUST_METHODOLOGY, walletTrust } from '../intel/trust.js';
 import { FIVE_CHAINS, chainParam, evmAddressParam, periodParam } from '../params.js';
+import { address, coverage, provenanceShape, walletPnlShape, walletTrustShape } from '../outputs.js';
+import { PERIOD_NAMES } from '../intel/periods.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { share, usd } from '../summary.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
 const wallet = evmAddressParam('The wallet (0x + 40 hex).');
+
+const walletHead = { ...provenanceShape, wallet: address };
 
 export const walletPnlSkill = defineSkill({
   id: 'wallet-pnl',
@@ -22,6 +26,7 @@ export const walletPnlSkill = defineSkill({
   price: '1.00',
   toolName: 'wallet_pnl',
   surfaces: ['a2a', 'mcp', 'agent'],
+  output: z.object({ ...walletHead, timeperiod: z.enum(PERIOD_NAMES), coverage, ...walletPnlShape }),
   summarize: (r) =>
     `Over ${r.timeperiod}: realized ${usd(r.realizedUsd)}, unrealized ${usd(r.unrealizedUsd)}, total ${usd(r.totalPnlUsd)} from ${r.tradesInPeriod} trades ` +
     `(${usd(r.volumeUsd)} traded; win rate ${r.winRate === null ? 'n/a' : share(r.winRate * 100)}); ${r.swapsIndexed} swaps indexed in all.`,
@@ -50,6 +55,7 @@ export const walletTrustSkill = defineSkill({
   toolName: 'wallet_trust_score',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
+  output: z.object({ ...walletHead, ...walletTrustShape }),
   summarize: (r) =>
     `Trust score ${r.score}/100 (${r.grade}): ${(r.factors as { factor: string; points: number; evidence: string }[]).map((f) => `${f.factor} ${f.points >= 0 ? '+' : ''}${f.points} (${f.evidence})`).join('; ')}.`,
   admit: (input, ctx) => admitMarket(ctx, input.chain),

@@ -4,9 +4,14 @@ import { indexProvenance } from '../intel/provenance.js';
 import { SCREEN_RULES, SCREEN_VERSION, screenTokens } from '../intel/screening.js';
 import { MIN_CLOSED_TRADES, MIN_REALIZED_USD, MIN_WIN_RATE, SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../intel/smart-money.js';
 import { chainListInput } from '../params.js';
+import { z } from 'zod';
+import { address, coverage, intString, provenanceShape, rowScreenShape, screenSummary, walletPeriodRow } from '../outputs.js';
+import { PERIOD_NAMES } from '../intel/periods.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
+
+const flow = z.object({ token: z.string(), symbol: z.string().nullable(), netUsd: z.number(), boughtUsd: z.number(), soldUsd: z.number(), wallets: z.number().int(), ...rowScreenShape });
 
 export const smartMoneySkill = defineSkill({
   id: 'smart-money',
@@ -21,6 +26,23 @@ export const smartMoneySkill = defineSkill({
   toolName: 'smart_money',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
+  output: z.object({
+    ...provenanceShape,
+    screen: screenSummary,
+    timeperiod: z.enum(PERIOD_NAMES),
+    coverage,
+    limit: z.number().int(),
+    recordBlockRange: z.object({ from: intString, to: intString }).describe('Records are judged over the whole index.'),
+    criteria: z.object({ minClosedTrades: z.number().int(), minWinRate: z.number(), minRealizedUsd: z.number() }),
+    walletsEvaluated: z.number().int(),
+    smartWalletCount: z.number().int(),
+    wallets: z.array(z.object({
+      wallet: address, closedTrades: z.number().int(), wins: z.number().int(), winRate: z.number().describe('0-1.'), realizedUsd: z.number(),
+      period: z.array(walletPeriodRow).describe('What it bought (+) or sold (-) in the period, net USD.'),
+    })).describe('Most realized profit first.'),
+    accumulating: z.array(flow).describe('Net bought by smart wallets in the period.'),
+    distributing: z.array(flow).describe('Net sold.'),
+  }),
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -4,6 +4,8 @@ import { treasuryWallets } from '../intel/security/deployer.js';
 import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { chainListInput } from '../params.js';
+import { z } from 'zod';
+import { address, isoTime, periodAnswerShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
@@ -21,6 +23,24 @@ export const whaleIntelSkill = defineSkill({
   toolName: 'whale_intel',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 30, timeTargetSeconds: 30 },
+  output: z.object({
+    ...periodAnswerShape,
+    limit: z.number().int(),
+    minUsd: z.number().describe('Smallest move counted, USD.'),
+    eventCount: z.number().int(),
+    wallets: z.array(z.object({ wallet: address, events: z.number().int(), volumeUsd: z.number(), whale: z.boolean().describe('A whale on the whole index, treasuries excluded.') })),
+    events: z.array(z.object({
+      kind: z.enum(['swap', 'transfer']),
+      wallet: address,
+      counterparty: z.string().nullable(),
+      token: address,
+      symbol: z.string().nullable(),
+      usd: z.number(),
+      block: z.number().int(),
+      time: isoTime,
+      tx: z.string(),
+    })),
+  }),
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

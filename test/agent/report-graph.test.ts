@@ -29,19 +29,19 @@ const slow: { signal?: AbortSignal | undefined } = {};
 const registry = new Registry([
   defineSkill({
     id: 'gas-price', toolName: 'gas_price', title: 'Gas price', description: 'Current gas price on a chain, in gwei.',
-    tags: ['gas', 'fees'], examples: ['What is the gas price on base?'], surfaces: ['agent'], price: '0.01',
+    tags: ['gas', 'fees'], examples: ['What is the gas price on base?'], surfaces: ['agent'], price: '0.01', output: z.looseObject({}),
     input: z.object({ chain }),
     handler: async ({ chain }) => ({ chain, gwei: chain === 'base' ? 0.01 : 12.5, note: `signed with ${SECRET}`, source: 'embedded' }),
   }),
   defineSkill({
     id: 'token-holders', toolName: 'token_holders', title: 'Token holders', description: 'Largest holders of a token.',
-    tags: ['holders', 'concentration'], examples: ['Who holds 0x...?'], surfaces: ['agent'], price: '0.01',
+    tags: ['holders', 'concentration'], examples: ['Who holds 0x...?'], surfaces: ['agent'], price: '0.01', output: z.looseObject({}),
     input: z.object({ tokenAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/).describe('Token contract address'), chain }),
     handler: async ({ tokenAddress }) => ({ token: tokenAddress, holders: [{ address: '0x' + '1'.repeat(40), share: 0.4 }] }),
   }),
   defineSkill({
     id: 'mempool-watch', toolName: 'mempool_watch', title: 'Mempool watch', description: 'Waits for pending transactions.',
-    tags: ['mempool', 'pending'], examples: ['Watch the mempool'], surfaces: ['agent'], price: '0.01',
+    tags: ['mempool', 'pending'], examples: ['Watch the mempool'], surfaces: ['agent'], price: '0.01', output: z.looseObject({}),
     input: z.object({ chain }),
     handler: async (_input, ctx) => {
       slow.signal = ctx.signal;

@@ -29,7 +29,7 @@ const answer = { ok: true, figure: 42 };
 
 const echoSkill = defineSkill({
   id: 'bench-echo', title: 'Bench echo', description: 'Constant answer for gate benchmarks.', tags: [], examples: [],
-  input: z.strictObject({}), price: ANCHOR_PRICE, httpPath: ANCHOR_PATHS.sibyl, surfaces: ['http'],
+  input: z.strictObject({}), output: z.object({ ok: z.boolean(), figure: z.number() }), price: ANCHOR_PRICE, httpPath: ANCHOR_PATHS.sibyl, surfaces: ['http'],
   handler: async () => answer,
 });
 

@@ -38,7 +38,7 @@ const answer = { ok: true, figure: 42 };
 
 const echoSkill = defineSkill({
   id: 'bench-echo', title: 'Bench echo', description: 'Constant answer for gate benchmarks.', tags: [], examples: [],
-  input: z.strictObject({}), price: PRICE, httpPath: '/x402/data/bench-echo', surfaces: ['http'],
+  input: z.strictObject({}), output: z.object({ ok: z.boolean(), figure: z.number() }), price: PRICE, httpPath: '/x402/data/bench-echo', surfaces: ['http'],
   handler: async () => answer,
 });
 

@@ -79,7 +79,10 @@ describe.sequential('discovery and health', () => {
     // Besides the paid operations, only the paid MCP tools' account routes (sign-in, credits; documents.test).
     const operations = Object.entries<any>(doc.paths).filter(([, item]) => item.post?.['x-payment-requirement']);
     expect(operations.map(([p]) => p).sort()).toEqual([...paths].sort());
-    expect(Object.keys(doc.paths).filter((p) => !paths.includes(p)).sort()).toEqual(['/api/auth/nonce', '/api/auth/siwe', '/api/credits', '/api/credits/topup']);
+    expect(Object.keys(doc.paths).filter((p) => !paths.includes(p)).sort()).toEqual([
+      '/.well-known/agent-card.json', '/api/a2a/skills', '/api/auth/nonce', '/api/auth/siwe', '/api/credits', '/api/credits/topup', '/api/marketplace/catalog', '/api/mcp/tools',
+      '/api/svc/v1/forecast', '/api/svc/v1/forecast/accuracy', '/api/svc/v1/models', '/healthz', '/openapi.json',
+    ]);
     for (const [path, item] of operations) {
       const op = item.post;
       expect(op['x-payment-requirement']).toMatchObject({ required: true, scheme: 'exact', network: 'eip155:8453', asset: 'USDC', decimals: 6 });
@@ -102,7 +105,7 @@ describe.sequential('discovery and health', () => {
       }
       // Each typed capability body is asked the price the document gives it.
       for (const capability of op['x-capability-bodies'] ?? []) {
-        const { schema: fields, prices, summary: _summary, ...selector } = capability;
+        const { schema: fields, prices, summary: _summary, answer: _answer, ...selector } = capability;
         const asks = await postJson(`${priced().url}${path}`, { ...sampleBody(fields), ...selector });
         expect(asks.status, JSON.stringify(selector)).toBe(402);
         const amount = (await json(asks)).accepts[0].amount;

@@ -13,6 +13,7 @@ const failingSkill = defineSkill({
   tags: ['test'],
   examples: [],
   input: z.strictObject({}),
+  output: z.object({}),
   price: '0.30',
   httpPath: '/x402/data/test-failure',
   surfaces: ['http'],

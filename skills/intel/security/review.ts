@@ -52,7 +52,7 @@ export async function reviewContract(chain: ConnectedChain, address: Address, bl
   }
   if (proxy.implementation) findings.push(`upgradeable proxy: implementation ${proxy.implementation} can be replaced${proxy.admin ? ` by ${proxy.admin}` : ''}`);
   const live = powers.available && powers.powers.length > 0 && powers.renounced !== true;
-  const risk = live && powers.powers.some((p) => p === 'blacklist' || p === 'fees' || p === 'pause') ? 'high' : live || proxy.implementation ? 'medium' : 'low';
+  const risk: 'high' | 'medium' | 'low' = live && powers.powers.some((p) => p === 'blacklist' || p === 'fees' || p === 'pause') ? 'high' : live || proxy.implementation ? 'medium' : 'low';
   const present = opcodesIn(code);
   const opcodes = Object.entries(DANGEROUS_OPCODES).filter(([op]) => present.has(Number(op))).map(([, d]) => d);
   return { available: true as const, codeBytes: (code.length - 2) / 2, risk, findings, ownerPowers: powers, proxy, opcodes };

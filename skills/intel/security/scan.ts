@@ -46,7 +46,7 @@ export async function scanToken(market: Market, token: string) {
   if (badHistory.length) add('high', 20, `the deployer's other tokens include ${badHistory.length} rugged or honeypot token(s)`);
 
   const score = Math.min(100, findings.reduce((s, f) => s + f.points, 0));
-  const verdict = score >= 80 ? 'critical' : score >= 40 ? 'high' : score >= 15 ? 'medium' : 'low';
+  const verdict: Finding['severity'] = score >= 80 ? 'critical' : score >= 40 ? 'high' : score >= 15 ? 'medium' : 'low';
   return {
     riskScore: score,
     verdict,

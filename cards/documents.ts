@@ -1,0 +1,111 @@
+/**
+ * Schemas of the free documents Sibyl serves (discovery, health): OpenAPI publishes them, and
+ * the builders that Sibyl owns here are typed by them, so the document cannot drift from what is served.
+ * Objects whose contents another standard owns (the A2A agent card, MCP tool entries) are
+ * loose: their key fields are named, the rest is that standard's.
+ */
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../skills/errors.js';
+
+const jsonSchema = z.record(z.string(), z.unknown()).describe('A JSON Schema.');
+const usdString = z.string().describe('USD, e.g. "0.40", or "0.25-0.65" when the body selects the price.');
+
+/** `GET /api/a2a/skills` (cards/a2a-skills.ts). */
+export const a2aSkillListDocument = z.object({
+  count: z.number().int(),
+  payment: z.object({ protocol: z.literal('x402'), network: z.string(), asset: z.string() }),
+  skills: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    tags: z.array(z.string()),
+    examples: z.array(z.string()),
+    priceUsd: usdString,
+    currency: z.literal('USDC'),
+    endpoint: z.string().describe('POST here with { "params": {...} }.'),
+    body: z.string(),
+    params: jsonSchema.describe('JSON Schema of params.'),
+    output: jsonSchema.describe('JSON Schema of the answer.'),
+    inputModes: z.array(z.string()),
+    outputModes: z.array(z.string()),
+  })),
+});
+
+/** `GET /.well-known/agent-card.json` (cards/agent-card.ts; the A2A AgentCard). */
+export const agentCardDocument = z.looseObject({
+  name: z.string(),
+  description: z.string(),
+  version: z.string(),
+  supportedInterfaces: z.array(z.looseObject({ url: z.string(), protocolBinding: z.string() })),
+  skills: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string(), tags: z.array(z.string()) })),
+});
+
+/** `GET /api/mcp/tools` (server/mcp). */
+export const mcpToolListDocument = z.object({
+  count: z.number().int(),
+  tools: z.array(z.looseObject({ name: z.string(), description: z.string(), inputSchema: jsonSchema })),
+});
+
+/** `GET /api/marketplace/catalog` (cards/catalog.ts): every service and every way to buy it. */
+export const catalogDocument = z.looseObject({
+  version: z.string(),
+  serviceCount: z.number().int(),
+  services: z.array(z.looseObject({
+    id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    tags: z.array(z.string()),
+    available: z.boolean(),
+    priceUsd: usdString,
+    purchase: z.array(z.looseObject({ method: z.string(), url: z.string(), path: z.string(), priceUsd: usdString })).describe('Each way to buy it, at the price that way charges.'),
+    rateLimitPerMinute: z.number().int(),
+    responseTimeTargetSeconds: z.number(),
+  })),
+  minPriceUsd: z.string().optional(),
+  maxPriceUsd: z.string().optional(),
+});
+
+/** `GET /openapi.json`. */
+export const openApiDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
+
+/** `GET /healthz` (server/health.ts): 200 when everything answers, 503 when degraded. */
+export const healthDocument = z.object({
+  status: z.enum(['ok', 'degraded']),
+  store: z.looseObject({ kind: z.string(), ok: z.boolean() }),
+  chains: z.array(z.looseObject({
+    name: z.string(), chainId: z.number().int(), source: z.string(), rpcUrl: z.string(),
+    headBlock: z.string().nullable(), indexedBlock: z.string().nullable(), ok: z.boolean(), error: z.string().nullable().optional(),
+  })),
+  payments: z.object({ network: z.string(), asset: z.string(), payTo: z.string(), facilitator: z.enum(['local', 'remote']) }),
+  settlements: z.object({
+    unrecorded: z.number().int().describe('Settlement records the store has not taken yet.'),
+    pending: z.number().int().nullable(),
+    oldestPendingSeconds: z.number().nullable(),
+  }),
+});
+
+/** Every 4xx/5xx answer (skills/errors.ts `ErrorBody`). */
+export const errorDocument = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    reason: z.string().optional(),
+    fields: z.array(z.object({ field: z.string(), rule: z.string() })).optional().describe('invalid_body: each field and the rule it broke.'),
+  }),
+});
+
+/** The x402 v2 PaymentRequired a 402 answers (also base64 in PAYMENT-REQUIRED); v1 clients read the body. */
+export const paymentRequiredDocument = z.looseObject({
+  x402Version: z.number().int(),
+  error: z.string().optional().describe('Why payment is required or was refused.'),
+  resource: z.looseObject({ url: z.string(), description: z.string().optional(), mimeType: z.string().optional() }).optional(),
+  accepts: z.array(z.looseObject({
+    scheme: z.literal('exact'),
+    network: z.string().describe('CAIP-2, eip155:8453.'),
+    amount: z.string().describe('Atomic USDC.'),
+    asset: z.string(),
+    payTo: z.string(),
+    maxTimeoutSeconds: z.number().int(),
+    extra: z.looseObject({ name: z.string(), version: z.string() }).optional(),
+  })),
+});
