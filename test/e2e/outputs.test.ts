@@ -6,6 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAINS } from '../../chain/chains.js';
+import { toolDirectory } from '../../cards/mcp-tools.js';
+import { FORECAST_API_EXAMPLE_BODY } from '../../skills/forecast-inference.js';
+import { precomputeMajors } from '../../skills/forecast/jobs.js';
 import { createRegistry } from '../../skills/index.js';
 import { SibylError } from '../../skills/errors.js';
 import { assertAnswer } from '../../skills/output-check.js';
@@ -22,8 +25,10 @@ afterAll(() => w?.close());
 
 async function run(skill: Skill, body: Record<string, unknown>) {
   const input = skill.input.parse(body);
-  await skill.admit?.(input, w.sibyl.context);
-  const answer = await skill.handler(input, w.sibyl.context);
+  // list_service_capabilities reads the tool list the MCP surface gives its context.
+  const ctx = { ...w.sibyl.context, tools: toolDirectory(registry) };
+  await skill.admit?.(input, ctx);
+  const answer = await skill.handler(input, ctx);
   assertAnswer(skill.id, skill.output, answer);
   return answer as Record<string, any>;
 }
@@ -86,23 +91,50 @@ describe('every working skill answers its output schema', () => {
       'mev-protection': token,
       'chain-markets': { limit: 10 },
       'top-gainers-comprehensive': { chain: 'base' },
+      'forecast-inference-api': FORECAST_API_EXAMPLE_BODY,
+      // The free tools (they read the snapshots built above).
+      'price-forecast': {},
+      'forecast-accuracy': {},
+      'top-movers': {},
+      'market-sentiment': {},
+      'smart-money-flow': {},
+      'whale-prints': {},
+      'smart-money-inflow': {},
+      'token-safety': { contract: CHAINS.base.wrappedNative, chain: 'base' },
+      'launchpad-radar': {},
+      'service-capabilities': {},
     };
+    // The free tools read what the background jobs build: every job once, as the runner does.
+    await w.sibyl.snapshots.runAll();
+    const { forecast } = w.sibyl.context;
+    await precomputeMajors(w.sibyl.context, forecast!.service, forecast!.ledger);
     const working = registry.list().filter((s) => !s.disabledReason);
     expect(working.filter((s) => !bodies[s.id]).map((s) => s.id), 'working skills without a body here').toEqual([]);
     const failures: string[] = [];
     for (const skill of working) {
       // Each skill once (the two above already passed through run).
       if (skill.id === 'whale-tracking' || skill.id === 'latest-pairs') continue;
-      await run(skill, bodies[skill.id]!).catch((err: Error) => failures.push(`${skill.id}: ${err.message}`));
+      const answer = await run(skill, bodies[skill.id]!).catch((err: Error) => void failures.push(`${skill.id}: ${err.message}`));
+      // A free tool over a snapshot answers its data, not the cold envelope (which would check little).
+      if (answer?.reason === 'snapshot_not_warm') failures.push(`${skill.id}: snapshot not warm`);
     }
     expect(failures).toEqual([]);
   });
 
   it('planned skills never answer: they refuse with domain_disabled (their schema is empty)', async () => {
-    for (const skill of registry.list().filter((s) => s.disabledReason)) {
+    for (const skill of registry.list().filter((s) => s.disabledReason && !s.free)) {
       const err = await skill.handler(skill.input.parse({}), w.sibyl.context).catch((e: unknown) => e);
       expect(err, skill.id).toBeInstanceOf(SibylError);
       expect((err as SibylError).code).toBe('domain_disabled');
+    }
+  });
+
+  it('planned free tools answer no data, not an error (spec 2.4), in their envelope', async () => {
+    const planned = registry.list().filter((s) => s.disabledReason && s.free);
+    expect(planned.length).toBeGreaterThan(0);
+    for (const skill of planned) {
+      const answer = await run(skill, {});
+      expect(answer, skill.id).toMatchObject({ available: false, reason: 'domain_disabled' });
     }
   });
 });
