@@ -50,12 +50,7 @@ describe('technical/v1', () => {
     expect(technicalAnalysis(candlesFrom(range(1, 34))).macd).toMatchObject({ bias: expect.any(String) });
   });
 
-  // BUG (technical/v1): the engine's own `needs(34, n)` and its "never extrapolated" rule say MACD
-  // needs 26 + 9 − 1 = 34 candles, but trading-signals' MACD is `isStable` as soon as the slow EMA
-  // is (26 candles), when the signal EMA(9) has seen a single MACD value: from 26 to 33 candles the
-  // answer carries a signal line equal to the MACD (histogram 0, bias "bearish") instead of
-  // `available: false`. Fix: also require the signal EMA to be stable (or n >= 34).
-  it.fails('MACD with 26-33 candles is unavailable, not a signal line seeded from one value', () => {
+  it('MACD with 26-33 candles is unavailable, not a signal line seeded from one value', () => {
     expect(technicalAnalysis(candlesFrom(range(1, 30))).macd).toEqual({ available: false, reason: 'needs 34 candles, 30 indexed' });
   });
 

@@ -40,7 +40,9 @@ export function technicalAnalysis(candles: readonly Candle[]) {
   const atr = feed(new ATR(14), candles.map((c) => ({ high: c.high, low: c.low, close: c.close })));
 
   const rsiValue = rsi.isStable ? Number(rsi.getResult()) : null;
-  const macdResult = macd.isStable ? macd.getResult() : null;
+  // trading-signals calls MACD stable once the slow EMA is (26 candles), when the signal EMA has
+  // seen one MACD value; the signal line is only real from 26 + 9 − 1 = 34 candles.
+  const macdResult = macd.isStable && n >= 34 ? macd.getResult() : null;
   const band = bands.isStable ? bands.getResult() : null;
   const fast = sma20.isStable ? Number(sma20.getResult()) : null;
   const slow = sma50.isStable ? Number(sma50.getResult()) : null;

@@ -33,14 +33,9 @@ describe('security/v1 deployers', () => {
     expect((await origins(await new Fixture().market())).size).toBe(0);
   });
 
-  // BUG (security/v1 deployers): origins() takes every token's first Transfer from the zero address,
-  // and a V2 pair's LP token is minted that way by the first liquidity provider's addLiquidity:
-  // the provider becomes the "deployer" of the pair (the factory deployed it). Consequences: the
-  // wallet-trust "deployer" factor says "deployed 2 tokens" for a wallet that deployed one (and
-  // marks a mere first LP as a deployer), the deployer's "other tokens" include pool LP tokens,
-  // and treasuryWallets() exempts first liquidity providers from whales/v1. Fix: leave out tokens
-  // that are indexed pairs (market.pools) when building origins.
-  it.fails('a pool\'s LP token is not a token its first liquidity provider deployed', async () => {
+  // A V2 pair's LP token is minted from the zero address by its first liquidity provider's
+  // addLiquidity; the factory deployed the pair, not the provider.
+  it('a pool\'s LP token is not a token its first liquidity provider deployed', async () => {
     const market = await providedPool().market();
     expect((await origins(market)).get(LP_POOL)).toBeUndefined();
     expect(await treasuryWallets(market)).not.toContain(LP_PROVIDER);

@@ -30,10 +30,12 @@ export function origins(market: Market): Promise<Map<string, Origin>> {
 
 async function buildOrigins(market: Market): Promise<Map<string, Origin>> {
   const [transfers, launchpad] = await Promise.all([market.reader.transfers(0, market.head.block), market.reader.launchpad(0, market.head.block)]);
+  // A pair's LP token is first minted by whoever adds liquidity first; the factory deployed it.
+  const pairs = new Set(market.pools.map((p) => p.pair.toLowerCase()));
   const firstMints = new Map<string, { tx: Hash; block: number; to: Address }>();
   for (const t of transfers) {
     const token = t.token.toLowerCase();
-    if (/^0x0{40}$/.test(t.from) && !firstMints.has(token)) firstMints.set(token, { tx: t.tx, block: t.block, to: t.to.toLowerCase() as Address });
+    if (/^0x0{40}$/.test(t.from) && !pairs.has(token) && !firstMints.has(token)) firstMints.set(token, { tx: t.tx, block: t.block, to: t.to.toLowerCase() as Address });
   }
   const senders = await txSenders(market.chain, [...firstMints.values()]);
   const out = new Map<string, Origin>();
