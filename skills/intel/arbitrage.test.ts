@@ -57,12 +57,8 @@ describe('arbitrage/v1', () => {
     expect(financed.netProfitUsd!).toBeCloseTo(plain.netProfitUsd! - plain.amountIn * 0.0009, 6);
   });
 
-  // BUG (arbitrage/v1): the README sizes each cycle "for the largest profit under both
-  // constant-product curves", but bestInput() searches only up to a tenth of the buy pool's
-  // reserve. With WETH at $2,000 on one DEX and $4,000 on the other the optimum is ~41,200 USDC
-  // (calculus, below: ~$16,880 gross), and the engine stops at 20,000 USDC (~$13,160): neither its
-  // size nor its profit is the largest. Fix: search up to the buy pool's whole reserve, or use the closed form.
-  it.fails('a wide gap is sized at the optimum, past a tenth of the buy pool', async () => {
+  // With WETH at $2,000 and $4,000 the optimum (~41,200 USDC) lies past a tenth of the buy pool.
+  it('a wide gap is sized at the optimum, past a tenth of the buy pool', async () => {
     const best = v2CycleOptimum(200_000, 100, 100, 400_000);
     expect(best.input).toBeGreaterThan(20_000);
     const usdcIn = (await findArbitrage(await twoDexes(2_000, 4_000).market())).find((o) => o.symbolIn === 'USDC')!;

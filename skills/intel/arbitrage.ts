@@ -1,6 +1,6 @@
 /**
  * Cross-DEX arbitrage, methodology `arbitrage/v1`: for every token pair quoted by pools on two
- * DEXes, the trade that buys on the cheaper pool and sells on the dearer one, sized for the
+ * DEXes, the trade that buys on the cheaper pool and sells on the dearer one, sized (closed form) for the
  * largest profit under both pools' constant-product curves and 0.3% fees at their current
  * reserves (from the index), valued in USD and net of the gas of two swaps at the chain's
  * current gas price. A flash-loan variant charges the lender's fee on the borrowed input.
@@ -48,18 +48,31 @@ function cycle(buy: Pool, sell: Pool, tokenIn: string, amountIn: bigint): bigint
   return out(got, si, so) - amountIn;
 }
 
-/** Golden-section search for the most profitable input, up to a tenth of the buy pool's depth. */
+/**
+ * The most profitable input of a two-pool cycle, in closed form: maximising
+ * out(out(x, bi, bo), si, so) − x with fee factor g = 997/1000 gives
+ * x* = (g·√(bi·bo·si·so) − bi·si) / (g·(si + g·bo)), here in integers scaled by 1000².
+ */
 function bestInput(buy: Pool, sell: Pool, tokenIn: string): bigint {
-  let lo = 0;
-  let hi = Number(sides(buy, tokenIn)[0] / 10n);
-  for (let i = 0; i < 80 && hi - lo > 1; i++) {
-    const m1 = lo + (hi - lo) / 3;
-    const m2 = hi - (hi - lo) / 3;
-    if (cycle(buy, sell, tokenIn, BigInt(Math.floor(m1))) < cycle(buy, sell, tokenIn, BigInt(Math.floor(m2)))) lo = m1;
-    else hi = m2;
-  }
-  const best = BigInt(Math.floor((lo + hi) / 2));
+  const [bi, bo] = sides(buy, tokenIn);
+  const tokenOut = buy.token0 === tokenIn ? buy.token1 : buy.token0;
+  const [si, so] = sides(sell, tokenOut);
+  const numerator = 1000n * 997n * sqrt(bi * bo * si * so) - 1000n * 1000n * bi * si;
+  if (numerator <= 0n) return 0n;
+  const best = numerator / (997n * (1000n * si + 997n * bo));
   return cycle(buy, sell, tokenIn, best) > 0n ? best : 0n;
+}
+
+/** Integer square root, floor (Newton's method from above). */
+function sqrt(n: bigint): bigint {
+  if (n < 2n) return n;
+  let x = n;
+  let y = (x + 1n) >> 1n;
+  while (y < x) {
+    x = y;
+    y = (x + n / x) >> 1n;
+  }
+  return x;
 }
 
 export async function findArbitrage(market: Market, flashFeeBps = 0): Promise<Opportunity[]> {

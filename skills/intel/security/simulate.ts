@@ -34,19 +34,39 @@ export type Simulation =
 /** A fresh address for the probe's state override: random bytes, not a derived key (no curve math per scan). */
 const randomAddress = () => getAddress(bytesToHex(randomBytes(20)));
 
-/** Hops from the wrapped native to `token` along main pools (at most three). */
+/** Hops from the wrapped native to `token` (at most three), each along the hop's main pool. */
 function route(market: Market, token: string): { path: string[]; pairs: string[] } | null {
   const native = market.chain.spec.wrappedNative.toLowerCase();
   const tokens = [token.toLowerCase()];
   const pairs: string[] = [];
   while (tokens[0] !== native) {
     if (pairs.length === 3) return null;
-    const main = market.mainPool(tokens[0]!);
-    if (!main) return null;
-    pairs.unshift(main.pool.pair);
-    tokens.unshift(main.quote);
+    const hop = nextHop(market, tokens[0]!, tokens);
+    if (!hop) return null;
+    pairs.unshift(hop.pair);
+    tokens.unshift(hop.quote);
   }
   return pairs.length ? { path: tokens, pairs } : null;
+}
+
+/**
+ * The pool one hop nearer the wrapped native. A quote's main pool can lead back along the path
+ * (USDC's deepest pool may be the probed token's own): then the quote's deepest pool with the
+ * wrapped native or USDC, never one through a token already on the path.
+ */
+function nextHop(market: Market, from: string, onPath: readonly string[]): { pair: string; quote: string } | null {
+  const main = market.mainPool(from);
+  if (main && !onPath.includes(main.quote)) return { pair: main.pool.pair, quote: main.quote };
+  const anchors = [market.chain.spec.wrappedNative.toLowerCase(), market.chain.spec.usdc.toLowerCase()];
+  let best: { pair: string; quote: string; rank: [number, number] } | null = null;
+  for (const pool of market.pools) {
+    if (pool.token0 !== from && pool.token1 !== from) continue;
+    const quote = pool.token0 === from ? pool.token1 : pool.token0;
+    if (!anchors.includes(quote) || onPath.includes(quote)) continue;
+    const rank: [number, number] = [anchors.indexOf(quote), -(market.liquidityUsd(pool) ?? 0)];
+    if (!best || rank[0] < best.rank[0] || (rank[0] === best.rank[0] && rank[1] < best.rank[1])) best = { pair: pool.pair, quote, rank };
+  }
+  return best && { pair: best.pair, quote: best.quote };
 }
 
 export async function simulateTrade(market: Market, token: string, blockNumber: bigint): Promise<Simulation> {
