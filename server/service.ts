@@ -67,7 +67,7 @@ function reportAgent(config: Config, registry: Registry, context: SkillContext, 
 const EMBEDDED_STATE_INTERVAL_SECONDS = { payments: 10, other: 60 };
 
 /** Blocks per getLogs on an embedded chain (a world block holds a few hundred logs). */
-const EMBEDDED_LOG_RANGE = 25;
+export const EMBEDDED_LOG_RANGE = 25;
 
 export interface Sibyl {
   readonly url: string;

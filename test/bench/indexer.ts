@@ -12,8 +12,10 @@ import { ChainIndexer } from '../../indexer/indexer.js';
 import { MemoryStore } from '../../store/memory.js';
 import { RedisStore } from '../../store/redis.js';
 import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
+import { EMBEDDED_LOG_RANGE } from '../../server/service.js';
 
-export async function benchIndexer(redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', range = 10_000) {
+/** Windows of the service's own size on an embedded chain (one window of the whole history passes viem's 10 MB response cap). */
+export async function benchIndexer(redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', range = EMBEDDED_LOG_RANGE) {
   const devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(14), fifo: true });
   try {
     let t = performance.now();

@@ -19,11 +19,10 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { X402_EXTENSION_URI } from '../../cards/agent-card.js';
 import { X402_META } from '../../agent/a2a-executor.js';
 import { X402_NETWORK } from '../../payments/terms.js';
-import { createRegistry } from '../../skills/index.js';
 import { signedPayment } from '../helpers/payments.js';
 import { fundedPayer, json, usdcBalance, useTestSibyl } from '../helpers/sibyl.js';
+import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
-const registry = createRegistry();
 const message = (parts: Message['parts'], extra: Partial<Message> = {}): Message => ({
   messageId: randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds: [], ...extra,
 });
@@ -144,7 +143,7 @@ describe('A2A conformance (TCK 1.0 and 0.3 findings)', () => {
     expect(waiting[X402_META.status]).toBe('payment-required');
     expect(waiting['sibyl.request']).toBeUndefined();
     const required = waiting[X402_META.required] as PaymentRequired;
-    expect(required.accepts[0]!.amount).toBe(String(registry.byId('whale-tracking')!.catalogPriceRange.min));
+    expect(required.accepts[0]!.amount).toBe(String(SPEC_SKILL_PRICE['whale-tracking']));
     expect(await payer.balance()).toBe(before);
 
     const payload = await payer.pay(required);
@@ -153,7 +152,7 @@ describe('A2A conformance (TCK 1.0 and 0.3 findings)', () => {
     const meta = done.status!.message!.metadata!;
     expect(meta[X402_META.status]).toBe('payment-completed');
     expect((meta[X402_META.receipts] as { success: boolean; transaction: string }[])[0]).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
-    expect(before - (await payer.balance())).toBe(registry.byId('whale-tracking')!.catalogPriceRange.min);
+    expect(before - (await payer.balance())).toBe(SPEC_SKILL_PRICE['whale-tracking']);
     // GetTask shows the same receipt in the status message.
     const fetched = await a2a.getTask({ id: asked.id } as never);
     expect(fetched.status!.message!.metadata![X402_META.receipts]).toEqual(meta[X402_META.receipts]);

@@ -2,9 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { createRegistry } from '../../skills/index.js';
 import { json, postJson, useTestSibyl, walletPoster } from '../helpers/sibyl.js';
+import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
 const registry = createRegistry();
-const catalog = (id: string) => registry.byId(id)!.catalogPriceRange.min;
+const catalog = (id: keyof typeof SPEC_SKILL_PRICE) => SPEC_SKILL_PRICE[id];
 
 describe('A2A skills over HTTP', () => {
   const sibyl = useTestSibyl();
@@ -26,7 +27,7 @@ describe('A2A skills over HTTP', () => {
     const challenge = await postJson(url, { params: { chain: 'base', timeperiod: '24h' } });
     expect(challenge.status).toBe(402);
     expect((await json(challenge)).accepts[0].amount).toBe(String(catalog('whale-tracking')));
-    expect(catalog('whale-tracking')).toBeLessThan(registry.byId('whale-tracking')!.priceRange.min);
+    expect(catalog('whale-tracking')).toBeLessThan(SPEC_PATH_PRICE.whaleintel);
 
     const payer = await walletPoster(sibyl.url, '5');
     const before = await payer.balance();

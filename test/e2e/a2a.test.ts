@@ -17,6 +17,7 @@ import { X402_META } from '../../agent/a2a-executor.js';
 import { X402_NETWORK } from '../../payments/terms.js';
 import { createRegistry } from '../../skills/index.js';
 import { fundedPayer, json, usdcBalance, useTestSibyl } from '../helpers/sibyl.js';
+import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
 const registry = createRegistry();
 /** Clients that know the a2a-x402 extension declare it (the card offers it, not required). */
@@ -60,7 +61,7 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
     expect(asked.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(asked.metadata![X402_META.status]).toBe('payment-required');
     const required = asked.metadata![X402_META.required] as PaymentRequired;
-    expect(required.accepts[0]!.amount).toBe(String(registry.byId('whale-tracking')!.catalogPriceRange.min));
+    expect(required.accepts[0]!.amount).toBe(String(SPEC_SKILL_PRICE['whale-tracking']));
 
     const payload = await payer.pay(required);
     const done = (await a2a.sendMessage({ message: message([text('payment attached')], { taskId: asked.id, contextId: asked.contextId, metadata: { [X402_META.payload]: payload } }) } as never, x402)) as Task;
@@ -72,7 +73,7 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
     expect(done.status!.message!.metadata).toMatchObject({ [X402_META.status]: 'payment-completed', [X402_META.receipts]: [receipt] });
     const result = done.artifacts[0]!.parts.find((p) => p.content?.$case === 'data')!.content!.value;
     expect(result).toMatchObject({ chain: 'base', limit: 5, methodology: expect.stringContaining('whales/v1') });
-    expect(before - (await payer.balance())).toBe(registry.byId('whale-tracking')!.catalogPriceRange.min);
+    expect(before - (await payer.balance())).toBe(SPEC_SKILL_PRICE['whale-tracking']);
 
     const fetched = await a2a.getTask({ id: asked.id, historyLength: 0 } as never, x402);
     expect(fetched.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -92,7 +93,7 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
     const parts = done.artifacts[0]!.parts;
     expect(parts[0]!.content).toMatchObject({ $case: 'text', value: expect.stringContaining('Latest DEX pairs') });
     expect((parts[1]!.content!.value as { toolsUsed: { skill: string }[] }).toolsUsed[0]!.skill).toBe('latest-pairs');
-    expect(before - (await payer.balance())).toBe(registry.byId('general-analysis')!.catalogPriceRange.min);
+    expect(before - (await payer.balance())).toBe(SPEC_SKILL_PRICE['general-analysis']);
   });
 
   it('rejects bad params naming the field, fails a refused payment with its code, cancels a waiting task: no money moves', async () => {
@@ -133,6 +134,6 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
     });
     const body = await json(res);
     expect(body.result).toMatchObject({ kind: 'task', status: { state: 'input-required' }, metadata: { [X402_META.status]: 'payment-required' } });
-    expect(body.result.metadata[X402_META.required].accepts[0].amount).toBe(String(registry.byId('smart-money')!.catalogPriceRange.min));
+    expect(body.result.metadata[X402_META.required].accepts[0].amount).toBe(String(SPEC_SKILL_PRICE['smart-money']));
   });
 });

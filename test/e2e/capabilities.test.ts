@@ -11,6 +11,7 @@ import { viemChain } from '../../chain/runtime.js';
 import { createRegistry } from '../../skills/index.js';
 import { USDC, freshAddress, json, mintUsdc, rpc, untilIndexed, walletPoster } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
 const registry = createRegistry();
 let w: WorldSibyl;
@@ -46,11 +47,11 @@ async function sender() {
 }
 
 describe('computed capabilities over the world', () => {
-  it('charges each typed capability its own registry price', async () => {
+  it('charges each typed capability its price in the spec', async () => {
     const before = await balance();
     const { status } = await buy({ service: 'altcoin-season-index', chain: 'base', timeperiod: '24h' });
     expect(status).toBe(200);
-    expect(before - (await balance())).toBe(registry.byId('altcoin-season-index')!.catalogPriceRange.min);
+    expect(before - (await balance())).toBe(SPEC_SKILL_PRICE['altcoin-season-index']);
   });
 
   it('technical analysis: SMA 20 is the mean of the last 20 closes of the same candles', async () => {
@@ -190,7 +191,7 @@ describe('computed capabilities over the world', () => {
     const fc = await buy({ service: 'chart-forecast', token: 'WETH', chain: 'base', timeperiod: '24h' });
     expect(fc.status).toBe(200);
     expect(fc.result.forecast).toBeTruthy();
-    expect(before - (await balance())).toBe(registry.byId('chart-forecast')!.catalogPriceRange.min);
+    expect(before - (await balance())).toBe(SPEC_SKILL_PRICE['chart-forecast']);
   });
 });
 
@@ -233,7 +234,7 @@ describe('catalogue services computed from the index', () => {
 
   it('enforces a service\'s rate limit per payer with 429 and Retry-After, charging nothing for the refused call', async () => {
     const wallet = await walletPoster(w.sibyl.url, '20', w.rpcUrl);
-    const limit = createRegistry().byId('strategy-backtest')!.catalog!.rateLimitPerMinute;
+    const limit = registry.byId('strategy-backtest')!.catalog!.rateLimitPerMinute;
     const body = { service: 'strategy-backtest', token: 'WETH', strategy: 'buy-and-hold', timeframe: '1h', periodDays: 2, fastWindow: 5, slowWindow: 10 };
     let served = 0;
     let refused: Response | undefined;
@@ -249,6 +250,6 @@ describe('catalogue services computed from the index', () => {
     expect(served).toBeGreaterThanOrEqual(limit);
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await json(refused!)).error.code).toBe('rate_limited');
-    expect(20_000_000n - (await wallet.balance())).toBe(BigInt(served) * createRegistry().byId('strategy-backtest')!.catalogPriceRange.min);
+    expect(20_000_000n - (await wallet.balance())).toBe(BigInt(served) * SPEC_SKILL_PRICE['strategy-backtest']);
   });
 });

@@ -15,9 +15,9 @@ import { freeToolSkills } from '../../cards/mcp-tools.js';
 import { PAID_TOOLS } from '../../skills/tools/paid-tools.js';
 import { createRegistry } from '../../skills/index.js';
 import { freshAddress, fundedPayer, json, payingFetch, postJson, useTestSibyl } from '../helpers/sibyl.js';
+import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
 const registry = createRegistry();
-const price = (id: string) => registry.byId(id)!.catalogPriceRange.min;
 
 describe('MCP paid tools: sign-in, credits, billing', () => {
   const sibyl = useTestSibyl();
@@ -138,15 +138,15 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     // Spec 2.4: the text block is the written answer itself, not the record.
     expect(portfolio.text).toBe(portfolio.body.analysis);
     expect(portfolio.body.analysis.length).toBeGreaterThan(0);
-    expect(await balance()).toBe(2_000_000n - price('wallet-portfolio'));
+    expect(await balance()).toBe(2_000_000n - SPEC_SKILL_PRICE['wallet-portfolio']);
 
     const nothing = await call('analyze_wallet', { walletAddress: freshAddress(), kind: 'trust' });
     expect(nothing.body).toMatchObject({ available: false, reason: 'nothing_produced', skill: 'wallet-trust-score' });
-    expect(await balance()).toBe(2_000_000n - price('wallet-portfolio'));
+    expect(await balance()).toBe(2_000_000n - SPEC_SKILL_PRICE['wallet-portfolio']);
 
     const asked = await call('ask_service', { prompt: 'List the newest pairs on base' });
     expect(asked.body).toMatchObject({ available: true, skill: 'general-analysis', analysis: expect.stringContaining('Latest DEX pairs'), toolsUsed: [{ skill: 'latest-pairs' }] });
-    expect(await balance()).toBe(2_000_000n - price('wallet-portfolio') - price('general-analysis'));
+    expect(await balance()).toBe(2_000_000n - SPEC_SKILL_PRICE['wallet-portfolio'] - SPEC_SKILL_PRICE['general-analysis']);
 
     const disabled = await call('analyze_bitcoin', { kind: 'mempool' });
     expect(disabled.body).toMatchObject({ available: false, reason: 'domain_disabled' });
@@ -155,7 +155,7 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     expect(badInput.text).toMatch(/txHash/);
     const tooDear = await call('analyze_token_security', { tokenAddress: freshAddress(), kind: 'contract_audit' });
     expect(tooDear.body).toMatchObject({ available: false, reason: 'insufficient_credit' });
-    expect(await balance()).toBe(2_000_000n - price('wallet-portfolio') - price('general-analysis'));
+    expect(await balance()).toBe(2_000_000n - SPEC_SKILL_PRICE['wallet-portfolio'] - SPEC_SKILL_PRICE['general-analysis']);
     await client.close();
   });
 
@@ -190,7 +190,7 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     const served = results.filter((r) => r.body.available).length;
     expect(served).toBe(2);
     expect(results.filter((r) => r.body.reason === 'insufficient_credit')).toHaveLength(3);
-    expect(await balance()).toBe(1_000_000n - 2n * price('wallet-portfolio'));
+    expect(await balance()).toBe(1_000_000n - 2n * SPEC_SKILL_PRICE['wallet-portfolio']);
     await client.close();
   });
 
@@ -198,7 +198,7 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     const rpc = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'latest_pairs', arguments: { chain: 'base', limit: 2 } } };
     const unpaid = await postJson(`${sibyl.url}/api/mcp`, rpc, { accept: 'application/json, text/event-stream' });
     expect(unpaid.status).toBe(402);
-    expect((await json(unpaid)).accepts[0].amount).toBe(String(price('latest-pairs')));
+    expect((await json(unpaid)).accepts[0].amount).toBe(String(SPEC_PATH_PRICE['latest-pairs']));
     const { key } = await fundedPayer('5');
     const { pay } = payingFetch(key);
     const paid = await pay(`${sibyl.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(rpc) });

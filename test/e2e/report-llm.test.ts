@@ -11,6 +11,7 @@ import { agentTools } from '../../graph/tools.js';
 import { MAX_CALLS_PER_ROUND } from '../../graph/report.js';
 import { createRegistry } from '../../skills/index.js';
 import { json, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
+import { SPEC_PATH_PRICE } from '../helpers/spec-prices.js';
 
 const API_KEY = 'sk-stub-0123456789abcdef';
 const MAX_ROUNDS = 2;
@@ -108,7 +109,7 @@ describe('report with an OpenAI-compatible model', () => {
     expect(JSON.parse(toolReplies[2].content).error.code).toBe('unknown_tool');
     expect(JSON.stringify(seen[1]!.body.messages[0])).not.toContain(API_KEY);
 
-    expect(before - (await p.balance())).toBe(registry.byId('general-analysis')!.priceRange.min);
+    expect(before - (await p.balance())).toBe(SPEC_PATH_PRICE.report);
   });
 
   it('bounds a model that never stops: at most 4 calls a round and REPORT_MAX_TOOL_ROUNDS rounds, then answers from the results', async () => {

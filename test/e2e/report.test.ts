@@ -11,11 +11,9 @@ import { createRegistry } from '../../skills/index.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 import { freshAddress, json, postJson, usdcBalance, walletPoster } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
 const registry = createRegistry();
-const price = (id: string) => registry.byId(id)!.priceRange.min;
-/** A typed capability body is charged the skill's catalogue price. */
-const catalogPrice = (id: string) => registry.byId(id)!.catalogPriceRange.min;
 const prefix = `sibyl-test:${randomUUID()}:`;
 
 let w: WorldSibyl;
@@ -50,7 +48,7 @@ describe('report (offline planner, rooms on Redis)', () => {
     expect(body.provenance[0]).toMatchObject({ skill: 'topvolume', source: 'rpc', chain: 'base', asOf: { block: expect.any(String) } });
     expect(body.roomId).toMatch(/^room_/);
     expect(body.userId).toBe('u1');
-    expect(before - (await p.balance())).toBe(price('general-analysis'));
+    expect(before - (await p.balance())).toBe(SPEC_PATH_PRICE.report);
   });
 
   it('keeps a two-turn conversation in one room on Redis: the follow-up refers to the first answer', async () => {
@@ -125,7 +123,7 @@ describe('report (offline planner, rooms on Redis)', () => {
     expect(text).not.toContain(TEST_REDIS_URL);
     expect(text).not.toContain(prefix);
     expect(text).not.toMatch(/PRIVATE_KEY\W+0x/);
-    expect(before - (await p.balance())).toBe(price('general-analysis'));
+    expect(before - (await p.balance())).toBe(SPEC_PATH_PRICE.report);
     expect(await usdcBalance(thief, w.rpcUrl)).toBe(0n);
   });
 
@@ -138,8 +136,7 @@ describe('report (offline planner, rooms on Redis)', () => {
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.toolsUsed).toEqual([{ skill: 'holder-concentration', args: { tokenAddress: expect.stringMatching(new RegExp(token.token, 'i')), chain: 'base' } }]);
     expect(body.results[0].result).toBeTruthy();
-    expect(before - (await p.balance())).toBe(catalogPrice('holder-concentration'));
-    expect(catalogPrice('holder-concentration')).not.toBe(price('holder-concentration'));
+    expect(before - (await p.balance())).toBe(SPEC_SKILL_PRICE['holder-concentration']); // a typed capability body: the skill's price, not the HTTP operation's ($0.55)
   });
 
   it('refuses bad report bodies with 400 naming the field, before any payment', async () => {

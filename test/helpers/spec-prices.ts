@@ -1,0 +1,26 @@
+/**
+ * Prices as `interface-spec.md` writes them, in atomic USDC (6 decimals). Tests compare what was
+ * charged with these, never with the registry under test: a wrong price in the registry then
+ * fails a test instead of moving its expectation along with it.
+ */
+const usdc = (usd: string): bigint => BigInt(Math.round(Number(usd) * 1_000_000));
+
+/** §4.6 skill prices (the same figures as §4.5's catalogue where it lists the skill). */
+export const SPEC_SKILL_PRICE = {
+  'general-analysis': usdc('1.00'),
+  'whale-tracking': usdc('0.45'),
+  'smart-money': usdc('0.50'),
+  'altcoin-season-index': usdc('0.25'),
+  'chart-forecast': usdc('0.65'),
+  'strategy-backtest': usdc('1.50'),
+  'wallet-portfolio': usdc('0.35'),
+  'holder-concentration': usdc('0.35'),
+} as const;
+
+/** §4.2 paid HTTP operations under /x402/data/ (by path suffix); §4.1's free-form report (a typed capability body on that path pays the skill's price). */
+export const SPEC_PATH_PRICE = {
+  'latest-pairs': usdc('0.40'),
+  whaleintel: usdc('1.00'),
+  holderconcentration: usdc('0.55'),
+  report: usdc('0.50'),
+} as const;
