@@ -121,11 +121,11 @@ async function pruneSiblings(dir: string): Promise<void> {
 
 type EncodedToken = Omit<GenesisToken, 'supply'> & { supply?: string };
 
-function encodeGenesis(g: GenesisDeployment): { tokens: [string, EncodedToken][]; pools: GenesisDeployment['pools'] } {
+export function encodeGenesis(g: GenesisDeployment): { tokens: [string, EncodedToken][]; pools: GenesisDeployment['pools'] } {
   return { tokens: [...g.tokens].map(([k, { supply, ...t }]) => [k, { ...t, ...(supply !== undefined && { supply: supply.toString() }) }]), pools: g.pools };
 }
 
-function decodeGenesis(raw: { tokens: [string, EncodedToken][]; pools: { pair: Address; a: string; b: string }[] }): GenesisDeployment {
+export function decodeGenesis(raw: { tokens: [string, EncodedToken][]; pools: { pair: Address; a: string; b: string }[] }): GenesisDeployment {
   return {
     tokens: new Map(raw.tokens.map(([k, t]) => [k, { ...t, ...(t.supply !== undefined && { supply: BigInt(t.supply) }) } as GenesisToken])),
     pools: raw.pools,

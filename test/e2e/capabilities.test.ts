@@ -10,7 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { viemChain } from '../../chain/runtime.js';
 import { createRegistry } from '../../skills/index.js';
 import { USDC, freshAddress, json, mintUsdc, rpc, untilIndexed, walletPoster } from '../helpers/sibyl.js';
-import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
 const registry = createRegistry();
@@ -20,7 +20,7 @@ let balance: () => Promise<bigint>;
 
 beforeAll(async () => {
   // The seed and span of the security tests' world, which holds rug pulls.
-  w = await startWorldSibyl('sec-b', 3);
+  w = await startSharedWorldSibyl();
   const wallet = await walletPoster(w.sibyl.url, '40', w.rpcUrl);
   balance = wallet.balance;
   buy = async (body) => {

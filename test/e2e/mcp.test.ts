@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { freeToolSkills } from '../../cards/mcp-tools.js';
 import { createRegistry } from '../../skills/index.js';
 import { freshAddress, json } from '../helpers/sibyl.js';
-import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 /** The free tools: the registry's free skills on the tool server (list_service_capabilities among them). */
 const FREE_TOOL_NAMES = freeToolSkills(createRegistry()).map((s) => s.toolName!);
@@ -19,7 +19,7 @@ let w: WorldSibyl;
 let client: Client;
 beforeAll(async () => {
   // The security tests' world: it holds honeypots with pools.
-  w = await startWorldSibyl('sec-b', 3);
+  w = await startSharedWorldSibyl();
   client = new Client({ name: 'sibyl-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${w.sibyl.url}/api/mcp`)));
 }, 120_000);

@@ -13,13 +13,13 @@ import { createRegistry } from '../../skills/index.js';
 import { SibylError } from '../../skills/errors.js';
 import { assertAnswer } from '../../skills/output-check.js';
 import type { Skill } from '../../skills/registry.js';
-import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const registry = createRegistry();
 let w: WorldSibyl;
 
 beforeAll(async () => {
-  w = await startWorldSibyl('sec-b', 3);
+  w = await startSharedWorldSibyl();
 }, 120_000);
 afterAll(() => w?.close());
 

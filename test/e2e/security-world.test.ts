@@ -14,7 +14,7 @@ import { CHAINS } from '../../chain/chains.js';
 import { unreachable } from '../../skills/intel/security/simulate.js';
 import { viemChain } from '../../chain/runtime.js';
 import { fundedPayer, json, payingFetch, postJson, untilIndexed, usdcBalance } from '../helpers/sibyl.js';
-import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const erc20 = parseAbi([
   'function approve(address, uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)',
@@ -71,7 +71,7 @@ describe('rug-pull-scanner on a world\'s labelled listings', () => {
   };
 
   beforeAll(async () => {
-    w = await startWorldSibyl('sec-b', 3);
+    w = await startSharedWorldSibyl();
     router = w.labels.contracts.routers[0]!;
     await rpc('anvil_setBalance', [trader.address, `0x${parseEther('100').toString(16)}`]);
     expect(await send(trader, weth, WrappedNative.abi as Abi, 'deposit', [], parseEther('10'))).toBe('success');
