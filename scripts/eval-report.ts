@@ -14,7 +14,8 @@ import { agentTools } from '../graph/tools.js';
 import { createRegistry } from '../skills/index.js';
 import { PLANNED_SKILLS } from '../skills/planned/domains.js';
 
-interface Case { prompt: string; expectAnyOf: string[]; expectArgs?: Record<string, string> }
+/** `expectRefusal`: nothing fits (off-topic, injection only); the planner must refuse, uncharged. */
+interface Case { prompt: string; expectAnyOf: string[]; expectArgs?: Record<string, string>; expectRefusal?: boolean }
 
 const file = resolve(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '../shared/eval/report-prompts.dev.jsonl');
 const cases: Case[] = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
@@ -29,9 +30,19 @@ let argHits = 0;
 let servable = 0;
 let servableToolHits = 0;
 let servableArgHits = 0;
+let refusals = 0;
+let refusalHits = 0;
+let wrongRefusals = 0;
 for (const c of cases) {
   const reply: AIMessage = await planner.invoke([new HumanMessage(c.prompt)]);
   const first = reply.tool_calls?.[0];
+  if (c.expectRefusal) {
+    refusals++;
+    refusalHits += Number(!first);
+    if (verbose || first) console.log(`${first ? 'MISS' : 'ok  '} (refusal) | ${c.prompt}\n      got  ${first ? `${first.name} ${JSON.stringify(first.args)}` : `reply: ${String(reply.additional_kwargs.reason ?? '')}`}`);
+    continue;
+  }
+  wrongRefusals += Number(!first);
   const call = first && { tool: tools.find((t) => t.name === first.name)!, args: first.args };
   const toolOk = !!call && c.expectAnyOf.includes(call.tool.skill.id);
   const argsOk = toolOk && Object.entries(c.expectArgs ?? {}).every(([k, v]) => String(call!.args[k] ?? '').toLowerCase() === String(v).toLowerCase());
@@ -49,8 +60,10 @@ for (const c of cases) {
   }
 }
 const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : 'n/a');
-console.log(`\n${file}: ${cases.length} prompts`);
-console.log(`first tool in expectAnyOf: ${toolHits}/${cases.length} = ${pct(toolHits, cases.length)}%`);
-console.log(`expected arguments:        ${argHits}/${cases.length} = ${pct(argHits, cases.length)}%`);
+const asked = cases.length - refusals;
+console.log(`\n${file}: ${cases.length} prompts (${asked} questions a skill answers, ${refusals} to refuse)`);
+console.log(`first tool in expectAnyOf: ${toolHits}/${asked} = ${pct(toolHits, asked)}%`);
+console.log(`expected arguments:        ${argHits}/${asked} = ${pct(argHits, asked)}%`);
+console.log(`refused uncharged:         ${refusalHits}/${refusals} of those to refuse; ${wrongRefusals}/${asked} answerable questions refused`);
 console.log(`prompts a working skill answers (${servable}): first tool ${pct(servableToolHits, servable)}%, arguments ${pct(servableArgHits, servable)}%`);
-console.log(`prompts for a domain without an engine (${cases.length - servable}): routed there ${toolHits - servableToolHits}, answered domain_disabled and uncharged`);
+console.log(`prompts for a domain without an engine (${asked - servable}): routed there ${toolHits - servableToolHits}, answered domain_disabled and uncharged`);
