@@ -4,7 +4,8 @@
  * which fact goes into it. Follow-up questions inherit what they leave out (the token, the
  * wallet, the chain) from the room's previous call.
  */
-import { CHAIN_NAMES } from '../chain/chains.js';
+import { CHAINS, CHAIN_NAMES } from '../chain/chains.js';
+import { canonicalAsset } from '../skills/intel/resolve.js';
 import { stem, type PromptFacts } from './facts.js';
 import type { AgentTool, JsonSchemaProperty } from './tools.js';
 
@@ -75,7 +76,7 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
     let value: unknown;
     switch (role.kind) {
       case 'chain':
-        value = facts.chains.find((c) => role.values!.includes(c)) ?? facts.chains[0];
+        value = facts.chains.find((c) => role.values!.includes(c)) ?? facts.chains[0] ?? homeChain(facts.symbols, role.values!);
         break;
       case 'chains': {
         const named = facts.chains.filter((c) => role.values!.includes(c));
@@ -120,6 +121,19 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
   }
   const missing = [...roles.entries()].filter(([name, role]) => role.required && args[name] === undefined).map(([name]) => name);
   return { args, missing };
+}
+
+/**
+ * Where an asset lives when the prompt names no chain: the one chain it is native to (BNB → bsc,
+ * POL → polygon). ETH is native to several, so it keeps the field's default.
+ */
+function homeChain(symbols: readonly string[], allowed: readonly string[]): string | undefined {
+  for (const symbol of symbols) {
+    const asset = canonicalAsset(symbol);
+    const homes = CHAIN_NAMES.filter((c) => canonicalAsset((CHAINS[c] as { nativeSymbol?: string }).nativeSymbol ?? '') === asset);
+    if (homes.length === 1 && allowed.includes(homes[0]!)) return homes[0];
+  }
+  return undefined;
 }
 
 function fieldsWanting(roles: ReadonlyMap<string, FieldRole>, cue: string): boolean {

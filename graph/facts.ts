@@ -5,6 +5,7 @@
  * one prompt; the vocabulary (chains, assets) is projected from the chain catalogue.
  */
 import { stemmer } from 'stemmer';
+import lemmatizer from 'wink-lemmatizer';
 import { CHAINS, CHAIN_NAMES, type ChainName } from '../chain/chains.js';
 import { CANONICAL_ASSETS } from '../skills/intel/resolve.js';
 
@@ -108,8 +109,17 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
   };
 }
 
+/**
+ * A word's comparable form: its dictionary lemma (WordNet's exceptions, so irregular forms meet
+ * their base: "made" → make, "sold" → sell, "losers" → loser), then its Porter stem.
+ */
 export function stem(word: string): string {
-  return stemmer(word.toLowerCase());
+  return stemmer(lemma(word.toLowerCase()));
+}
+
+function lemma(word: string): string {
+  for (const form of [lemmatizer.noun(word), lemmatizer.verb(word), lemmatizer.adjective(word)]) if (form !== word) return form;
+  return word;
 }
 
 function cueBefore(before: string): string | null {

@@ -26,7 +26,7 @@ export const latestPairsSkill = defineSkill({
   title: 'Latest DEX pairs',
   description:
     'Newest Uniswap-V2-style pairs on a chain, from indexed PairCreated logs: both tokens with symbols, current reserves, USD liquidity, creation block and time.',
-  tags: ['dex', 'pairs', 'new-listings', 'market'],
+  tags: ['dex', 'pairs', 'new-pairs', 'new-pools', 'fresh-pools', 'new-listings', 'market'],
   examples: ['What are the newest trading pairs on base?', 'Show the 10 latest pairs created on ethereum'],
   input: z.strictObject({
     chain: chainParam('base'),

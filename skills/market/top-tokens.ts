@@ -20,6 +20,10 @@ import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { Period } from '../intel/periods.js';
 
+/** Which way a price-change ranking runs. */
+export const MOVER_SIDES = ['gainers', 'losers'] as const;
+type MoverSide = (typeof MOVER_SIDES)[number];
+
 /** The three rankings' answer; gainers also list what the screen left out. */
 const rankingsOutput = z.object({
   ...provenanceShape,
@@ -27,6 +31,7 @@ const rankingsOutput = z.object({
   timeperiod: z.enum(PERIOD_NAMES),
   coverage,
   sortedBy: z.enum(['liquidityUsd', 'volumeUsd', 'changePct']),
+  side: z.enum(MOVER_SIDES).optional().describe('Movers only: gainers (largest rise first) or losers (largest fall first).'),
   limit: z.number().int(),
   count: z.number().int(),
   totalTokens: z.number().int().describe('Priced tokens ranked before the limit.'),
@@ -34,13 +39,16 @@ const rankingsOutput = z.object({
   excludedByScreen: z.array(screenedTokenRow).optional().describe('Gainers only: tokens failing the screen, with their risks.'),
 });
 
-async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: number; timeperiod: Period }, sortBy: 'liquidityUsd' | 'volumeUsd' | 'changePct') {
+async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: number; timeperiod: Period }, sortBy: 'liquidityUsd' | 'volumeUsd' | 'changePct', side?: MoverSide) {
   const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
   const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
   const rows = await tokenRows(market, checkpoint, input.timeperiod, fromBlock);
   // A token with no price at the period start has no change: it ranks after every one that has.
-  rows.sort((a, b) => (b[sortBy] ?? -Infinity) - (a[sortBy] ?? -Infinity));
-  const policy: ScreenSummary['policy'] = sortBy === 'changePct' ? 'excluded' : 'flagged';
+  const sign = side === 'losers' ? -1 : 1;
+  rows.sort((a, b) => (a[sortBy] === null) !== (b[sortBy] === null) ? Number(a[sortBy] === null) - Number(b[sortBy] === null) : sign * ((b[sortBy] ?? 0) - (a[sortBy] ?? 0)));
+  // A gain a trap token shows cannot be taken: gainers leave failing tokens out. A fall is news
+  // either way (a rug is a loser): losers keep them, flagged.
+  const policy: ScreenSummary['policy'] = sortBy === 'changePct' && side !== 'losers' ? 'excluded' : 'flagged';
   const { listed, excluded, screen } = await screenList(ctx.store, rows, (r) => ({ market, token: r.token }), input.limit, policy);
   return {
     ...indexProvenance(chain, checkpoint, `${MARKET_METHODOLOGY}; ${SCREEN_VERSION}`, fromBlock),
@@ -49,6 +57,7 @@ async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: num
     // What changePct (each row's changeSince) and volume cover when the history is shorter than the period.
     coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
     sortedBy: sortBy,
+    ...(side && { side }),
     limit: input.limit,
     count: listed.length,
     totalTokens: rows.length,
@@ -77,7 +86,7 @@ export const topVolumeSkill = defineSkill({
   id: 'topvolume',
   title: 'Top tokens by volume',
   description: `Tokens of a chain ranked by USD traded volume over the period, with price, change and liquidity; each carries the screen's risks, \`flagged\` when it fails it (${SCREEN_RULES}).`,
-  tags: ['market', 'volume', 'rankings'],
+  tags: ['market', 'volume', 'volume-leaders', 'most-traded', 'busiest', 'rankings'],
   examples: ['Which tokens traded the most on base in the last 24h?', 'Top volume on arbitrum over 7d'],
   input: chainListInput,
   price: '0.55',
@@ -91,16 +100,18 @@ export const topVolumeSkill = defineSkill({
 
 export const topGainersSkill = defineSkill({
   id: 'top-gainers',
-  title: 'Top gainers',
-  description: `Tokens of a chain ranked by USD price change over the period (biggest gainers first, movers up), with price, liquidity and volume; tokens with no price at the period start come last. Tokens that fail the screen (${SCREEN_RULES}) are left out and listed apart with their risks.`,
-  tags: ['market', 'gainers', 'movers', 'rankings', 'price-change'],
-  examples: ['Biggest gainers on arbitrum today', 'Which tokens pumped most on base over the last 12 hours?'],
-  input: chainListInput,
+  title: 'Top gainers and losers',
+  description: `Tokens of a chain ranked by USD price change over the period: gainers (largest rise first, the default) or losers (largest fall first), with price, liquidity and volume; tokens with no price at the period start come last. Gainers leave out tokens that fail the screen (${SCREEN_RULES}) and list them apart with their risks; losers keep them, flagged.`,
+  tags: ['market', 'gainers', 'losers', 'movers', 'rankings', 'price-change'],
+  examples: ['Biggest gainers on arbitrum today', 'Which tokens pumped most on base over the last 12 hours?', 'Biggest losers on bsc this week: what dumped?'],
+  input: chainListInput.extend({
+    side: z.enum(MOVER_SIDES).default('gainers').describe('gainers (largest rise first, what pumped) or losers (largest fall first, what dumped).'),
+  }),
   price: '0.35',
   toolName: 'top_gainers',
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 15 },
   output: rankingsOutput,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
-  handler: (input, ctx) => rankings(ctx, input, 'changePct'),
+  handler: (input, ctx) => rankings(ctx, input, 'changePct', input.side),
 });

@@ -36,7 +36,24 @@ describe('offline planner', () => {
     expect(first('Backtest a 10/30 moving average crossover on WETH over 7 days')).toEqual({
       skill: 'strategy-backtest', args: { token: 'WETH', strategy: 'moving-average-cross', fastWindow: 10, slowWindow: 30, periodDays: 7 },
     });
-    expect(first('Top gainers on arbitrum in the last 4 hours')).toEqual({ skill: 'top-gainers', args: { chain: 'arbitrum', timeperiod: '4h' } });
+    expect(first('Top gainers on arbitrum in the last 4 hours')).toEqual({ skill: 'top-gainers', args: { chain: 'arbitrum', timeperiod: '4h', side: 'gainers' } });
+  });
+
+  it('reads paraphrase: irregular forms meet their lemma, synonyms reach the skill that answers them', () => {
+    expect(first('biggest losers on bsc in 24h')).toEqual({ skill: 'top-gainers', args: { chain: 'bsc', timeperiod: '24h', side: 'losers' } });
+    expect(first('what dumped hardest on polygon this week')).toMatchObject({ skill: 'top-gainers', args: { chain: 'polygon', side: 'losers' } });
+    expect(first(`How much money did ${A} make or lose this week on base?`)).toMatchObject({ skill: 'wallet-pnl', args: { walletAddress: A, chain: 'base' } });
+    expect(first('volume leaders on base last 24 hours')).toMatchObject({ skill: 'topvolume', args: { chain: 'base', timeperiod: '24h' } });
+    expect(first('fresh pools launched on base in the last hour')).toMatchObject({ skill: 'latest-pairs', args: { chain: 'base' } });
+    expect(first('big wallets moving money on arbitrum past 7 days')).toMatchObject({ skill: 'whale-tracking', args: { chain: 'arbitrum', timeperiod: '7d' } });
+    expect(first('loans near liquidation threshold on ethereum')).toMatchObject({ skill: 'liquidation-monitor' });
+    expect(first('MVRV and where are we in the bitcoin cycle')).toMatchObject({ skill: 'bitcoin-onchain-analytics' });
+    expect(first(`revoke risky approvals on ${A}`)).toMatchObject({ skill: 'approval-security-scan' });
+  });
+
+  it('resolves a symbol on the chain its asset lives on when no chain is named', () => {
+    expect(first('support/resistance and momentum for BNB daily')).toMatchObject({ skill: 'technical-analysis', args: { token: 'BNB', chain: 'bsc' } });
+    expect(first('RSI of BNB on base, 4h candles')).toMatchObject({ skill: 'technical-analysis', args: { token: 'BNB', chain: 'base' } });
   });
 
   it('does not guess: no fit, or a missing required argument, is a reply', () => {
