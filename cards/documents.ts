@@ -91,6 +91,7 @@ export const errorDocument = z.object({
     message: z.string(),
     reason: z.string().optional(),
     fields: z.array(z.object({ field: z.string(), rule: z.string() })).optional().describe('invalid_body: each field and the rule it broke.'),
+    suggestions: z.array(z.object({ skill: z.string(), title: z.string(), example: z.string() })).optional().describe('no_skill_fits: the closest skills, each with an example question.'),
   }),
 });
 

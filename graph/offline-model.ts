@@ -43,13 +43,13 @@ export class OfflineChatModel extends BaseChatModel {
     // This turn's tools have answered: nothing more to call; the graph writes the answer.
     if (after.some((m) => ToolMessage.isInstance(m))) return new AIMessage('');
     const plan = this.planner.plan(textOf(prompt), lastCall(before));
-    if (plan.kind === 'reply') return new AIMessage({ content: plan.text, additional_kwargs: { reason: plan.reason } });
+    if (plan.kind === 'reply') return new AIMessage({ content: plan.text, additional_kwargs: { reason: plan.reason, suggestions: plan.suggestions } });
     return new AIMessage({ content: '', tool_calls: plan.calls.map((c) => ({ id: `call_${randomUUID()}`, name: c.tool.name, args: c.args, type: 'tool_call' as const })) });
   }
 }
 
 /** The most recent tool call of earlier turns: what a follow-up question refers to. */
-function lastCall(messages: readonly BaseMessage[]): PreviousCall | undefined {
+export function lastCall(messages: readonly BaseMessage[]): PreviousCall | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (AIMessage.isInstance(m) && m.tool_calls?.length) {

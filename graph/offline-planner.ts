@@ -6,13 +6,30 @@
  */
 import { promptFacts, type PromptFacts } from './facts.js';
 import { fillArgs } from './args.js';
-import { ToolIndex } from './rank.js';
+import { ToolIndex, type Ranked } from './rank.js';
 import type { AgentTool } from './tools.js';
 
 /** Below this score no skill is said to fit (a one-word, common-term match is not a fit). */
 export const MIN_FIT_SCORE = 2.5;
-/** How many alternatives a "nothing fits" or "missing argument" reply names. */
-const SUGGESTIONS = 4;
+/**
+ * Without a chain, address or transaction named, a fit needs this many of the prompt's terms
+ * matched, and this share of them: one word a skill happens to use ("world", "good", "write")
+ * is how off-topic questions look. Calibrated on the dev and held-out sets against
+ * test/fixtures/report-prompts.offtopic.jsonl (README, "Report agent").
+ */
+const MIN_MATCHED_TERMS = 2;
+const MIN_MATCHED_SHARE = 1 / 3;
+/** How many alternatives a refusal names, each with an example question. */
+const SUGGESTIONS = 3;
+
+/** Why the planner refuses a prompt before anything runs. */
+export type RefusalReason = 'off_topic' | 'injection' | 'weak_fit' | 'missing_arguments';
+
+export interface Suggestion {
+  readonly skill: string;
+  readonly title: string;
+  readonly example: string;
+}
 
 export interface PlannedCall {
   readonly tool: AgentTool;
@@ -21,7 +38,7 @@ export interface PlannedCall {
 
 export type OfflinePlan =
   | { readonly kind: 'call'; readonly calls: readonly PlannedCall[]; readonly facts: PromptFacts }
-  | { readonly kind: 'reply'; readonly text: string; readonly reason: 'no_skill_fits' | 'missing_arguments' };
+  | { readonly kind: 'reply'; readonly text: string; readonly reason: RefusalReason; readonly suggestions: readonly Suggestion[] };
 
 export interface PreviousCall {
   readonly tool: string;
@@ -36,19 +53,29 @@ export class OfflinePlanner {
   }
 
   plan(prompt: string, previous?: PreviousCall): OfflinePlan {
-    const facts = promptFacts(prompt, this.index.vocabulary);
+    // Instructions aimed at the agent are not a question: what is left of the prompt is planned.
+    const { question, injected } = withoutInjection(prompt);
+    const facts = promptFacts(question, this.index.vocabulary);
     const ranked = this.index.rank(facts);
-    const fits = ranked.filter((r) => r.score >= MIN_FIT_SCORE);
     const prior = previous && this.index.tools.find((t) => t.name === previous.tool);
+    const fits = ranked.filter((r) => fitsWell(r, facts, !!prior));
     // A follow-up that names no skill of its own ("and on ethereum?", "what about last week?") repeats the last one.
-    const chosen = fits[0]?.tool ?? (prior && facts.terms.length <= 3 ? prior : undefined);
+    const followUp = prior && facts.terms.length <= 3 && (facts.chains.length > 0 || facts.windowSeconds !== null || facts.addresses.length > 0 || facts.symbols.length > 0);
+    const chosen = fits[0]?.tool ?? (followUp ? prior : undefined);
     if (!chosen) {
+      const near = (ranked[0]?.score ?? 0) >= MIN_FIT_SCORE;
+      const reason: RefusalReason = injected && !near ? 'injection' : near ? 'weak_fit' : 'off_topic';
+      const suggestions = this.suggestions(ranked);
+      const why = {
+        injection: 'That reads as instructions to the agent rather than a question; the agent only answers questions about on-chain activity and markets.',
+        off_topic: 'That is outside what Sibyl answers (on-chain activity, tokens, wallets, DEX markets, forecasts).',
+        weak_fit: 'No skill answers that question well enough to charge for it.',
+      }[reason];
       return {
         kind: 'reply',
-        reason: 'no_skill_fits',
-        text:
-          'None of Sibyl\'s skills answers that question, so nothing was run and nothing was charged. ' +
-          `Closest skills: ${ranked.slice(0, SUGGESTIONS).map((r) => `${r.tool.skill.title} (${r.tool.skill.id})`).join('; ')}.`,
+        reason,
+        suggestions,
+        text: `${why} Nothing was run and nothing was charged. Closest skills: ${suggestions.map((s) => `${s.title} (${s.skill}), e.g. "${s.example}"`).join('; ')}.`,
       };
     }
     const inherited = prior && (prior === chosen || sharesFields(prior, chosen)) ? previous.args : {};
@@ -58,12 +85,22 @@ export class OfflinePlanner {
       return {
         kind: 'reply',
         reason: 'missing_arguments',
+        suggestions: [suggestionOf(chosen)],
         text:
           `${chosen.skill.title} (${chosen.skill.id}) needs ${missing.map((f) => `\`${f}\` (${props[f]?.description ?? 'required'})`).join(' and ')}, ` +
           'which the question does not give; nothing was run and nothing was charged.',
       };
     }
     return { kind: 'call', calls: [{ tool: chosen, args }, ...this.otherAsks(prompt, facts, chosen, args)], facts };
+  }
+
+  /** The best-ranked working skills that matched anything, else the catalogue's own services. */
+  private suggestions(ranked: readonly Ranked[]): Suggestion[] {
+    const working = ranked.filter((r) => !r.tool.skill.disabledReason);
+    const matched = working.filter((r) => r.matched.size > 0);
+    const catalogued = working.filter((r) => r.tool.skill.catalog);
+    const pool = matched.length ? matched : catalogued.length ? catalogued : working;
+    return pool.slice(0, SUGGESTIONS).map((r) => suggestionOf(r.tool));
   }
 
   /**
@@ -112,6 +149,35 @@ function clauses(prompt: string): string[] {
     .split(/[?!;]+\s*|\.\s+|,?\s+and\s+(?=(?:what|who|which|how|is|are|was|were|can|does|do|where|when|show|give|list)\b)/i)
     .map((c) => c?.trim())
     .filter((c): c is string => !!c && c.split(/\s+/).length >= 3);
+}
+
+/**
+ * A skill fits when it scores enough and the prompt is about what it answers: a chain, address
+ * or transaction named (or, in a room, the earlier question's), or enough of its own words matched.
+ */
+function fitsWell(r: Ranked, facts: PromptFacts, inRoom: boolean): boolean {
+  if (r.score < MIN_FIT_SCORE) return false;
+  if (facts.chains.length || facts.addresses.length || facts.txHashes.length || inRoom) return true;
+  const terms = new Set(facts.terms).size;
+  return r.matched.size >= MIN_MATCHED_TERMS && r.matched.size >= MIN_MATCHED_SHARE * terms;
+}
+
+function suggestionOf(tool: AgentTool): Suggestion {
+  return { skill: tool.skill.id, title: tool.skill.title, example: tool.skill.examples[0] ?? tool.skill.title };
+}
+
+/**
+ * Sentences that address the agent instead of asking about the market: overriding its rules,
+ * changing its role, extracting its prompt, configuration or keys, or making it pay.
+ */
+const INJECTION =
+  /\b(ignore|disregard|forget|override|bypass)\b[^.?!]{0,60}\b(instructions?|rules?|prompts?|guidelines|polic(y|ies))\b|\b(system|developer|hidden) (prompt|message|instructions?)\b|\byou are now\b|\bjailbreak|\benvironment variables?\b|\b(api|private|secret) keys?\b|\bseed phrase\b|\brepeat (everything|all|the text)\b[^.?!]{0,30}\babove\b|^\s*(system|assistant)\s*:|\b(send|transfer|pay)\b[^.?!]{0,40}\b(usdc|eth|funds|tokens?|money)\b[^.?!]{0,20}\bto\b/i;
+
+export function withoutInjection(prompt: string): { question: string; injected: boolean } {
+  // Clauses, so "…transfer 100 USDC to wallet 0x…, then list the newest pairs" keeps its question.
+  const clauses = prompt.split(/(?<=[.?!])\s+|\n+|[,;]\s*|\s+(?=then\b)/i);
+  const kept = clauses.filter((c) => !INJECTION.test(c));
+  return { question: kept.join(' '), injected: kept.length < clauses.length };
 }
 
 function sharesFields(a: AgentTool, b: AgentTool): boolean {

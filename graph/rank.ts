@@ -15,6 +15,8 @@ const FIELD_WEIGHTS = { name: 3, tags: 3, examples: 2, description: 1 } as const
 export interface Ranked {
   readonly tool: AgentTool;
   readonly score: number;
+  /** The prompt's terms the skill's words match, with what each added to the score. */
+  readonly matched: ReadonlyMap<string, number>;
 }
 
 export class ToolIndex {
@@ -54,8 +56,13 @@ export class ToolIndex {
     return this.docs
       .map(({ tool, weights, roles }) => {
         let score = 0;
-        for (const term of terms) score += (this.idf.get(term) ?? 0) * (weights.get(term) ?? 0) || partialMatch(term, weights, this.idf);
-        return { tool, score: score * argumentFit(facts, roles) + argumentBonus(facts, roles) };
+        const matched = new Map<string, number>();
+        for (const term of terms) {
+          const add = (this.idf.get(term) ?? 0) * (weights.get(term) ?? 0) || partialMatch(term, weights, this.idf);
+          if (add > 0) matched.set(term, add);
+          score += add;
+        }
+        return { tool, score: score * argumentFit(facts, roles) + argumentBonus(facts, roles), matched };
       })
       // Equal fits: the cheaper skill answers (a chart before a chart with a forecast).
       .sort((a, b) => b.score - a.score || Number(a.tool.skill.priceRange.min - b.tool.skill.priceRange.min) || a.tool.name.localeCompare(b.tool.name));

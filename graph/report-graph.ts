@@ -54,7 +54,7 @@ export function compileReportGraph(options: ReportGraphOptions) {
         content: silent ? writeAnswer(state.outcomes, tools) : reply.content,
         // Every call needs an id: its tool message answers it by that id.
         tool_calls: calls.map((c) => ({ ...c, id: c.id ?? `call_${randomUUID()}` })),
-        ...(reply.additional_kwargs.reason !== undefined && { additional_kwargs: { reason: reply.additional_kwargs.reason } }),
+        ...(reply.additional_kwargs.reason !== undefined && { additional_kwargs: { reason: reply.additional_kwargs.reason, suggestions: reply.additional_kwargs.suggestions } }),
       });
       return { messages: [message], rounds: state.rounds + (calls.length ? 1 : 0) };
     })

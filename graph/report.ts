@@ -13,6 +13,8 @@ import type { Skill } from '../skills/registry.js';
 import type { Store } from '../store/store.js';
 import { bound, writeAnswer, MAX_ANALYSIS_CHARS, type ToolOutcome } from './answer.js';
 import { textOf, type ReportModel } from './planners.js';
+import { lastCall } from './offline-model.js';
+import { OfflinePlanner, type Suggestion } from './offline-planner.js';
 import { compileReportGraph, type ReportGraph } from './report-graph.js';
 import { skillTools, type AgentTool } from './tools.js';
 
@@ -55,8 +57,11 @@ export interface ReportAgentOptions {
 
 export class ReportAgent implements ReportRunner {
   private readonly graph: ReportGraph;
+  /** The offline planner's measure of fit, asked before payment whichever model answers. */
+  private readonly screener: OfflinePlanner;
 
   constructor(private readonly options: ReportAgentOptions) {
+    this.screener = new OfflinePlanner(options.tools);
     const scrub = (text: string) => this.scrub(text);
     this.graph = compileReportGraph({
       model: options.model,
@@ -66,6 +71,20 @@ export class ReportAgent implements ReportRunner {
       maxToolRounds: options.maxToolRounds,
       checkpointer: options.checkpointer,
     });
+  }
+
+  /**
+   * Refuses, before payment, a prompt no skill answers well: with the offline planner, exactly
+   * what its plan would refuse (off-topic, injection only, a weak fit, a missing argument); with a
+   * language model, which may read paraphrase the planner cannot, only what matches no skill at
+   * all (off-topic, injection only).
+   */
+  async screen(request: { prompt: string; roomId?: string | undefined }): Promise<void> {
+    const room = request.roomId ? (((await this.graph.getState({ configurable: { thread_id: request.roomId } })).values as { messages?: BaseMessage[] }).messages ?? []) : [];
+    const plan = this.screener.plan(request.prompt, lastCall(room));
+    if (plan.kind !== 'reply') return;
+    if (this.options.model.label !== 'offline' && plan.reason !== 'off_topic' && plan.reason !== 'injection') return;
+    throw refusal(plan.text, plan.reason, plan.suggestions);
   }
 
   /** Answers a free-form prompt in its room. Throws `no_answer` when nothing was produced (nothing is charged then). */
@@ -86,6 +105,9 @@ export class ReportAgent implements ReportRunner {
       const last = state.messages[state.messages.length - 1];
       const written = AIMessage.isInstance(last) && !last.tool_calls?.length ? textOf(last) : '';
       const outcomes = state.outcomes;
+      // The planner refused in the graph (a room that changed since the screen): the same refusal.
+      const refused = AIMessage.isInstance(last) && !outcomes.length ? last.additional_kwargs : undefined;
+      if (typeof refused?.reason === 'string') throw refusal(this.scrub(written), refused.reason, refused.suggestions as Suggestion[] | undefined);
       // A result that says `available: false` is an honest gap, not an answer: it is not charged.
       const produced = outcomes.filter(answered);
       const analysis = this.scrub(bound(written.trim() || writeAnswer(outcomes, this.options.tools), MAX_ANALYSIS_CHARS));
@@ -132,6 +154,10 @@ export class ReportAgent implements ReportRunner {
     for (const secret of this.options.secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
     return out;
   }
+}
+
+function refusal(text: string, reason: string, suggestions: readonly Suggestion[] = []): SibylError {
+  return new SibylError('no_skill_fits', text, { reason, suggestions: suggestions.map((s) => ({ ...s })) });
 }
 
 function answered(outcome: ToolOutcome): boolean {

@@ -42,4 +42,6 @@ export interface ToolDirectory {
 export interface ReportRunner {
   ask(request: { prompt: string; roomId?: string | undefined; userId?: string | undefined; metadata?: Record<string, unknown> | undefined }, signal?: AbortSignal): Promise<object>;
   capability(skill: Skill, input: Record<string, unknown>, signal?: AbortSignal): Promise<object>;
+  /** Before payment: refuses (no_skill_fits) a prompt no skill answers well, from the prompt and its room alone. */
+  screen(request: { prompt: string; roomId?: string | undefined }): Promise<void>;
 }

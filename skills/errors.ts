@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   room_busy: { status: 409, meaning: 'The report room is answering another question; send the next one when it is done. Nothing was charged.' },
   payload_too_large: { status: 413, meaning: 'The body exceeds 64 KiB.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not application/json in UTF-8, or its Content-Encoding is not gzip, deflate, br or identity.' },
+  no_skill_fits: { status: 422, meaning: 'No skill answers the report prompt well enough to charge for it (`reason`: off_topic, injection, weak_fit), or the skill that would needs something the prompt does not give (missing_arguments); `suggestions` names the closest skills with an example question each. Refused before payment: nothing was charged.' },
   no_answer: { status: 422, meaning: 'The report agent produced nothing: no skill fits the prompt, it lacks an argument a skill needs, or every skill it ran failed; `message` is the answer saying which. Nothing was charged.' },
   headers_too_large: { status: 431, meaning: 'The request headers exceed 16 KiB.' },
   rate_limited: { status: 429, meaning: 'Over the service\'s rate limit per minute for this payer (the catalogue gives it); `Retry-After` says when to come back. Nothing was charged.' },
@@ -37,13 +38,20 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** A skill a refused prompt could have asked for, with an example question it answers. */
+export interface SkillSuggestion {
+  skill: string;
+  title: string;
+  example: string;
+}
+
 export interface FieldError {
   field: string;
   rule: string;
 }
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; fields?: FieldError[]; reason?: string };
+  error: { code: ErrorCode; message: string; fields?: FieldError[]; reason?: string; suggestions?: SkillSuggestion[] };
 }
 
 /** An error that maps to one of the codes above; thrown by skills, payments and the server. */
@@ -52,7 +60,7 @@ export class SibylError extends Error {
     readonly code: ErrorCode,
     message: string,
     /** `retryAfterSeconds` and `wwwAuthenticate` become response headers, not body fields. */
-    readonly extra: { fields?: FieldError[]; reason?: string; retryAfterSeconds?: number; wwwAuthenticate?: string } = {},
+    readonly extra: { fields?: FieldError[]; reason?: string; suggestions?: SkillSuggestion[]; retryAfterSeconds?: number; wwwAuthenticate?: string } = {},
   ) {
     super(message);
   }

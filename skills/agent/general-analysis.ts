@@ -62,7 +62,8 @@ export const generalAnalysisSkill = defineSkill({
   // A2A sells it at its catalogue price ($1.00); the HTTP report path at $0.50 (DESIGN.md section 6).
   surfaces: ['http', 'a2a'],
   catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 60 },
-  admit: async (_input, ctx) => void reportAgent(ctx),
+  // Whether any skill fits is decided by the prompt (and its room) alone: refused before the 402.
+  admit: (input, ctx) => reportAgent(ctx).screen(input),
   async handler(input, ctx) {
     // The graph's ReportAnswer (readonly, owned by graph/); held to the schema at run time in tests.
     return { ...(await reportAgent(ctx).ask(input, ctx.signal)) } as z.input<typeof reportAnswer>;

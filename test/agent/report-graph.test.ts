@@ -100,7 +100,7 @@ describe('report graph with the offline planner in the model seat', () => {
     const state = await graphWith(offline).invoke(turn('Write me a poem about autumn leaves'), room('r3'));
     expect(state.outcomes).toEqual([]);
     expect(state.rounds).toBe(0);
-    expect(state.messages.at(-1)!.content).toContain('nothing was run');
+    expect(state.messages.at(-1)!.content).toMatch(/nothing was run/i);
   });
 });
 
@@ -184,8 +184,13 @@ describe('ReportAgent', () => {
     expect(slow.signal?.aborted).toBe(true);
   });
 
-  it('answers no_answer when nothing was produced', async () => {
-    const err = await agentWith(offline).ask({ prompt: 'Write me a poem about autumn leaves' }).catch((e: unknown) => e);
-    expect((err as SibylError).code).toBe('no_answer');
+  it('refuses a prompt nothing fits with no_skill_fits, before payment (screen) and in the graph alike', async () => {
+    const agent = agentWith(offline);
+    for (const refused of [agent.screen({ prompt: 'Write me a poem about autumn leaves' }), agent.ask({ prompt: 'Write me a poem about autumn leaves' })]) {
+      const err = await refused.catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SibylError);
+      expect((err as SibylError).toBody().error).toMatchObject({ code: 'no_skill_fits', reason: 'off_topic', suggestions: expect.arrayContaining([expect.objectContaining({ skill: expect.any(String), example: expect.any(String) })]) });
+    }
+    await expect(agent.screen({ prompt: 'What is the gas price on ethereum?' })).resolves.toBeUndefined();
   });
 });

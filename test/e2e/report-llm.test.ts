@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentTools } from '../../graph/tools.js';
 import { MAX_CALLS_PER_ROUND } from '../../graph/report.js';
 import { createRegistry } from '../../skills/index.js';
-import { json, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
+import { json, postJson, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
 import { SPEC_PATH_PRICE } from '../helpers/spec-prices.js';
 
 const API_KEY = 'sk-stub-0123456789abcdef';
@@ -133,7 +133,7 @@ describe('report with an OpenAI-compatible model', () => {
     const slow = p.post({ prompt: 'Take your time: what are the newest pairs on base?', roomId });
     // The second question reaches the room while the first holds it.
     await new Promise((r) => setTimeout(r, BUDGET_MS / 2));
-    const busy = await q.post({ prompt: 'hello', roomId });
+    const busy = await q.post({ prompt: 'hello, any whale moves on base?', roomId });
     expect(busy.status).toBe(409);
     expect((await json(busy)).error.code).toBe('room_busy');
     const res = await slow;
@@ -145,10 +145,16 @@ describe('report with an OpenAI-compatible model', () => {
   it('charges nothing when the model answers without any tool', async () => {
     const p = await payer();
     const before = await p.balance();
-    const res = await p.post({ prompt: 'hello there' });
+    const res = await p.post({ prompt: 'hello there, what do whales on base do?' });
     const body = await json(res);
     expect(res.status).toBe(422);
     expect(body.error).toMatchObject({ code: 'no_answer', message: 'Hello! Ask me about on-chain activity.' });
     expect(await p.balance()).toBe(before);
+  });
+
+  it('refuses an off-topic prompt before payment even with a model: no 402, nothing charged', async () => {
+    const res = await postJson(`${sibyl.url}/x402/svc/report`, { prompt: 'hello there' });
+    expect(res.status).toBe(422);
+    expect((await json(res)).error).toMatchObject({ code: 'no_skill_fits', reason: 'off_topic' });
   });
 });
