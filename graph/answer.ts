@@ -1,8 +1,9 @@
 /**
- * Writes a plain-language answer from tool outcomes, reading only their shape: the headline
- * figures (top-level numbers, strings, booleans), the main list (the longest array of records)
- * with its first rows, an `available: false` reason, a failure's message, and where the figures
- * came from. The same writer serves the offline planner and any model that gives no text.
+ * Writes a plain-language answer from tool outcomes: a verdict first (each skill's own summary,
+ * safety before trading detail), then, read from the results' shape only, the headline figures
+ * (top-level numbers, strings, booleans) and the main list (the longest array of records) with
+ * its first rows, then where the figures came from. The same writer serves the offline planner
+ * and any model that gives no text.
  */
 import type { AgentTool } from './tools.js';
 
@@ -23,15 +24,37 @@ const HEADLINE_FIELDS = 10;
 /** Provenance and echo fields: said once in the source line, not as figures. */
 const QUIET_FIELDS = new Set(['source', 'chain', 'chainId', 'asOf', 'blockRange', 'methodology', 'limit', 'timeperiod', 'columns']);
 
+/**
+ * The answer in three parts: the verdict (one sentence per skill, each skill's own summary,
+ * safety findings before anything else), then each skill's supporting rows, then the sources.
+ */
 export function writeAnswer(outcomes: readonly ToolOutcome[], tools: readonly AgentTool[]): string {
-  const parts = outcomes.map((o) => {
-    const skill = tools.find((t) => t.name === o.tool)?.skill;
-    const scope = describeArgs(o.args);
-    if (!o.ok) return `${skill?.title ?? o.skill}${scope}: could not be answered (${o.error!.code}): ${o.error!.message}`;
-    const summary = o.result!.available === false ? undefined : summaryOf(skill?.summarize, o.result!);
-    return `${skill?.title ?? o.skill}${scope}:\n${summary ? `${summary}\n` : ''}${describeResult(o.result!, !summary)}`;
-  });
-  return bound(parts.join('\n\n'), MAX_ANALYSIS_CHARS);
+  const skillOf = (o: ToolOutcome) => tools.find((t) => t.name === o.tool)?.skill;
+  const ordered = [...outcomes].sort((a, b) => Number(isSafety(skillOf(b))) - Number(isSafety(skillOf(a))));
+  const verdict = ordered.map((o) => verdictOf(o, skillOf(o))).join(' ');
+  const details = ordered
+    .filter((o) => o.ok && o.result!.available !== false)
+    .map((o) => `${skillOf(o)?.title ?? o.skill}${describeArgs(o.args)}:\n${describeResult(o.result!, !summaryOf(skillOf(o)?.summarize, o.result!))}`);
+  const sources = [...new Set(ordered.flatMap((o) => (o.ok ? [sourceLine(o.result!)] : [])).filter((l): l is string => l !== null))];
+  return bound([verdict, ...details, ...(sources.length ? [`Sources:\n${sources.map((l) => `- ${l}`).join('\n')}`] : [])].join('\n\n'), MAX_ANALYSIS_CHARS);
+}
+
+/** Security answers come first: whether a token can be sold matters before anything about trading it. */
+function isSafety(skill: AgentTool['skill'] | undefined): boolean {
+  return !!skill?.tags.some((t) => t === 'security' || t === 'honeypot');
+}
+
+/** One or two sentences that answer for one skill: its own summary, else its main figure or first row. */
+function verdictOf(o: ToolOutcome, skill: AgentTool['skill'] | undefined): string {
+  const title = skill?.title ?? o.skill;
+  if (!o.ok) return `${title}: could not be answered (${o.error!.code}): ${o.error!.message}`;
+  const result = o.result!;
+  if (result.available === false) return `${title}: not available: ${String(result.reason ?? 'no reason given')}.`;
+  const summary = summaryOf(skill?.summarize, result);
+  if (summary) return summary;
+  const list = mainList(result);
+  if (list && list[1].length) return `${title}${describeArgs(o.args)}: ${list[1].length} ${list[0]}; first: ${describeRow(list[1][0]!)}.`;
+  return `${title}${describeArgs(o.args)}: ${list ? `no ${list[0]}` : 'answered'}.`;
 }
 
 export function bound(text: string, max: number): string {
@@ -53,6 +76,7 @@ function summaryOf(summarize: ((result: any) => string) | undefined, result: Rec
 }
 
 function describeResult(result: Record<string, unknown>, withFigures = true): string {
+  // Sources are listed once, at the end of the answer.
   const lines: string[] = [];
   if (result.available === false) lines.push(`Not available: ${String(result.reason ?? 'no reason given')}.`);
   const headline = !withFigures ? [] : Object.entries(result)
@@ -71,8 +95,6 @@ function describeResult(result: Record<string, unknown>, withFigures = true): st
     lines.push(`${name}: ${rows.length} row${rows.length === 1 ? '' : 's'}${rows.length ? `; first ${Math.min(ROWS_SHOWN, rows.length)}:` : '.'}`);
     for (const row of rows.slice(0, ROWS_SHOWN)) lines.push(`- ${describeRow(row)}`);
   }
-  const source = sourceLine(result);
-  if (source) lines.push(source);
   return lines.join('\n');
 }
 

@@ -13,6 +13,9 @@ import { defineSkill } from '../registry.js';
 /** Longest prompt accepted, in characters, and the largest `metadata` object, in bytes of JSON. */
 export const REPORT_LIMITS = { promptChars: 4_000, idChars: 128, metadataBytes: 4_096 } as const;
 
+/** Questions the agent answers, as the skill card and the prompt field's schema show them. */
+const REPORT_EXAMPLES = ['Is 0x... on base a honeypot, and who holds it?', 'What are smart money wallets buying on base this week?'] as const;
+
 const args = z.record(z.string(), z.unknown());
 /** The report agent's answer (graph/report.ts `ReportAnswer`). */
 const reportAnswer = z.object({
@@ -39,9 +42,10 @@ export const generalAnalysisSkill = defineSkill({
   description:
     'Ask anything about on-chain activity and markets in plain language: the agent picks the skills that answer it, runs them, and writes the answer with the figures and their sources. Reuse roomId for follow-up questions.',
   tags: ['report', 'agent', 'analysis', 'question'],
-  examples: ['Is 0x... on base a honeypot, and who holds it?', 'What are smart money wallets buying on base this week?'],
+  examples: [...REPORT_EXAMPLES],
   input: z.strictObject({
-    prompt: z.string().trim().min(1).max(REPORT_LIMITS.promptChars).describe(`The question, 1-${REPORT_LIMITS.promptChars} characters.`),
+    prompt: z.string().trim().min(1).max(REPORT_LIMITS.promptChars).describe(`The question, 1-${REPORT_LIMITS.promptChars} characters.`)
+      .meta({ examples: [...REPORT_EXAMPLES].reverse() }),
     roomId: z
       .string()
       .regex(new RegExp(`^[A-Za-z0-9_.:-]{1,${REPORT_LIMITS.idChars}}$`), `must be 1-${REPORT_LIMITS.idChars} letters, digits or _ . : -`)

@@ -37,15 +37,16 @@ describe('whales/v1', () => {
     fx.transfer(33, TKN, zeroAddress, WHALE, units(50_000, 18)); // a mint
     trade(fx, 34, FRIEND, 'buy', 100, 500); // small
     const events = await whaleActivity(await fx.market(), 0);
-    expect(events.map((e) => ({ kind: e.kind, wallet: e.wallet, usd: e.usd, block: e.block }))).toEqual([
-      { kind: 'swap', wallet: WHALE, usd: 200_000, block: 30 },
-      { kind: 'transfer', wallet: WHALE, usd: 150_000, block: 31 },
+    expect(events.map((e) => ({ kind: e.kind, wallet: e.wallet, usd: e.usd, block: e.block, token: e.token, tokenOut: e.tokenOut }))).toEqual([
+      // Which way: the swap paid USDC in and took TKN out; the transfer sent TKN.
+      { kind: 'swap', wallet: WHALE, usd: 200_000, block: 30, token: fx.usdc, tokenOut: TKN },
+      { kind: 'transfer', wallet: WHALE, usd: 150_000, block: 31, token: TKN, tokenOut: null },
     ]);
     expect(whaleWallets(events)).toEqual(new Set([WHALE]));
   });
 
   const event = (wallet: Address, kind: WhaleEvent['kind'], block: number): WhaleEvent =>
-    ({ kind, wallet, block, counterparty: null, token: TKN, symbol: 'TKN', usd: 100_000, time: '', tx: '0x' as Hash });
+    ({ kind, wallet, block, counterparty: null, token: TKN, symbol: 'TKN', tokenOut: null, symbolOut: null, usd: 100_000, time: '', tx: '0x' as Hash });
 
   it('a whale moves in two blocks or more, at least once by transfer, and is no treasury', () => {
     const events = [

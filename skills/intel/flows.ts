@@ -55,8 +55,12 @@ export interface WhaleEvent {
   kind: 'swap' | 'transfer';
   wallet: Address;
   counterparty: Address | null;
+  /** What moved: the token a swap paid in (sold), or the token transferred. */
   token: string;
   symbol: string | null;
+  /** A swap's other side, what the wallet received; null for a transfer. */
+  tokenOut: string | null;
+  symbolOut: string | null;
   usd: number;
   block: number;
   time: string;
@@ -72,9 +76,11 @@ export async function whaleActivity(market: Market, fromBlock: number): Promise<
     if (!pool) continue;
     const score = rowScore(s.block, s.logIndex);
     // The side paid in is what the trader committed.
-    const [token, raw] = BigInt(s.amount0In) > 0n ? [pool.token0, BigInt(s.amount0In)] : [pool.token1, BigInt(s.amount1In)];
+    const [token, raw, tokenOut] = BigInt(s.amount0In) > 0n ? [pool.token0, BigInt(s.amount0In), pool.token1] : [pool.token1, BigInt(s.amount1In), pool.token0];
     const usd = await usdAt(market, token, raw, score, fromBlock);
-    if (usd !== null && usd >= WHALE_MIN_USD) found.push({ kind: 'swap', counterparty: s.pair as Address, token, symbol: market.tokens.get(token)?.symbol ?? null, usd, block: s.block, time: new Date(s.ts * 1000).toISOString(), tx: s.tx });
+    if (usd !== null && usd >= WHALE_MIN_USD) {
+      found.push({ kind: 'swap', counterparty: s.pair as Address, token, symbol: market.tokens.get(token)?.symbol ?? null, tokenOut, symbolOut: market.tokens.get(tokenOut)?.symbol ?? null, usd, block: s.block, time: new Date(s.ts * 1000).toISOString(), tx: s.tx });
+    }
   }
   const walletOfTransfer = new Map<Hash, Address>();
   for (const t of transfers) {
@@ -86,7 +92,7 @@ export async function whaleActivity(market: Market, fromBlock: number): Promise<
     const usd = await usdAt(market, token, BigInt(t.value), rowScore(t.block, t.logIndex), fromBlock);
     if (usd !== null && usd >= WHALE_MIN_USD) {
       walletOfTransfer.set(t.tx, from as Address);
-      found.push({ kind: 'transfer', counterparty: to as Address, token, symbol: market.tokens.get(token)?.symbol ?? null, usd, block: t.block, time: new Date(t.ts * 1000).toISOString(), tx: t.tx });
+      found.push({ kind: 'transfer', counterparty: to as Address, token, symbol: market.tokens.get(token)?.symbol ?? null, tokenOut: null, symbolOut: null, usd, block: t.block, time: new Date(t.ts * 1000).toISOString(), tx: t.tx });
     }
   }
   // Traders are the senders of the transactions.

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { coverage, provenanceShape, screenSummary, screenedTokenRow } from '../outputs.js';
 import { PERIOD_NAMES } from '../intel/periods.js';
 import { defineSkill } from '../registry.js';
+import { pct, usd } from '../summary.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from './load.js';
 import type { ChainName } from '../../chain/chains.js';
@@ -38,6 +39,17 @@ const rankingsOutput = z.object({
   tokens: z.array(screenedTokenRow),
   excludedByScreen: z.array(screenedTokenRow).optional().describe('Gainers only: tokens failing the screen, with their risks.'),
 });
+
+type RankedRow = { symbol: string | null; token: string; priceUsd: number; changePct: number | null; liquidityUsd: number; volumeUsd: number; flagged: boolean; risks: string[] };
+
+/** The ranking's answer in a sentence: what leads it, flagged tokens named with their risks. */
+function rankingSummary(r: { chain: string; timeperiod: string; sortedBy: string; side?: string; count: number; tokens: RankedRow[]; excludedByScreen?: RankedRow[] }): string {
+  const by = { liquidityUsd: 'liquidity', volumeUsd: 'volume', changePct: r.side === 'losers' ? 'fall' : 'rise' }[r.sortedBy] ?? r.sortedBy;
+  const row = (t: RankedRow) => `${t.symbol ?? t.token} ${r.sortedBy === 'changePct' ? pct(t.changePct) : usd(r.sortedBy === 'volumeUsd' ? t.volumeUsd : t.liquidityUsd)}${t.flagged ? ` (flagged: ${t.risks.join('; ')})` : ''}`;
+  if (!r.tokens.length) return `No priced token on ${r.chain} to rank by ${by} over ${r.timeperiod}.`;
+  const left = r.excludedByScreen?.length ? ` ${r.excludedByScreen.length} token${r.excludedByScreen.length === 1 ? '' : 's'} left out by the screen: ${r.excludedByScreen.slice(0, 3).map((t) => `${t.symbol ?? t.token} (${t.risks.join('; ')})`).join(', ')}.` : '';
+  return `Top by ${by} on ${r.chain} over ${r.timeperiod}: ${r.tokens.slice(0, 3).map(row).join(', ')}.${left}`;
+}
 
 async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: number; timeperiod: Period }, sortBy: 'liquidityUsd' | 'volumeUsd' | 'changePct', side?: MoverSide) {
   const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
@@ -78,6 +90,7 @@ export const topTokensSkill = defineSkill({
   toolName: 'top_tokens',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   output: rankingsOutput,
+  summarize: rankingSummary,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => rankings(ctx, input, 'liquidityUsd'),
 });
@@ -94,6 +107,7 @@ export const topVolumeSkill = defineSkill({
   toolName: 'top_volume',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   output: rankingsOutput,
+  summarize: rankingSummary,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => rankings(ctx, input, 'volumeUsd'),
 });
@@ -112,6 +126,7 @@ export const topGainersSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 15 },
   output: rankingsOutput,
+  summarize: rankingSummary,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   handler: (input, ctx) => rankings(ctx, input, 'changePct', input.side),
 });

@@ -5,6 +5,7 @@ import { tokenOnChainInput } from '../params.js';
 import { z } from 'zod';
 import { address, provenanceShape, tokenRef } from '../outputs.js';
 import { defineSkill } from '../registry.js';
+import { share } from '../summary.js';
 import { admitToken } from '../admission.js';
 import { loadMarket } from '../market/load.js';
 
@@ -33,6 +34,9 @@ export const holderConcentrationSkill = defineSkill({
     excluded: z.array(z.object({ address, reason: z.string().describe('liquidity_pool, burn_address or token_contract.'), balance: z.string() })),
     topHolders: z.array(z.object({ address, balance: z.string(), sharePct: z.number() })),
   }),
+  summarize: (r) =>
+    `${r.token.symbol ?? r.token.address}: ${r.holderCount} holders; the largest holds ${share(r.top1Pct)} and the top 10 ${share(r.top10Pct)} of the circulating supply ` +
+    `(Gini ${r.gini}; ${r.nakamotoCoefficient} holder${r.nakamotoCoefficient === 1 ? '' : 's'} hold more than half)${r.topHolders[0] ? `; top: ${r.topHolders[0].address}` : ''}.`,
   admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

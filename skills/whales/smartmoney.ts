@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { address, coverage, intString, provenanceShape, rowScreenShape, screenSummary, walletPeriodRow } from '../outputs.js';
 import { PERIOD_NAMES } from '../intel/periods.js';
 import { defineSkill } from '../registry.js';
+import { usd } from '../summary.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
@@ -43,6 +44,11 @@ export const smartMoneySkill = defineSkill({
     accumulating: z.array(flow).describe('Net bought by smart wallets in the period.'),
     distributing: z.array(flow).describe('Net sold.'),
   }),
+  summarize: (r) => {
+    const flows = (rows: { symbol: string | null; token: string; netUsd: number; wallets: number; flagged: boolean; risks: string[] }[]) =>
+      rows.slice(0, 3).map((f) => `${f.symbol ?? f.token} ${usd(f.netUsd)} by ${f.wallets} wallet${f.wallets === 1 ? '' : 's'}${f.flagged ? ` (flagged: ${f.risks.join('; ')})` : ''}`).join(', ') || 'nothing';
+    return `${r.smartWalletCount} smart wallets on ${r.chain} over ${r.timeperiod}; accumulating: ${flows(r.accumulating)}; distributing: ${flows(r.distributing)}.`;
+  },
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -1,5 +1,6 @@
 import { WHALE_METHODOLOGY, WHALE_MIN_USD, whaleActivity, whaleWallets } from '../intel/flows.js';
 import { round } from '../intel/market.js';
+import { usd } from '../summary.js';
 import { treasuryWallets } from '../intel/security/deployer.js';
 import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
@@ -14,7 +15,7 @@ export const whaleIntelSkill = defineSkill({
   id: 'whale-tracking',
   title: 'Whale tracking',
   description: `Whale activity on a chain over a period: every swap and transfer worth at least $${WHALE_MIN_USD.toLocaleString('en-US')}, and the wallets behind them ranked by volume.`,
-  tags: ['whales', 'flows', 'wallets'],
+  tags: ['whales', 'flows', 'wallets', 'big-moves'],
   examples: ['Show me the biggest whale moves on base in the last 24h', 'Whale transfers on ethereum this week'],
   input: chainListInput,
   price: '1.00',
@@ -33,14 +34,25 @@ export const whaleIntelSkill = defineSkill({
       kind: z.enum(['swap', 'transfer']),
       wallet: address,
       counterparty: z.string().nullable(),
-      token: address,
+      token: address.describe('A swap: the token paid in (sold); a transfer: the token sent.'),
       symbol: z.string().nullable(),
+      tokenOut: address.nullable().describe('A swap: the token received (bought); null for a transfer.'),
+      symbolOut: z.string().nullable(),
       usd: z.number(),
       block: z.number().int(),
       time: isoTime,
       tx: z.string(),
     })),
   }),
+  summarize: (r) => {
+    const top = r.wallets[0] as { wallet: string; events: number; volumeUsd: number; whale: boolean } | undefined;
+    if (!top) return `No move of at least ${usd(r.minUsd)} on ${r.chain} over ${r.timeperiod}.`;
+    const moves = (r.events as WhaleMove[]).filter((e) => e.wallet === top.wallet);
+    const largest = moves[0];
+    return `${r.eventCount} moves of at least ${usd(r.minUsd)} on ${r.chain} over ${r.timeperiod}, by ${r.wallets.length} wallets. ` +
+      `The most: ${top.wallet}${top.whale ? ' (a whale)' : ''}, ${usd(top.volumeUsd)} in ${top.events} move${top.events === 1 ? '' : 's'}` +
+      `${largest ? `; largest: ${describeMove(largest)}` : ''}.`;
+  },
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
@@ -67,3 +79,13 @@ export const whaleIntelSkill = defineSkill({
     };
   },
 });
+
+type WhaleMove = { kind: 'swap' | 'transfer'; wallet: string; counterparty: string | null; symbol: string | null; token: string; symbolOut: string | null; tokenOut: string | null; usd: number; block: number };
+
+/** One move in words, with which way it went. */
+function describeMove(e: WhaleMove): string {
+  const name = (symbol: string | null, token: string | null) => symbol ?? token ?? 'a token';
+  return e.kind === 'swap'
+    ? `swapped ${usd(e.usd)} of ${name(e.symbol, e.token)} for ${name(e.symbolOut, e.tokenOut)} (block ${e.block})`
+    : `sent ${usd(e.usd)} of ${name(e.symbol, e.token)} to ${e.counterparty} (block ${e.block})`;
+}

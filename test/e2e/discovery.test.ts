@@ -36,6 +36,8 @@ function sampleBody(schema: any): Record<string, unknown> {
     if (prop.enum) return prop.enum[0];
     if (prop.pattern?.includes('{64}')) return `0x${'ab'.repeat(32)}`;
     if (prop.pattern?.includes('[A-Za-z0-9]')) return 'WETH';
+    // A free-form question is judged before payment: its published example, not filler.
+    if (prop.type === 'string' && prop.examples?.length) return prop.examples[0];
     if (prop.type === 'string' && !prop.pattern && prop.minLength) return 'x'.repeat(prop.minLength);
     return '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
   };
