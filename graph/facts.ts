@@ -49,7 +49,7 @@ const CANDLE_NOUNS = /^(chart|charts|candle|candles|candlestick|candlesticks|tim
 
 /** Function words that carry no meaning for choosing a skill. */
 const STOPWORDS = new Set(
-  ('a an the and or but if of on in at to for from by with about into over under between is are was were be been being do does did ' +
+  ('a an the and or but if of on in at to for from by with without within about into over under between is are was were be been being do does did ' +
     'have has had i me my we our you your it its this that these those there here what which who whom whose when where why how ' +
     'can could should would will shall may might must any some all each every no not yes please give show tell list find get me ' +
     'right now currently latest just also than then so very much many more most less few up down out off again last past next ' +
@@ -105,7 +105,8 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
     candleSeconds,
     count: countOf(lower),
     pair: pairOf(text),
-    terms: lower.filter((w) => w.length > 1 && /[a-z]/.test(w) && !/^\d+[a-z]{1,3}$/.test(w) && !STOPWORDS.has(w) && !CHAIN_WORDS.has(w)).map(stem),
+    // A ticker names the subject, not the question: it must not match skills whose examples name that token.
+    terms: lower.filter((w) => w.length > 1 && /[a-z]/.test(w) && !/^\d+[a-z]{1,3}$/.test(w) && !STOPWORDS.has(w) && !CHAIN_WORDS.has(w) && !symbols.includes(w.replace(/^\$/, '').toUpperCase())).map(stem),
   };
 }
 

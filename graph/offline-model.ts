@@ -10,7 +10,7 @@ import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } fro
 import type { BaseLanguageModelInput } from '@langchain/core/language_models/base';
 import type { Runnable } from '@langchain/core/runnables';
 import type { ChatResult } from '@langchain/core/outputs';
-import { OfflinePlanner, type PreviousCall } from './offline-planner.js';
+import { OfflinePlanner, type PlannedCall, type PreviousCall, type Subject } from './offline-planner.js';
 import { currentTurn, textOf } from './planners.js';
 import type { AgentTool } from './tools.js';
 
@@ -40,12 +40,49 @@ export class OfflineChatModel extends BaseChatModel {
 
   private next(history: readonly BaseMessage[]): AIMessage {
     const { prompt, after, before } = currentTurn(history);
-    // This turn's tools have answered: nothing more to call; the graph writes the answer.
-    if (after.some((m) => ToolMessage.isInstance(m))) return new AIMessage('');
+    if (after.some((m) => ToolMessage.isInstance(m))) return this.nextRound(after);
     const plan = this.planner.plan(textOf(prompt), lastCall(before));
     if (plan.kind === 'reply') return new AIMessage({ content: plan.text, additional_kwargs: { reason: plan.reason, suggestions: plan.suggestions } });
-    return new AIMessage({ content: '', tool_calls: plan.calls.map((c) => ({ id: `call_${randomUUID()}`, name: c.tool.name, args: c.args, type: 'tool_call' as const })) });
+    return callsMessage(plan.calls, plan.pending);
   }
+
+  /**
+   * After a round: the clauses that waited for its results ("for the best one, …") are planned
+   * with the subject the results lead with; with none left, an empty stop (the graph writes the answer).
+   */
+  private nextRound(after: readonly BaseMessage[]): AIMessage {
+    const asked = [...after].reverse().find((m): m is AIMessage => AIMessage.isInstance(m) && !!m.tool_calls?.length);
+    const pending = (asked?.additional_kwargs.pending as string[] | undefined) ?? [];
+    if (!asked || !pending.length) return new AIMessage('');
+    const results = after.slice(after.indexOf(asked) + 1).filter((m) => ToolMessage.isInstance(m));
+    const subject = results.map((m) => subjectOf(textOf(m))).find((s) => s !== null);
+    const calls = subject ? this.planner.planPending(pending, subject) : [];
+    return calls.length ? callsMessage(calls, []) : new AIMessage('');
+  }
+}
+
+function callsMessage(calls: readonly PlannedCall[], pending: readonly string[]): AIMessage {
+  return new AIMessage({
+    content: '',
+    tool_calls: calls.map((c) => ({ id: `call_${randomUUID()}`, name: c.tool.name, args: c.args, type: 'tool_call' as const })),
+    ...(pending.length && { additional_kwargs: { pending: [...pending] } }),
+  });
+}
+
+/** The token (or wallet) a tool result leads with: its main list's first row, on the result's chain. */
+export function subjectOf(content: string): Subject | null {
+  let result: unknown;
+  try {
+    result = JSON.parse(content);
+  } catch {
+    return null; // a result cut at the message bound: no subject read from it
+  }
+  if (!result || typeof result !== 'object') return null;
+  const record = result as Record<string, unknown>;
+  const lists = Object.values(record).filter((v): v is Record<string, unknown>[] => Array.isArray(v) && v.length > 0 && v.every((r) => r && typeof r === 'object'));
+  const first = lists.sort((a, b) => b.length - a.length)[0]?.[0];
+  const address = first && ['token', 'tokenAddress', 'address', 'wallet'].map((k) => first[k]).find((v): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v));
+  return address ? { address, chain: typeof record.chain === 'string' ? record.chain : null } : null;
 }
 
 /** The most recent tool call of earlier turns: what a follow-up question refers to. */

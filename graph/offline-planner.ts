@@ -5,8 +5,9 @@
  * guessing.
  */
 import { promptFacts, type PromptFacts } from './facts.js';
-import { fillArgs } from './args.js';
+import { classifyFields, fillArgs } from './args.js';
 import { ToolIndex, type Ranked } from './rank.js';
+import { DOSSIERS, type Dossier } from './dossiers.js';
 import type { AgentTool } from './tools.js';
 
 /** Below this score no skill is said to fit (a one-word, common-term match is not a fit). */
@@ -37,7 +38,13 @@ export interface PlannedCall {
 }
 
 export type OfflinePlan =
-  | { readonly kind: 'call'; readonly calls: readonly PlannedCall[]; readonly facts: PromptFacts }
+  | {
+      readonly kind: 'call';
+      readonly calls: readonly PlannedCall[];
+      readonly facts: PromptFacts;
+      /** Clauses about a result of these calls ("the best one", "its holders"): planned once the results are in. */
+      readonly pending: readonly string[];
+    }
   | { readonly kind: 'reply'; readonly text: string; readonly reason: RefusalReason; readonly suggestions: readonly Suggestion[] };
 
 export interface PreviousCall {
@@ -49,7 +56,7 @@ export class OfflinePlanner {
   readonly index: ToolIndex;
 
   constructor(tools: readonly AgentTool[]) {
-    this.index = new ToolIndex(tools);
+    this.index = new ToolIndex(tools, DOSSIERS);
   }
 
   plan(prompt: string, previous?: PreviousCall): OfflinePlan {
@@ -91,12 +98,45 @@ export class OfflinePlanner {
           'which the question does not give; nothing was run and nothing was charged.',
       };
     }
-    return { kind: 'call', calls: [{ tool: chosen, args }, ...this.otherAsks(prompt, facts, chosen, args)], facts };
+    const dossier = fits[0]?.tool === chosen ? fits[0].dossier : undefined;
+    if (dossier) return { kind: 'call', calls: [{ tool: chosen, args }, ...this.dossierParts(dossier, facts, args)], facts, pending: [] };
+    const others = this.otherAsks(question, facts, chosen, args);
+    return { kind: 'call', calls: [{ tool: chosen, args }, ...others.calls], facts, pending: others.pending };
+  }
+
+  /**
+   * The calls for clauses that referred to an earlier result, now that it is in: the reference
+   * ("the best one", "its", "that token") is replaced by the subject the result leads with.
+   */
+  planPending(pending: readonly string[], subject: Subject): PlannedCall[] {
+    const calls: PlannedCall[] = [];
+    for (const clause of pending) {
+      const text = `${clause.replace(new RegExp(REFERENCE.source, 'gi'), subject.address)}${subject.chain ? ` on ${subject.chain}` : ''}`;
+      const plan = this.plan(text);
+      if (plan.kind !== 'call') continue;
+      for (const call of plan.calls) if (!calls.some((c) => c.tool.name === call.tool.name)) calls.push(call);
+    }
+    return calls;
+  }
+
+  /** A dossier's other parts, each about the first part's token or wallet on its chain. */
+  private dossierParts(dossier: Dossier, facts: PromptFacts, firstArgs: Record<string, unknown>): PlannedCall[] {
+    const subject = Object.values(firstArgs).find((v) => typeof v === 'string' && v !== firstArgs.chain);
+    const calls: PlannedCall[] = [];
+    for (const id of dossier.parts.slice(1)) {
+      const tool = this.index.tools.find((t) => t.skill.id === id)!;
+      const { args, missing } = fillArgs(tool, facts, firstArgs);
+      // The subject goes into the part's own address field (tokenAddress, walletAddress), whatever the prompt's cue.
+      for (const [name, role] of classifyFields(tool)) if (role.kind === 'address' && args[name] === undefined && subject !== undefined) args[name] = subject;
+      if (missing.some((f) => args[f] === undefined)) continue;
+      calls.push({ tool, args: { ...args, ...(firstArgs.chain !== undefined && 'chain' in tool.parameters.properties && { chain: firstArgs.chain }) } });
+    }
+    return calls;
   }
 
   /** The best-ranked working skills that matched anything, else the catalogue's own services. */
   private suggestions(ranked: readonly Ranked[]): Suggestion[] {
-    const working = ranked.filter((r) => !r.tool.skill.disabledReason);
+    const working = ranked.filter((r) => !r.tool.skill.disabledReason && !r.dossier);
     const matched = working.filter((r) => r.matched.size > 0);
     const catalogued = working.filter((r) => r.tool.skill.catalog);
     const pool = matched.length ? matched : catalogued.length ? catalogued : working;
@@ -108,12 +148,19 @@ export class OfflinePlanner {
    * every clause whose own best skill differs from the first choice, fits strongly, and has its
    * required arguments (from the clause, else the whole prompt, else the first call) is added.
    */
-  private otherAsks(prompt: string, whole: PromptFacts, first: AgentTool, firstArgs: Record<string, unknown>): PlannedCall[] {
+  private otherAsks(prompt: string, whole: PromptFacts, first: AgentTool, firstArgs: Record<string, unknown>): { calls: PlannedCall[]; pending: string[] } {
     const calls: PlannedCall[] = [];
+    const pending: string[] = [];
     const taken = new Set([first.name]);
+    // The first call names no token or wallet (a ranking): a clause about "the best one" waits for its rows.
+    const firstHasSubject = classifiedAddress(first, firstArgs);
     for (const clause of clauses(prompt)) {
       if (calls.length >= MAX_CALLS - 1) break;
       const own = promptFacts(clause, this.index.vocabulary);
+      if (!firstHasSubject && REFERENCE.test(clause) && !own.addresses.length && !own.symbols.length) {
+        pending.push(clause);
+        continue;
+      }
       // The clause's words, with what the whole prompt names ("its holders" is the token's).
       const facts: PromptFacts = {
         ...whole,
@@ -132,7 +179,7 @@ export class OfflinePlanner {
       taken.add(best.tool.name);
       calls.push({ tool: best.tool, args });
     }
-    return calls;
+    return { calls, pending };
   }
 }
 
@@ -143,10 +190,26 @@ const STRONG_FIT_SCORE = 7;
 /** The first skill covers a clause when it scores at least this share of the clause's best. */
 const COVERED_SHARE = 0.5;
 
-/** Sentences, and questions joined by "and" + a question word. */
+/** Words that point back at an earlier result: "the best one", "its holders", "that token". */
+const REFERENCE = /\b(?:the (?:best|top|first|biggest|largest) one|the winner|that (?:token|one|wallet)|this (?:token|one|wallet)|its|it|them|their)\b/i;
+
+/** What a result leads with: the first row's token (or wallet), on the result's chain. */
+export interface Subject {
+  readonly address: string;
+  readonly chain: string | null;
+}
+
+function classifiedAddress(tool: AgentTool, args: Record<string, unknown>): boolean {
+  return [...classifyFields(tool)].some(([name, role]) => role.kind === 'address' && args[name] !== undefined);
+}
+
+/**
+ * Sentences; questions joined by "and" + a question word; and steps: ", then …", "and its …"
+ * (a later step about an earlier one's result).
+ */
 function clauses(prompt: string): string[] {
   return prompt
-    .split(/[?!;]+\s*|\.\s+|,?\s+and\s+(?=(?:what|who|which|how|is|are|was|were|can|does|do|where|when|show|give|list)\b)/i)
+    .split(/[?!;]+\s*|\.\s+|,?\s+then\s+|,?\s+and\s+(?=(?:what|who|which|how|is|are|was|were|can|does|do|where|when|show|give|list|its|their|his|her)\b)/i)
     .map((c) => c?.trim())
     .filter((c): c is string => !!c && c.split(/\s+/).length >= 3);
 }

@@ -9,6 +9,7 @@
 import { stem, type PromptFacts } from './facts.js';
 import { classifyFields, type FieldRole } from './args.js';
 import type { AgentTool } from './tools.js';
+import type { Dossier } from './dossiers.js';
 
 const FIELD_WEIGHTS = { name: 3, tags: 3, examples: 2, description: 1 } as const;
 
@@ -17,33 +18,46 @@ export interface Ranked {
   readonly score: number;
   /** The prompt's terms the skill's words match, with what each added to the score. */
   readonly matched: ReadonlyMap<string, number>;
+  /** Set when a dossier ranked here: `tool` is then its first part (whose arguments it takes). */
+  readonly dossier?: Dossier;
 }
 
 export class ToolIndex {
-  private readonly docs: { tool: AgentTool; weights: Map<string, number>; roles: Map<string, FieldRole> }[];
+  private readonly docs: { tool: AgentTool; weights: Map<string, number>; roles: Map<string, FieldRole>; dossier?: Dossier }[];
   private readonly idf = new Map<string, number>();
   /** Every word the registry uses, lower-case: a capitalised one of these is not a ticker. */
   readonly vocabulary: ReadonlySet<string>;
 
-  constructor(readonly tools: readonly AgentTool[]) {
+  constructor(readonly tools: readonly AgentTool[], dossiers: readonly Dossier[] = []) {
     const vocabulary = new Set<string>();
-    this.docs = tools.map((tool) => {
+    const document = (words: { name: string; tags: readonly string[]; examples: readonly string[]; description: string }) => {
       const weights = new Map<string, number>();
       // Examples name real tokens (DEGEN, WETH): their words are not vocabulary that rules out a ticker.
       const add = (text: string, weight: number, isVocabulary = true) => {
-        for (const word of words(text)) {
+        for (const word of wordsOf(text)) {
           if (isVocabulary) vocabulary.add(word);
           const term = stem(word);
           weights.set(term, Math.max(weights.get(term) ?? 0, weight));
         }
       };
+      add(words.name, FIELD_WEIGHTS.name);
+      add(words.tags.join(' ').replace(/-/g, ' '), FIELD_WEIGHTS.tags);
+      add(words.examples.join(' '), FIELD_WEIGHTS.examples, false);
+      add(words.description, FIELD_WEIGHTS.description);
+      return weights;
+    };
+    this.docs = tools.map((tool) => {
       const { skill } = tool;
-      add(`${skill.id.replace(/-/g, ' ')} ${tool.name.replace(/_/g, ' ')} ${skill.title}`, FIELD_WEIGHTS.name);
-      add(skill.tags.join(' ').replace(/-/g, ' '), FIELD_WEIGHTS.tags);
-      add(skill.examples.join(' '), FIELD_WEIGHTS.examples, false);
-      add(skill.description, FIELD_WEIGHTS.description);
+      const weights = document({ ...skill, name: `${skill.id.replace(/-/g, ' ')} ${tool.name.replace(/_/g, ' ')} ${skill.title}` });
       return { tool, weights, roles: classifyFields(tool) };
     });
+    // A dossier whose parts are all served here is ranked like a skill, with its first part's arguments.
+    for (const dossier of dossiers) {
+      const parts = dossier.parts.map((id) => tools.find((t) => t.skill.id === id));
+      const first = parts[0];
+      if (!first || parts.some((t) => !t || t.skill.disabledReason)) continue;
+      this.docs.push({ tool: first, weights: document({ ...dossier, name: `${dossier.id.replace(/-/g, ' ')} ${dossier.title}` }), roles: classifyFields(first), dossier });
+    }
     const df = new Map<string, number>();
     for (const doc of this.docs) for (const term of doc.weights.keys()) df.set(term, (df.get(term) ?? 0) + 1);
     const n = this.docs.length;
@@ -54,7 +68,7 @@ export class ToolIndex {
   rank(facts: PromptFacts): Ranked[] {
     const terms = [...new Set(facts.terms)];
     return this.docs
-      .map(({ tool, weights, roles }) => {
+      .map(({ tool, weights, roles, dossier }) => {
         let score = 0;
         const matched = new Map<string, number>();
         for (const term of terms) {
@@ -62,10 +76,10 @@ export class ToolIndex {
           if (add > 0) matched.set(term, add);
           score += add;
         }
-        return { tool, score: score * argumentFit(facts, roles) + argumentBonus(facts, roles), matched };
+        return { tool, score: score * argumentFit(facts, roles) + argumentBonus(facts, roles), matched, ...(dossier && { dossier }) };
       })
-      // Equal fits: the cheaper skill answers (a chart before a chart with a forecast).
-      .sort((a, b) => b.score - a.score || Number(a.tool.skill.priceRange.min - b.tool.skill.priceRange.min) || a.tool.name.localeCompare(b.tool.name));
+      // Equal fits: a dossier (a broad question answered broadly), then the cheaper skill (a chart before a chart with a forecast).
+      .sort((a, b) => b.score - a.score || Number(!!b.dossier) - Number(!!a.dossier) || Number(a.tool.skill.priceRange.min - b.tool.skill.priceRange.min) || a.tool.name.localeCompare(b.tool.name));
   }
 }
 
@@ -108,6 +122,6 @@ function argumentBonus(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>
   return bonus;
 }
 
-function words(text: string): string[] {
+function wordsOf(text: string): string[] {
   return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && /[a-z]/.test(w));
 }

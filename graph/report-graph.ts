@@ -54,7 +54,8 @@ export function compileReportGraph(options: ReportGraphOptions) {
         content: silent ? writeAnswer(state.outcomes, tools) : reply.content,
         // Every call needs an id: its tool message answers it by that id.
         tool_calls: calls.map((c) => ({ ...c, id: c.id ?? `call_${randomUUID()}` })),
-        ...(reply.additional_kwargs.reason !== undefined && { additional_kwargs: { reason: reply.additional_kwargs.reason, suggestions: reply.additional_kwargs.suggestions } }),
+        // What the planner says about its own plan: why it refused, what it suggests, what waits for results.
+        additional_kwargs: Object.fromEntries(['reason', 'suggestions', 'pending'].flatMap((k) => (reply.additional_kwargs[k] !== undefined ? [[k, reply.additional_kwargs[k]]] : []))),
       });
       return { messages: [message], rounds: state.rounds + (calls.length ? 1 : 0) };
     })

@@ -14,7 +14,7 @@ import type { ToolOutcome } from './answer.js';
 import { invalidArgs, toolReply, type AgentTool, type SkillToolOptions } from './tools.js';
 
 /** Calls one planner message may make at once (more are answered "not run"). */
-export const MAX_CALLS_PER_ROUND = 4;
+export const MAX_CALLS_PER_ROUND = 5;
 
 export class SkillToolNode extends ToolNode {
   constructor(

@@ -75,6 +75,11 @@ export const chainListInput = z.strictObject({
   timeperiod: periodParam('24h'),
 });
 
+/** A chain ranking narrowed to one token when `tokenAddress` is given (a dossier's flows). */
+export const chainListForTokenInput = chainListInput.extend({
+  tokenAddress: tokenParam('Only moves of this token (0x address or symbol); all tokens when absent.').optional(),
+});
+
 /** One token on one of the five chains the token-analysis operations cover (spec 4.2), default base. */
 export const tokenOnChainInput = z.strictObject({
   tokenAddress: tokenParam('Token contract address (0x + 40 hex) or symbol.'),

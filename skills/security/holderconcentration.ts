@@ -13,7 +13,7 @@ export const holderConcentrationSkill = defineSkill({
   id: 'holder-concentration',
   title: 'Holder concentration',
   description: 'How concentrated a token\'s holders are: top-1 and top-10 shares, Gini and Nakamoto coefficients, the top holders, with pools and burn addresses excluded and listed.',
-  tags: ['holders', 'distribution', 'security'],
+  tags: ['holders', 'top-holders', 'who-holds', 'distribution', 'security'],
   examples: ['How concentrated are the holders of 0x... on ethereum?', 'Who holds most of this token on base?'],
   input: tokenOnChainInput,
   price: '0.55',

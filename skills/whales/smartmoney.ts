@@ -3,13 +3,14 @@ import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { SCREEN_RULES, SCREEN_VERSION, screenTokens } from '../intel/screening.js';
 import { MIN_CLOSED_TRADES, MIN_REALIZED_USD, MIN_WIN_RATE, SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../intel/smart-money.js';
-import { chainListInput } from '../params.js';
+import { chainListForTokenInput } from '../params.js';
+import { resolveToken } from '../intel/resolve.js';
 import { z } from 'zod';
 import { address, coverage, intString, provenanceShape, rowScreenShape, screenSummary, walletPeriodRow } from '../outputs.js';
 import { PERIOD_NAMES } from '../intel/periods.js';
 import { defineSkill } from '../registry.js';
 import { usd } from '../summary.js';
-import { admitMarket } from '../admission.js';
+import { admitMarket, admitToken } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
 const flow = z.object({ token: z.string(), symbol: z.string().nullable(), netUsd: z.number(), boughtUsd: z.number(), soldUsd: z.number(), wallets: z.number().int(), ...rowScreenShape });
@@ -20,7 +21,7 @@ export const smartMoneySkill = defineSkill({
   description: `Wallets with a proven record on a chain (at least ${MIN_CLOSED_TRADES} closed trades, a win rate of at least ${MIN_WIN_RATE * 100}% and $${MIN_REALIZED_USD} realized), ranked by realized profit, and what they accumulated or sold over the period; every token carries the screen's risks, \`flagged\` when it fails it (${SCREEN_RULES}).`,
   tags: ['smart-money', 'wallets', 'flows', 'accumulation', 'buying'],
   examples: ['What is smart money buying on base today?', 'Most profitable wallets on ethereum and what they are accumulating this week'],
-  input: chainListInput,
+  input: chainListForTokenInput,
   price: '1.00',
   catalogPrice: '0.50',
   httpPath: '/x402/data/smartmoney',
@@ -33,6 +34,7 @@ export const smartMoneySkill = defineSkill({
     timeperiod: z.enum(PERIOD_NAMES),
     coverage,
     limit: z.number().int(),
+    tokenAddress: address.nullable().describe('The token the answer was narrowed to (smart wallets that traded it, its flows only), or null for all.'),
     recordBlockRange: z.object({ from: intString, to: intString }).describe('Records are judged over the whole index.'),
     criteria: z.object({ minClosedTrades: z.number().int(), minWinRate: z.number(), minRealizedUsd: z.number() }),
     walletsEvaluated: z.number().int(),
@@ -49,18 +51,21 @@ export const smartMoneySkill = defineSkill({
       rows.slice(0, 3).map((f) => `${f.symbol ?? f.token} ${usd(f.netUsd)} by ${f.wallets} wallet${f.wallets === 1 ? '' : 's'}${f.flagged ? ` (flagged: ${f.risks.join('; ')})` : ''}`).join(', ') || 'nothing';
     return `${r.smartWalletCount} smart wallets on ${r.chain} over ${r.timeperiod}; accumulating: ${flows(r.accumulating)}; distributing: ${flows(r.distributing)}.`;
   },
-  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  admit: (input, ctx) => (input.tokenAddress ? admitToken(ctx, input.chain, input.tokenAddress) : admitMarket(ctx, input.chain)),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
     const records = await walletRecords(market, fromBlock);
-    const smart = [...records.values()].filter(isSmartMoney).sort((a, b) => b.realizedUsd - a.realizedUsd);
+    const focus = input.tokenAddress ? resolveToken(market, input.tokenAddress) : null;
+    // Narrowed to a token: the smart wallets that traded it in the period, and only its flows.
+    const smart = [...records.values()].filter((r) => isSmartMoney(r) && (!focus || r.recent.has(focus))).sort((a, b) => b.realizedUsd - a.realizedUsd);
     const symbol = (token: string) => market.tokens.get(token)?.symbol ?? null;
     const money = (n: number) => round(n, 2);
     // What the smart wallets did together in the period, per token.
     const flows = new Map<string, { boughtUsd: number; soldUsd: number; wallets: Set<string> }>();
     for (const r of smart) {
       for (const [token, f] of r.recent) {
+        if (focus && token !== focus) continue;
         const agg = flows.get(token) ?? { boughtUsd: 0, soldUsd: 0, wallets: new Set<string>() };
         agg.boughtUsd += f.boughtUsd;
         agg.soldUsd += f.soldUsd;
@@ -84,6 +89,7 @@ export const smartMoneySkill = defineSkill({
       timeperiod: input.timeperiod,
       coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
       limit: input.limit,
+      tokenAddress: focus,
       // The record is judged on the whole indexed history; the period bounds what they did lately.
       recordBlockRange: { from: '0', to: String(checkpoint.block) },
       criteria: { minClosedTrades: MIN_CLOSED_TRADES, minWinRate: MIN_WIN_RATE, minRealizedUsd: MIN_REALIZED_USD },
@@ -96,6 +102,7 @@ export const smartMoneySkill = defineSkill({
         winRate: round(r.winRate, 4),
         realizedUsd: money(r.realizedUsd),
         period: [...r.recent.entries()]
+          .filter(([token]) => !focus || token === focus)
           .map(([token, f]) => ({ token, symbol: symbol(token), netUsd: money(f.boughtUsd - f.soldUsd), ...flag(token) }))
           .filter((f) => f.netUsd !== 0)
           .sort((a, b) => Math.abs(b.netUsd) - Math.abs(a.netUsd)),

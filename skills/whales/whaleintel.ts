@@ -4,11 +4,12 @@ import { usd } from '../summary.js';
 import { treasuryWallets } from '../intel/security/deployer.js';
 import { describeCoverage } from '../intel/coverage.js';
 import { indexProvenance } from '../intel/provenance.js';
-import { chainListInput } from '../params.js';
+import { chainListForTokenInput } from '../params.js';
+import { resolveToken } from '../intel/resolve.js';
 import { z } from 'zod';
 import { address, isoTime, periodAnswerShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
-import { admitMarket } from '../admission.js';
+import { admitMarket, admitToken } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
 export const whaleIntelSkill = defineSkill({
@@ -17,7 +18,7 @@ export const whaleIntelSkill = defineSkill({
   description: `Whale activity on a chain over a period: every swap and transfer worth at least $${WHALE_MIN_USD.toLocaleString('en-US')}, and the wallets behind them ranked by volume.`,
   tags: ['whales', 'flows', 'wallets', 'big-moves'],
   examples: ['Show me the biggest whale moves on base in the last 24h', 'Whale transfers on ethereum this week'],
-  input: chainListInput,
+  input: chainListForTokenInput,
   price: '1.00',
   catalogPrice: '0.45',
   httpPath: '/x402/data/whaleintel',
@@ -27,6 +28,7 @@ export const whaleIntelSkill = defineSkill({
   output: z.object({
     ...periodAnswerShape,
     limit: z.number().int(),
+    tokenAddress: address.nullable().describe('The token the moves were narrowed to, or null for all.'),
     minUsd: z.number().describe('Smallest move counted, USD.'),
     eventCount: z.number().int(),
     wallets: z.array(z.object({ wallet: address, events: z.number().int(), volumeUsd: z.number(), whale: z.boolean().describe('A whale on the whole index, treasuries excluded.') })),
@@ -46,18 +48,20 @@ export const whaleIntelSkill = defineSkill({
   }),
   summarize: (r) => {
     const top = r.wallets[0] as { wallet: string; events: number; volumeUsd: number; whale: boolean } | undefined;
-    if (!top) return `No move of at least ${usd(r.minUsd)} on ${r.chain} over ${r.timeperiod}.`;
+    const of = r.tokenAddress ? ` of ${(r.events as WhaleMove[])[0]?.token === r.tokenAddress ? ((r.events as WhaleMove[])[0]?.symbol ?? r.tokenAddress) : r.tokenAddress}` : '';
+    if (!top) return `No move${of} of at least ${usd(r.minUsd)} on ${r.chain} over ${r.timeperiod}.`;
     const moves = (r.events as WhaleMove[]).filter((e) => e.wallet === top.wallet);
     const largest = moves[0];
-    return `${r.eventCount} moves of at least ${usd(r.minUsd)} on ${r.chain} over ${r.timeperiod}, by ${r.wallets.length} wallets. ` +
+    return `${r.eventCount} moves${of} of at least ${usd(r.minUsd)} on ${r.chain} over ${r.timeperiod}, by ${r.wallets.length} wallets. ` +
       `The most: ${top.wallet}${top.whale ? ' (a whale)' : ''}, ${usd(top.volumeUsd)} in ${top.events} move${top.events === 1 ? '' : 's'}` +
       `${largest ? `; largest: ${describeMove(largest)}` : ''}.`;
   },
-  admit: (input, ctx) => admitMarket(ctx, input.chain),
+  admit: (input, ctx) => (input.tokenAddress ? admitToken(ctx, input.chain, input.tokenAddress) : admitMarket(ctx, input.chain)),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
-    const events = await whaleActivity(market, fromBlock);
+    const focus = input.tokenAddress ? resolveToken(market, input.tokenAddress) : null;
+    const events = (await whaleActivity(market, fromBlock)).filter((e) => !focus || e.token === focus || e.tokenOut === focus);
     // Whether a wallet is a whale is judged on the whole index, not the period alone.
     const whales = whaleWallets(await whaleActivity(market, 0), await treasuryWallets(market));
     const wallets = new Map<string, { wallet: string; events: number; volumeUsd: number }>();
@@ -72,6 +76,7 @@ export const whaleIntelSkill = defineSkill({
       timeperiod: input.timeperiod,
       coverage: describeCoverage(periodCoverage(market, checkpoint, input.timeperiod)),
       limit: input.limit,
+      tokenAddress: focus,
       minUsd: WHALE_MIN_USD,
       eventCount: events.length,
       wallets: [...wallets.values()].sort((a, b) => b.volumeUsd - a.volumeUsd).slice(0, input.limit).map((w) => ({ ...w, volumeUsd: round(w.volumeUsd, 2), whale: whales.has(w.wallet) })),
