@@ -62,12 +62,13 @@ export class OfflinePlanner {
   plan(prompt: string, previous?: PreviousCall): OfflinePlan {
     // Instructions aimed at the agent are not a question: what is left of the prompt is planned.
     const { question, injected } = withoutInjection(prompt);
-    const facts = promptFacts(question, this.index.vocabulary);
+    const own = promptFacts(question, this.index.vocabulary);
+    const facts = withRoomSubject(own, previous);
     const ranked = this.index.rank(facts);
     const prior = previous && this.index.tools.find((t) => t.name === previous.tool);
     const fits = ranked.filter((r) => fitsWell(r, facts, !!prior));
     // A follow-up that names no skill of its own ("and on ethereum?", "what about last week?") repeats the last one.
-    const followUp = prior && facts.terms.length <= 3 && (facts.chains.length > 0 || facts.windowSeconds !== null || facts.addresses.length > 0 || facts.symbols.length > 0);
+    const followUp = prior && own.terms.length <= 3 && (own.chains.length > 0 || own.windowSeconds !== null || own.addresses.length > 0 || own.symbols.length > 0);
     const chosen = fits[0]?.tool ?? (followUp ? prior : undefined);
     if (!chosen) {
       const near = (ranked[0]?.score ?? 0) >= MIN_FIT_SCORE;
@@ -197,6 +198,19 @@ const REFERENCE = /\b(?:the (?:best|top|first|biggest|largest) one|the winner|th
 export interface Subject {
   readonly address: string;
   readonly chain: string | null;
+}
+
+/**
+ * In a room, a question that names no token, wallet or chain ("who are its top holders?") is
+ * about the earlier question's: its address (cued by the field it filled) and chain count as named.
+ */
+function withRoomSubject(facts: PromptFacts, previous: PreviousCall | undefined): PromptFacts {
+  if (!previous || facts.addresses.length || facts.symbols.length || facts.txHashes.length) return facts;
+  const addresses = Object.entries(previous.args)
+    .filter((e): e is [string, string] => typeof e[1] === 'string' && /^0x[0-9a-fA-F]{40}$/.test(e[1]))
+    .map(([field, value]) => ({ value: value.toLowerCase(), cue: /wallet/i.test(field) ? 'wallet' : /token/i.test(field) ? 'token' : null }));
+  const chain = typeof previous.args.chain === 'string' && !facts.chains.length ? [previous.args.chain as PromptFacts['chains'][number]] : [];
+  return { ...facts, addresses, chains: [...facts.chains, ...chain] };
 }
 
 function classifiedAddress(tool: AgentTool, args: Record<string, unknown>): boolean {

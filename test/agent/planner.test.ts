@@ -96,3 +96,12 @@ describe('offline planner', () => {
     expect(first('and on ethereum?', previous)).toEqual({ skill: 'holder-concentration', args: { tokenAddress: A, chain: 'ethereum' } });
   });
 });
+
+describe('offline planner in a room', () => {
+  const previous = { tool: 'security_scan', args: { tokenAddress: A, chain: 'bsc' } };
+  it('a follow-up about "its" holders is about the earlier token, and off-topic talk in a room is still refused', () => {
+    const plan = planner.plan('who are its top holders?', previous);
+    expect(plan.kind === 'call' && { skill: plan.calls[0]!.tool.skill.id, args: plan.calls[0]!.args }).toEqual({ skill: 'holder-concentration', args: { tokenAddress: A, chain: 'bsc' } });
+    expect(planner.plan('Tell me a joke about cats', previous)).toMatchObject({ kind: 'reply', reason: 'off_topic' });
+  });
+});
