@@ -71,7 +71,7 @@ export class OfflinePlanner {
     const followUp = prior && own.terms.length <= 3 && (own.chains.length > 0 || own.windowSeconds !== null || own.addresses.length > 0 || own.symbols.length > 0);
     const chosen = fits[0]?.tool ?? (followUp ? prior : undefined);
     if (!chosen) {
-      const near = (ranked[0]?.score ?? 0) >= MIN_FIT_SCORE;
+      const near = (ranked[0]?.score ?? 0) >= MIN_FIT_SCORE || (own.chains.length + own.addresses.length + own.txHashes.length > 0 && ranked.some((r) => r.matched.size > 0));
       const reason: RefusalReason = injected && !near ? 'injection' : near ? 'weak_fit' : 'off_topic';
       const suggestions = this.suggestions(ranked);
       const why = {
@@ -234,6 +234,8 @@ function clauses(prompt: string): string[] {
  */
 function fitsWell(r: Ranked, facts: PromptFacts, inRoom: boolean): boolean {
   if (r.score < MIN_FIT_SCORE) return false;
+  // A dossier is about one token or wallet: without one named there is nothing to gather.
+  if (r.dossier && !facts.addresses.length && !facts.symbols.length) return false;
   if (facts.chains.length || facts.addresses.length || facts.txHashes.length || inRoom) return true;
   const terms = new Set(facts.terms).size;
   return r.matched.size >= MIN_MATCHED_TERMS && r.matched.size >= MIN_MATCHED_SHARE * terms;
