@@ -175,7 +175,7 @@ describe('the screen on a world\'s labelled listings', () => {
     const plan = refused.results[0].result;
     expect(plan).toMatchObject({ planned: false, refusal: expect.stringMatching(/^no buy was planned/) });
     expect(plan.recommendation).toBeUndefined();
-    const opening = refused.analysis.split('\n')[1];
+    const opening = refused.analysis.split('\n')[0]; // the verdict opens the answer
     expect(opening).toMatch(/^Do not buy \S+: no buy was planned: it fails screen\/v1 \((honeypot|buying reverts)/);
     expect(refused.analysis).not.toMatch(/set slippage/i);
 
