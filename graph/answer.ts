@@ -14,6 +14,8 @@ export interface ToolOutcome {
   readonly ok: boolean;
   readonly result?: Record<string, unknown>;
   readonly error?: { readonly code: string; readonly message: string };
+  /** How an argument the question left out was chosen (the chain a symbol is most liquid on). */
+  readonly note?: string;
 }
 
 /** Longest answer the report returns, in characters. */
@@ -31,7 +33,8 @@ const QUIET_FIELDS = new Set(['source', 'chain', 'chainId', 'asOf', 'blockRange'
 export function writeAnswer(outcomes: readonly ToolOutcome[], tools: readonly AgentTool[]): string {
   const skillOf = (o: ToolOutcome) => tools.find((t) => t.name === o.tool)?.skill;
   const ordered = [...outcomes].sort((a, b) => Number(isSafety(skillOf(b))) - Number(isSafety(skillOf(a))));
-  const verdict = ordered.map((o) => verdictOf(o, skillOf(o))).join(' ');
+  const notes = [...new Set(ordered.flatMap((o) => (o.note ? [o.note] : [])))];
+  const verdict = [...notes, ...ordered.map((o) => verdictOf(o, skillOf(o)))].join(' ');
   const details = ordered
     .filter((o) => o.ok && o.result!.available !== false)
     .map((o) => `${skillOf(o)?.title ?? o.skill}${describeArgs(o.args)}:\n${describeResult(o.result!, !summaryOf(skillOf(o)?.summarize, o.result!))}`);

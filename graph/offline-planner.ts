@@ -66,7 +66,7 @@ export class OfflinePlanner {
     const facts = withRoomSubject(own, previous);
     const ranked = this.index.rank(facts);
     const prior = previous && this.index.tools.find((t) => t.name === previous.tool);
-    const fits = ranked.filter((r) => fitsWell(r, facts, !!prior));
+    const fits = ranked.filter((r) => fitsWell(r, facts, !!prior, injected));
     // A follow-up that names no skill of its own ("and on ethereum?", "what about last week?") repeats the last one.
     const followUp = prior && own.terms.length <= 3 && (own.chains.length > 0 || own.windowSeconds !== null || own.addresses.length > 0 || own.symbols.length > 0);
     const chosen = fits[0]?.tool ?? (followUp ? prior : undefined);
@@ -230,13 +230,17 @@ function clauses(prompt: string): string[] {
 
 /**
  * A skill fits when it scores enough and the prompt is about what it answers: a chain, address
- * or transaction named (or, in a room, the earlier question's), or enough of its own words matched.
+ * or transaction named (or, in a room, the earlier question's), a ticker the skill takes, or
+ * enough of its own words matched.
  */
-function fitsWell(r: Ranked, facts: PromptFacts, inRoom: boolean): boolean {
+function fitsWell(r: Ranked, facts: PromptFacts, inRoom: boolean, injected: boolean): boolean {
   if (r.score < MIN_FIT_SCORE) return false;
   // A dossier is about one token or wallet: without one named there is nothing to gather.
   if (r.dossier && !facts.addresses.length && !facts.symbols.length) return false;
   if (facts.chains.length || facts.addresses.length || facts.txHashes.length || inRoom) return true;
+  // A ticker the skill can take as its token ("Who holds most of LINK?") names the subject too;
+  // not beside instructions to the agent, whose capitalised words ("DAN", "AI") are no tickers.
+  if (!injected && facts.symbols.length && r.matched.size >= 1 && [...classifyFields(r.tool).values()].some((role) => role.acceptsSymbol || role.kind === 'symbol')) return true;
   const terms = new Set(facts.terms).size;
   return r.matched.size >= MIN_MATCHED_TERMS && r.matched.size >= MIN_MATCHED_SHARE * terms;
 }

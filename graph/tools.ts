@@ -15,6 +15,7 @@ import { SibylError, type ErrorCode } from '../skills/errors.js';
 import type { SkillContext } from '../skills/context.js';
 import type { Registry, Skill } from '../skills/registry.js';
 import { bound, type ToolOutcome } from './answer.js';
+import { chooseChain } from './chain-choice.js';
 
 export interface JsonSchemaProperty {
   readonly type?: string;
@@ -66,18 +67,23 @@ export function toolReply(options: Pick<SkillToolOptions, 'scrub'>, call: { id: 
  * The skill's zod schema still parses the arguments (defaults, transforms) before the handler.
  */
 export function skillTools(tools: readonly AgentTool[], options: SkillToolOptions): StructuredToolInterface[] {
-  return tools.map(({ name, skill, parameters }) =>
-    tool(
-      async (args: Record<string, unknown>, runtime: ToolRuntime) => {
+  return tools.map((agentTool) => {
+    const { name, skill, parameters } = agentTool;
+    return tool(
+      async (asked: Record<string, unknown>, runtime: ToolRuntime) => {
         const call = { id: runtime.toolCallId || runtime.toolCall?.id || name, name };
-        // The outcome keeps the arguments as the model wrote them (defaults are the skill's business).
-        const base = { skill: skill.id, tool: name, args };
-        const outcome = await run(skill, args, { ...options.context, ...(runtime.signal && { signal: runtime.signal }) }, base);
-        return new Command({ update: { outcomes: [outcome], messages: [toolReply(options, call, outcome.ok ? outcome.result : { error: outcome.error })] } });
+        const context = { ...options.context, ...(runtime.signal && { signal: runtime.signal }) };
+        // A symbol with no chain named is answered where it is most liquid, and the answer says so.
+        const { args, note } = await chooseChain(agentTool, asked, context);
+        // The outcome keeps the arguments as the model wrote them, a chosen chain added (defaults are the skill's business).
+        const base = { skill: skill.id, tool: name, args, ...(note && { note }) };
+        const outcome = await run(skill, args, context, base);
+        const body = outcome.ok ? { ...(note && { note }), ...outcome.result } : { error: outcome.error };
+        return new Command({ update: { outcomes: [outcome], messages: [toolReply(options, call, body)] } });
       },
       { name, description: `${skill.title}. ${skill.description}`, schema: { type: 'object', ...parameters } },
-    ),
-  );
+    );
+  });
 }
 
 async function run(skill: Skill, args: Record<string, unknown>, context: SkillContext, base: Omit<ToolOutcome, 'ok'>): Promise<ToolOutcome> {

@@ -30,5 +30,6 @@ export function toSibylError(err: unknown): SibylError {
   if (e?.status === 415 || e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
     return new SibylError('unsupported_media_type', 'the body must be application/json in UTF-8');
   }
-  return new SibylError('internal_error', 'an unexpected error occurred; nothing was charged');
+  // The original stays as the cause, for the log (never for the answer).
+  return Object.assign(new SibylError('internal_error', 'an unexpected error occurred; nothing was charged'), { cause: err });
 }

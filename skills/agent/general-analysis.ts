@@ -31,6 +31,7 @@ const reportAnswer = z.object({
     ok: z.boolean(),
     result: z.record(z.string(), z.unknown()).optional().describe('The skill\'s own answer (its schema is that skill\'s output).'),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
+    note: z.string().optional().describe('How an argument the question left out was chosen (the chain a symbol is most liquid on).'),
   })),
   provenance: z.array(z.record(z.string(), z.unknown())).describe('Each result\'s provenance.'),
   generatedAt: isoTime,

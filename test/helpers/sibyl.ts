@@ -119,7 +119,7 @@ export async function startTestSibyl(options: TestServerOptions = {}): Promise<S
     }),
     ...options.env,
   };
-  const sibyl = await startSibyl(loadConfig(env), { log: () => {}, ...options });
+  const sibyl = await startSibyl(loadConfig(env), { log: process.env.TEST_LOG ? (...a: unknown[]) => console.error(...a) : () => {}, ...options });
   await untilIndexed(sibyl.url);
   return Object.assign(sibyl, { payTo });
 }
