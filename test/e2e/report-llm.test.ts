@@ -34,6 +34,18 @@ function complete(body: any): unknown {
     const round = toolMessages.length;
     return { ...base, choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: Array.from({ length: 6 }, (_, i) => call(`call_${round}_${i}`, 'latest_pairs', { chain: 'base', limit: 1 })) } }] };
   }
+  // A plan in two rounds: the biggest token first, then its holders, read from the first result.
+  if (/its biggest holders/i.test(user)) {
+    if (!toolMessages.length) {
+      return { ...base, choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [call('call_top', 'top_tokens', { chain: 'base', limit: 1 })] } }] };
+    }
+    const top = JSON.parse(toolMessages[0].content);
+    if (toolMessages.length === 1) {
+      return { ...base, choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [call('call_holders', 'holder_concentration', { tokenAddress: top.tokens[0].token, chain: 'base' })] } }] };
+    }
+    const holders = JSON.parse(toolMessages[1].content);
+    return { ...base, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `${top.tokens[0].symbol} leads base; its largest holder has ${holders.top1Pct}%.` } }] };
+  }
   if (/hello/i.test(user)) return { ...base, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Hello! Ask me about on-chain activity.' } }] };
   if (!toolMessages.length) {
     return {
@@ -140,6 +152,21 @@ describe('report with an OpenAI-compatible model', () => {
     expect(res.status).toBe(504);
     expect((await json(res)).error.code).toBe('timeout');
     expect(await p.balance()).toBe(before);
+  });
+
+  it('runs a plan over two rounds: the second call uses what the first returned', async () => {
+    const p = await payer();
+    const before = await p.balance();
+    const res = await p.post({ prompt: 'What is the biggest token on base, and who are its biggest holders?' });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(body.toolsUsed.map((t: { skill: string }) => t.skill)).toEqual(['top-tokens', 'holder-concentration']);
+    const top = body.results[0].result.tokens[0];
+    expect(body.toolsUsed[1].args).toEqual({ tokenAddress: top.token, chain: 'base' });
+    // Two rounds are this test server's limit (REPORT_MAX_TOOL_ROUNDS): the answer is written from both results.
+    expect(body.analysis).toContain(`${top.symbol}: `);
+    expect(body.analysis).toContain('Top by liquidity on base');
+    expect(before - (await p.balance())).toBe(SPEC_PATH_PRICE.report);
   });
 
   it('charges nothing when the model answers without any tool', async () => {
