@@ -115,10 +115,10 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
  * their base: "made" → make, "sold" → sell, "losers" → loser), then its Porter stem.
  */
 export function stem(word: string): string {
-  return stemmer(lemma(word.toLowerCase()));
+  return stemmer(lemmaOf(word.toLowerCase()));
 }
 
-function lemma(word: string): string {
+export function lemmaOf(word: string): string {
   for (const form of [lemmatizer.noun(word), lemmatizer.verb(word), lemmatizer.adjective(word)]) if (form !== word) return form;
   return word;
 }

@@ -6,12 +6,15 @@
  * the score: a transaction hash favours skills that take one, a missing required address
  * disfavours skills that need one.
  */
-import { stem, type PromptFacts } from './facts.js';
+import { lemmaOf, stem, type PromptFacts } from './facts.js';
+import { synonymsOf } from './synonyms.js';
 import { classifyFields, type FieldRole } from './args.js';
 import type { AgentTool } from './tools.js';
 import type { Dossier } from './dossiers.js';
 
 const FIELD_WEIGHTS = { name: 3, tags: 3, examples: 2, description: 1 } as const;
+/** A synonym counts half (as a partial match does): it may carry another sense of the word. */
+const SYNONYM_SHARE = 0.5;
 
 export interface Ranked {
   readonly tool: AgentTool;
@@ -42,6 +45,14 @@ export class ToolIndex {
       };
       add(words.name, FIELD_WEIGHTS.name);
       add(words.tags.join(' ').replace(/-/g, ' '), FIELD_WEIGHTS.tags);
+      // WordNet synonyms of the name and tag words, at half a tag word's weight ("earn" → make, gain).
+      const own = new Set(weights.keys());
+      for (const word of wordsOf(`${words.name} ${words.tags.join(' ').replace(/-/g, ' ')}`)) {
+        for (const synonym of synonymsOf(lemmaOf(word))) {
+          const term = stem(synonym);
+          if (!own.has(term)) weights.set(term, Math.max(weights.get(term) ?? 0, FIELD_WEIGHTS.tags * SYNONYM_SHARE));
+        }
+      }
       add(words.examples.join(' '), FIELD_WEIGHTS.examples, false);
       add(words.description, FIELD_WEIGHTS.description);
       return weights;
