@@ -5,6 +5,7 @@ import { indexProvenance } from '../intel/provenance.js';
 import { chainParam, limitParam } from '../params.js';
 import { address, provenanceShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
+import { usd } from '../summary.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket } from '../market/load.js';
 
@@ -56,6 +57,12 @@ export const arbitrageScannerSkill = defineSkill({
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
   output: z.object({ ...opportunityList, pairsCompared: z.number().int(), opportunities: z.array(opportunityOutput).describe('Most profitable first.') }),
+  summarize: (r) => {
+    const best = r.opportunities[0] as { symbolIn: string | null; symbolOut: string | null; priceGapPct: number; buyPool: { dex: string }; sellPool: { dex: string }; netProfitUsd: number | null; amountInUsd: number | null } | undefined;
+    return best
+      ? `${r.count} cycle${r.count === 1 ? '' : 's'} pay after gas on ${r.chain} (${r.pairsCompared} pairs compared); best: ${best.symbolIn}→${best.symbolOut} bought on ${best.buyPool.dex}, sold on ${best.sellPool.dex}, gap ${best.priceGapPct}%, ${usd(best.netProfitUsd)} net on ${usd(best.amountInUsd)}.`
+      : `No cross-DEX cycle pays after gas on ${r.chain} (${r.pairsCompared} pairs compared).`;
+  },
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -4,6 +4,7 @@ import { indexProvenance } from '../intel/provenance.js';
 import { loadMarket } from './load.js';
 import { chainParam, limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { usd } from '../summary.js';
 import { address, intString, isoTime, provenanceShape, tokenRefWithDecimals } from '../outputs.js';
 import { admitMarket } from '../admission.js';
 
@@ -37,6 +38,9 @@ export const latestPairsSkill = defineSkill({
   toolName: 'latest_pairs',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   output: z.object({ ...provenanceShape, pairs: z.array(pairRow).describe('Newest first.'), count: z.number().int(), limit: z.number().int() }),
+  summarize: (r) => r.pairs.length
+    ? `${r.count} newest pairs on ${r.chain}; newest: ${r.pairs.slice(0, 3).map((p: { token0: { symbol: string | null }; token1: { symbol: string | null }; dex: string; liquidityUsd: number | null; createdAt: string }) => `${p.token0.symbol ?? '?'}/${p.token1.symbol ?? '?'} on ${p.dex} (${usd(p.liquidityUsd)} liquidity, created ${p.createdAt})`).join('; ')}.`
+    : `No pair created on ${r.chain} in the index.`,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

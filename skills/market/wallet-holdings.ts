@@ -4,6 +4,7 @@ import { indexProvenance } from '../intel/provenance.js';
 import { loadMarket } from './load.js';
 import { FIVE_CHAINS, chainParam, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
+import { usd } from '../summary.js';
 import { address, provenanceShape } from '../outputs.js';
 import { admitMarket } from '../admission.js';
 
@@ -41,6 +42,8 @@ export const walletHoldingsSkill = defineSkill({
     totalUsd: z.number(),
     unpricedCount: z.number().int(),
   }),
+  summarize: (r) =>
+    `${r.wallet} on ${r.chain}: ${usd(r.totalUsd)} in all; ${r.native.balance} ${r.native.symbol}${r.holdings.length ? `; largest: ${r.holdings.slice(0, 3).map((h: { symbol: string | null; token: string; valueUsd: number | null }) => `${h.symbol ?? h.token} ${usd(h.valueUsd)}`).join(', ')}` : '; no token held'}${r.unpricedCount ? `; ${r.unpricedCount} unpriced` : ''}.`,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -6,6 +6,7 @@ import { chainListInput } from '../params.js';
 import { z } from 'zod';
 import { address, periodAnswerShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
+import { usd } from '../summary.js';
 import { admitMarket } from '../admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 
@@ -41,6 +42,11 @@ export const mevDetectionSkill = defineSkill({
       netProfitUsd: z.number().nullable().describe('Net of both legs\' gas.'),
     })).describe('Newest first.'),
   }),
+  summarize: (r) => {
+    const top = r.attackers[0] as { attacker: string; sandwiches: number; netProfitUsd: number } | undefined;
+    return `${r.sandwichCount} sandwich${r.sandwichCount === 1 ? '' : 'es'} on ${r.chain} over ${r.timeperiod}, ${r.victimCount} victim${r.victimCount === 1 ? '' : 's'}` +
+      `${top ? `; most profitable attacker ${top.attacker}: ${top.sandwiches} sandwiches, ${usd(top.netProfitUsd)} net` : ''}.`;
+  },
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

@@ -34,6 +34,9 @@ export const tokenSnipingSkill = defineSkill({
       buyTxs: z.array(z.string()),
     })),
   }),
+  summarize: (r) =>
+    `${r.token.symbol ?? r.token.address}: ${r.sniperCount} sniper${r.sniperCount === 1 ? '' : 's'} bought within ${r.window.blocks} blocks of first liquidity; ${r.stillHoldingCount} still hold` +
+    `${r.snipers[0] ? `; first: ${r.snipers[0].wallet}, ${r.snipers[0].blocksAfterLiquidity} blocks after liquidity` : ''}.`,
   admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);

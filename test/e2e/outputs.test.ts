@@ -30,6 +30,9 @@ async function run(skill: Skill, body: Record<string, unknown>) {
   await skill.admit?.(input, ctx);
   const answer = await skill.handler(input, ctx);
   assertAnswer(skill.id, skill.output, answer);
+  // The verdict sentence the report opens with reads real fields: no gap where one was misnamed.
+  // (The writer reads no summary from an `available: false` answer.)
+  if (skill.summarize && (answer as { available?: boolean }).available !== false) expect(skill.summarize(answer), `${skill.id} summary`).not.toMatch(/undefined|NaN|\[object Object\]/);
   return answer as Record<string, any>;
 }
 
