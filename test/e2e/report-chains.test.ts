@@ -41,3 +41,34 @@ describe('report: where a symbol is answered', () => {
     expect(answer.analysis).not.toMatch(/most liquid/);
   });
 });
+
+describe('report: the questions users were answered wrongly, on the chains they name', () => {
+  // [question, the skill that answers it, its arguments]
+  const cases: [string, string, Record<string, unknown>][] = [
+    ['big wallets moving money on arbitrum past 7 days', 'whale-tracking', { chain: 'arbitrum', timeperiod: '7d' }],
+    ['volume leaders on base last 24 hours', 'topvolume', { chain: 'base', timeperiod: '24h' }],
+    ['biggest losers on bsc in 24h', 'top-gainers', { chain: 'bsc', timeperiod: '24h', side: 'losers' }],
+    ['fresh pools launched on base in the last hour', 'latest-pairs', { chain: 'base' }],
+    ['support/resistance and momentum for BNB daily', 'technical-analysis', { token: 'BNB', chain: 'bsc' }],
+  ];
+  for (const [question, skill, args] of cases) {
+    it(question, async () => {
+      const wallet = await walletPoster(sibyl.url, '2');
+      const res = await wallet.post('/x402/svc/report', { prompt: question });
+      const body = await json(res);
+      expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+      expect(body.toolsUsed[0]).toEqual({ skill, args: expect.objectContaining(args) });
+    });
+  }
+
+  it('a capability without an engine here is named and refused, uncharged: loans near liquidation, the bitcoin cycle', async () => {
+    for (const [question, title] of [['loans near liquidation threshold on ethereum', 'Liquidation monitor'], ['MVRV and where are we in the bitcoin cycle', 'Bitcoin on-chain analytics']]) {
+      const wallet = await walletPoster(sibyl.url, '2');
+      const before = await wallet.balance();
+      const res = await wallet.post('/x402/svc/report', { prompt: question });
+      expect(res.status).toBe(422);
+      expect((await json(res)).error.message).toMatch(new RegExp(`${title}.*nothing was charged`, 's'));
+      expect(await wallet.balance()).toBe(before);
+    }
+  });
+});
