@@ -89,7 +89,11 @@ export class SibylA2AExecutor implements AgentExecutor {
       amount = operation.amount;
     } catch (err) {
       const e = toSibylError(err);
-      bus.publish(AgentEvent.task(this.task(ctx, TaskState.TASK_STATE_REJECTED, e.message, { error: e.toBody().error })));
+      // A question no skill answers (or one missing what its skill needs) asks the user for
+      // another, with the closest skills and an example each; nothing is priced. A malformed
+      // request is rejected.
+      const state = e.code === 'no_skill_fits' ? TaskState.TASK_STATE_INPUT_REQUIRED : TaskState.TASK_STATE_REJECTED;
+      bus.publish(AgentEvent.task(this.task(ctx, state, e.message, { error: e.toBody().error })));
       return;
     }
     const required = this.deps.paywall.challenge(amount, this.resource(request)).body;

@@ -96,6 +96,20 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
     expect(before - (await payer.balance())).toBe(SPEC_SKILL_PRICE['general-analysis']);
   });
 
+  it('asks for another question, pricing nothing, when no skill answers the text; the task can be answered or canceled', async () => {
+    const a2a = await client();
+    const asked = (await a2a.sendMessage({ message: message([text('Tell me a joke about cats')]) } as never, x402)) as Task;
+    expect(asked.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(asked.metadata?.[X402_META.required]).toBeUndefined();
+    const error = (asked.status!.message!.parts[1]!.content!.value as { error: { code: string; reason: string; suggestions: unknown[] } }).error;
+    expect(error).toMatchObject({ code: 'no_skill_fits', reason: 'off_topic' });
+    expect(error.suggestions.length).toBeGreaterThan(0);
+    // A real question on the same task is priced as any other.
+    const rephrased = (await a2a.sendMessage({ message: message([text('List the newest pairs on base')], { taskId: asked.id, contextId: asked.contextId }) } as never, x402)) as Task;
+    expect(rephrased.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(rephrased.metadata![X402_META.required]).toBeDefined();
+  });
+
   it('rejects bad params naming the field, fails a refused payment with its code, cancels a waiting task: no money moves', async () => {
     const a2a = await client();
     const rejected = (await a2a.sendMessage({ message: message([data({ skill: 'whale-tracking', params: { chain: 'nowhere' } })]) } as never, x402)) as Task;
