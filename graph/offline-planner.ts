@@ -202,15 +202,20 @@ export interface Subject {
 
 /**
  * In a room, a question that names no token, wallet or chain ("who are its top holders?") is
- * about the earlier question's: its address (cued by the field it filled) and chain count as named.
+ * about the earlier question's: its address (cued by the field it filled) or ticker, and its
+ * chain, count as named.
  */
 function withRoomSubject(facts: PromptFacts, previous: PreviousCall | undefined): PromptFacts {
   if (!previous || facts.addresses.length || facts.symbols.length || facts.txHashes.length) return facts;
   const addresses = Object.entries(previous.args)
     .filter((e): e is [string, string] => typeof e[1] === 'string' && /^0x[0-9a-fA-F]{40}$/.test(e[1]))
     .map(([field, value]) => ({ value: value.toLowerCase(), cue: /wallet/i.test(field) ? 'wallet' : /token/i.test(field) ? 'token' : null }));
+  // A token the earlier question named by its ticker ("AERO") is carried as the ticker.
+  const symbols = Object.entries(previous.args)
+    .filter((e): e is [string, string] => typeof e[1] === 'string' && /token|symbol|asset/i.test(e[0]) && /^[A-Za-z0-9]{2,15}$/.test(e[1]))
+    .map(([, value]) => value.toUpperCase());
   const chain = typeof previous.args.chain === 'string' && !facts.chains.length ? [previous.args.chain as PromptFacts['chains'][number]] : [];
-  return { ...facts, addresses, chains: [...facts.chains, ...chain] };
+  return { ...facts, addresses, symbols, chains: [...facts.chains, ...chain] };
 }
 
 function classifiedAddress(tool: AgentTool, args: Record<string, unknown>): boolean {

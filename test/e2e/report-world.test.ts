@@ -36,8 +36,10 @@ const labelled = (kind: string) => {
 describe('report agent on the world', () => {
   it('"is it safe to buy" on a labelled honeypot: the honeypot verdict comes first, before any trading detail', async () => {
     const honey = labelled('honeypot');
-    const answer = await ask(`Is ${honey.token} on base safe to buy?`);
-    expect(answer.toolsUsed[0]).toMatchObject({ skill: 'security-scan', args: { tokenAddress: honey.token.toLowerCase(), chain: 'base' } });
+    // Asked by its ticker, as a person would.
+    const answer = await ask(`Is ${honey.symbol} on Base safe to buy?`);
+    expect(answer.toolsUsed[0]).toMatchObject({ skill: 'security-scan', args: { tokenAddress: honey.symbol.toUpperCase(), chain: 'base' } });
+    expect(answer.results[0]!.result.token.address.toLowerCase()).toBe(honey.token.toLowerCase());
     const scan = answer.results.find((r) => r.skill === 'security-scan')!.result;
     expect(scan.honeypot).toBe(true);
     const firstLine = answer.analysis.split('\n')[0]!;
@@ -47,19 +49,22 @@ describe('report agent on the world', () => {
   });
 
   it('"what\'s going on with X" runs the token dossier: security, price, holders, smart money and whale flows, all about X', async () => {
-    const listing = labelled('listing');
-    const answer = await ask(`What's going on with ${listing.token} on base?`);
+    const answer = await ask("What's going on with AERO on Base?");
     expect(answer.toolsUsed.map((t) => t.skill)).toEqual(['security-scan', 'tokenchart', 'holder-concentration', 'smart-money', 'whale-tracking']);
-    for (const t of answer.toolsUsed) expect(t.args).toMatchObject({ tokenAddress: listing.token.toLowerCase(), chain: 'base' });
-    // The flows are narrowed to the token: no whale move of another token is reported.
+    for (const t of answer.toolsUsed) expect(t.args).toMatchObject({ tokenAddress: 'AERO', chain: 'base' });
+    // Every part answers about the same token; the flows are narrowed to it.
+    const aero = answer.results[0]!.result.token.address.toLowerCase();
+    expect(answer.results[0]!.result.token.symbol).toBe('AERO');
     const whales = answer.results.find((r) => r.skill === 'whale-tracking')!.result;
-    expect(whales.tokenAddress).toBe(listing.token.toLowerCase());
-    for (const e of whales.events) expect([e.token, e.tokenOut]).toContain(listing.token.toLowerCase());
+    expect(whales.tokenAddress).toBe(aero);
+    for (const e of whales.events) expect([e.token, e.tokenOut]).toContain(aero);
+    expect(answer.results.find((r) => r.skill === 'smart-money')!.result.tokenAddress).toBe(aero);
     // The security verdict opens the answer.
     expect(answer.analysis.split('\n')[0]).toMatch(/risk \w+ \(\d+\/100\)/);
     // A follow-up in the same room keeps the token.
     const followUp = await ask('who are its top holders?', answer.roomId);
-    expect(followUp.toolsUsed[0]).toMatchObject({ skill: 'holder-concentration', args: { tokenAddress: listing.token.toLowerCase() } });
+    expect(followUp.toolsUsed[0]).toMatchObject({ skill: 'holder-concentration' });
+    expect(followUp.results[0]!.result.token.address.toLowerCase()).toBe(aero);
   });
 
   it('a multi-part question: the gainers, then for the best one a honeypot check and its biggest holders', async () => {
