@@ -3,6 +3,7 @@ import { latestPairsSkill } from './market/latest-pairs.js';
 import { walletHoldingsSkill } from './market/wallet-holdings.js';
 import { ohlcvSkill, tokenchartRawSkill, tokenchartSkill } from './market/tokenchart.js';
 import { topGainersSkill, topTokensSkill, topVolumeSkill } from './market/top-tokens.js';
+import { marketMoversSkill } from './market/market-movers.js';
 import { mevDetectionSkill } from './mev/mevdetection.js';
 import { tokenSnipingSkill } from './security/tokensniping.js';
 import { holderConcentrationSkill } from './security/holderconcentration.js';
@@ -44,7 +45,7 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   creatorLaunchesSkill, creatorVolumeSkill, virtualPoolsSkill, rugPullScannerSkill,
   curveLaunchesSkill, curveVolumeSkill, curveGraduationSkill, generalAnalysisSkill,
   // Computed capabilities sold on the agent surfaces (no HTTP data path in the spec).
-  topGainersSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
+  topGainersSkill, marketMoversSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
   transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
   copyTradingLeaderboardSkill, copyTradingIntelSkill, crossChainArbitrageSkill, mevProtectionSkill, smartContractAuditSkill,
   backtestCustomStrategySkill, backtestStrategySkill, chainMarketsSkill, alphaGainersSkill,

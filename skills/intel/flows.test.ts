@@ -1,7 +1,7 @@
 import { zeroAddress, type Address, type Hash } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { addr, TKN, TKN_USDC, tokenUsdc, trade, units } from './fixtures.js';
-import { liquidityShifts, whaleActivity, whaleWallets, type WhaleEvent } from './flows.js';
+import { liquidityShifts, tokenFlow, whaleActivity, whaleWallets, type WhaleEvent } from './flows.js';
 
 const [LP, WHALE, FRIEND, ROUTER] = [addr(0x1b), addr(0x3a1e), addr(0xf1e), addr(0x7007)];
 
@@ -57,5 +57,19 @@ describe('whales/v1', () => {
     ];
     expect(whaleWallets(events, new Set([addr(4)]))).toEqual(new Set([addr(1)]));
     expect(whaleWallets([])).toEqual(new Set());
+  });
+});
+
+describe('token-flow/v1', () => {
+  it('a buy takes the token out of its pool, a sell puts it in; each valued at the price of its block', async () => {
+    const fx = tokenUsdc(10_000, 50_000);
+    fx.sync(5, TKN_USDC, units(10_000, 18), units(50_000, 6)); // TKN $5
+    trade(fx, 10, FRIEND, 'buy', 100, 500);
+    fx.sync(12, TKN_USDC, units(10_000, 18), units(60_000, 6)); // TKN $6
+    trade(fx, 15, WHALE, 'sell', 40, 240);
+    trade(fx, 16, WHALE, 'sell', 10, 60);
+    expect(await tokenFlow(await fx.market(), TKN, 0)).toEqual({ boughtUsd: 500, soldUsd: 300, netUsd: 200, buys: 1, sells: 2 });
+    // From block 11 on, only the sells count.
+    expect(await tokenFlow(await fx.market(), TKN, 11)).toMatchObject({ boughtUsd: 0, soldUsd: 300, buys: 0, sells: 2 });
   });
 });

@@ -113,3 +113,30 @@ export function whaleWallets(events: readonly WhaleEvent[], treasuries: Readonly
   }
   return new Set([...seen].filter(([wallet, w]) => w.blocks.size >= WHALE_MIN_BLOCKS && w.transfers > 0 && !treasuries.has(wallet)).map(([wallet]) => wallet));
 }
+
+export const TOKEN_FLOW_METHODOLOGY = 'token-flow/v1 (swaps of the token\'s priced pools: a buy takes the token out of a pool, a sell puts it in; each valued at the token\'s USD price of its block)';
+
+export interface TokenFlow {
+  boughtUsd: number;
+  soldUsd: number;
+  /** Bought minus sold. */
+  netUsd: number;
+  buys: number;
+  sells: number;
+}
+
+/** What buyers and sellers of a token did in its priced pools since `fromBlock`. */
+export async function tokenFlow(market: Market, token: string, fromBlock: number): Promise<TokenFlow> {
+  const flow = { boughtUsd: 0, soldUsd: 0, netUsd: 0, buys: 0, sells: 0 };
+  for (const t of await market.trades(token, fromBlock)) {
+    if (t.side === 'buy') {
+      flow.boughtUsd += t.usd;
+      flow.buys++;
+    } else {
+      flow.soldUsd += t.usd;
+      flow.sells++;
+    }
+  }
+  flow.netUsd = flow.boughtUsd - flow.soldUsd;
+  return flow;
+}

@@ -228,8 +228,11 @@ export class Market {
     return out;
   }
 
-  /** Swaps of the token's priced pools in [fromBlock, head], with token amount and USD value. */
-  async trades(token: string, fromBlock: number): Promise<{ ts: number; score: number; amount: number; usd: number; pool: string }[]> {
+  /**
+   * Swaps of the token's priced pools in [fromBlock, head], with token amount, USD value and side:
+   * a buy takes the token out of the pool, a sell puts it in.
+   */
+  async trades(token: string, fromBlock: number): Promise<{ ts: number; score: number; amount: number; usd: number; pool: string; side: 'buy' | 'sell' }[]> {
     const t = token.toLowerCase();
     const decimals = this.decimals(t);
     if (decimals === null) return [];
@@ -240,11 +243,11 @@ export class Market {
       const pair = s.pair.toLowerCase();
       if (!pools.has(pair)) continue;
       const pool = this.pools.find((p) => p.pair === pair)!;
-      const raw = pool.token0 === t ? BigInt(s.amount0In) + BigInt(s.amount0Out) : BigInt(s.amount1In) + BigInt(s.amount1Out);
-      const amount = Number(formatUnits(raw, decimals));
+      const [tokenIn, tokenOut] = pool.token0 === t ? [BigInt(s.amount0In), BigInt(s.amount0Out)] : [BigInt(s.amount1In), BigInt(s.amount1Out)];
+      const amount = Number(formatUnits(tokenIn + tokenOut, decimals));
       const score = rowScore(s.block, s.logIndex);
       const price = valueAt(line, score);
-      out.push({ ts: s.ts, score, amount, usd: price === null ? 0 : amount * price, pool: pair });
+      out.push({ ts: s.ts, score, amount, usd: price === null ? 0 : amount * price, pool: pair, side: tokenOut > tokenIn ? ('buy' as const) : ('sell' as const) });
     }
     return out;
   }

@@ -26,7 +26,7 @@ export const MOVER_SIDES = ['gainers', 'losers'] as const;
 type MoverSide = (typeof MOVER_SIDES)[number];
 
 /** The three rankings' answer; gainers also list what the screen left out. */
-const rankingsOutput = z.object({
+export const rankingsOutput = z.object({
   ...provenanceShape,
   screen: screenSummary,
   timeperiod: z.enum(PERIOD_NAMES),
@@ -40,10 +40,10 @@ const rankingsOutput = z.object({
   excludedByScreen: z.array(screenedTokenRow).optional().describe('Gainers only: tokens failing the screen, with their risks.'),
 });
 
-type RankedRow = { symbol: string | null; token: string; priceUsd: number; changePct: number | null; liquidityUsd: number; volumeUsd: number; flagged: boolean; risks: string[] };
+export type RankedRow = { symbol: string | null; token: string; priceUsd: number; changePct: number | null; liquidityUsd: number; volumeUsd: number; flagged: boolean; risks: string[] };
 
 /** The ranking's answer in a sentence: what leads it, flagged tokens named with their risks. */
-function rankingSummary(r: { chain: string; timeperiod: string; sortedBy: string; side?: string; count: number; tokens: RankedRow[]; excludedByScreen?: RankedRow[] }): string {
+export function rankingSummary(r: { chain: string; timeperiod: string; sortedBy: string; side?: string; count: number; tokens: RankedRow[]; excludedByScreen?: RankedRow[] }): string {
   const by = { liquidityUsd: 'liquidity', volumeUsd: 'volume', changePct: r.side === 'losers' ? 'fall' : 'rise' }[r.sortedBy] ?? r.sortedBy;
   const row = (t: RankedRow) => `${t.symbol ?? t.token} ${r.sortedBy === 'changePct' ? pct(t.changePct) : usd(r.sortedBy === 'volumeUsd' ? t.volumeUsd : t.liquidityUsd)}${t.flagged ? ` (flagged: ${t.risks.join('; ')})` : ''}`;
   if (!r.tokens.length) return `No priced token on ${r.chain} to rank by ${by} over ${r.timeperiod}.`;
@@ -51,7 +51,7 @@ function rankingSummary(r: { chain: string; timeperiod: string; sortedBy: string
   return `Top by ${by} on ${r.chain} over ${r.timeperiod}: ${r.tokens.slice(0, 3).map(row).join(', ')}.${left}`;
 }
 
-async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: number; timeperiod: Period }, sortBy: 'liquidityUsd' | 'volumeUsd' | 'changePct', side?: MoverSide) {
+export async function rankings(ctx: SkillContext, input: { chain: ChainName; limit: number; timeperiod: Period }, sortBy: 'liquidityUsd' | 'volumeUsd' | 'changePct', side?: MoverSide) {
   const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
   const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
   const rows = await tokenRows(market, checkpoint, input.timeperiod, fromBlock);

@@ -155,7 +155,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     }),
     kinds: {
       top_gainers: { skill: 'top-gainers', params: (i, s) => ({ chain: i.chain, timeperiod: i.timeframe, limit: rowsFor(s, i) }) },
-      movers: none('market-movers'),
+      movers: { skill: 'market-movers', params: (i, s) => ({ chain: i.chain, timeperiod: i.timeframe, limit: rowsFor(s, i) }) },
       alpha_ranked: { skill: 'top-gainers-comprehensive', params: (i, s) => defined({ chain: fitTo(s, 'chain', i.chain), limit: rowsFor(s, i) }) },
       altseason: { skill: 'altcoin-season-index', params: (i) => ({ chain: i.chain }) },
       technicals: { skill: 'technical-analysis', params: (i) => defined({ token: i.token, chain: i.chain, timeframe: CANDLE_OF_TIMEFRAME[i.timeframe as string] }) },

@@ -58,6 +58,7 @@ describe('every working skill answers its output schema', () => {
       'top-tokens': list,
       topvolume: list,
       'top-gainers': list,
+      'market-movers': { chain: 'base', limit: 5, timeperiod: '30d', side: 'losers' },
       'token-sniping': token,
       'mev-detection': { ...list, timeperiod: '30d' },
       'holder-concentration': token,

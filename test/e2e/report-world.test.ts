@@ -4,9 +4,12 @@
  * against the labels and against the skills' own results: the verdict comes first, a honeypot is
  * called one before anything about buying it, a "what's going on with X" question runs a dossier,
  * a later clause uses an earlier result, and off-topic or injection-only prompts cost nothing.
+ * Market movers, which the agent and A2A sell, are checked here too against two other engines on
+ * the same world: the ranking's own trade counts and volumes, and the liquidity ranking's WETH.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, postJson, walletPoster } from '../helpers/sibyl.js';
+import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const REPORT = '/x402/svc/report';
@@ -103,5 +106,30 @@ describe('report agent on the world', () => {
       expect((await p.post(REPORT, { prompt })).status).toBe(422);
       expect(await p.balance()).toBe(before);
     }
+  });
+});
+
+describe('market movers on the world', () => {
+  it('over A2A at the spec price: each mover\'s flows add up to its own trades and volume, the benchmark is WETH\'s own change', async () => {
+    const p = await payer();
+    const before = await p.balance();
+    const res = await p.post('/api/a2a/skills/market-movers', { params: { chain: 'base', timeperiod: '7d', limit: 5 } });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(before - (await p.balance())).toBe(SPEC_SKILL_PRICE['market-movers']);
+    expect(body).toMatchObject({ status: 'completed', skill: 'market-movers' });
+    const movers = body.response;
+    expect(movers.tokens.length).toBeGreaterThan(0);
+    for (const t of movers.tokens) {
+      // Two engines over the same swaps: the flows (by side) and the ranking's volume and trade count.
+      expect(t.flow.buys + t.flow.sells, t.symbol).toBe(t.trades);
+      expect(t.flow.boughtUsd + t.flow.soldUsd).toBeCloseTo(t.volumeUsd, 0);
+      expect(t.vsBenchmarkPct).toBeCloseTo(t.changePct - movers.benchmark.changePct, 3);
+      expect(t.flagged).toBe(false); // gainers: failing tokens are left out
+    }
+    // The benchmark is the wrapped native's change as the liquidity ranking reports it.
+    const ranked = await json(await w.post('/x402/data/top-tokens', { chain: 'base', timeperiod: '7d', limit: 50 }));
+    const weth = ranked.tokens.find((t: { token: string }) => t.token.toLowerCase() === movers.benchmark.token.toLowerCase());
+    expect(movers.benchmark.changePct).toBeCloseTo(weth.changePct, 3);
   });
 });
