@@ -22,10 +22,10 @@ import { CHART_FORECAST, chartOutput, chartSummary, tokenchartSkill } from './to
 import { num, orReason, pct, share, usd } from '../summary.js';
 
 /** Candle sizes the analyses accept, in seconds. */
-const TIMEFRAMES = { '5m': 300, '15m': 900, '1h': 3_600, '4h': 14_400, '1d': 86_400 } as const;
-type Timeframe = keyof typeof TIMEFRAMES;
+export const TIMEFRAMES = { '5m': 300, '15m': 900, '1h': 3_600, '4h': 14_400, '1d': 86_400 } as const;
+export type Timeframe = keyof typeof TIMEFRAMES;
 const TIMEFRAME_NAMES = Object.keys(TIMEFRAMES) as [Timeframe, ...Timeframe[]];
-const timeframeParam = (fallback: Timeframe) =>
+export const timeframeParam = (fallback: Timeframe) =>
   z.enum(TIMEFRAME_NAMES).default(fallback).describe(`Candle timeframe: one of ${TIMEFRAME_NAMES.join(', ')}; default ${fallback}.`);
 const token = tokenParam('Token symbol (ETH, BTC, DEGEN...) or contract address (0x + 40 hex).');
 

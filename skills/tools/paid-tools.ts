@@ -242,8 +242,8 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     defaultKind: 'custom',
   }),
   tool({
-    name: 'get_trade_signals', title: 'Trade signals', description: 'Current trade signals.',
-    input: z.strictObject({ limit: rows }), kinds: { signals: none('trade-signals') }, defaultKind: 'signals',
+    name: 'get_trade_signals', title: 'Trade signals', description: 'Long, short or neutral calls for the most liquid Base tokens, with their evidence.',
+    input: z.strictObject({ limit: rows }), kinds: { signals: { skill: 'trade-signals', params: (i, s) => ({ limit: rowsFor(s, i) }) } }, defaultKind: 'signals',
   }),
   tool({
     name: 'analyze_copy_trading', title: 'Copy trading', description: 'The copy-trading leaderboard, or intel on one trader (needs walletAddress).',

@@ -59,6 +59,7 @@ describe('every working skill answers its output schema', () => {
       topvolume: list,
       'top-gainers': list,
       'market-movers': { chain: 'base', limit: 5, timeperiod: '30d', side: 'losers' },
+      'trade-signals': { chain: 'base', limit: 5, timeframe: '1h' },
       'token-sniping': token,
       'mev-detection': { ...list, timeperiod: '30d' },
       'holder-concentration': token,

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, postJson, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
+import { createRegistry } from '../../skills/index.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const REPORT = '/x402/svc/report';
@@ -131,5 +132,31 @@ describe('market movers on the world', () => {
     const ranked = await json(await w.post('/x402/data/top-tokens', { chain: 'base', timeperiod: '7d', limit: 50 }));
     const weth = ranked.tokens.find((t: { token: string }) => t.token.toLowerCase() === movers.benchmark.token.toLowerCase());
     expect(movers.benchmark.changePct).toBeCloseTo(weth.changePct, 3);
+  });
+});
+
+describe('trade signals on the world', () => {
+  it('over A2A at the spec price: each call\'s evidence is what technical analysis and the flows say of the same candles', async () => {
+    const p = await payer();
+    const before = await p.balance();
+    const res = await p.post('/api/a2a/skills/trade-signals', { params: { chain: 'base', limit: 5, timeframe: '1h' } });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(before - (await p.balance())).toBe(SPEC_SKILL_PRICE['trade-signals']);
+    const { signals, excludedByScreen } = body.response;
+    expect(signals.length + excludedByScreen.length).toBe(5);
+    expect(signals.some((s: { evidence: string[] }) => s.evidence.some((e) => /^RSI \d/.test(e)))).toBe(true);
+    const registry = createRegistry();
+    for (const s of signals) {
+      // The same token's indicators from the technical-analysis skill, over the same 60 candles.
+      const ta = await registry.byId('technical-analysis')!.handler({ token: s.token, chain: 'base', timeframe: '1h', candles: 60 }, w.sibyl.context) as any;
+      const has = (text: string) => s.evidence.some((e: string) => e.startsWith(text));
+      if (typeof ta.trend === 'string') expect(has(`trend ${ta.trend}`), s.symbol).toBe(true);
+      if ('bias' in ta.macd) expect(has(`MACD ${ta.macd.bias}`), s.symbol).toBe(true);
+      if ('state' in ta.rsi14) expect(has(`RSI ${ta.rsi14.value} ${ta.rsi14.state}`), s.symbol).toBe(true);
+      expect(s.signal).toBe(s.score >= 2 ? 'long' : s.score <= -2 ? 'short' : 'neutral');
+      expect(s.flow.boughtUsd - s.flow.soldUsd).toBeCloseTo(s.flow.netUsd, 1);
+    }
+    for (const t of excludedByScreen) expect(t.flagged).toBe(true);
   });
 });
