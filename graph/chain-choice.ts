@@ -25,17 +25,9 @@ export async function chooseChain(tool: AgentTool, args: Record<string, unknown>
   const symbol = args[symbolField[0]];
   if (typeof symbol !== 'string' || /^0x/i.test(symbol)) return { args };
   const served = new Set(ctx.chains.list().map((c) => c.name as string));
-  const found: { chain: string; liquidityUsd: number }[] = [];
-  for (const chain of chainField[1].values!.filter((c) => served.has(c))) {
-    try {
-      const { market } = await loadMarket(ctx, chain as ChainName);
-      const main = market.mainPool(resolveToken(market, symbol));
-      const liquidityUsd = main ? (market.liquidityUsd(main.pool) ?? 2 * main.quoteUsd) : 0;
-      if (liquidityUsd > 0) found.push({ chain, liquidityUsd });
-    } catch {
-      // Not on this chain's index (or the chain is not indexed yet): not a candidate.
-    }
-  }
+  // Every chain at once, each bounded: one slow or dead chain must not hold up the question.
+  const depths = await Promise.all(chainField[1].values!.filter((c) => served.has(c)).map((chain) => depthOn(ctx, chain as ChainName, symbol)));
+  const found = depths.filter((d): d is { chain: string; liquidityUsd: number } => d !== null && d.liquidityUsd > 0);
   if (found.length < 2) return found.length ? { args: { ...args, [chainField[0]]: found[0]!.chain } } : { args };
   found.sort((a, b) => b.liquidityUsd - a.liquidityUsd);
   const best = found[0]!;
@@ -44,4 +36,23 @@ export async function chooseChain(tool: AgentTool, args: Record<string, unknown>
     args: { ...args, [chainField[0]]: best.chain },
     note: `${symbol} trades on ${found.length} indexed chains; answered for ${best.chain}, where it is most liquid ($${Math.round(best.liquidityUsd).toLocaleString('en-US')} in its deepest pool; ${others}). Name a chain to ask about another.`,
   };
+}
+
+/** How long one chain may take to say how deep a symbol is there, before it is left out. */
+const PROBE_MS = 3_000;
+
+/** The USD liquidity of the symbol's deepest pool on `chain`, or null when it is not there or the chain does not answer in time. */
+async function depthOn(ctx: SkillContext, chain: ChainName, symbol: string): Promise<{ chain: string; liquidityUsd: number } | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), PROBE_MS)));
+  const probe = (async () => {
+    const { market } = await loadMarket(ctx, chain);
+    const main = market.mainPool(resolveToken(market, symbol));
+    return { chain, liquidityUsd: main ? (market.liquidityUsd(main.pool) ?? 2 * main.quoteUsd) : 0 };
+  })().catch(() => null); // not on this chain's index, or the chain is not indexed yet
+  try {
+    return await Promise.race([probe, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
