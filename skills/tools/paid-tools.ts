@@ -94,7 +94,8 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       rug_pull: { skill: 'security-scan', params: tokenOnChain },
       holders: { skill: 'holder-concentration', params: tokenOnChain },
       sniping: { skill: 'token-sniping', params: tokenOnChain },
-      approvals: none('approval-security-scan'),
+      // The address whose approvals are scanned comes in the tool's tokenAddress field (spec 4.7's one address field).
+      approvals: { skill: 'approval-security-scan', params: (i) => ({ address: i.tokenAddress, chain: i.chain }) },
       contract_audit: { skill: 'smart-contract-audit', params: (i) => ({ address: i.tokenAddress, chain: i.chain }) },
     },
     defaultKind: 'rug_pull',

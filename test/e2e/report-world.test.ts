@@ -7,8 +7,12 @@
  * Market movers, which the agent and A2A sell, are checked here too against two other engines on
  * the same world: the ranking's own trade counts and volumes, and the liquidity ranking's WETH.
  */
+import { createWalletClient, erc20Abi, http, type Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, postJson, walletPoster } from '../helpers/sibyl.js';
+import { CHAINS } from '../../chain/chains.js';
+import { viemChain } from '../../chain/runtime.js';
+import { json, postJson, usdcBalance, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { createRegistry } from '../../skills/index.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
@@ -158,5 +162,54 @@ describe('trade signals on the world', () => {
       expect(s.flow.boughtUsd - s.flow.soldUsd).toBeCloseTo(s.flow.netUsd, 1);
     }
     for (const t of excludedByScreen) expect(t.flagged).toBe(true);
+  });
+});
+
+describe('approval scan on the world', () => {
+  const wallet = (account: Address) => createWalletClient({ account, chain: viemChain('base', w.rpcUrl), transport: http(w.rpcUrl) });
+  const allowance = (token: Address, owner: Address, spender: Address) => w.client.readContract({ address: token, abi: erc20Abi, functionName: 'allowance', args: [owner, spender] });
+
+  it('a world trader\'s router approvals, and one to an account planted here: kinds, allowances and value at risk as the chain has them; the revoke it gives revokes', async () => {
+    const owner = w.labels.wallets.whales[0] ?? w.labels.wallets.smartMoney[0]!;
+    const usdc = CHAINS.base.usdc as Address;
+    const stranger = privateKeyToAccount(generatePrivateKey()).address;
+    // The owner approves an account 1,000 USDC (the world leaves every account impersonable).
+    await w.client.waitForTransactionReceipt({ hash: await wallet(owner).writeContract({ address: usdc, abi: erc20Abi, functionName: 'approve', args: [stranger, 1_000_000_000n] } as never) });
+
+    const p = await payer();
+    const before = await p.balance();
+    const res = await p.post('/api/a2a/skills/approval-security-scan', { params: { address: owner, chain: 'base' } });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(before - (await p.balance())).toBe(SPEC_SKILL_PRICE['approval-security-scan']);
+    const scan = body.response;
+    // The world approves both routers for USDC and WETH for every actor.
+    const routers = w.labels.contracts.routers.map((r) => r.toLowerCase());
+    const routerRows = scan.approvals.filter((a: any) => a.spenderKind === 'router');
+    expect(new Set(routerRows.map((a: any) => a.spender.toLowerCase()))).toEqual(new Set(routers));
+    for (const a of scan.approvals) {
+      const raw = await allowance(a.token, owner, a.spender);
+      expect(raw, `${a.symbol} to ${a.spender}`).toBeGreaterThan(0n);
+      expect(a.unlimited).toBe(raw >= 2n ** 255n);
+    }
+    const planted = scan.approvals.find((a: any) => a.spender.toLowerCase() === stranger.toLowerCase());
+    expect(planted).toMatchObject({ spenderKind: 'eoa', allowance: '1000', unlimited: false, symbol: 'USDC' });
+    const balance = Number(await usdcBalance(owner, w.rpcUrl)) / 1e6;
+    expect(planted.valueAtRiskUsd).toBeCloseTo(Math.min(1_000, balance), 2);
+
+    // The unsigned revoke, sent by the owner, takes the allowance to zero; a new scan no longer lists it.
+    await w.client.waitForTransactionReceipt({ hash: await wallet(owner).sendTransaction({ to: planted.revoke.to, data: planted.revoke.data } as never) });
+    expect(await allowance(usdc, owner, stranger)).toBe(0n);
+    const again = (await json(await w.post('/api/a2a/skills/approval-security-scan', { params: { address: owner, chain: 'base' } }))).response;
+    expect(again.approvals.some((a: any) => a.spender.toLowerCase() === stranger.toLowerCase())).toBe(false);
+  });
+
+  it('an address with no approval: an empty list and what was read, never a guess; a malformed address is a 400 before any 402', async () => {
+    const nobody = privateKeyToAccount(generatePrivateKey()).address;
+    const scan = (await json(await w.post('/api/a2a/skills/approval-security-scan', { params: { address: nobody } }))).response;
+    expect(scan).toMatchObject({ owner: nobody.toLowerCase(), approvalLogs: 0, approvals: [], chain: 'base', methodology: expect.stringContaining('approvals/v1') });
+    const bad = await postJson(`${w.sibyl.url}/api/a2a/skills/approval-security-scan`, { params: { address: '0x123' } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await json(bad))).toContain('params.address');
   });
 });

@@ -1,0 +1,92 @@
+/**
+ * Live ERC-20 approvals of an address (`approvals/v1`), read from the chain itself, so a real
+ * RPC serves it unchanged: every Approval log with the address as owner, the allowance each
+ * (token, spender) has now, what the spender is, what the owner would lose to it today, and the
+ * transaction that revokes it.
+ */
+import { encodeFunctionData, erc20Abi, formatUnits, getAddress, parseAbiItem, type Address, type Hex } from 'viem';
+import type { ConnectedChain } from '../../chain/runtime.js';
+import type { Market } from './market.js';
+
+export const APPROVALS_METHODOLOGY =
+  'approvals/v1 (ERC-20 Approval logs with the address as owner, read from the chain; live allowance(owner, spender) now; spender: router when its factory() is a DEX factory the chain lists, eoa when it has no code, self-destructed when it had code at the approval and has none now, else contract; value at risk = min(allowance, balance) at the token\'s indexed price now)';
+/** From this allowance on an approval is "unlimited" (2^255: what wallets send as max is above it). */
+export const UNLIMITED = 2n ** 255n;
+
+const APPROVAL = parseAbiItem('event Approval(address indexed owner, address indexed spender, uint256 value)');
+const FACTORY = [{ type: 'function', name: 'factory', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] }] as const;
+
+export type SpenderKind = 'router' | 'contract' | 'eoa' | 'self-destructed';
+
+export interface LiveApproval {
+  token: Address;
+  symbol: string | null;
+  spender: Address;
+  spenderKind: SpenderKind;
+  /** The DEX whose router the spender is. */
+  dex: string | null;
+  allowance: string;
+  unlimited: boolean;
+  balance: string;
+  valueAtRiskUsd: number | null;
+  approvedAt: { block: number; tx: Hex };
+  revoke: { to: Address; data: Hex };
+}
+
+export async function liveApprovals(chain: ConnectedChain, owner: Address, market: Market | null, toBlock: bigint): Promise<{ approvals: LiveApproval[]; logs: number }> {
+  const logs = await chain.client.getLogs({ event: APPROVAL, args: { owner }, fromBlock: 0n, toBlock, strict: true });
+  // ERC-721's Approval has the same signature with the token id indexed (four topics): not an allowance.
+  const erc20 = logs.filter((l) => l.topics.length === 3);
+  // The latest approval of each (token, spender): where it was granted.
+  const latest = new Map<string, (typeof erc20)[number]>();
+  for (const l of erc20) latest.set(`${l.address.toLowerCase()}:${l.args.spender!.toLowerCase()}`, l);
+  const pairs = [...latest.values()];
+  if (!pairs.length) return { approvals: [], logs: logs.length };
+  const reads = await chain.client.multicall({
+    allowFailure: true,
+    blockNumber: toBlock,
+    contracts: pairs.flatMap((l) => [
+      { address: l.address, abi: erc20Abi, functionName: 'allowance', args: [owner, l.args.spender!] },
+      { address: l.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] },
+      { address: l.args.spender!, abi: FACTORY, functionName: 'factory' },
+    ] as const),
+  });
+  const factories = new Map(chain.spec.dexes.map((d) => [d.factory.toLowerCase(), d.id]));
+  const out: LiveApproval[] = [];
+  for (const [i, l] of pairs.entries()) {
+    const [allowanceRead, balanceRead, factoryRead] = [reads[3 * i]!, reads[3 * i + 1]!, reads[3 * i + 2]!];
+    if (allowanceRead.status !== 'success' || (allowanceRead.result as bigint) === 0n) continue; // revoked or spent
+    const allowance = allowanceRead.result as bigint;
+    const balance = balanceRead.status === 'success' ? (balanceRead.result as bigint) : 0n;
+    const token = getAddress(l.address);
+    const spender = getAddress(l.args.spender!);
+    const dex = factoryRead.status === 'success' ? (factories.get(String(factoryRead.result).toLowerCase()) ?? null) : null;
+    const decimals = market?.decimals(token.toLowerCase()) ?? (await chain.client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }).catch(() => 18));
+    const price = market?.priceNow(token.toLowerCase())?.usd ?? null;
+    const atRisk = allowance < balance ? allowance : balance;
+    out.push({
+      token,
+      symbol: market?.tokens.get(token.toLowerCase())?.symbol ?? null,
+      spender,
+      spenderKind: dex ? 'router' : await kindOf(chain, spender, l.blockNumber),
+      dex,
+      allowance: formatUnits(allowance, decimals),
+      unlimited: allowance >= UNLIMITED,
+      balance: formatUnits(balance, decimals),
+      valueAtRiskUsd: price === null ? null : Math.round(Number(formatUnits(atRisk, decimals)) * price * 100) / 100,
+      approvedAt: { block: Number(l.blockNumber), tx: l.transactionHash },
+      revoke: { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 0n] }) },
+    });
+  }
+  // What could be taken today first.
+  return { approvals: out.sort((a, b) => (b.valueAtRiskUsd ?? -1) - (a.valueAtRiskUsd ?? -1)), logs: logs.length };
+}
+
+/** A spender that is no known router: an account without code, a contract, or one whose code is gone since it was approved. */
+async function kindOf(chain: ConnectedChain, spender: Address, approvedAt: bigint): Promise<SpenderKind> {
+  const now = await chain.client.getCode({ address: spender });
+  if (now && now !== '0x') return 'contract';
+  // A node without that block's state cannot tell a self-destructed contract from an account.
+  const then = await chain.client.getCode({ address: spender, blockNumber: approvedAt }).catch(() => undefined);
+  return then && then !== '0x' ? 'self-destructed' : 'eoa';
+}

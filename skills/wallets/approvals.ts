@@ -1,0 +1,71 @@
+/**
+ * Approval security scan: an address's live ERC-20 approvals on a chain, read from the chain
+ * (approvals/v1): spender and its kind, allowance (unlimited flagged), value at risk, and the
+ * unsigned revoke transaction for each. Nothing is signed or sent by Sibyl.
+ */
+import { z } from 'zod';
+import type { Address } from 'viem';
+import { APPROVALS_METHODOLOGY, liveApprovals } from '../intel/approvals.js';
+import { provenance } from '../intel/provenance.js';
+import { admitChain } from '../admission.js';
+import { loadMarket } from '../market/load.js';
+import { address, provenanceShape } from '../outputs.js';
+import { EVM_CHAINS, chainParam, evmAddressParam } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { usd } from '../summary.js';
+
+const approvalRow = z.object({
+  token: address,
+  symbol: z.string().nullable(),
+  spender: address,
+  spenderKind: z.enum(['router', 'contract', 'eoa', 'self-destructed']).describe('router: its factory() is a DEX factory of the chain; eoa: no code; self-destructed: code at the approval, none now.'),
+  dex: z.string().nullable(),
+  allowance: z.string().describe('Decimal, token units.'),
+  unlimited: z.boolean().describe('At least 2^255 raw units.'),
+  balance: z.string().describe('The owner\'s balance now, token units.'),
+  valueAtRiskUsd: z.number().nullable().describe('min(allowance, balance) at the indexed price now; null when the token has no price.'),
+  approvedAt: z.object({ block: z.number().int(), tx: z.string() }),
+  revoke: z.object({ to: address, data: z.string() }).describe('Unsigned: approve(spender, 0) on the token, for the owner to send.'),
+});
+
+export const approvalScanSkill = defineSkill({
+  id: 'approval-security-scan',
+  title: 'Approval security scan',
+  description: 'An address\'s live ERC-20 approvals on a chain: each spender and what it is (DEX router, contract, externally owned account, self-destructed contract), the allowance (unlimited flagged), the value at risk now, and the unsigned transaction that revokes it.',
+  tags: ['approvals', 'allowance', 'revoke', 'wallet-safety', 'drainer'],
+  examples: ['Which approvals on my wallet 0x... are risky?', 'What should I revoke on 0x... on base?'],
+  input: z.strictObject({
+    address: evmAddressParam('The owner whose approvals to scan (0x + 40 hex).'),
+    chain: chainParam('base', EVM_CHAINS),
+  }),
+  price: '0.50',
+  toolName: 'approval_security_scan',
+  surfaces: ['a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...provenanceShape,
+    owner: address,
+    approvalLogs: z.number().int().describe('Approval logs of the owner read (all blocks to asOf).'),
+    approvals: z.array(approvalRow).describe('Live ones (allowance above zero), most value at risk first.'),
+  }),
+  summarize: (r) => {
+    const rows = r.approvals as { symbol: string | null; token: string; spender: string; spenderKind: string; unlimited: boolean; valueAtRiskUsd: number | null }[];
+    if (!rows.length) return `${r.owner} has no live approval on ${r.chain} (${r.approvalLogs} approval logs read).`;
+    const risky = rows.filter((a) => a.spenderKind !== 'router');
+    return `${r.owner} has ${rows.length} live approval${rows.length === 1 ? '' : 's'} on ${r.chain}, ${rows.filter((a) => a.unlimited).length} unlimited; ` +
+      `${risky.length ? `${risky.length} to spenders that are no DEX router (revoke first): ${risky.slice(0, 3).map((a) => `${a.symbol ?? a.token} to ${a.spender} (${a.spenderKind}, ${usd(a.valueAtRiskUsd)} at risk)`).join('; ')}` : 'every spender is a DEX router'}.`;
+  },
+  admit: async (input, ctx) => void admitChain(ctx, input.chain),
+  async handler(input, ctx) {
+    const chain = ctx.chains.get(input.chain);
+    const head = await chain.client.getBlock();
+    // Prices come from the chain's index when it has one; without it the allowances stand unpriced.
+    const market = await loadMarket(ctx, input.chain).then((m) => m.market, () => null);
+    const { approvals, logs } = await liveApprovals(chain, input.address as Address, market, head.number);
+    return {
+      ...provenance(chain, { number: head.number, timestamp: head.timestamp }, APPROVALS_METHODOLOGY, { from: 0n, to: head.number }),
+      owner: input.address.toLowerCase(),
+      approvalLogs: logs,
+      approvals,
+    };
+  },
+});
