@@ -82,9 +82,29 @@ export class ReportAgent implements ReportRunner {
   async screen(request: { prompt: string; roomId?: string | undefined }): Promise<void> {
     const room = request.roomId ? (((await this.graph.getState({ configurable: { thread_id: request.roomId } })).values as { messages?: BaseMessage[] }).messages ?? []) : [];
     const plan = this.screener.plan(request.prompt, lastCall(room));
-    if (plan.kind !== 'reply') return;
+    if (plan.kind === 'call') {
+      // The offline plan is what will run: when every call is refused by its own skill's admission
+      // (a token no index holds, a chain not served), the first refusal is the answer, before payment.
+      if (this.options.model.label === 'offline') await this.admitAny(plan.calls);
+      return;
+    }
     if (this.options.model.label !== 'offline' && plan.reason !== 'off_topic' && plan.reason !== 'injection') return;
     throw refusal(plan.text, plan.reason, plan.suggestions);
+  }
+
+  private async admitAny(calls: readonly { tool: AgentTool; args: Record<string, unknown> }[]): Promise<void> {
+    let first: unknown;
+    for (const { tool, args } of calls) {
+      // A symbol with no chain is placed on a chain only when the tool runs (chain-choice.ts): not judged here.
+      if (args.chain === undefined && 'chain' in tool.parameters.properties) return;
+      try {
+        await tool.skill.admit?.(tool.skill.input.parse(args), this.options.context);
+        return;
+      } catch (err) {
+        first ??= err;
+      }
+    }
+    if (first instanceof SibylError) throw first;
   }
 
   /** Answers a free-form prompt in its room. Throws `no_answer` when nothing was produced (nothing is charged then). */

@@ -89,6 +89,10 @@ describe('report (offline planner, rooms on Redis)', () => {
       expect(body.error.suggestions.length, prompt).toBeGreaterThan(0);
       for (const s of body.error.suggestions) expect(s).toEqual({ skill: expect.any(String), title: expect.any(String), example: expect.stringMatching(/\S/) });
     }
+    // What the planned skill's own admission refuses (a token no index holds) is refused before the 402 too.
+    const unknown = await postJson(url, { prompt: `Is ${freshAddress()} a honeypot on base?` });
+    expect(unknown.status).toBe(404);
+    expect((await json(unknown)).error.code).toBe('token_not_found');
     // A paying client is refused the same way and charged nothing.
     const p = await payer();
     const before = await p.balance();
