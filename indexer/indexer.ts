@@ -415,7 +415,7 @@ export class ChainIndexer {
 }
 
 /** Errors by which nodes and clients say a getLogs range returns too much. */
-function isRangeTooLarge(err: unknown): boolean {
+export function isRangeTooLarge(err: unknown): boolean {
   const text = `${(err as { shortMessage?: string }).shortMessage ?? ''} ${(err as Error).message ?? ''} ${(err as { details?: string }).details ?? ''}`;
   // A busy node that cannot answer a large range in time is answered with smaller ranges too.
   return /size limit|exceeded|too many|more than \d+ results|query returned more than|response size|block range|range is too large|limit exceeded|took too long|timed out/i.test(text);

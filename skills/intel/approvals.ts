@@ -4,8 +4,9 @@
  * (token, spender) has now, what the spender is, what the owner would lose to it today, and the
  * transaction that revokes it.
  */
-import { encodeFunctionData, erc20Abi, formatUnits, getAddress, parseAbiItem, type Address, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, formatUnits, getAddress, parseAbiItem, type Address, type GetLogsReturnType, type Hex } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
+import { isRangeTooLarge } from '../../indexer/indexer.js';
 import type { Market } from './market.js';
 
 export const APPROVALS_METHODOLOGY =
@@ -34,7 +35,7 @@ export interface LiveApproval {
 }
 
 export async function liveApprovals(chain: ConnectedChain, owner: Address, market: Market | null, toBlock: bigint): Promise<{ approvals: LiveApproval[]; logs: number }> {
-  const logs = await chain.client.getLogs({ event: APPROVAL, args: { owner }, fromBlock: 0n, toBlock, strict: true });
+  const logs = await approvalLogs(chain, owner, 0n, toBlock);
   // ERC-721's Approval has the same signature with the token id indexed (four topics): not an allowance.
   const erc20 = logs.filter((l) => l.topics.length === 3);
   // The latest approval of each (token, spender): where it was granted.
@@ -89,4 +90,23 @@ async function kindOf(chain: ConnectedChain, spender: Address, approvedAt: bigin
   // A node without that block's state cannot tell a self-destructed contract from an account.
   const then = await chain.client.getCode({ address: spender, blockNumber: approvedAt }).catch(() => undefined);
   return then && then !== '0x' ? 'self-destructed' : 'eoa';
+}
+
+/** Most halvings of a refused range: a node that refuses a range this small is failing, not limiting. */
+const MAX_SPLITS = 20;
+
+/**
+ * The owner's Approval logs over [from, to]: asked at once, and where a node says the range is too
+ * large (log or block limits of public RPCs), in halves, recursively.
+ */
+type ApprovalLog = GetLogsReturnType<typeof APPROVAL, [typeof APPROVAL], true>[number];
+
+async function approvalLogs(chain: ConnectedChain, owner: Address, from: bigint, to: bigint, depth = 0): Promise<ApprovalLog[]> {
+  try {
+    return await chain.client.getLogs({ event: APPROVAL, args: { owner }, fromBlock: from, toBlock: to, strict: true });
+  } catch (err) {
+    if (!isRangeTooLarge(err) || from >= to || depth >= MAX_SPLITS) throw err;
+    const mid = (from + to) / 2n;
+    return [...(await approvalLogs(chain, owner, from, mid, depth + 1)), ...(await approvalLogs(chain, owner, mid + 1n, to, depth + 1))];
+  }
 }
