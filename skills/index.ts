@@ -6,6 +6,7 @@ import { topGainersSkill, topTokensSkill, topVolumeSkill } from './market/top-to
 import { marketMoversSkill } from './market/market-movers.js';
 import { tradeSignalsSkill } from './market/trade-signals.js';
 import { approvalScanSkill } from './wallets/approvals.js';
+import { forgottenAssetsSkill } from './wallets/forgotten.js';
 import { mevDetectionSkill } from './mev/mevdetection.js';
 import { tokenSnipingSkill } from './security/tokensniping.js';
 import { holderConcentrationSkill } from './security/holderconcentration.js';
@@ -47,7 +48,7 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   creatorLaunchesSkill, creatorVolumeSkill, virtualPoolsSkill, rugPullScannerSkill,
   curveLaunchesSkill, curveVolumeSkill, curveGraduationSkill, generalAnalysisSkill,
   // Computed capabilities sold on the agent surfaces (no HTTP data path in the spec).
-  topGainersSkill, marketMoversSkill, tradeSignalsSkill, approvalScanSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
+  topGainersSkill, marketMoversSkill, tradeSignalsSkill, approvalScanSkill, forgottenAssetsSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
   transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
   copyTradingLeaderboardSkill, copyTradingIntelSkill, crossChainArbitrageSkill, mevProtectionSkill, smartContractAuditSkill,
   backtestCustomStrategySkill, backtestStrategySkill, chainMarketsSkill, alphaGainersSkill,

@@ -1,11 +1,14 @@
 /** Parameter shapes shared by skills (spec 4.2 "common parameter shapes"), defined once. */
 import { z } from 'zod';
 import { getAddress } from 'viem';
-import { CHAIN_NAMES, EVM_CHAIN_NAMES, type ChainName } from '../chain/chains.js';
+import { CHAIN_NAMES, DEX_CHAIN_NAMES, EVM_CHAIN_NAMES, type ChainName } from '../chain/chains.js';
 import { PERIOD_NAMES, type Period } from './intel/periods.js';
 
 /** The seven EVM chain values (spec 2.2 without solana). */
 export const EVM_CHAINS = EVM_CHAIN_NAMES as unknown as readonly [ChainName, ...ChainName[]];
+
+/** The EVM chains with DEXes to index (all but ZKsync): where holdings and pools can be read. */
+export const DEX_CHAINS = DEX_CHAIN_NAMES as unknown as readonly [ChainName, ...ChainName[]];
 
 /** The five chains the spec's token-analysis, wallet and MEV-protection operations take (spec 4.2), written once. */
 export const FIVE_CHAINS = ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon'] as const satisfies readonly ChainName[];

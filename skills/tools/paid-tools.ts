@@ -121,7 +121,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       portfolio: { skill: 'wallet-portfolio', params: walletOnChain },
       pnl: { skill: 'wallet-pnl', params: walletOnChain },
       trust: { skill: 'wallet-trust-score', params: walletOnChain },
-      forgotten: none('forgotten-assets-scan'),
+      forgotten: { skill: 'forgotten-assets-scan', params: (i) => defined({ address: i.walletAddress, chain: i.chain }) },
       airdrops: none('claimable-airdrops'),
       quantum: none('pqc-wallet-scan'),
     },

@@ -61,6 +61,7 @@ describe('every working skill answers its output schema', () => {
       'market-movers': { chain: 'base', limit: 5, timeperiod: '30d', side: 'losers' },
       'trade-signals': { chain: 'base', limit: 5, timeframe: '1h' },
       'approval-security-scan': { address: wallet, chain: 'base' },
+      'forgotten-assets-scan': { address: wallet },
       'token-sniping': token,
       'mev-detection': { ...list, timeperiod: '30d' },
       'holder-concentration': token,

@@ -7,7 +7,7 @@
  * Market movers, which the agent and A2A sell, are checked here too against two other engines on
  * the same world: the ranking's own trade counts and volumes, and the liquidity ranking's WETH.
  */
-import { createWalletClient, erc20Abi, http, type Address } from 'viem';
+import { createWalletClient, erc20Abi, http, parseUnits, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAINS } from '../../chain/chains.js';
@@ -211,5 +211,32 @@ describe('approval scan on the world', () => {
     const bad = await postJson(`${w.sibyl.url}/api/a2a/skills/approval-security-scan`, { params: { address: '0x123' } });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await json(bad))).toContain('params.address');
+  });
+});
+
+describe('forgotten assets on the world', () => {
+  it('a buyer left holding a rugged token: flagged as no longer sellable (or dust), its balance the chain\'s; a fresh address: nothing, with what was read', async () => {
+    const rug = w.labels.rugs[0]!;
+    const holders = await createRegistry().byId('holder-concentration')!.handler({ tokenAddress: rug.token, chain: 'base' }, w.sibyl.context) as any;
+    const victim = holders.topHolders.map((h: { address: string }) => h.address).find((a: string) => a.toLowerCase() !== rug.creator.toLowerCase());
+    expect(victim, 'someone still holds the rugged token').toBeDefined();
+
+    const p = await payer();
+    const before = await p.balance();
+    const res = await p.post('/api/a2a/skills/forgotten-assets-scan', { params: { address: victim, chain: 'base' } });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(before - (await p.balance())).toBe(SPEC_SKILL_PRICE['forgotten-assets-scan']);
+    const base = body.response.chains[0];
+    const item = base.items.find((i: { token: string }) => i.token.toLowerCase() === rug.token.toLowerCase());
+    expect(item, JSON.stringify(base.items).slice(0, 300)).toBeDefined();
+    expect(['no-liquidity', 'dust']).toContain(item.kind);
+    const raw = await w.client.readContract({ address: rug.token, abi: erc20Abi, functionName: 'balanceOf', args: [victim] });
+    expect(parseUnits(item.balance, 18)).toBe(raw);
+
+    const nobody = privateKeyToAccount(generatePrivateKey()).address;
+    const empty = (await json(await w.post('/api/a2a/skills/forgotten-assets-scan', { params: { address: nobody } }))).response;
+    expect(empty).toMatchObject({ owner: nobody.toLowerCase(), valueUsd: 0, errors: [] });
+    expect(empty.chains.map((c: { chain: string; items: unknown[] }) => [c.chain, c.items])).toEqual([['base', []]]);
   });
 });

@@ -1,0 +1,80 @@
+/**
+ * Forgotten-assets scan: what an address still holds that it has likely forgotten, per chain
+ * (forgotten/v1): LP tokens in dead pools with what they would redeem, tokens no pool prices any
+ * more (flagged), and dust. Every indexed chain when none is named; a chain that cannot be read
+ * is listed under `errors`, never guessed.
+ */
+import { z } from 'zod';
+import type { Address } from 'viem';
+import { FORGOTTEN_METHODOLOGY, forgottenAssets } from '../intel/forgotten.js';
+import { indexProvenance } from '../intel/provenance.js';
+import { address, chainGap, provenanceShape } from '../outputs.js';
+import { DEX_CHAINS, chainParam, evmAddressParam } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { SibylError } from '../errors.js';
+import { usd } from '../summary.js';
+import { loadMarket } from '../market/load.js';
+import type { ChainName } from '../../chain/chains.js';
+
+const item = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('dead-lp'), token: address, symbol: z.string().nullable(), balance: z.string(), sharePct: z.number(),
+    pool: z.object({ token0: z.string().nullable(), token1: z.string().nullable(), liquidityUsd: z.number().nullable() }),
+    redeemable: z.object({ token0: z.string(), token1: z.string() }).describe('What the LP share would still redeem, token units.'),
+    valueUsd: z.number().nullable(),
+  }),
+  z.object({ kind: z.literal('no-liquidity'), token: address, symbol: z.string().nullable(), balance: z.string(), valueUsd: z.null(), reason: z.string() }),
+  z.object({ kind: z.literal('dust'), token: address, symbol: z.string().nullable(), balance: z.string(), valueUsd: z.number() }),
+]);
+
+const chainScan = z.object({ ...provenanceShape, holdingsRead: z.number().int(), valueUsd: z.number().describe('What the priced items are worth.'), items: z.array(item) });
+
+export const forgottenAssetsSkill = defineSkill({
+  id: 'forgotten-assets-scan',
+  title: 'Forgotten assets scan',
+  description: 'What an address has likely forgotten, per chain: LP tokens in pools whose liquidity is gone (with what they would still redeem), tokens no pool prices any more (flagged, value unknown), and dust under a dollar. Every indexed chain unless one is named.',
+  tags: ['forgotten', 'dust', 'dead-pools', 'lp-tokens', 'wallet-safety'],
+  examples: ['Find forgotten assets in my wallet 0x...', 'Do I have LP tokens in dead pools on base?'],
+  input: z.strictObject({
+    address: evmAddressParam('The wallet to scan (0x + 40 hex).'),
+    chain: chainParam('base', DEX_CHAINS).optional().describe('One chain; every indexed chain when absent.'),
+  }),
+  price: '0.50',
+  toolName: 'forgotten_assets_scan',
+  surfaces: ['a2a', 'mcp', 'agent'],
+  output: z.object({
+    owner: address,
+    methodology: z.string(),
+    chains: z.array(chainScan),
+    errors: z.array(chainGap).describe('Chains that could not be read.'),
+    valueUsd: z.number(),
+  }),
+  summarize: (r) => {
+    const items = (r.chains as { chain: string; items: { kind: string; symbol: string | null; token: string; valueUsd: number | null }[] }[]).flatMap((c) => c.items.map((i) => ({ ...i, chain: c.chain })));
+    if (!items.length) return `Nothing forgotten for ${r.owner} on ${r.chains.map((c: { chain: string }) => c.chain).join(', ') || 'no chain'}${r.errors.length ? ` (${r.errors.length} chain${r.errors.length === 1 ? '' : 's'} unread)` : ''}.`;
+    const count = (kind: string) => items.filter((i) => i.kind === kind).length;
+    return `${r.owner}: ${usd(r.valueUsd)} in forgotten assets: ${count('dead-lp')} LP position${count('dead-lp') === 1 ? '' : 's'} in dead pools, ${count('no-liquidity')} token${count('no-liquidity') === 1 ? '' : 's'} no pool prices (value unknown), ${count('dust')} dust; ` +
+      `largest: ${items.slice(0, 3).map((i) => `${i.symbol ?? i.token} on ${i.chain} (${i.kind}, ${usd(i.valueUsd)})`).join('; ')}.`;
+  },
+  admit: async (input, ctx) => {
+    if (input.chain && !ctx.chains.list().some((c) => c.name === input.chain)) throw new SibylError('chain_unavailable', `${input.chain} is not indexed on this deployment; nothing was charged`);
+  },
+  async handler(input, ctx) {
+    const names: string[] = input.chain ? [input.chain] : ctx.chains.list().map((c) => c.name as string).filter((n) => (DEX_CHAINS as readonly string[]).includes(n));
+    const chains: z.input<typeof chainScan>[] = [];
+    const errors: { chain: string; reason: string }[] = [];
+    await Promise.all(names.map(async (name) => {
+      try {
+        const { chain, market, checkpoint } = await loadMarket(ctx, name as ChainName);
+        const found = await forgottenAssets(market, checkpoint, input.address as Address);
+        chains.push({ ...indexProvenance(chain, checkpoint, FORGOTTEN_METHODOLOGY, 0), ...found });
+      } catch (err) {
+        errors.push({ chain: name, reason: err instanceof SibylError ? err.message : 'the chain could not be read' });
+      }
+    }));
+    // Every chain failing is no answer at all: refused, uncharged.
+    if (!chains.length) throw new SibylError('upstream_unavailable', `no chain could be read: ${errors.map((e) => `${e.chain}: ${e.reason}`).join('; ')}; nothing was charged`);
+    chains.sort((a, b) => names.indexOf(a.chain) - names.indexOf(b.chain));
+    return { owner: input.address.toLowerCase(), methodology: FORGOTTEN_METHODOLOGY, chains, errors, valueUsd: Math.round(chains.reduce((s, c) => s + c.valueUsd, 0) * 100) / 100 };
+  },
+});
