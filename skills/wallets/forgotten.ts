@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Address } from 'viem';
 import { FORGOTTEN_METHODOLOGY, forgottenAssets } from '../intel/forgotten.js';
 import { indexProvenance } from '../intel/provenance.js';
-import { address, chainGap, provenanceShape } from '../outputs.js';
+import { address, chainGap, multiChainProvenanceShape, provenanceShape } from '../outputs.js';
 import { DEX_CHAINS, chainParam, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { SibylError } from '../errors.js';
@@ -43,9 +43,9 @@ export const forgottenAssetsSkill = defineSkill({
   toolName: 'forgotten_assets_scan',
   surfaces: ['a2a', 'mcp', 'agent'],
   output: z.object({
+    ...multiChainProvenanceShape,
     owner: address,
-    methodology: z.string(),
-    chains: z.array(chainScan),
+    chains: z.array(chainScan).describe('Each chain read, with its own provenance.'),
     errors: z.array(chainGap).describe('Chains that could not be read.'),
     valueUsd: z.number(),
   }),
@@ -75,6 +75,13 @@ export const forgottenAssetsSkill = defineSkill({
     // Every chain failing is no answer at all: refused, uncharged.
     if (!chains.length) throw new SibylError('upstream_unavailable', `no chain could be read: ${errors.map((e) => `${e.chain}: ${e.reason}`).join('; ')}; nothing was charged`);
     chains.sort((a, b) => names.indexOf(a.chain) - names.indexOf(b.chain));
-    return { owner: input.address.toLowerCase(), methodology: FORGOTTEN_METHODOLOGY, chains, errors, valueUsd: Math.round(chains.reduce((s, c) => s + c.valueUsd, 0) * 100) / 100 };
+    const latest = chains.map((c) => c.asOf.timestamp).sort().at(-1)!;
+    return {
+      source: [...new Set(chains.map((c) => c.source))].join(','),
+      asOf: { timestamp: latest },
+      methodology: FORGOTTEN_METHODOLOGY,
+      owner: input.address.toLowerCase(), chains, errors,
+      valueUsd: Math.round(chains.reduce((s, c) => s + c.valueUsd, 0) * 100) / 100,
+    };
   },
 });
