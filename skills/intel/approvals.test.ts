@@ -5,7 +5,13 @@ import { CHAINS } from '../../chain/chains.js';
 import { liveApprovals } from './approvals.js';
 import { addr } from './fixtures.js';
 
-const [OWNER, TOKEN, ROUTER, STRANGER, GONE] = [addr(0x0a), addr(0x70c), addr(0x7007), addr(0x5e), addr(0x6e)];
+const [OWNER, TOKEN, ROUTER, STRANGER, GONE, NFT, OPERATOR, REVOKED] = [addr(0x0a), addr(0x70c), addr(0x7007), addr(0x5e), addr(0x6e), addr(0x721), addr(0x0b), addr(0x0c)];
+/** An operator granted over NFT and still live, and one granted then revoked. */
+const operatorLogs = [
+  { address: NFT, blockNumber: 20n, transactionHash: `0x${'1'.padStart(64, '0')}`, args: { owner: OWNER, operator: OPERATOR, approved: true } },
+  { address: NFT, blockNumber: 21n, transactionHash: `0x${'2'.padStart(64, '0')}`, args: { owner: OWNER, operator: REVOKED, approved: true } },
+  { address: NFT, blockNumber: 22n, transactionHash: `0x${'3'.padStart(64, '0')}`, args: { owner: OWNER, operator: REVOKED, approved: false } },
+];
 const FACTORY = CHAINS.base.dexes[0]!.factory;
 const MAX = 2n ** 256n - 1n;
 
@@ -13,7 +19,8 @@ const MAX = 2n ** 256n - 1n;
 function chainWith(approvals: { spender: Address; block: bigint }[], live: Map<Address, bigint>, code: Map<Address, { now: Hex; then: Hex }>) {
   const asked: [bigint, bigint][] = [];
   const client = {
-    async getLogs({ fromBlock, toBlock }: { fromBlock: bigint; toBlock: bigint }) {
+    async getLogs({ event, fromBlock, toBlock }: { event: { name: string }; fromBlock: bigint; toBlock: bigint }) {
+      if (event.name === 'ApprovalForAll') return operatorLogs.filter((l) => l.blockNumber >= fromBlock && l.blockNumber <= toBlock);
       asked.push([fromBlock, toBlock]);
       if (toBlock - fromBlock > 1_000n) throw new Error('query exceeds max block range 1000');
       return approvals.filter((a) => a.block >= fromBlock && a.block <= toBlock).map((a) => ({
@@ -21,7 +28,9 @@ function chainWith(approvals: { spender: Address; block: bigint }[], live: Map<A
       }));
     },
     async multicall({ contracts }: { contracts: { address: Address; functionName: string; args?: readonly unknown[] }[] }) {
-      return contracts.map((c) => c.functionName === 'allowance' ? { status: 'success', result: live.get((c.args![1] as Address).toLowerCase() as Address) ?? 0n }
+      return contracts.map((c) => c.functionName === 'isApprovedForAll' ? { status: 'success', result: (c.args![1] as Address).toLowerCase() === OPERATOR }
+        : c.functionName === 'balanceOf' && c.address.toLowerCase() === NFT ? { status: 'success', result: 3n }
+        : c.functionName === 'allowance' ? { status: 'success', result: live.get((c.args![1] as Address).toLowerCase() as Address) ?? 0n }
         : c.functionName === 'balanceOf' ? { status: 'success', result: 500n * 10n ** 18n }
         : c.address.toLowerCase() === ROUTER ? { status: 'success', result: FACTORY } : { status: 'failure', error: new Error('no factory()') });
     },
@@ -42,14 +51,18 @@ describe('approvals/v1', () => {
       new Map([[GONE, { now: '0x', then: '0x6080' }]]),
     );
     const { approvals, logs } = await liveApprovals(chain, OWNER, null, 4_000n);
-    expect(logs).toBe(4);
+    expect(logs).toBe(4 + 3);
     expect(asked[0]).toEqual([0n, 4_000n]); // asked at once first, then in halves the node accepts
     expect(asked.filter(([from, to]) => to - from <= 1_000n).length).toBeGreaterThanOrEqual(4);
-    expect(approvals.map((a) => [a.spender, a.spenderKind, a.dex, a.unlimited, a.allowance])).toEqual([
-      [getAddress(ROUTER), 'router', 'uniswap-v2', true, expect.any(String)],
-      [getAddress(STRANGER), 'eoa', null, false, '100'],
-      [getAddress(GONE), 'self-destructed', null, true, expect.any(String)],
+    expect(approvals.map((a) => [a.standard, a.spender, a.spenderKind, a.dex, a.unlimited, a.allowance])).toEqual([
+      ['erc20', getAddress(ROUTER), 'router', 'uniswap-v2', true, expect.any(String)],
+      ['erc20', getAddress(STRANGER), 'eoa', null, false, '100'],
+      ['erc20', getAddress(GONE), 'self-destructed', null, true, expect.any(String)],
+      // The live operator grant over every NFT held (3); the revoked one is gone.
+      ['operator', getAddress(OPERATOR), 'eoa', null, true, 'all'],
     ]);
+    expect(approvals[3]).toMatchObject({ token: getAddress(NFT), balance: '3', valueAtRiskUsd: null });
+    expect(approvals[3]!.revoke.data).toBe(encodeFunctionData({ abi: [{ type: 'function', name: 'setApprovalForAll', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'bool' }], outputs: [] }], functionName: 'setApprovalForAll', args: [getAddress(OPERATOR), false] }));
     // No price without an index: the value at risk is unknown, not zero.
     expect(approvals.every((a) => a.valueAtRiskUsd === null)).toBe(true);
     expect(approvals[1]!.revoke).toEqual({ to: getAddress(TOKEN), data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [getAddress(STRANGER), 0n] }) });

@@ -4,22 +4,30 @@
  * (token, spender) has now, what the spender is, what the owner would lose to it today, and the
  * transaction that revokes it.
  */
-import { encodeFunctionData, erc20Abi, formatUnits, getAddress, parseAbiItem, type Address, type GetLogsReturnType, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, formatUnits, getAddress, parseAbiItem, type Address, type Hex } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { isRangeTooLarge } from '../../indexer/indexer.js';
 import type { Market } from './market.js';
 
 export const APPROVALS_METHODOLOGY =
-  'approvals/v1 (ERC-20 Approval logs with the address as owner, read from the chain; live allowance(owner, spender) now; spender: router when its factory() is a DEX factory the chain lists, eoa when it has no code, self-destructed when it had code at the approval and has none now, else contract; value at risk = min(allowance, balance) at the token\'s indexed price now)';
+  'approvals/v1 (ERC-20 Approval and ERC-721/1155 ApprovalForAll logs with the address as owner, read from the chain; live allowance(owner, spender) or isApprovedForAll now; spender: router when its factory() is a DEX factory the chain lists, eoa when it has no code, self-destructed when it had code at the approval and has none now, else contract; value at risk = min(allowance, balance) at the token\'s indexed price now)';
 /** From this allowance on an approval is "unlimited" (2^255: what wallets send as max is above it). */
 export const UNLIMITED = 2n ** 255n;
 
 const APPROVAL = parseAbiItem('event Approval(address indexed owner, address indexed spender, uint256 value)');
+const APPROVAL_FOR_ALL = parseAbiItem('event ApprovalForAll(address indexed owner, address indexed operator, bool approved)');
+const OPERATOR_ABI = [
+  { type: 'function', name: 'isApprovedForAll', stateMutability: 'view', inputs: [{ type: 'address' }, { type: 'address' }], outputs: [{ type: 'bool' }] },
+  { type: 'function', name: 'setApprovalForAll', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'bool' }], outputs: [] },
+  { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ type: 'address' }], outputs: [{ type: 'uint256' }] },
+] as const;
 const FACTORY = [{ type: 'function', name: 'factory', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] }] as const;
 
 export type SpenderKind = 'router' | 'contract' | 'eoa' | 'self-destructed';
 
 export interface LiveApproval {
+  /** erc20: an allowance; operator: an ERC-721/1155 ApprovalForAll over every item the owner holds. */
+  standard: 'erc20' | 'operator';
   token: Address;
   symbol: string | null;
   spender: Address;
@@ -35,7 +43,14 @@ export interface LiveApproval {
 }
 
 export async function liveApprovals(chain: ConnectedChain, owner: Address, market: Market | null, toBlock: bigint): Promise<{ approvals: LiveApproval[]; logs: number }> {
-  const logs = await approvalLogs(chain, owner, 0n, toBlock);
+  const [erc20Approvals, operators] = await Promise.all([allowances(chain, owner, market, toBlock), operatorApprovals(chain, owner, toBlock)]);
+  // What could be taken today first; operator approvals (no USD price) after the priced ones.
+  const approvals = [...erc20Approvals.approvals, ...operators.approvals].sort((a, b) => (b.valueAtRiskUsd ?? -1) - (a.valueAtRiskUsd ?? -1));
+  return { approvals, logs: erc20Approvals.logs + operators.logs };
+}
+
+async function allowances(chain: ConnectedChain, owner: Address, market: Market | null, toBlock: bigint): Promise<{ approvals: LiveApproval[]; logs: number }> {
+  const logs = await inHalves((fromBlock, to) => chain.client.getLogs({ event: APPROVAL, args: { owner }, fromBlock, toBlock: to, strict: true }), 0n, toBlock);
   // ERC-721's Approval has the same signature with the token id indexed (four topics): not an allowance.
   const erc20 = logs.filter((l) => l.topics.length === 3);
   // The latest approval of each (token, spender): where it was granted.
@@ -66,6 +81,7 @@ export async function liveApprovals(chain: ConnectedChain, owner: Address, marke
     const price = market?.priceNow(token.toLowerCase())?.usd ?? null;
     const atRisk = allowance < balance ? allowance : balance;
     out.push({
+      standard: 'erc20',
       token,
       symbol: market?.tokens.get(token.toLowerCase())?.symbol ?? null,
       spender,
@@ -79,8 +95,41 @@ export async function liveApprovals(chain: ConnectedChain, owner: Address, marke
       revoke: { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 0n] }) },
     });
   }
-  // What could be taken today first.
-  return { approvals: out.sort((a, b) => (b.valueAtRiskUsd ?? -1) - (a.valueAtRiskUsd ?? -1)), logs: logs.length };
+  return { approvals: out, logs: logs.length };
+}
+
+/** Live ApprovalForAll grants (ERC-721 and ERC-1155): an operator that may move every item the owner holds in that collection. */
+async function operatorApprovals(chain: ConnectedChain, owner: Address, toBlock: bigint): Promise<{ approvals: LiveApproval[]; logs: number }> {
+  const logs = await inHalves((fromBlock, to) => chain.client.getLogs({ event: APPROVAL_FOR_ALL, args: { owner }, fromBlock, toBlock: to, strict: true }), 0n, toBlock);
+  const latest = new Map<string, (typeof logs)[number]>();
+  for (const l of logs) latest.set(`${l.address.toLowerCase()}:${l.args.operator!.toLowerCase()}`, l);
+  const grants = [...latest.values()].filter((l) => l.args.approved);
+  if (!grants.length) return { approvals: [], logs: logs.length };
+  const reads = await chain.client.multicall({
+    allowFailure: true,
+    blockNumber: toBlock,
+    contracts: grants.flatMap((l) => [
+      { address: l.address, abi: OPERATOR_ABI, functionName: 'isApprovedForAll', args: [owner, l.args.operator!] },
+      { address: l.address, abi: OPERATOR_ABI, functionName: 'balanceOf', args: [owner] },
+    ] as const),
+  });
+  const out: LiveApproval[] = [];
+  for (const [i, l] of grants.entries()) {
+    const [live, held] = [reads[2 * i]!, reads[2 * i + 1]!];
+    if (live.status !== 'success' || live.result !== true) continue; // revoked since
+    const operator = getAddress(l.args.operator!);
+    out.push({
+      standard: 'operator', token: getAddress(l.address), symbol: null, spender: operator,
+      spenderKind: await kindOf(chain, operator, l.blockNumber), dex: null,
+      allowance: 'all', unlimited: true,
+      // ERC-721 counts the items held; ERC-1155's balanceOf takes an id, so the count is unknown.
+      balance: held.status === 'success' ? String(held.result) : 'unknown',
+      valueAtRiskUsd: null,
+      approvedAt: { block: Number(l.blockNumber), tx: l.transactionHash },
+      revoke: { to: getAddress(l.address), data: encodeFunctionData({ abi: OPERATOR_ABI, functionName: 'setApprovalForAll', args: [operator, false] }) },
+    });
+  }
+  return { approvals: out, logs: logs.length };
 }
 
 /** A spender that is no known router: an account without code, a contract, or one whose code is gone since it was approved. */
@@ -96,17 +145,15 @@ async function kindOf(chain: ConnectedChain, spender: Address, approvedAt: bigin
 const MAX_SPLITS = 20;
 
 /**
- * The owner's Approval logs over [from, to]: asked at once, and where a node says the range is too
- * large (log or block limits of public RPCs), in halves, recursively.
+ * Logs over [from, to]: asked at once, and where a node says the range is too large (log or block
+ * limits of public RPCs), in halves, recursively.
  */
-type ApprovalLog = GetLogsReturnType<typeof APPROVAL, [typeof APPROVAL], true>[number];
-
-async function approvalLogs(chain: ConnectedChain, owner: Address, from: bigint, to: bigint, depth = 0): Promise<ApprovalLog[]> {
+async function inHalves<T>(read: (from: bigint, to: bigint) => Promise<T[]>, from: bigint, to: bigint, depth = 0): Promise<T[]> {
   try {
-    return await chain.client.getLogs({ event: APPROVAL, args: { owner }, fromBlock: from, toBlock: to, strict: true });
+    return await read(from, to);
   } catch (err) {
     if (!isRangeTooLarge(err) || from >= to || depth >= MAX_SPLITS) throw err;
     const mid = (from + to) / 2n;
-    return [...(await approvalLogs(chain, owner, from, mid, depth + 1)), ...(await approvalLogs(chain, owner, mid + 1n, to, depth + 1))];
+    return [...(await inHalves(read, from, mid, depth + 1)), ...(await inHalves(read, mid + 1n, to, depth + 1))];
   }
 }

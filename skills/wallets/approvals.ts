@@ -15,23 +15,24 @@ import { defineSkill } from '../registry.js';
 import { usd } from '../summary.js';
 
 const approvalRow = z.object({
+  standard: z.enum(['erc20', 'operator']).describe('erc20: an allowance; operator: an ERC-721/1155 ApprovalForAll over every item the owner holds in the collection.'),
   token: address,
   symbol: z.string().nullable(),
   spender: address,
   spenderKind: z.enum(['router', 'contract', 'eoa', 'self-destructed']).describe('router: its factory() is a DEX factory of the chain; eoa: no code; self-destructed: code at the approval, none now.'),
   dex: z.string().nullable(),
-  allowance: z.string().describe('Decimal, token units.'),
-  unlimited: z.boolean().describe('At least 2^255 raw units.'),
-  balance: z.string().describe('The owner\'s balance now, token units.'),
+  allowance: z.string().describe('Decimal, token units; "all" for an operator.'),
+  unlimited: z.boolean().describe('At least 2^255 raw units, or an operator.'),
+  balance: z.string().describe('The owner\'s balance now, token units (items held for ERC-721; "unknown" for ERC-1155).'),
   valueAtRiskUsd: z.number().nullable().describe('min(allowance, balance) at the indexed price now; null when the token has no price.'),
   approvedAt: z.object({ block: z.number().int(), tx: z.string() }),
-  revoke: z.object({ to: address, data: z.string() }).describe('Unsigned: approve(spender, 0) on the token, for the owner to send.'),
+  revoke: z.object({ to: address, data: z.string() }).describe('Unsigned: approve(spender, 0), or setApprovalForAll(operator, false), on the token, for the owner to send.'),
 });
 
 export const approvalScanSkill = defineSkill({
   id: 'approval-security-scan',
   title: 'Approval security scan',
-  description: 'An address\'s live ERC-20 approvals on a chain: each spender and what it is (DEX router, contract, externally owned account, self-destructed contract), the allowance (unlimited flagged), the value at risk now, and the unsigned transaction that revokes it.',
+  description: 'An address\'s live approvals on a chain, ERC-20 allowances and ERC-721/1155 operator grants: each spender and what it is (DEX router, contract, externally owned account, self-destructed contract), the allowance (unlimited flagged), the value at risk now, and the unsigned transaction that revokes it.',
   tags: ['approvals', 'allowance', 'revoke', 'wallet-safety', 'drainer'],
   examples: ['Which approvals on my wallet 0x... are risky?', 'What should I revoke on 0x... on base?'],
   input: z.strictObject({
