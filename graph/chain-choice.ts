@@ -8,6 +8,7 @@ import type { ChainName } from '../chain/chains.js';
 import type { SkillContext } from '../skills/context.js';
 import { resolveToken } from '../skills/intel/resolve.js';
 import { loadMarket } from '../skills/market/load.js';
+import { within } from '../lib/time.js';
 import { classifyFields } from './args.js';
 import type { AgentTool } from './tools.js';
 
@@ -43,16 +44,10 @@ const PROBE_MS = 3_000;
 
 /** The USD liquidity of the symbol's deepest pool on `chain`, or null when it is not there or the chain does not answer in time. */
 async function depthOn(ctx: SkillContext, chain: ChainName, symbol: string): Promise<{ chain: string; liquidityUsd: number } | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), PROBE_MS)));
   const probe = (async () => {
     const { market } = await loadMarket(ctx, chain);
     const main = market.mainPool(resolveToken(market, symbol));
     return { chain, liquidityUsd: main ? (market.liquidityUsd(main.pool) ?? 2 * main.quoteUsd) : 0 };
   })().catch(() => null); // not on this chain's index, or the chain is not indexed yet
-  try {
-    return await Promise.race([probe, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return within(PROBE_MS, probe, null);
 }

@@ -19,6 +19,7 @@ import { ALL_TOPICS, EVENTS, NAME_BY_TOPIC, type EventName } from './events.js';
 import { WriterLease } from './lease.js';
 import { indexedToHead } from './reader.js';
 import { indexKeys, rowScore, type IndexKeys, type Row } from './rows.js';
+import { readInHalves } from '../chain/log-ranges.js';
 
 export interface IndexerOptions {
   /** Blocks per getLogs call. */
@@ -231,18 +232,9 @@ export class ChainIndexer {
     return (await this.store.sortedRange(this.keys.sets[set], min, max)).map((e) => JSON.parse(e.member) as Row);
   }
 
-  /**
-   * Raw logs of [from, to]. When a node refuses a range as too large (a result cap, or a body
-   * over the client's size limit) the range is halved until it passes.
-   */
-  private async getLogs(from: number, to: number): Promise<RpcLog[]> {
-    try {
-      return (await this.chain.client.request({ method: 'eth_getLogs', params: [{ fromBlock: toHex(from), toBlock: toHex(to), topics: [ALL_TOPICS] }] })) as RpcLog[];
-    } catch (err) {
-      if (from >= to || !isRangeTooLarge(err)) throw err;
-      const mid = Math.floor((from + to) / 2);
-      return [...(await this.getLogs(from, mid)), ...(await this.getLogs(mid + 1, to))];
-    }
+  /** Raw logs of [from, to], in halves where a node refuses the range (chain/log-ranges.ts). */
+  private getLogs(from: number, to: number): Promise<RpcLog[]> {
+    return readInHalves(async (a, b) => (await this.chain.client.request({ method: 'eth_getLogs', params: [{ fromBlock: toHex(a), toBlock: toHex(b), topics: [ALL_TOPICS] }] })) as RpcLog[], from, to);
   }
 
   /** Stores every log of a fetched window; the checkpoint moves last. */
@@ -412,13 +404,6 @@ export class ChainIndexer {
     await this.store.set(this.keys.checkpoint, JSON.stringify(progress));
     return progress;
   }
-}
-
-/** Errors by which nodes and clients say a getLogs range returns too much. */
-export function isRangeTooLarge(err: unknown): boolean {
-  const text = `${(err as { shortMessage?: string }).shortMessage ?? ''} ${(err as Error).message ?? ''} ${(err as { details?: string }).details ?? ''}`;
-  // A busy node that cannot answer a large range in time is answered with smaller ranges too.
-  return /size limit|exceeded|too many|more than \d+ results|query returned more than|response size|block range|range is too large|limit exceeded|took too long|timed out/i.test(text);
 }
 
 /** The i-th 32-byte word of a log's data, as a number. */

@@ -15,6 +15,7 @@ import type { Paywall } from '../payments/paywall.js';
 import { X402_NETWORK } from '../payments/terms.js';
 import type { Store } from '../store/store.js';
 import { knownPersistence } from '../store/persistence.js';
+import { within } from '../lib/time.js';
 
 /**
  * A chain URL as /healthz shows it: an embedded devnet's in full (local, no secrets; wallets
@@ -66,12 +67,6 @@ function probe(c: ConnectedChain): { last?: ChainProbe; running: Promise<ChainPr
     });
   }
   return entry as { last?: ChainProbe; running: Promise<ChainProbe>; startedAt: number };
-}
-
-/** `work`'s value, or `fallback` once `ms` have passed. */
-function within<T, F>(ms: number, work: Promise<T>, fallback: F): Promise<T | F> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([work, new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
 }
 
 export async function health(chains: ChainRuntime, store: Store, paywall: Paywall, facilitator: 'local' | 'remote'): Promise<z.input<typeof healthDocument>> {

@@ -6,7 +6,7 @@
  */
 import { encodeFunctionData, erc20Abi, formatUnits, getAddress, parseAbiItem, type Address, type Hex } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
-import { isRangeTooLarge } from '../../indexer/indexer.js';
+import { readInHalves } from '../../chain/log-ranges.js';
 import type { Market } from './market.js';
 
 export const APPROVALS_METHODOLOGY =
@@ -50,7 +50,7 @@ export async function liveApprovals(chain: ConnectedChain, owner: Address, marke
 }
 
 async function allowances(chain: ConnectedChain, owner: Address, market: Market | null, toBlock: bigint): Promise<{ approvals: LiveApproval[]; logs: number }> {
-  const logs = await inHalves((fromBlock, to) => chain.client.getLogs({ event: APPROVAL, args: { owner }, fromBlock, toBlock: to, strict: true }), 0n, toBlock);
+  const logs = await readInHalves((from, to) => chain.client.getLogs({ event: APPROVAL, args: { owner }, fromBlock: BigInt(from), toBlock: BigInt(to), strict: true }), 0, Number(toBlock));
   // ERC-721's Approval has the same signature with the token id indexed (four topics): not an allowance.
   const erc20 = logs.filter((l) => l.topics.length === 3);
   // The latest approval of each (token, spender): where it was granted.
@@ -100,7 +100,7 @@ async function allowances(chain: ConnectedChain, owner: Address, market: Market 
 
 /** Live ApprovalForAll grants (ERC-721 and ERC-1155): an operator that may move every item the owner holds in that collection. */
 async function operatorApprovals(chain: ConnectedChain, owner: Address, toBlock: bigint): Promise<{ approvals: LiveApproval[]; logs: number }> {
-  const logs = await inHalves((fromBlock, to) => chain.client.getLogs({ event: APPROVAL_FOR_ALL, args: { owner }, fromBlock, toBlock: to, strict: true }), 0n, toBlock);
+  const logs = await readInHalves((from, to) => chain.client.getLogs({ event: APPROVAL_FOR_ALL, args: { owner }, fromBlock: BigInt(from), toBlock: BigInt(to), strict: true }), 0, Number(toBlock));
   const latest = new Map<string, (typeof logs)[number]>();
   for (const l of logs) latest.set(`${l.address.toLowerCase()}:${l.args.operator!.toLowerCase()}`, l);
   const grants = [...latest.values()].filter((l) => l.args.approved);
@@ -139,21 +139,4 @@ async function kindOf(chain: ConnectedChain, spender: Address, approvedAt: bigin
   // A node without that block's state cannot tell a self-destructed contract from an account.
   const then = await chain.client.getCode({ address: spender, blockNumber: approvedAt }).catch(() => undefined);
   return then && then !== '0x' ? 'self-destructed' : 'eoa';
-}
-
-/** Most halvings of a refused range: a node that refuses a range this small is failing, not limiting. */
-const MAX_SPLITS = 20;
-
-/**
- * Logs over [from, to]: asked at once, and where a node says the range is too large (log or block
- * limits of public RPCs), in halves, recursively.
- */
-async function inHalves<T>(read: (from: bigint, to: bigint) => Promise<T[]>, from: bigint, to: bigint, depth = 0): Promise<T[]> {
-  try {
-    return await read(from, to);
-  } catch (err) {
-    if (!isRangeTooLarge(err) || from >= to || depth >= MAX_SPLITS) throw err;
-    const mid = (from + to) / 2n;
-    return [...(await inHalves(read, from, mid, depth + 1)), ...(await inHalves(read, mid + 1n, to, depth + 1))];
-  }
 }

@@ -4,7 +4,7 @@
  * tokens with no pool left to sell them in (flagged: no price, value unknown), and dust (priced
  * holdings under a dollar). A live LP position or a liquid holding is not forgotten.
  */
-import { formatUnits, parseUnits, type Address } from 'viem';
+import { erc20Abi, formatUnits, parseUnits, type Address } from 'viem';
 import type { Checkpoint } from '../../indexer/reader.js';
 import { walletHoldings } from './holdings.js';
 import { round, type Market } from './market.js';
@@ -29,7 +29,7 @@ export async function forgottenAssets(market: Market, checkpoint: Checkpoint, wa
     if (pool) {
       const liquidityUsd = market.liquidityUsd(pool);
       if (liquidityUsd !== null && liquidityUsd >= DEAD_POOL_USD) continue; // a live position
-      const supply = await market.chain.client.readContract({ address: h.token, abi: TOTAL_SUPPLY, functionName: 'totalSupply', blockNumber: BigInt(checkpoint.block) });
+      const supply = await market.chain.client.readContract({ address: h.token, abi: erc20Abi, functionName: 'totalSupply', blockNumber: BigInt(checkpoint.block) });
       const raw = parseUnits(h.balance, h.decimals);
       const share = supply === 0n ? 0 : Number((raw * 1_000_000n) / supply) / 1_000_000;
       const [d0, d1] = [market.decimals(pool.token0) ?? 18, market.decimals(pool.token1) ?? 18];
@@ -51,5 +51,3 @@ export async function forgottenAssets(market: Market, checkpoint: Checkpoint, wa
   }
   return { items, holdingsRead: holdings.length, valueUsd: round(items.reduce((sum, i) => sum + (i.valueUsd ?? 0), 0), 2) };
 }
-
-const TOTAL_SUPPLY = [{ type: 'function', name: 'totalSupply', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint256' }] }] as const;

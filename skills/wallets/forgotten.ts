@@ -12,6 +12,7 @@ import { address, chainGap, multiChainProvenanceShape, provenanceShape } from '.
 import { DEX_CHAINS, chainParam, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { SibylError } from '../errors.js';
+import { admitChain } from '../admission.js';
 import { usd } from '../summary.js';
 import { loadMarket } from '../market/load.js';
 import type { ChainName } from '../../chain/chains.js';
@@ -56,9 +57,7 @@ export const forgottenAssetsSkill = defineSkill({
     return `${r.owner}: ${usd(r.valueUsd)} in forgotten assets: ${count('dead-lp')} LP position${count('dead-lp') === 1 ? '' : 's'} in dead pools, ${count('no-liquidity')} token${count('no-liquidity') === 1 ? '' : 's'} no pool prices (value unknown), ${count('dust')} dust; ` +
       `largest: ${items.slice(0, 3).map((i) => `${i.symbol ?? i.token} on ${i.chain} (${i.kind}, ${usd(i.valueUsd)})`).join('; ')}.`;
   },
-  admit: async (input, ctx) => {
-    if (input.chain && !ctx.chains.list().some((c) => c.name === input.chain)) throw new SibylError('chain_unavailable', `${input.chain} is not indexed on this deployment; nothing was charged`);
-  },
+  admit: async (input, ctx) => void (input.chain && admitChain(ctx, input.chain)),
   async handler(input, ctx) {
     const names: string[] = input.chain ? [input.chain] : ctx.chains.list().map((c) => c.name as string).filter((n) => (DEX_CHAINS as readonly string[]).includes(n));
     const chains: z.input<typeof chainScan>[] = [];
