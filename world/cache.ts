@@ -21,7 +21,7 @@ import { readDumpFile, writeDumpFile } from './dump-file.js';
 
 /** Bumped when the cache's own layout changes. */
 const CACHE_LAYOUT = 2; // 2: the index as JSON lines (dump-file.ts)
-const SOURCE_DIRS = ['world', 'chain', 'chain/artifacts', 'indexer'];
+const SOURCE_DIRS = ['world', 'world/modules', 'chain', 'chain/artifacts', 'indexer'];
 
 export interface CacheIdentity {
   readonly seed: string;

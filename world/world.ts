@@ -24,6 +24,8 @@ import { Market, v2AmountOut, type Pool } from './market.js';
 import { Rng } from '../lib/random.js';
 import { referenceAssetOf, type ReferencePaths } from './reference.js';
 import { WorldRpc, type TxRequest } from './rpc.js';
+import { WORLD_MODULES } from './modules/index.js';
+import type { WorldHost, WorldModule } from './modules/module.js';
 
 const GAS = { swap: 300_000n, approve: 80_000n, transfer: 100_000n, deploy: 3_000_000n, addLiquidity: 4_000_000n, remove: 400_000n, launch: 2_500_000n, curve: 250_000n };
 const FAR_DEADLINE = 2n ** 40n;
@@ -71,7 +73,7 @@ interface Listing {
 }
 
 /** `accumulator` and `distributor` are the crowd behind value flow: one only buys, the other only sells what it holds. */
-type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator' | 'accumulator' | 'distributor' | 'holder' | 'team';
+export type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator' | 'accumulator' | 'distributor' | 'holder' | 'team';
 
 const ACTOR_COUNTS: Record<Role, number> = { retail: 30, whale: 4, smart: 3, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0, accumulator: 24, distributor: 24, holder: 40, team: 0 };
 
@@ -105,6 +107,8 @@ export interface WorldState {
   smartDecisions: string[];
   curveTokens: { address: Address; creator: Address; raisedWei: string; graduated: boolean; listed?: boolean }[];
   labels: WorldLabels;
+  /** Each module's generator and state, by module name. */
+  modules: Record<string, { rng: [number, number, number, number]; state: unknown }>;
 }
 
 /** How a genesis token's supply is handed out from the treasury at the start of history. */
@@ -146,6 +150,8 @@ export class World {
   /** Timestamp of the block being assembled, and who has traded in it. */
   private stepTime = 0;
   private readonly tradedThisBlock = new Set<Address>();
+  /** The protocols written beside the market (world/modules), each with its own generator. */
+  private modules: { module: WorldModule; rng: Rng }[] = [];
 
   private constructor(private readonly options: WorldOptions) {
     for (const [role, n] of Object.entries(ACTOR_COUNTS) as [Role, number][]) {
@@ -179,6 +185,13 @@ export class World {
   static async create(options: WorldOptions): Promise<World> {
     const world = new World(options);
     await world.setup();
+    world.modules = WORLD_MODULES.flatMap((factory, i) => {
+      const rng = new Rng(`${options.seed}:${options.name}:module:${i}`);
+      const module = factory(options.name, rng);
+      return module ? [{ module, rng }] : [];
+    });
+    for (const m of world.modules) await m.module.setup(world.host);
+    if (world.pending.length || world.balancesToSet.size) await world.mineSetupBlock();
     return world;
   }
 
@@ -192,6 +205,14 @@ export class World {
     await world.rpc.call('anvil_autoImpersonateAccount', [true]);
     await world.rpc.call('evm_setAutomine', [false]);
     await world.market.refresh(world.rpc);
+    world.modules = WORLD_MODULES.flatMap((factory) => {
+      const probe = factory(options.name, new Rng(''));
+      const saved = probe && state.modules[probe.name];
+      if (!probe || !saved) return [];
+      const rng = Rng.restore(saved.rng);
+      return [{ module: factory(options.name, rng)!, rng }];
+    });
+    for (const m of world.modules) await m.module.restore(state.modules[m.module.name]!.state, world.host);
     return world;
   }
 
@@ -215,6 +236,7 @@ export class World {
       smartDecisions: [...this.smartDecisions],
       curveTokens: this.curveTokens.map((c) => ({ ...c, raisedWei: c.raisedWei.toString() })),
       labels: this.labels,
+      modules: Object.fromEntries(this.modules.map((m) => [m.module.name, { rng: m.rng.snapshot(), state: m.module.toState() }])),
     };
   }
 
@@ -237,6 +259,50 @@ export class World {
     for (const d of state.smartDecisions) this.smartDecisions.add(d);
     for (const c of state.curveTokens) this.curveTokens.push({ ...c, raisedWei: BigInt(c.raisedWei) });
     Object.assign(this.labels, state.labels);
+  }
+
+  /** What a module may use of the world (modules/module.ts). */
+  private readonly host: WorldHost = (() => {
+    const world = this;
+    return {
+      get chain() { return world.options.name; },
+      get seed() { return world.options.seed; },
+      get client() { return world.client; },
+      get rpc() { return world.rpc; },
+      get labels() { return world.labels; },
+      get reference() { return world.options.reference; },
+      get deployer() { return world.deployer; },
+      get usdc() { return world.usdc; },
+      get native() { return world.native; },
+      time: () => world.stepTime || world.now + 1,
+      nextBlock: () => Number(world.block) + 1,
+      tokens: () => [...world.tokens.values()],
+      token: (address) => world.tokens.get(address.toLowerCase()),
+      pools: () => world.market.all(),
+      pool: (dex, a, b) => world.market.find(dex, a, b),
+      actors: (role) => world.actors.get(role) ?? [],
+      actorAddress: (role, i) => world.actorAddress(role, i),
+      referenceUsd: (token, t) => world.referenceUsd(token, t),
+      usdOf: (token) => world.usdOf(token),
+      toRaw: (token, usd) => world.toRaw(token, usd),
+      queue: (tx) => world.queue(tx),
+      queueBalance: (account, wei) => world.queueBalance(account, wei),
+      deploy: (abi, bytecode, args, from) => world.deploy(abi, bytecode, args, from),
+      approve: (owner, token, spender) => world.approve(owner, token, spender),
+      fundToken: (actor, token, amount) => world.fundToken(actor, token, amount),
+      credit: (actor, token, amount) => world.credit(actor, token, amount),
+      balance: (actor, token) => world.balance(actor, token),
+      swap: (actor, pool, tokenIn, amountIn) => world.swap(actor, pool, tokenIn, amountIn),
+      onMined: (fn) => void world.blockEvents.push(fn),
+      mineSetupBlock: () => world.mineSetupBlock(),
+    };
+  })();
+
+  /** A setup block of its own, one second after the last. */
+  private async mineSetupBlock(): Promise<number> {
+    await this.mineBlock(this.now + 1);
+    await this.market.refresh(this.rpc);
+    return Number(this.block);
   }
 
   // ---- setup ---------------------------------------------------------------------------------
@@ -555,6 +621,7 @@ export class World {
     if (this.rng.chance((dt / 3600) * 0.4)) this.retailTrade(true);
     this.arbitrage();
     this.holdReference();
+    for (const m of this.modules) await m.module.step(this.host, timestamp, dt);
     await this.mineBlock(timestamp);
   }
 

@@ -1,0 +1,7 @@
+/**
+ * The protocols the world writes beside its market, in the order they act in a block. Each is a
+ * `WorldModuleFactory` (module.ts); a factory returns undefined on chains its protocol is not on.
+ */
+import type { WorldModuleFactory } from './module.js';
+
+export const WORLD_MODULES: readonly WorldModuleFactory[] = [];
