@@ -8,6 +8,7 @@ import type { DevnetChain } from '../chain/devnet.js';
 import { writeLabels } from './labels.js';
 import { ReferencePaths } from './reference.js';
 import { DENSE_HISTORY_SECONDS, World, type WorldState } from './world.js';
+import type { WorldModuleFactory } from './modules/module.js';
 
 export interface WorldConfig {
   readonly seed: string;
@@ -19,6 +20,8 @@ export interface WorldConfig {
   readonly labelsPath: string;
   /** Where built worlds are cached (undefined: never cached). */
   readonly cacheDir?: string | undefined;
+  /** The protocols written beside the market (default: world/modules WORLD_MODULES). */
+  readonly modules?: readonly WorldModuleFactory[] | undefined;
 }
 
 export interface RunningWorld {
@@ -67,7 +70,7 @@ export async function buildWorld(
   const progress = progressReporter(chains.length, (pct) => onProgress(`world ${config.seed}: writing ${config.days} days of history, ${pct}%`));
   const worlds = await Promise.all(
     chains.map(async (c, i) => {
-      const world = await World.create({ name: c.name, rpcUrl: c.rpcUrl, genesis: c.genesis, seed: config.seed, startTimestamp: from, meanBlockSeconds: config.meanBlockSeconds, reference: paths });
+      const world = await World.create({ name: c.name, rpcUrl: c.rpcUrl, genesis: c.genesis, seed: config.seed, startTimestamp: from, meanBlockSeconds: config.meanBlockSeconds, reference: paths, modules: config.modules });
       // Dense history from a fixed offset of the origin (not of the clock at the end), so a seed
       // writes the same world whenever it is built; only the last block depends on the clock.
       await world.backfill(Math.floor(Date.now() / 1000), (f) => progress(i, f), from + Math.round(config.days * 86_400) - DENSE_HISTORY_SECONDS);
@@ -96,7 +99,7 @@ export async function resumeWorld(
   const worlds = await Promise.all(
     chains.map(async (c, i) => {
       const state = saved.get(c.name)!;
-      const world = await World.resume({ name: c.name, rpcUrl: c.rpcUrl, genesis: c.genesis, seed: config.seed, startTimestamp: reference.origin, meanBlockSeconds: config.meanBlockSeconds, reference }, state);
+      const world = await World.resume({ name: c.name, rpcUrl: c.rpcUrl, genesis: c.genesis, seed: config.seed, startTimestamp: reference.origin, meanBlockSeconds: config.meanBlockSeconds, reference, modules: config.modules }, state);
       await world.backfill(Math.floor(Date.now() / 1000), (f) => progress(i, f));
       await world.finishBackfill();
       return world;

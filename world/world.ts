@@ -25,7 +25,7 @@ import { Rng } from '../lib/random.js';
 import { referenceAssetOf, type ReferencePaths } from './reference.js';
 import { WorldRpc, type TxRequest } from './rpc.js';
 import { WORLD_MODULES } from './modules/index.js';
-import type { WorldHost, WorldModule } from './modules/module.js';
+import type { WorldHost, WorldModule, WorldModuleFactory } from './modules/module.js';
 
 const GAS = { swap: 300_000n, approve: 80_000n, transfer: 100_000n, deploy: 3_000_000n, addLiquidity: 4_000_000n, remove: 400_000n, launch: 2_500_000n, curve: 250_000n };
 const FAR_DEADLINE = 2n ** 40n;
@@ -43,6 +43,8 @@ export interface WorldOptions {
   readonly meanBlockSeconds: number;
   /** The one market every chain follows: each asset's reference price path. */
   readonly reference: ReferencePaths;
+  /** The protocols beside the market; WORLD_MODULES unless a test picks its own. */
+  readonly modules?: readonly WorldModuleFactory[] | undefined;
 }
 
 export interface TokenInfo {
@@ -185,10 +187,12 @@ export class World {
   static async create(options: WorldOptions): Promise<World> {
     const world = new World(options);
     await world.setup();
-    world.modules = WORLD_MODULES.flatMap((factory, i) => {
-      const rng = new Rng(`${options.seed}:${options.name}:module:${i}`);
-      const module = factory(options.name, rng);
-      return module ? [{ module, rng }] : [];
+    world.modules = (options.modules ?? WORLD_MODULES).flatMap((factory) => {
+      // A factory is pure: asked once for its name, which seeds the module's own generator.
+      const name = factory(options.name, new Rng(''))?.name;
+      if (!name) return [];
+      const rng = new Rng(`${options.seed}:${options.name}:module:${name}`);
+      return [{ module: factory(options.name, rng)!, rng }];
     });
     for (const m of world.modules) await m.module.setup(world.host);
     if (world.pending.length || world.balancesToSet.size) await world.mineSetupBlock();
@@ -205,7 +209,7 @@ export class World {
     await world.rpc.call('anvil_autoImpersonateAccount', [true]);
     await world.rpc.call('evm_setAutomine', [false]);
     await world.market.refresh(world.rpc);
-    world.modules = WORLD_MODULES.flatMap((factory) => {
+    world.modules = (options.modules ?? WORLD_MODULES).flatMap((factory) => {
       const probe = factory(options.name, new Rng(''));
       const saved = probe && state.modules[probe.name];
       if (!probe || !saved) return [];
