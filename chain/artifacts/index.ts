@@ -5,6 +5,8 @@ export { DemoSmartWallet } from './DemoSmartWallet.js';
 export { DemoToken } from './DemoToken.js';
 export { EmbeddedUSDC } from './EmbeddedUSDC.js';
 export { FlashLoanPool } from './FlashLoanPool.js';
+export { MerkleAirdropFactory } from './MerkleAirdropFactory.js';
+export { MerkleDistributor } from './MerkleDistributor.js';
 export { Multicall3 } from './Multicall3.js';
 export { OwnerPowersToken } from './OwnerPowersToken.js';
 export { SecurityProbe } from './SecurityProbe.js';
