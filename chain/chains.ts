@@ -87,6 +87,37 @@ export const PAYMENT_CHAIN = 'base' satisfies EvmChainName;
  */
 export const EMBEDDED_FLASH_LENDER: Address = '0x00000000000000000000000000000000F1a5f1a5';
 
+/**
+ * Merkle airdrop factory (MerkleAirdropFactory) read for claimable airdrops: it creates
+ * distributors with the MerkleDistributorWithDeadline interface and publishes their leaves on
+ * chain. The embedded devnet places it at this address on each chain.
+ */
+export const EMBEDDED_AIRDROP_FACTORY: Address = '0x00000000000000000000000000000000A1d70A1D';
+
+/**
+ * The vault factory (SibylVaultFactory) the embedded devnet places at this address on each chain:
+ * it creates ERC-4626 vaults and announces each with VaultCreated, which vaults/v1 reads to find
+ * them. Any other ERC-4626 vault (a real chain's) is read unchanged when its address is given.
+ */
+export const EMBEDDED_VAULT_FACTORY: Address = '0x0000000000000000000000000000000046264626';
+
+/**
+ * Lending markets read for positions and liquidations (liquidations/v1): Aave v3's canonical Pool
+ * and AaveOracle on each chain (Aave's address book). The embedded devnet places its own
+ * LendingPool and LendingOracle, with the same interface and events, at these addresses, so the
+ * engine reads a real Aave v3 deployment and the world's market alike. A chain absent here has
+ * no lending market to read.
+ */
+export const LENDING_MARKETS: Partial<Record<EvmChainName, { readonly protocol: 'aave-v3'; readonly pool: Address; readonly oracle: Address }>> = {
+  base: { protocol: 'aave-v3', pool: '0xA238Dd80C259a72e81d7e4664a9801593F98d1c5', oracle: '0x2Cc0Fc26eD4563A5ce5e8bdcfe1A2878676Ae156' },
+  ethereum: { protocol: 'aave-v3', pool: '0x87870Bca3F3fD6335C3F4ce8392D69350B4fA4E2', oracle: '0x54586bE62E3c3580375aE3723C145253060Ca0C2' },
+  bsc: { protocol: 'aave-v3', pool: '0x6807dc923806fE8Fd134338EABCA509979a7e0cB', oracle: '0x39bc1bfDa2130d6Bb6DBEfd366939b4c7aa7C697' },
+  arbitrum: { protocol: 'aave-v3', pool: '0x794a61358D6845594F94dc1DB02A252b5b4814aD', oracle: '0xb56c2F0B653B2e0b10C9b928C8580Ac5Df02C7C7' },
+  polygon: { protocol: 'aave-v3', pool: '0x794a61358D6845594F94dc1DB02A252b5b4814aD', oracle: '0xb023e699F5a33916Ea823A16485e259257cA8Bd1' },
+  optimism: { protocol: 'aave-v3', pool: '0x794a61358D6845594F94dc1DB02A252b5b4814aD', oracle: '0xD81eb3728a631871a7eBBaD631b5f424909f0c77' },
+  zksync: { protocol: 'aave-v3', pool: '0x78e30497a3c7527d953c6B1E3541b021A98Ac43c', oracle: '0xC7F58Fca663a8d377B6D0c9703C697f56dC40088' },
+};
+
 /** Multicall3's address, identical on every EVM chain. */
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
 

@@ -27,6 +27,45 @@ export interface WorldLabels {
   sandwiches: { pool: Address; attacker: Address; victim: Address; victimUsd: number; block: number }[];
   arbitrages: { arber: Address; buyPool: Address; sellPool: Address; block: number }[];
   rugs: { token: Address; pair: Address; creator: Address; block: number }[];
+  /**
+   * Merkle airdrops (world/modules/airdrops.ts): each distributor, its token, its claim deadline
+   * (unix seconds), every allocation (amount in raw units) and the claims made, with their block.
+   */
+  airdrops: {
+    distributor: Address; token: Address; symbol: string; creator: Address; deadline: number; block: number;
+    allocations: { index: number; account: Address; amount: string }[];
+    claims: { index: number; account: Address; block: number }[];
+  }[];
+  /** Phishing drainers (world/modules/drainers.ts): each contract, who runs it and where the loot goes. */
+  drainers: { contract: Address; operator: Address; sink: Address }[];
+  /** Unlimited approvals victims gave a drainer (never revoked), and the block it swept them in (null: not yet). */
+  drainerApprovals: { owner: Address; token: Address; drainer: Address; block: number; drainedBlock: number | null }[];
+  /**
+   * ERC-4626 vaults (world/modules/vaults.ts): each vault, its underlying, the strategy it lends
+   * to and the true rate that strategy pays (as an APY: income compounds into the share price),
+   * whether and from when it is deprecated (deposits and income stopped), and for a deprecated one
+   * the accounts still holding its shares (forgotten balances).
+   */
+  vaults: {
+    vault: Address; asset: Address; assetSymbol: string; name: string; curator: Address; strategy: Address; block: number;
+    incomeApyPct: number; deprecated: boolean; deprecatedAt: number | null; holdersLeft: Address[];
+  }[];
+  /**
+   * The lending market (world/modules/lending.ts): its pool and oracle; every borrower position
+   * (collateral and debt in raw units, health factor as of `asOfBlock`, refreshed every block from
+   * the module's exact mirror of the pool; `open: false` once repaid in full or liquidated away);
+   * every liquidation with what was seized and covered and the liquidator's bonus in USD at the
+   * oracle's prices of its block.
+   */
+  lendingMarket: { pool: Address; oracle: Address } | null;
+  lendingPositions: {
+    borrower: Address; collateral: Address; collateralSymbol: string; collateralAmount: string; debtAsset: Address; debt: string;
+    healthFactor: number | null; openedBlock: number; asOfBlock: number; open: boolean;
+  }[];
+  liquidations: {
+    block: number; borrower: Address; liquidator: Address; collateral: Address; debtAsset: Address;
+    collateralSeized: string; debtCovered: string; bonusUsd: number;
+  }[];
 }
 
 export function emptyLabels(chain: string, seed: string): WorldLabels {
@@ -34,6 +73,10 @@ export function emptyLabels(chain: string, seed: string): WorldLabels {
     chain, seed, contracts: { routers: [] },
     wallets: { whales: [], smartMoney: [], snipers: [], sandwichers: [], arbitrageurs: [], exchanges: [], liquidityProviders: [], crossChainArbitrageurs: [], holders: [], treasuries: [] },
     distribution: [], regimes: [], tokens: [], snipes: [], sandwiches: [], arbitrages: [], rugs: [],
+    airdrops: [],
+    drainers: [], drainerApprovals: [],
+    vaults: [],
+    lendingMarket: null, lendingPositions: [], liquidations: [],
   };
 }
 

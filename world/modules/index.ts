@@ -3,5 +3,8 @@
  * `WorldModuleFactory` (module.ts); a factory returns undefined on chains its protocol is not on.
  */
 import type { WorldModuleFactory } from './module.js';
+import { drainersModule } from './drainers.js';
+import { airdropsModule } from './airdrops.js';
+import { vaultsModule } from './vaults.js';
 
-export const WORLD_MODULES: readonly WorldModuleFactory[] = [];
+export const WORLD_MODULES: readonly WorldModuleFactory[] = [drainersModule, airdropsModule, vaultsModule];
