@@ -15,4 +15,6 @@ export { ServiceToken } from './ServiceToken.js';
 export { SibylV2Factory } from './SibylV2Factory.js';
 export { SibylV2Pair } from './SibylV2Pair.js';
 export { SibylV2Router } from './SibylV2Router.js';
+export { SibylVault } from './SibylVault.js';
+export { SibylVaultFactory } from './SibylVaultFactory.js';
 export { WrappedNative } from './WrappedNative.js';
