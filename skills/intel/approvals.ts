@@ -8,9 +8,10 @@ import { encodeFunctionData, erc20Abi, formatUnits, getAddress, parseAbiItem, ty
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { readInHalves } from '../../chain/log-ranges.js';
 import type { Market } from './market.js';
+import { DRAINERS_METHODOLOGY, drainerRecord, type DrainerRecord } from './drainers.js';
 
 export const APPROVALS_METHODOLOGY =
-  'approvals/v1 (ERC-20 Approval and ERC-721/1155 ApprovalForAll logs with the address as owner, read from the chain; live allowance(owner, spender) or isApprovedForAll now; spender: router when its factory() is a DEX factory the chain lists, eoa when it has no code, self-destructed when it had code at the approval and has none now, else contract; value at risk = min(allowance, balance) at the token\'s indexed price now)';
+  `approvals/v2 (ERC-20 Approval and ERC-721/1155 ApprovalForAll logs with the address as owner, read from the chain; live allowance(owner, spender) or isApprovedForAll now; spender: router when its factory() is a DEX factory the chain lists, drainer when it has swept other owners (${DRAINERS_METHODOLOGY}), eoa when it has no code, self-destructed when it had code at the approval and has none now, else contract; value at risk = min(allowance, balance) at the token's indexed price now)`;
 /** From this allowance on an approval is "unlimited" (2^255: what wallets send as max is above it). */
 export const UNLIMITED = 2n ** 255n;
 
@@ -23,7 +24,7 @@ const OPERATOR_ABI = [
 ] as const;
 const FACTORY = [{ type: 'function', name: 'factory', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] }] as const;
 
-export type SpenderKind = 'router' | 'contract' | 'eoa' | 'self-destructed';
+export type SpenderKind = 'router' | 'drainer' | 'contract' | 'eoa' | 'self-destructed';
 
 export interface LiveApproval {
   /** erc20: an allowance; operator: an ERC-721/1155 ApprovalForAll over every item the owner holds. */
@@ -34,6 +35,8 @@ export interface LiveApproval {
   spenderKind: SpenderKind;
   /** The DEX whose router the spender is. */
   dex: string | null;
+  /** For a drainer: owners it swept without their transaction (drainers/v1). */
+  drained: DrainerRecord['victims'] | null;
   allowance: string;
   unlimited: boolean;
   balance: string;
@@ -85,7 +88,7 @@ async function allowances(chain: ConnectedChain, owner: Address, market: Market 
       token,
       symbol: market?.tokens.get(token.toLowerCase())?.symbol ?? null,
       spender,
-      spenderKind: dex ? 'router' : await kindOf(chain, spender, l.blockNumber),
+      ...(dex ? { spenderKind: 'router' as const, drained: null } : await judge(chain, spender, l.blockNumber, toBlock)),
       dex,
       allowance: formatUnits(allowance, decimals),
       unlimited: allowance >= UNLIMITED,
@@ -120,7 +123,7 @@ async function operatorApprovals(chain: ConnectedChain, owner: Address, toBlock:
     const operator = getAddress(l.args.operator!);
     out.push({
       standard: 'operator', token: getAddress(l.address), symbol: null, spender: operator,
-      spenderKind: await kindOf(chain, operator, l.blockNumber), dex: null,
+      ...(await judge(chain, operator, l.blockNumber, toBlock)), dex: null,
       allowance: 'all', unlimited: true,
       // ERC-721 counts the items held; ERC-1155's balanceOf takes an id, so the count is unknown.
       balance: held.status === 'success' ? String(held.result) : 'unknown',
@@ -132,7 +135,14 @@ async function operatorApprovals(chain: ConnectedChain, owner: Address, toBlock:
   return { approvals: out, logs: logs.length };
 }
 
-/** A spender that is no known router: an account without code, a contract, or one whose code is gone since it was approved. */
+/** A spender that is no known router: a drainer by its record, else what its code says. */
+async function judge(chain: ConnectedChain, spender: Address, approvedAt: bigint, toBlock: bigint): Promise<{ spenderKind: SpenderKind; drained: LiveApproval['drained'] }> {
+  const record = await drainerRecord(chain, spender, toBlock);
+  if (record.drainer) return { spenderKind: 'drainer', drained: record.victims };
+  return { spenderKind: await kindOf(chain, spender, approvedAt), drained: null };
+}
+
+/** An account without code, a contract, or one whose code is gone since it was approved. */
 async function kindOf(chain: ConnectedChain, spender: Address, approvedAt: bigint): Promise<SpenderKind> {
   const now = await chain.client.getCode({ address: spender });
   if (now && now !== '0x') return 'contract';

@@ -19,8 +19,9 @@ const approvalRow = z.object({
   token: address,
   symbol: z.string().nullable(),
   spender: address,
-  spenderKind: z.enum(['router', 'contract', 'eoa', 'self-destructed']).describe('router: its factory() is a DEX factory of the chain; eoa: no code; self-destructed: code at the approval, none now.'),
+  spenderKind: z.enum(['router', 'drainer', 'contract', 'eoa', 'self-destructed']).describe('router: its factory() is a DEX factory of the chain; drainer: it has swept other owners who approved it, in transactions they did not send and that paid them nothing (drainers/v1): revoke at once; eoa: no code; self-destructed: code at the approval, none now.'),
   dex: z.string().nullable(),
+  drained: z.array(z.object({ owner: address, token: address, tx: z.string(), block: z.number().int() })).nullable().describe('For a drainer: the owners it swept, each with the sweep transaction (the evidence).'),
   allowance: z.string().describe('Decimal, token units; "all" for an operator.'),
   unlimited: z.boolean().describe('At least 2^255 raw units, or an operator.'),
   balance: z.string().describe('The owner\'s balance now, token units (items held for ERC-721; "unknown" for ERC-1155).'),
@@ -32,7 +33,7 @@ const approvalRow = z.object({
 export const approvalScanSkill = defineSkill({
   id: 'approval-security-scan',
   title: 'Approval security scan',
-  description: 'An address\'s live approvals on a chain, ERC-20 allowances and ERC-721/1155 operator grants: each spender and what it is (DEX router, contract, externally owned account, self-destructed contract), the allowance (unlimited flagged), the value at risk now, and the unsigned transaction that revokes it.',
+  description: 'An address\'s live approvals on a chain, ERC-20 allowances and ERC-721/1155 operator grants: each spender and what it is (DEX router, known drainer by its sweeps of other wallets, contract, externally owned account, self-destructed contract), the allowance (unlimited flagged), the value at risk now, and the unsigned transaction that revokes it.',
   tags: ['approvals', 'allowance', 'revoke', 'wallet-safety', 'drainer'],
   examples: ['Which approvals on my wallet 0x... are risky?', 'What should I revoke on 0x... on base?'],
   input: z.strictObject({
@@ -52,7 +53,9 @@ export const approvalScanSkill = defineSkill({
     const rows = r.approvals as { symbol: string | null; token: string; spender: string; spenderKind: string; unlimited: boolean; valueAtRiskUsd: number | null }[];
     if (!rows.length) return `${r.owner} has no live approval on ${r.chain} (${r.approvalLogs} approval logs read).`;
     const risky = rows.filter((a) => a.spenderKind !== 'router');
-    return `${r.owner} has ${rows.length} live approval${rows.length === 1 ? '' : 's'} on ${r.chain}, ${rows.filter((a) => a.unlimited).length} unlimited; ` +
+    const drainers = rows.filter((a) => a.spenderKind === 'drainer');
+    const alarm = drainers.length ? `DRAINER: ${drainers.map((a) => `${a.symbol ?? a.token} approved to ${a.spender}, a drainer that has swept other wallets (${usd(a.valueAtRiskUsd)} at risk)`).join('; ')}: revoke now. ` : '';
+    return `${alarm}${r.owner} has ${rows.length} live approval${rows.length === 1 ? '' : 's'} on ${r.chain}, ${rows.filter((a) => a.unlimited).length} unlimited; ` +
       `${risky.length ? `${risky.length} to spenders that are no DEX router (revoke first): ${risky.slice(0, 3).map((a) => `${a.symbol ?? a.token} to ${a.spender} (${a.spenderKind}, ${usd(a.valueAtRiskUsd)} at risk)`).join('; ')}` : 'every spender is a DEX router'}.`;
   },
   admit: async (input, ctx) => void admitChain(ctx, input.chain),
