@@ -118,6 +118,13 @@ export const LENDING_MARKETS: Partial<Record<EvmChainName, { readonly protocol: 
   zksync: { protocol: 'aave-v3', pool: '0x78e30497a3c7527d953c6B1E3541b021A98Ac43c', oracle: '0xC7F58Fca663a8d377B6D0c9703C697f56dC40088' },
 };
 
+/**
+ * Uniswap v4's singleton PoolManager, by chain, as Uniswap's deployment list gives it: the hook
+ * radar reads its Initialize and Swap logs. The embedded Base places its own singleton manager
+ * (SibylPoolManager: v4's events, PoolId and hook address bits) at Base's address.
+ */
+export const V4_POOL_MANAGERS: Partial<Record<EvmChainName, Address>> = { base: '0x498581fF718922c3f8e6A244956aF099B2652b2b' };
+
 /** Multicall3's address, identical on every EVM chain. */
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
 

@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Address } from 'viem';
+import type { Address, Hex } from 'viem';
 
 export interface WorldLabels {
   chain: string;
@@ -66,6 +66,15 @@ export interface WorldLabels {
     block: number; borrower: Address; liquidator: Address; collateral: Address; debtAsset: Address;
     collateralSeized: string; debtCovered: string; bonusUsd: number;
   }[];
+  /**
+   * Hooks on the v4-style pool manager (world/modules/hooks.ts, Base): each hook's address, the
+   * callbacks it implements (v4's permission names, e.g. beforeSwap, beforeSwapReturnDelta), the
+   * risks planted in it ('owner-fee', 'owner-pause', 'upgradeable', 'delegatecall', 'selfdestruct',
+   * 'takes-input'), its owner or proxy admin, its implementation (behind a proxy) and its pools'
+   * PoolIds; and every swap whose whole input a malicious hook kept (amount in raw units).
+   */
+  hooks: { hook: Address; name: string; permissions: string[]; risks: string[]; owner: Address | null; implementation: Address | null; pools: Hex[] }[];
+  hookVictims: { hook: Address; pool: Hex; victim: Address; token: Address; amountIn: string; block: number }[];
 }
 
 export function emptyLabels(chain: string, seed: string): WorldLabels {
@@ -77,6 +86,7 @@ export function emptyLabels(chain: string, seed: string): WorldLabels {
     drainers: [], drainerApprovals: [],
     vaults: [],
     lendingMarket: null, lendingPositions: [], liquidations: [],
+    hooks: [], hookVictims: [],
   };
 }
 
