@@ -7,6 +7,7 @@ import { marketMoversSkill } from './market/market-movers.js';
 import { tradeSignalsSkill } from './market/trade-signals.js';
 import { approvalScanSkill } from './wallets/approvals.js';
 import { forgottenAssetsSkill } from './wallets/forgotten.js';
+import { claimableAirdropsSkill } from './wallets/airdrops.js';
 import { mevDetectionSkill } from './mev/mevdetection.js';
 import { tokenSnipingSkill } from './security/tokensniping.js';
 import { holderConcentrationSkill } from './security/holderconcentration.js';
@@ -48,7 +49,7 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   creatorLaunchesSkill, creatorVolumeSkill, virtualPoolsSkill, rugPullScannerSkill,
   curveLaunchesSkill, curveVolumeSkill, curveGraduationSkill, generalAnalysisSkill,
   // Computed capabilities sold on the agent surfaces (no HTTP data path in the spec).
-  topGainersSkill, marketMoversSkill, tradeSignalsSkill, approvalScanSkill, forgottenAssetsSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
+  topGainersSkill, marketMoversSkill, tradeSignalsSkill, approvalScanSkill, forgottenAssetsSkill, claimableAirdropsSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
   transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
   copyTradingLeaderboardSkill, copyTradingIntelSkill, crossChainArbitrageSkill, mevProtectionSkill, smartContractAuditSkill,
   backtestCustomStrategySkill, backtestStrategySkill, chainMarketsSkill, alphaGainersSkill,

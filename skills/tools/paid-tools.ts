@@ -122,7 +122,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       pnl: { skill: 'wallet-pnl', params: walletOnChain },
       trust: { skill: 'wallet-trust-score', params: walletOnChain },
       forgotten: { skill: 'forgotten-assets-scan', params: (i) => defined({ address: i.walletAddress, chain: i.chain }) },
-      airdrops: none('claimable-airdrops'),
+      airdrops: { skill: 'claimable-airdrops', params: (i) => defined({ address: i.walletAddress, chain: i.chain }) },
       quantum: none('pqc-wallet-scan'),
     },
     defaultKind: 'portfolio',

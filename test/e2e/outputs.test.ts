@@ -62,6 +62,7 @@ describe('every working skill answers its output schema', () => {
       'trade-signals': { chain: 'base', limit: 5, timeframe: '1h' },
       'approval-security-scan': { address: wallet, chain: 'base' },
       'forgotten-assets-scan': { address: wallet },
+      'claimable-airdrops': { address: wallet },
       'token-sniping': token,
       'mev-detection': { ...list, timeperiod: '30d' },
       'holder-concentration': token,

@@ -19,6 +19,7 @@ export const SPEC_SKILL_PRICE = {
   'trade-signals': usdc('0.50'),
   'approval-security-scan': usdc('0.50'),
   'forgotten-assets-scan': usdc('0.50'),
+  'claimable-airdrops': usdc('0.25'),
 } as const;
 
 /** §4.2 paid HTTP operations under /x402/data/ (by path suffix); §4.1's free-form report (a typed capability body on that path pays the skill's price). */

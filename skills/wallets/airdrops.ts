@@ -1,0 +1,113 @@
+/**
+ * Claimable airdrops: an address's merkle-distributor allocations per chain (airdrops/v1), read
+ * from the chain: amount, USD value, deadline, status, and for those it can still claim the
+ * unsigned claim transaction with its proof. Every connected chain unless one is named; a chain
+ * that cannot be read is listed under `errors`, never guessed. Nothing is signed or sent by Sibyl.
+ */
+import { z } from 'zod';
+import type { Address } from 'viem';
+import type { ChainName } from '../../chain/chains.js';
+import { AIRDROPS_METHODOLOGY, airdropAllocations } from '../intel/airdrops.js';
+import { provenance } from '../intel/provenance.js';
+import { admitChain } from '../admission.js';
+import { SibylError } from '../errors.js';
+import { loadMarket } from '../market/load.js';
+import { address, chainGap, multiChainProvenanceShape, provenanceShape } from '../outputs.js';
+import { EVM_CHAINS, evmAddressParam } from '../params.js';
+import { defineSkill } from '../registry.js';
+import { usd } from '../summary.js';
+
+const allocation = z.object({
+  distributor: address,
+  token: address,
+  symbol: z.string().nullable(),
+  index: z.number().int().describe('The leaf\'s index in the distributor\'s tree.'),
+  amount: z.string().describe('Token units (decimal).'),
+  amountRaw: z.string().describe('Raw integer units, as the leaf holds them.'),
+  status: z.enum(['claimable', 'claimed', 'expired', 'unfunded']).describe('claimed: isClaimed(index) on chain; expired: the deadline is before the block read; unfunded: the distributor holds less than the amount; else claimable.'),
+  valueUsd: z.number().nullable().describe('The amount at the token\'s indexed price now; null when unpriced.'),
+  unpricedReason: z.string().nullable(),
+  deadline: z.object({ unix: z.number().int(), iso: z.string() }).describe('The distributor\'s endTime(): claims after it revert.'),
+  createdAt: z.object({ block: z.number().int(), tx: z.string() }),
+  claim: z.object({ to: address, data: z.string(), proof: z.array(z.string()) }).nullable()
+    .describe('Unsigned claim(index, account, amount, proof) on the distributor, for anyone to send (the tokens go to the address); only when claimable.'),
+});
+
+const chainScan = z.object({
+  ...provenanceShape,
+  factory: address.nullable().describe('The airdrop factory read; null when the chain has none.'),
+  distributors: z.number().int().describe('Distributors the factory created up to the block read.'),
+  factoryLogs: z.number().int(),
+  claimableUsd: z.number().describe('What the priced claimable allocations are worth.'),
+  allocations: z.array(allocation).describe('Claimable first, then unfunded, claimed and expired; most value first.'),
+  unreadable: z.array(z.object({ distributor: address, reason: z.string() })).describe('Distributors whose published leaves do not rebuild the root on chain (or could not be read): not trusted, not guessed.'),
+});
+
+export const claimableAirdropsSkill = defineSkill({
+  id: 'claimable-airdrops',
+  title: 'Claimable airdrops',
+  description: 'Merkle-distributor airdrop allocations of an address, per chain: amount, USD value, deadline and status (claimable, claimed, expired, unfunded), and for each it can still claim the unsigned claim transaction with its proof. Every chain unless one is named.',
+  tags: ['airdrop', 'claim', 'merkle', 'distributor', 'unclaimed', 'wallet-safety'],
+  examples: ['Do I have airdrops to claim on 0x...?', 'Unclaimed airdrops for 0x... on base'],
+  input: z.strictObject({
+    address: evmAddressParam('The wallet whose allocations to find (0x + 40 hex).'),
+    // No default (chainParam's would apply even when optional): absent means every chain.
+    chain: z.enum(EVM_CHAINS).optional().describe(`One of ${EVM_CHAINS.join(', ')}; every connected chain when absent.`),
+  }),
+  price: '0.25',
+  toolName: 'claimable_airdrops',
+  surfaces: ['a2a', 'mcp', 'agent'],
+  output: z.object({
+    ...multiChainProvenanceShape,
+    owner: address,
+    chains: z.array(chainScan).describe('Each chain read, with its own provenance.'),
+    errors: z.array(chainGap).describe('Chains that could not be read.'),
+    claimableUsd: z.number(),
+  }),
+  summarize: (r) => {
+    const rows = (r.chains as { chain: string; allocations: { status: string; symbol: string | null; token: string; amount: string; valueUsd: number | null; deadline: { iso: string } }[] }[])
+      .flatMap((c) => c.allocations.map((a) => ({ ...a, chain: c.chain })));
+    const read = `${r.chains.map((c: { chain: string }) => c.chain).join(', ') || 'no chain'}${r.errors.length ? ` (${r.errors.length} chain${r.errors.length === 1 ? '' : 's'} unread)` : ''}`;
+    const open = rows.filter((a) => a.status === 'claimable');
+    if (!rows.length) return `No airdrop allocation for ${r.owner} on ${read}.`;
+    const others = rows.length - open.length;
+    return `${r.owner} can claim ${open.length} airdrop${open.length === 1 ? '' : 's'} worth ${usd(r.claimableUsd)} on ${read}` +
+      `${open.length ? `: ${open.slice(0, 3).map((a) => `${a.amount} ${a.symbol ?? a.token} on ${a.chain} (${usd(a.valueUsd)}, by ${a.deadline.iso.slice(0, 10)})`).join('; ')}` : ''}` +
+      `${others ? `; ${others} more already claimed, expired or unfunded` : ''}.`;
+  },
+  admit: async (input, ctx) => void (input.chain && admitChain(ctx, input.chain)),
+  async handler(input, ctx) {
+    const names: string[] = input.chain ? [input.chain] : ctx.chains.list().map((c) => c.name as string).filter((n) => (EVM_CHAINS as readonly string[]).includes(n));
+    const chains: z.input<typeof chainScan>[] = [];
+    const errors: { chain: string; reason: string }[] = [];
+    await Promise.all(names.map(async (name) => {
+      try {
+        const chain = ctx.chains.get(name as ChainName);
+        const head = await chain.client.getBlock();
+        // Prices come from the chain's index when it has one; without it the amounts stand unpriced.
+        const market = await loadMarket(ctx, name as ChainName).then((m) => m.market, () => null);
+        const scan = await airdropAllocations(chain, input.address as Address, market, head);
+        chains.push({
+          ...provenance(chain, { number: head.number, timestamp: head.timestamp }, AIRDROPS_METHODOLOGY, { from: 0n, to: head.number }),
+          factory: scan.factory, distributors: scan.distributors, factoryLogs: scan.logs,
+          claimableUsd: round2(scan.allocations.reduce((s, a) => s + (a.status === 'claimable' ? (a.valueUsd ?? 0) : 0), 0)),
+          allocations: scan.allocations, unreadable: scan.unreadable,
+        });
+      } catch (err) {
+        errors.push({ chain: name, reason: err instanceof SibylError ? err.message : 'the chain could not be read' });
+      }
+    }));
+    // Every chain failing is no answer at all: refused, uncharged.
+    if (!chains.length) throw new SibylError('upstream_unavailable', `no chain could be read: ${errors.map((e) => `${e.chain}: ${e.reason}`).join('; ')}; nothing was charged`);
+    chains.sort((a, b) => names.indexOf(a.chain) - names.indexOf(b.chain));
+    return {
+      source: [...new Set(chains.map((c) => c.source))].join(','),
+      asOf: { timestamp: chains.map((c) => c.asOf.timestamp).sort().at(-1)! },
+      methodology: AIRDROPS_METHODOLOGY,
+      owner: input.address.toLowerCase(), chains, errors,
+      claimableUsd: round2(chains.reduce((s, c) => s + c.claimableUsd, 0)),
+    };
+  },
+});
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
