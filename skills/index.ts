@@ -7,6 +7,7 @@ import { marketMoversSkill } from './market/market-movers.js';
 import { tradeSignalsSkill } from './market/trade-signals.js';
 import { approvalScanSkill } from './wallets/approvals.js';
 import { forgottenAssetsSkill } from './wallets/forgotten.js';
+import { hookRadarSkill } from './defi/hook-radar.js';
 import { claimableAirdropsSkill } from './wallets/airdrops.js';
 import { mevDetectionSkill } from './mev/mevdetection.js';
 import { tokenSnipingSkill } from './security/tokensniping.js';
@@ -32,12 +33,16 @@ import { contractReviewSkill, smartContractAuditSkill } from './security/contrac
 import { copyTradingIntelSkill, copyTradingLeaderboardSkill } from './wallets/copy-trading.js';
 import { crossChainArbitrageSkill } from './defi/cross-chain.js';
 import { mevProtectionSkill } from './mev/mev-protection.js';
+import { mempoolWatchSkill } from './mev/mempool-watch.js';
 import { altcoinSeasonSkill, yieldAnalysisSkill } from './defi/yield-analysis.js';
+import { vaultsListSkill, yieldDiscoverSkill } from './defi/vaults.js';
+import { vaultDepositPlanSkill, yieldDepositSkill, yieldRebalanceSkill } from './defi/yield-plans.js';
 import { forecastAccuracyTool, priceForecastTool } from './forecast/tools.js';
 import { marketSentimentTool, topMoversTool } from './market/movers.js';
 import { smartMoneyFlowTool, smartMoneyInflowTool, whalePrintsTool } from './whales/flow-tools.js';
 import { tokenSafetyTool } from './security/token-safety.js';
 import { launchpadRadarTool } from './launchpad/radar.js';
+import { socialHypeTool } from './social/hype.js';
 import { serviceCapabilitiesTool } from './agent/capabilities.js';
 import { forecastInferenceSkill } from './forecast-inference.js';
 import { Registry, type Skill } from './registry.js';
@@ -49,13 +54,14 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   creatorLaunchesSkill, creatorVolumeSkill, virtualPoolsSkill, rugPullScannerSkill,
   curveLaunchesSkill, curveVolumeSkill, curveGraduationSkill, generalAnalysisSkill,
   // Computed capabilities sold on the agent surfaces (no HTTP data path in the spec).
-  topGainersSkill, marketMoversSkill, tradeSignalsSkill, approvalScanSkill, forgottenAssetsSkill, claimableAirdropsSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
+  topGainersSkill, marketMoversSkill, tradeSignalsSkill, approvalScanSkill, forgottenAssetsSkill, hookRadarSkill, claimableAirdropsSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
   transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
-  copyTradingLeaderboardSkill, copyTradingIntelSkill, crossChainArbitrageSkill, mevProtectionSkill, smartContractAuditSkill,
+  vaultsListSkill, yieldDiscoverSkill, yieldDepositSkill, vaultDepositPlanSkill, yieldRebalanceSkill,
+  copyTradingLeaderboardSkill, copyTradingIntelSkill, crossChainArbitrageSkill, mevProtectionSkill, mempoolWatchSkill, smartContractAuditSkill,
   backtestCustomStrategySkill, backtestStrategySkill, chainMarketsSkill, alphaGainersSkill,
   // The tool server's free tools (priced FREE_USD, `mcp` surface only); those without a feed are in PLANNED_SKILLS.
   priceForecastTool, forecastAccuracyTool, marketSentimentTool, topMoversTool, smartMoneyFlowTool, whalePrintsTool,
-  tokenSafetyTool, smartMoneyInflowTool, launchpadRadarTool, serviceCapabilitiesTool,
+  tokenSafetyTool, smartMoneyInflowTool, launchpadRadarTool, socialHypeTool, serviceCapabilitiesTool,
   // Served on its own API path, paid with x402 or a service-token quota.
   forecastInferenceSkill,
   ...PLANNED_SKILLS,

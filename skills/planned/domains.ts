@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { SibylError } from '../errors.js';
 import { defineFreeTool, disabledResult, freeOutput } from '../free.js';
 import type { UsdPrice } from '../money.js';
-import { FREE_ROWS, NARROW_ROWS, rowsParam } from '../params.js';
+import { FREE_ROWS, rowsParam } from '../params.js';
 import { neverAnswers } from '../outputs.js';
 import { defineSkill, type CatalogEntry } from '../registry.js';
 
@@ -23,7 +23,6 @@ export const DISABLED_DOMAINS = {
   'wallet-safety': 'approval, airdrop and dormant-asset indexes',
   'defi-positions': 'vault, fixed-yield and lending-position indexes',
   mempool: 'a mempool feed',
-  hooks: 'a Uniswap v4 hook index',
   signals: 'trade-signal and regime models',
   perps: 'perpetual-futures venues',
   strategies: 'a strategy engine',
@@ -31,7 +30,6 @@ export const DISABLED_DOMAINS = {
   'agent-memory': 'an agent context store',
   government: 'government disclosure and contract feeds',
   'analyst-calls': 'a graded-calls feed',
-  social: 'a social-media feed',
 } as const;
 export type DisabledDomain = keyof typeof DISABLED_DOMAINS;
 
@@ -79,7 +77,6 @@ function plannedTool(p: Pick<Planned, 'id' | 'title' | 'description' | 'tags' | 
 }
 
 const freeRows = z.strictObject({ limit: rowsParam(FREE_ROWS) });
-const SOCIAL_SENTIMENTS = ['All', 'Positive', 'Negative', 'Neutral'] as const;
 
 export const PLANNED_SKILLS = [
   planned({ id: 'bitcoin-mempool-intelligence', domain: 'bitcoin', price: '0.25', catalog: { id: 'bitcoin-mempool', rateLimitPerMinute: 60, timeTargetSeconds: 15 }, title: 'Bitcoin mempool intelligence', description: 'Bitcoin mempool congestion, fee-rate tiers and the fee to pay for confirmation in the next blocks.', tags: ['bitcoin', 'btc', 'mempool', 'fees', 'sats-per-vbyte', 'confirmation'], examples: ['What fee rate gets a bitcoin transaction confirmed next block?'] }),
@@ -98,10 +95,6 @@ export const PLANNED_SKILLS = [
   planned({ id: 'generate-song', domain: 'media', price: '1.25', title: 'Song generation', description: 'Generate a song from a prompt, with lyrics and genre.', tags: ['song', 'music', 'generate', 'lyrics', 'media'], examples: ['Write and produce a song about DeFi'] }),
   // Priced kinds of the paid MCP tools (spec 4.6 prices) whose engines are not built yet.
   planned({ id: 'fixed-yield-analysis', domain: 'defi-positions', price: '0.50', kindOnly: true, title: 'Fixed-yield analysis', description: 'Fixed-rate markets of yield-bearing assets: implied fixed APY, maturity, liquidity.', tags: ['fixed-yield', 'pendle', 'maturity'], examples: ['Best fixed yields right now'] }),
-  planned({ id: 'yield-discover', domain: 'defi-positions', price: '0.10', kindOnly: true, title: 'Yield discovery', description: 'Vaults and pools by realised APY from share-price history.', tags: ['yield', 'apy', 'vaults'], examples: ['Where can I earn yield on USDC?'] }),
-  planned({ id: 'vaults-list', domain: 'defi-positions', price: '0.10', kindOnly: true, title: 'Vaults list', description: 'ERC-4626 vaults with realised APY, TVL and underlying.', tags: ['vaults', 'erc4626', 'tvl'], examples: ['List the biggest vaults'] }),
-  planned({ id: 'mempool-watch', domain: 'mempool', price: '0.45', kindOnly: true, title: 'Mempool watch', description: 'Pending transactions over a 30-120 s listening window: large swaps, approvals, contract deployments.', tags: ['mempool', 'pending'], examples: ['What is pending in the mempool?'] }),
-  planned({ id: 'v4-hook-radar', domain: 'hooks', price: '0.25', kindOnly: true, title: 'Uniswap v4 hook radar', description: 'New Uniswap v4 pools by hook, with the permissions and risk notes of each hook.', tags: ['uniswap-v4', 'hooks'], examples: ['New v4 hooks today'] }),
   planned({ id: 'regime-classification', domain: 'signals', price: '0.50', kindOnly: true, title: 'Regime classification', description: 'The market regime (trend, range, stress) per asset, with its inputs.', tags: ['regime', 'trend'], examples: ['Is BTC trending or ranging?'] }),
   planned({ id: 'perp-smart-money', domain: 'perps', price: '0.50', kindOnly: true, title: 'Perp smart money', description: 'Positions of profitable perpetual-futures traders.', tags: ['perps', 'hyperliquid', 'positions'], examples: ['What are smart perp traders long?'] }),
   planned({ id: 'meta-strategy', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Meta-strategy', description: 'Which strategy family fits the current regime.', tags: ['strategy', 'meta'], examples: ['Which strategy fits this market?'] }),
@@ -133,6 +126,4 @@ export const PLANNED_SKILLS = [
   plannedTool({ id: 'congress-trades', toolName: 'get_congress_trades', domain: 'government', input: freeRows, title: 'Congress trades', description: 'Stock trades disclosed by members of Congress.', tags: ['congress', 'equities'] }),
   plannedTool({ id: 'government-contracts', toolName: 'get_government_contracts', domain: 'government', input: freeRows, title: 'Government contracts', description: 'Government contract awards and the tickers they move.', tags: ['government', 'contracts', 'equities'] }),
   plannedTool({ id: 'analyst-accuracy', toolName: 'get_analyst_accuracy', domain: 'analyst-calls', input: freeRows, title: 'Analyst accuracy', description: 'Track records of market callers.', tags: ['analysts', 'accuracy'] }),
-  plannedTool({ id: 'social-hype', toolName: 'get_social_hype', domain: 'social', title: 'Social hype (BSC)', description: 'Social attention and sentiment of BSC tokens.', tags: ['social', 'hype', 'bsc'],
-    input: z.strictObject({ limit: rowsParam(NARROW_ROWS), sentiment: z.enum(SOCIAL_SENTIMENTS).default('All').describe(`${SOCIAL_SENTIMENTS.join(', ')}; default All.`) }) }),
 ];

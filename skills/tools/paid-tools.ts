@@ -14,6 +14,7 @@ import { evmAddressParam, rowsParam, tokenParam, TOOL_ROWS } from '../params.js'
 import { contractReviewSkill } from '../security/contract-review.js';
 import { transactionDebuggerSkill } from '../transactions/transactions.js';
 import { copyTradingIntelSkill } from '../wallets/copy-trading.js';
+import { hookRadarSkill } from '../defi/hook-radar.js';
 import { clampTo, fitTo, inputField } from './fit.js';
 
 type Input = Record<string, unknown>;
@@ -79,8 +80,8 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'scan_hook_layer', title: 'Uniswap v4 hook radar', description: 'New Uniswap v4 hooks and their pools.',
-    input: z.strictObject({ chainId: z.union([z.literal(4663), z.literal(8453)]).optional().describe('4663 or 8453; omit for both.') }),
-    kinds: { radar: none('v4-hook-radar') }, defaultKind: 'radar',
+    input: z.strictObject({ chainId: asIn(hookRadarSkill, 'chainId', '4663 or 8453; omit for both.') }),
+    kinds: { radar: { skill: 'v4-hook-radar', params: (i) => defined({ chainId: i.chainId }) } }, defaultKind: 'radar',
   }),
   tool({
     name: 'forecast_chart', title: 'Chart forecast', description: 'A two-model forecast of a token with quantile bands, verdict and commentary over its chart.',
@@ -169,7 +170,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     input: z.strictObject({ tokenAddress: tokenParam('Token, for protection.').optional(), chain: chain7, timeframe: timeframe() }),
     kinds: {
       detection: { skill: 'mev-detection', params: (i) => ({ chain: i.chain, timeperiod: i.timeframe }) },
-      mempool: none('mempool-watch'),
+      mempool: { skill: 'mempool-watch', params: (i) => defined({ chain: i.chain, token: i.tokenAddress }) },
       protection: { skill: 'mev-protection', params: (i) => defined({ tokenAddress: i.tokenAddress, chain: i.chain }) },
     },
     defaultKind: 'detection',
@@ -227,7 +228,9 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     input: z.strictObject({ chain: z.enum([...CHAIN7, 'stockchain']).default('base').describe('A chain, or stockchain; default base.'), limit: rows }),
     kinds: {
       defi: { skill: 'defi-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
-      pendle: none('fixed-yield-analysis'), discover: none('yield-discover'), liquidations: none('liquidation-monitor'),
+      pendle: none('fixed-yield-analysis'),
+      discover: { skill: 'yield-discover', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
+      liquidations: none('liquidation-monitor'),
     },
     defaultKind: 'defi',
   }),
@@ -264,7 +267,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   tool({
     name: 'check_content_integrity', title: 'Content integrity', description: 'Judge content, deep-scan it, or list vaults.',
     input: z.strictObject({ content: z.string().max(20_000).optional().describe('The content.') }),
-    kinds: { judge: none('content-judge'), deep_scan: none('integrity-deep-scan'), vaults: none('vaults-list') },
+    kinds: { judge: none('content-judge'), deep_scan: none('integrity-deep-scan'), vaults: { skill: 'vaults-list', params: () => ({}) } },
     defaultKind: 'judge',
   }),
   tool({

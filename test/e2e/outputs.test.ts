@@ -37,7 +37,7 @@ async function run(skill: Skill, body: Record<string, unknown>) {
 }
 
 describe('every working skill answers its output schema', () => {
-  it('on the world, once each', { timeout: 240_000 }, async () => {
+  it('on the world, once each', { timeout: 300_000 }, async () => {
     const by = (id: string) => registry.byId(id)!;
     // A wallet and a transaction of the world, for the skills that take one.
     const whales = await run(by('whale-tracking'), { chain: 'base', limit: 5, timeperiod: '30d' });
@@ -62,6 +62,7 @@ describe('every working skill answers its output schema', () => {
       'trade-signals': { chain: 'base', limit: 5, timeframe: '1h' },
       'approval-security-scan': { address: wallet, chain: 'base' },
       'forgotten-assets-scan': { address: wallet },
+      'mempool-watch': { chain: 'base', windowSeconds: 30 },
       'claimable-airdrops': { address: wallet },
       'token-sniping': token,
       'mev-detection': { ...list, timeperiod: '30d' },

@@ -19,6 +19,13 @@ export const SPEC_SKILL_PRICE = {
   'trade-signals': usdc('0.50'),
   'approval-security-scan': usdc('0.50'),
   'forgotten-assets-scan': usdc('0.50'),
+  'v4-hook-radar': usdc('0.25'),
+  'vaults-list': usdc('0.10'),
+  'yield-discover': usdc('0.10'),
+  'yield-deposit': usdc('0.50'),
+  'yield-vault-deposit-plan': usdc('0.50'),
+  'yield-rebalance': usdc('0.25'),
+  'mempool-watch': usdc('0.45'),
   'claimable-airdrops': usdc('0.25'),
 } as const;
 
