@@ -13,27 +13,30 @@ import { IndexReader } from '../indexer/reader.js';
 import { MemoryStore } from '../store/memory.js';
 import type { WorldLabels } from '../world/labels.js';
 import { startWorld, worldGenesisTimestamp } from '../world/index.js';
+import type { World } from '../world/world.js';
 
 export interface IndexedChain {
   readonly chain: ConnectedChain;
   readonly store: MemoryStore;
   readonly reader: IndexReader;
   readonly labels: WorldLabels;
+  /** The chain's simulator, between blocks (off-chain feeds its modules wrote, e.g. the social feed, are read from it; an evaluation may step it on, last). */
+  readonly world: World;
 }
 
 export async function withIndexedWorld(seed: string, days: number, chains: readonly EvmChainName[], each: (c: IndexedChain) => Promise<void>): Promise<void> {
   const devnet = await startDevnet({ chains, basePort: 0, genesisTimestamp: worldGenesisTimestamp(days), fifo: true });
   try {
     const world = await startWorld(devnet.chains, { seed, days, meanBlockSeconds: 2_400, liveBlockMs: 0, labelsPath: join(tmpdir(), `sibyl-eval-${seed}-${process.pid}.json`) });
-    world.stop();
     const runtime = new ChainRuntime();
     for (const [i, c] of devnet.chains.entries()) {
       const chain = runtime.add(c.name, c.rpcUrl, 'embedded');
       const store = new MemoryStore();
       // Short ranges: a node answers weeks of a busy world in one getLogs only slowly.
       await new ChainIndexer(chain, store, { range: 25, reorgDepth: 12, lookbackBlocks: 1e9 }).sync();
-      await each({ chain, store, reader: new IndexReader(store, chain.spec.chainId), labels: world.worlds[i]!.labels });
+      await each({ chain, store, reader: new IndexReader(store, chain.spec.chainId), labels: world.worlds[i]!.labels, world: world.worlds[i]! });
     }
+    world.stop();
   } finally {
     await devnet.stop();
   }

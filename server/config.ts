@@ -49,6 +49,8 @@ export interface Config {
   readonly logLookbackBlocks: number;
   /** The Solana launchpad feed of the curve-* operations; undefined when CURVE_FEED is off. */
   readonly curve: { kind: 'embedded'; seed: string; genesisTime: number | undefined } | undefined;
+  /** The social feed of get_social_hype: the BSC world's posts (embedded), or none (SOCIAL_FEED=off). */
+  readonly social: { kind: 'embedded' } | undefined;
   /** The forecast engine; undefined when FORECAST is off (forecasts then answer 503, uncharged). */
   readonly forecast: ForecastConfig | undefined;
   /** The report agent's language model (any OpenAI-compatible server), or none: the offline planner. */
@@ -88,6 +90,7 @@ const envSchema = z.object({
   WORLD_SEED: z.string().min(1).max(100).default('sibyl'),
   CURVE_FEED: z.enum(['embedded', 'off']).default('embedded'),
   CURVE_GENESIS_TIME: int(0, 2 ** 40).optional(),
+  SOCIAL_FEED: z.enum(['embedded', 'off']).default('embedded'),
   WORLD_DAYS: z.coerce.number().min(0).max(60).default(30),
   WORLD_BLOCK_SECONDS: int(60, 86_400).default(2_400),
   WORLD_LIVE_BLOCK_MS: int(0, 600_000).default(3_000),
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     logLookbackBlocks: e.CHAIN_LOOKBACK_BLOCKS,
     curve: e.CURVE_FEED === 'embedded' ? { kind: 'embedded', seed: e.WORLD_SEED, genesisTime: e.CURVE_GENESIS_TIME } : undefined,
+    social: e.SOCIAL_FEED === 'embedded' ? { kind: 'embedded' } : undefined,
     // A model is used only when named; OPENAI_BASE_URL alone (or a key alone) leaves the offline planner.
     llm: e.SIBYL_LLM_MODEL ? { model: e.SIBYL_LLM_MODEL, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,
     reportMaxToolRounds: e.REPORT_MAX_TOOL_ROUNDS,

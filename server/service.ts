@@ -16,6 +16,8 @@ import { SettlementLedger } from '../payments/settlements.js';
 import { Outbox } from '../payments/outbox.js';
 import { startReconciler } from '../payments/reconciler.js';
 import { defaultCurveGenesis, EmbeddedCurveVenue } from '../world/curve/embedded.js';
+import { EmbeddedSocialFeed } from '../world/social/embedded.js';
+import type { SocialFeed } from '../world/social/feed.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './errors.js';
 import { createRegistry } from '../skills/index.js';
@@ -94,6 +96,8 @@ export interface StartOptions {
   reconcileIntervalMs?: number;
   /** Seconds between state dumps of each embedded chain (tests shorten it). */
   embeddedStateIntervalSeconds?: number;
+  /** A social feed given by the caller (tests hand in the feed of a world they built), over SOCIAL_FEED's. */
+  socialFeed?: SocialFeed;
 }
 
 export async function startSibyl(config: Config, options: StartOptions = {}): Promise<Sibyl> {
@@ -139,9 +143,12 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
   });
   curveReady?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   try {
+    let social = options.socialFeed;
     if (market && devnet) {
       const running = await market.start(devnet, options.onProgress);
       resources.unshift({ close: async () => running.stop() });
+      // The embedded social feed is the posts the BSC world writes: there only when this process runs it.
+      if (config.social) social ??= EmbeddedSocialFeed.of(running.worlds);
     }
     const chains = new ChainRuntime();
     for (const c of config.chains) {
@@ -199,7 +206,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
-    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(forecast && { forecast }) };
+    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(forecast && { forecast }) };
     const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
     if (forecast && config.forecast!.jobs) {

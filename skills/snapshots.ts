@@ -9,6 +9,7 @@ import { smartMoneyFlow, smartMoneyInflow } from './intel/smart-money-flow.js';
 import { whalePrints } from './intel/whale-prints.js';
 import { tokenSafety } from './intel/token-safety.js';
 import { launchpadRadar } from './intel/launchpad-radar.js';
+import { socialHypeSnapshot } from './intel/social-hype.js';
 
 export interface SnapshotJob {
   readonly id: string;
@@ -34,6 +35,7 @@ export const SNAPSHOT_JOBS = {
   inflow: { id: 'smart-money-inflow', everyMs: 10 * MINUTE, build: smartMoneyInflow },
   launchpad: { id: 'launchpad-radar', everyMs: 5 * MINUTE, build: launchpadRadar },
   sentiment: { id: 'market-sentiment', everyMs: 15 * MINUTE, build: marketSentiment },
+  social: { id: 'social-hype', everyMs: 10 * MINUTE, build: socialHypeSnapshot },
 } satisfies Record<string, SnapshotJob>;
 
 /** Where a job's snapshot is stored. */

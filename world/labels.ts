@@ -67,6 +67,16 @@ export interface WorldLabels {
     collateralSeized: string; debtCovered: string; bonusUsd: number;
   }[];
   /**
+   * The social feed (world/modules/social.ts, BSC): the shill accounts (feed author ids), each
+   * shilled token with its campaign's window (unix seconds) and ring, and every post's author
+   * kind and intended tone.
+   */
+  social: {
+    shillAccounts: string[];
+    shilled: { token: Address; symbol: string; reason: 'rug' | 'honeypot'; from: number; until: number; accounts: string[] }[];
+    posts: { id: string; kind: 'shill' | 'organic' | 'chatter' | 'project'; sentiment: 'positive' | 'negative' | 'neutral' }[];
+  };
+  /**
    * Hooks on the v4-style pool manager (world/modules/hooks.ts, Base): each hook's address, the
    * callbacks it implements (v4's permission names, e.g. beforeSwap, beforeSwapReturnDelta), the
    * risks planted in it ('owner-fee', 'owner-pause', 'upgradeable', 'delegatecall', 'selfdestruct',
@@ -86,6 +96,7 @@ export function emptyLabels(chain: string, seed: string): WorldLabels {
     drainers: [], drainerApprovals: [],
     vaults: [],
     lendingMarket: null, lendingPositions: [], liquidations: [],
+    social: { shillAccounts: [], shilled: [], posts: [] },
     hooks: [], hookVictims: [],
   };
 }

@@ -220,6 +220,11 @@ export class World {
     return world;
   }
 
+  /** A module of this world by name (read-only use: a feed serving what the module wrote). */
+  module(name: string): WorldModule | undefined {
+    return this.modules.find((m) => m.module.name === name)?.module;
+  }
+
   /** Everything the simulator keeps besides the chain, as JSON (taken between blocks). */
   toState(): WorldState {
     const big = (m: Map<string, bigint>) => [...m].map(([k, v]) => [k, v.toString()] as [string, string]);
@@ -284,6 +289,10 @@ export class World {
       token: (address) => world.tokens.get(address.toLowerCase()),
       pools: () => world.market.all(),
       pool: (dex, a, b) => world.market.find(dex, a, b),
+      listingSchedule: (address) => {
+        const l = world.listings.find((x) => x.token.address.toLowerCase() === address.toLowerCase());
+        return l && { listedAt: l.token.listedAt ?? 0, rugAt: l.rugAt };
+      },
       actors: (role) => world.actors.get(role) ?? [],
       actorAddress: (role, i) => world.actorAddress(role, i),
       referenceUsd: (token, t) => world.referenceUsd(token, t),

@@ -6,5 +6,6 @@ import type { WorldModuleFactory } from './module.js';
 import { drainersModule } from './drainers.js';
 import { airdropsModule } from './airdrops.js';
 import { vaultsModule } from './vaults.js';
+import { socialModule } from './social.js';
 
-export const WORLD_MODULES: readonly WorldModuleFactory[] = [drainersModule, airdropsModule, vaultsModule];
+export const WORLD_MODULES: readonly WorldModuleFactory[] = [drainersModule, airdropsModule, vaultsModule, socialModule];

@@ -38,6 +38,12 @@ export interface WorldHost {
   /** Every pool of the world's V2 DEXes, reserves as of the last mined block (and this block's queued swaps). */
   pools(): readonly Pool[];
   pool(dex: number, a: Address, b: Address): Pool | undefined;
+  /**
+   * A listing's schedule as the world planned it: when it was listed and, for a rug not yet
+   * pulled, when its creator pulls the liquidity (undefined for tokens the world did not list).
+   * The world's own plan, for modules whose actors know it (shills before a rug); never the analytics'.
+   */
+  listingSchedule(token: Address): { listedAt: number; rugAt: number | undefined } | undefined;
   /** The market's actors of a role (retail, whale, holder…). */
   actors(role: Role): readonly Address[];
   /** A module's own actor, derived from the seed (so a resumed world finds it again). */
