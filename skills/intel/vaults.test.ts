@@ -8,7 +8,7 @@ import { bestVaults, listVaults, realisedApy, topHolderPct, type PricePoint } fr
 
 const DAY = 86_400;
 const T_HEAD = 1_700_000_000 + 40 * DAY;
-const [USDC, OWNER_A, OWNER_B, OWNER_C, FOREIGN, NOT_VAULT] = [CHAINS.base.usdc, addr(0xa1), addr(0xb2), addr(0xc3), addr(0xf0), addr(0xdead0)].map((a) => getAddress(a));
+const [USDC, OWNER_A, OWNER_B, OWNER_C, FOREIGN, NOT_VAULT] = [CHAINS.base.usdc, addr(0xa1), addr(0xb2), addr(0xc3), addr(0xf0), addr(0xdead0)].map((a) => getAddress(a)) as [Address, Address, Address, Address, Address, Address];
 const [GROWING, DEPRECATED] = [addr(0x4626a), addr(0x4626b)];
 
 /** Share price of a vault compounding at `apy` a year, `t` seconds after `t0`. */
