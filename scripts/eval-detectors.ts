@@ -15,6 +15,7 @@ import { poolLiquidity } from '../skills/intel/security/liquidity.js';
 import { simulateTrade } from '../skills/intel/security/simulate.js';
 import { HIGH_TAX_PCT } from '../skills/intel/security/scan.js';
 import { origins, treasuryWallets } from '../skills/intel/security/deployer.js';
+import { airdropAllocations } from '../skills/intel/airdrops.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +38,7 @@ const scores: Record<string, Score> = {
   taxed: { truePositives: 0, predicted: 0, actual: 0 },
   rugs: { truePositives: 0, predicted: 0, actual: 0 },
   whales: { truePositives: 0, predicted: 0, actual: 0 },
+  claimableAirdrops: { truePositives: 0, predicted: 0, actual: 0 },
 };
 const add = (name: string, predicted: Set<string>, actual: Set<string>) => {
   const s = scores[name]!;
@@ -123,6 +125,22 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
     console.log('whale?', chain.name, [...detail].sort((a, b) => b[1].blocks.size - a[1].blocks.size).slice(0, 12).map(([w, d]) => `${role(w)}:${d.swaps}s/${d.transfers}t/${d.blocks.size}b`).join(' '));
   }
   add('whales', whaleWallets(whaleEvents, await treasuryWallets(market)), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
+  // Claimable airdrops: every labelled eligible account and the labelled actors that are not eligible, each scanned as
+  // the skill scans it at the index head; a claimable (distributor, account) is a prediction, and an allocation neither
+  // claimed by then nor past its deadline a label.
+  const at = await chain.client.getBlock({ blockNumber: BigInt(market.head.block) });
+  const eligible = new Set(labels.airdrops.flatMap((a) => a.allocations.map((l) => l.account.toLowerCase())));
+  const { whales, smartMoney, snipers, sandwichers, arbitrageurs, exchanges, liquidityProviders, holders } = labels.wallets;
+  const notEligible = [...whales, ...smartMoney, ...snipers, ...sandwichers, ...arbitrageurs, ...exchanges, ...liquidityProviders, ...holders].map((a) => a.toLowerCase()).filter((a) => !eligible.has(a));
+  const claimable = new Set<string>();
+  for (const account of new Set([...eligible, ...notEligible])) {
+    const scan = await airdropAllocations(chain, account as `0x${string}`, market, { number: at.number, timestamp: at.timestamp });
+    for (const a of scan.allocations) if (a.status === 'claimable') claimable.add(`${a.distributor.toLowerCase()}:${account}`);
+  }
+  add('claimableAirdrops', claimable, new Set(labels.airdrops.filter((a) => a.deadline >= Number(at.timestamp)).flatMap((a) => a.allocations
+    .filter((l) => !a.claims.some((c) => c.index === l.index && c.block <= Number(at.number)))
+    .map((l) => `${a.distributor.toLowerCase()}:${l.account.toLowerCase()}`))));
+  if (values.debug) console.log('airdrops', chain.name, 'eligible', eligible.size, 'not eligible scanned', notEligible.length);
 });
 
 
