@@ -31,4 +31,25 @@ describe('forgotten/v1', () => {
     expect(r.items.find((i) => i.kind === 'dead-lp')).toMatchObject({ sharePct: 50, redeemable: { token0: '20', token1: '100' }, pool: { token0: 'TKN', token1: 'USDC', liquidityUsd: 400 } });
     expect(r.valueUsd).toBe(200.5);
   });
+
+  it('shares of a deprecated ERC-4626 vault with what they redeem, valued; a live vault\'s shares are not forgotten', async () => {
+    const fx = tokenUsdc(10_000, 50_000);
+    const [OLD, LIVE] = [addr(0x4626a), addr(0x4626b)];
+    const vault = (v: typeof OLD, name: string, deprecated: boolean) => {
+      fx.token(v, name, 6);
+      fx.answer(v, 'asset', () => fx.usdc).answer(v, 'name', () => name).answer(v, 'symbol', () => name).answer(v, 'decimals', () => 6)
+        .answer(v, 'totalAssets', () => units(105, 6)).answer(v, 'totalSupply', () => units(100, 6)).answer(v, 'maxDeposit', () => (deprecated ? 0n : 2n ** 255n))
+        .answer(v, 'deprecated', () => deprecated).answer(v, 'convertToAssets', ([shares]) => ((shares as bigint) * 105n) / 100n);
+      fx.transfer(2, v, zeroAddress, W, units(40, 6));
+    };
+    vault(OLD, 'slUSDC', true);
+    vault(LIVE, 'spUSDC', false);
+    fx.answer(fx.usdc, 'symbol', () => 'USDC').answer(fx.usdc, 'decimals', () => 6).answer(fx.usdc, 'balanceOf', () => units(105, 6));
+    const market = await fx.market();
+    const r = await forgottenAssets(market, (await market.reader.checkpoint())!, W);
+    expect(r.items).toEqual([expect.objectContaining({
+      kind: 'deprecated-vault', symbol: 'slUSDC', balance: '40', redeemable: '42', valueUsd: 42,
+      vault: { name: 'slUSDC', deprecated: true, depositsOpen: false }, asset: { address: expect.stringMatching(new RegExp(fx.usdc, 'i')), symbol: 'USDC' },
+    })]);
+  });
 });

@@ -26,6 +26,13 @@ const item = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('no-liquidity'), token: address, symbol: z.string().nullable(), balance: z.string(), valueUsd: z.null(), reason: z.string() }),
   z.object({ kind: z.literal('dust'), token: address, symbol: z.string().nullable(), balance: z.string(), valueUsd: z.number() }),
+  z.object({
+    kind: z.literal('deprecated-vault'), token: address.describe('The vault (its shares are the token).'), symbol: z.string().nullable(), balance: z.string().describe('Shares held.'),
+    vault: z.object({ name: z.string().nullable(), deprecated: z.boolean(), depositsOpen: z.boolean() }),
+    asset: z.object({ address, symbol: z.string().nullable() }).describe('The underlying.'),
+    redeemable: z.string().describe('What the shares redeem now (convertToAssets), underlying units.'),
+    valueUsd: z.number().nullable(), reason: z.string(),
+  }),
 ]);
 
 const chainScan = z.object({ ...provenanceShape, holdingsRead: z.number().int(), valueUsd: z.number().describe('What the priced items are worth.'), items: z.array(item) });
@@ -33,8 +40,8 @@ const chainScan = z.object({ ...provenanceShape, holdingsRead: z.number().int(),
 export const forgottenAssetsSkill = defineSkill({
   id: 'forgotten-assets-scan',
   title: 'Forgotten assets scan',
-  description: 'What an address has likely forgotten, per chain: LP tokens in pools whose liquidity is gone (with what they would still redeem), tokens no pool prices any more (flagged, value unknown), and dust under a dollar. Every indexed chain unless one is named.',
-  tags: ['forgotten', 'dust', 'dead-pools', 'lp-tokens', 'wallet-safety'],
+  description: 'What an address has likely forgotten, per chain: LP tokens in pools whose liquidity is gone (with what they would still redeem), shares of deprecated ERC-4626 vaults (with what they redeem), tokens no pool prices any more (flagged, value unknown), and dust under a dollar. Every indexed chain unless one is named.',
+  tags: ['forgotten', 'dust', 'dead-pools', 'lp-tokens', 'deprecated-vaults', 'wallet-safety'],
   examples: ['Find forgotten assets in my wallet 0x...', 'Do I have LP tokens in dead pools on base?'],
   input: z.strictObject({
     address: evmAddressParam('The wallet to scan (0x + 40 hex).'),
@@ -54,7 +61,7 @@ export const forgottenAssetsSkill = defineSkill({
     const items = (r.chains as { chain: string; items: { kind: string; symbol: string | null; token: string; valueUsd: number | null }[] }[]).flatMap((c) => c.items.map((i) => ({ ...i, chain: c.chain })));
     if (!items.length) return `Nothing forgotten for ${r.owner} on ${r.chains.map((c: { chain: string }) => c.chain).join(', ') || 'no chain'}${r.errors.length ? ` (${r.errors.length} chain${r.errors.length === 1 ? '' : 's'} unread)` : ''}.`;
     const count = (kind: string) => items.filter((i) => i.kind === kind).length;
-    return `${r.owner}: ${usd(r.valueUsd)} in forgotten assets: ${count('dead-lp')} LP position${count('dead-lp') === 1 ? '' : 's'} in dead pools, ${count('no-liquidity')} token${count('no-liquidity') === 1 ? '' : 's'} no pool prices (value unknown), ${count('dust')} dust; ` +
+    return `${r.owner}: ${usd(r.valueUsd)} in forgotten assets: ${count('dead-lp')} LP position${count('dead-lp') === 1 ? '' : 's'} in dead pools, ${count('deprecated-vault')} in deprecated vaults, ${count('no-liquidity')} token${count('no-liquidity') === 1 ? '' : 's'} no pool prices (value unknown), ${count('dust')} dust; ` +
       `largest: ${items.slice(0, 3).map((i) => `${i.symbol ?? i.token} on ${i.chain} (${i.kind}, ${usd(i.valueUsd)})`).join('; ')}.`;
   },
   admit: async (input, ctx) => void (input.chain && admitChain(ctx, input.chain)),
