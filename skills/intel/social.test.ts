@@ -59,14 +59,21 @@ describe('social/v1', () => {
     expect(socialHype(100_000, 100_000, 500, 1e9)).toBe(100);
   });
 
-  it('warns of a shill campaign: most posts by a few new accounts posting again and again', () => {
+  it('warns of a shill campaign: most posts by a ring of a few new accounts posting again and again', () => {
     const shilled = shillWarning(campaign(4, 8, 10), null);
-    expect(shilled).toMatchObject({ flagged: true, basis: 'window', postsRead: 42, newAccountPosts: 32, newAccounts: 4, newAccountShare: 0.7619 });
+    expect(shilled).toMatchObject({ flagged: true, basis: 'window', postsRead: 42, newAccounts: 4, newAccountPosts: 32, ringAccounts: 4, ringPosts: 32, ringShare: 0.7619 });
+    expect(shilled.reason).toBe('32 of 42 posts came from 4 accounts younger than 30 days posting 3+ times each');
     // Many new accounts posting once each is a crowd arriving, not a ring.
     const crowd = Array.from({ length: 30 }, (_, i) => post(author(`n${i}`, 80, 5), GEM, 'GEM', 'bought some $GEM'));
-    expect(shillWarning(crowd, null)).toMatchObject({ flagged: false, newAccounts: 30 });
-    // Old accounts talking, with one project account announcing: no warning.
-    expect(shillWarning(campaign(1, 4, 20), null).flagged).toBe(false);
+    expect(shillWarning(crowd, null)).toMatchObject({ flagged: false, newAccounts: 30, ringAccounts: 0 });
+    // One new account doing most of the talking is the project's own, not a ring; nor is it with a newcomer posting twice.
+    expect(shillWarning(campaign(1, 12, 4), null)).toMatchObject({ flagged: false, ringAccounts: 1 });
+    const newcomer = author('newcomer', 40, 2);
+    expect(shillWarning([...campaign(1, 8, 4), post(newcomer, GEM, 'GEM', 'gm'), post(newcomer, GEM, 'GEM', 'gm')], null)).toMatchObject({ flagged: false, newAccounts: 2, ringAccounts: 1 });
+    // Old accounts outnumbering the ring: no warning.
+    expect(shillWarning(campaign(3, 4, 20), null)).toMatchObject({ flagged: false, ringAccounts: 3, ringShare: 0.375 });
+    // More accounts than a ring.
+    expect(shillWarning(campaign(9, 3, 0), null)).toMatchObject({ flagged: false, ringAccounts: 9 });
     // Too few posts to judge.
     expect(shillWarning(campaign(2, 3, 0), null)).toMatchObject({ flagged: false, postsRead: 6 });
     expect(shillWarning(campaign(2, 3, 0), null).reason).toMatch(/at least 10 needed/);
@@ -85,7 +92,7 @@ describe('social/v1', () => {
   it('a new account is one younger than the rule\'s days at the time of its post', () => {
     const justOld = author('a', 10, SOCIAL_RULES.newAccountDays);
     const ring = Array.from({ length: 12 }, () => post(justOld, GEM, 'GEM', 'gem', NOW));
-    expect(shillWarning(ring, null).newAccountPosts).toBe(0);
+    expect(shillWarning(ring, null)).toMatchObject({ newAccountPosts: 0, flagged: false });
   });
 
   it('summarises the row from its figures', () => {
@@ -95,7 +102,7 @@ describe('social/v1', () => {
     expect(brief).toBe(`$GEM: 42 mentions by 14 accounts in 24 h, ${t!.sentiment.toLowerCase()}, price +12.3%; shill warning`);
     expect(detail).toContain('market cap $1,234,567');
     expect(detail).toContain(`hype ${t!.socialHype}/100`);
-    expect(detail).toContain('Shill warning: 32 of 42 posts came from 4 accounts younger than 30 days');
+    expect(detail).toContain('Shill warning: 32 of 42 posts came from 4 accounts younger than 30 days posting 3+ times each.');
     expect(summaries(t!, { priceChangePct: null, marketCapUsd: null }, shillWarning([], null), 24).detail).toContain('market cap unknown, no price change known');
   });
 });

@@ -21,16 +21,16 @@ export const SOCIAL_RULES = {
   /** A token's sentiment is Positive (Negative) when (positive - negative posts) / mentions is at least this (at most minus this). */
   sentimentNet: 0.15,
   /**
-   * Shill warning: at least `minMentions` posts, at least `newShare` of them by new accounts, from
-   * `minNewAuthors`-`maxNewAuthors` of them (a ring: one new account talking up a token is its
-   * project's own) posting `minPostsPerAuthor` times each on average.
+   * Shill warning: of at least `minMentions` posts, at least `ringShare` by a ring: new accounts
+   * posting `minPostsPerAuthor` times or more each, `minRing`-`maxRing` of them (one new account
+   * talking up a token is its project's own; a crowd of new accounts posting once is a crowd).
    */
-  shill: { minMentions: 10, newShare: 0.5, minNewAuthors: 2, maxNewAuthors: 8, minPostsPerAuthor: 3, beforePullSeconds: 24 * 3600 },
+  shill: { minMentions: 10, ringShare: 0.5, minPostsPerAuthor: 3, minRing: 2, maxRing: 8, beforePullSeconds: 24 * 3600 },
 } as const;
 
 export const SOCIAL_HYPE_FORMULA = 'socialHype = round(100 * (1 - exp(-raw / 40))), raw = distinct authors + 0.25 * (mentions - distinct authors) + 3 * KOLs + log10(1 + likes + 2 * reposts + replies)';
 
-export const SOCIAL_METHODOLOGY = `social/v1 (mentions, distinct authors and KOLs (>= ${SOCIAL_RULES.kolFollowers.toLocaleString('en-US')} followers) per token over the window; post tone from the text: AFINN-165 with crypto slang and negation, positive above 0, negative below; token sentiment from (positive - negative) / mentions at +-${SOCIAL_RULES.sentimentNet}; ${SOCIAL_HYPE_FORMULA}; shill warning when >= ${SOCIAL_RULES.shill.newShare * 100}% of >= ${SOCIAL_RULES.shill.minMentions} mentions come from ${SOCIAL_RULES.shill.minNewAuthors}-${SOCIAL_RULES.shill.maxNewAuthors} accounts younger than ${SOCIAL_RULES.newAccountDays} days posting >= ${SOCIAL_RULES.shill.minPostsPerAuthor} times each, read over the ${SOCIAL_RULES.shill.beforePullSeconds / 3600} h before the liquidity was pulled when it was)`;
+export const SOCIAL_METHODOLOGY = `social/v1 (mentions, distinct authors and KOLs (>= ${SOCIAL_RULES.kolFollowers.toLocaleString('en-US')} followers) per token over the window; post tone from the text: AFINN-165 with crypto slang and negation, positive above 0, negative below; token sentiment from (positive - negative) / mentions at +-${SOCIAL_RULES.sentimentNet}; ${SOCIAL_HYPE_FORMULA}; shill warning when >= ${SOCIAL_RULES.shill.ringShare * 100}% of >= ${SOCIAL_RULES.shill.minMentions} mentions come from a ring of ${SOCIAL_RULES.shill.minRing}-${SOCIAL_RULES.shill.maxRing} accounts younger than ${SOCIAL_RULES.newAccountDays} days posting >= ${SOCIAL_RULES.shill.minPostsPerAuthor} times each, read over the ${SOCIAL_RULES.shill.beforePullSeconds / 3600} h before the liquidity was pulled when it was)`;
 
 /**
  * Crypto slang AFINN-165 does not know, on its -5..+5 scale. General usage, not the feed's
@@ -69,9 +69,13 @@ export interface ShillWarning {
   /** Posts the warning read: the window's, or those of the 24 h before the liquidity was pulled. */
   basis: 'window' | 'before-pull';
   postsRead: number;
-  newAccountPosts: number;
+  /** New accounts (younger than SOCIAL_RULES.newAccountDays at their post) among the authors read, and their posts. */
   newAccounts: number;
-  newAccountShare: number | null;
+  newAccountPosts: number;
+  /** The ring: new accounts with at least `minPostsPerAuthor` posts, their posts and share of the posts read. */
+  ringAccounts: number;
+  ringPosts: number;
+  ringShare: number | null;
   /** When the token's liquidity was pulled (unix seconds), when the security engine saw it pulled. */
   liquidityPulledAt: number | null;
   reason: string;
@@ -144,13 +148,15 @@ export function shillWarning(posts: readonly SocialPost[], liquidityPulledAt: nu
   const beforePull = liquidityPulledAt !== null && posts.some((p) => p.time < liquidityPulledAt && p.time >= liquidityPulledAt - rules.beforePullSeconds);
   const read = beforePull ? posts.filter((p) => p.time < liquidityPulledAt! && p.time >= liquidityPulledAt! - rules.beforePullSeconds) : posts;
   const fresh = read.filter(isNew);
-  const accounts = new Set(fresh.map((p) => p.author.id)).size;
-  const share = read.length ? fresh.length / read.length : null;
+  const perAccount = new Map<string, number>();
+  for (const p of fresh) perAccount.set(p.author.id, (perAccount.get(p.author.id) ?? 0) + 1);
+  const ring = [...perAccount.values()].filter((n) => n >= rules.minPostsPerAuthor);
+  const ringPosts = ring.reduce((a, b) => a + b, 0);
+  const share = read.length ? ringPosts / read.length : null;
   const checks: [boolean, string][] = [
     [read.length >= rules.minMentions, `${read.length} posts read (at least ${rules.minMentions} needed)`],
-    [share !== null && share >= rules.newShare, `${share === null ? 0 : Math.round(share * 100)}% by accounts younger than ${SOCIAL_RULES.newAccountDays} days (at least ${rules.newShare * 100}%)`],
-    [accounts >= rules.minNewAuthors && accounts <= rules.maxNewAuthors, `${accounts} such accounts (${rules.minNewAuthors}-${rules.maxNewAuthors})`],
-    [accounts > 0 && fresh.length / accounts >= rules.minPostsPerAuthor, `${accounts ? round(fresh.length / accounts, 1) : 0} posts each (at least ${rules.minPostsPerAuthor})`],
+    [ring.length >= rules.minRing && ring.length <= rules.maxRing, `${ring.length} accounts younger than ${SOCIAL_RULES.newAccountDays} days posted ${rules.minPostsPerAuthor}+ times (a ring is ${rules.minRing}-${rules.maxRing})`],
+    [share !== null && share >= rules.ringShare, `${share === null ? 0 : Math.round(share * 100)}% of the posts by them (at least ${rules.ringShare * 100}%)`],
   ];
   const flagged = checks.every(([ok]) => ok);
   const pulled = liquidityPulledAt !== null ? `; liquidity pulled at ${new Date(liquidityPulledAt * 1000).toISOString()}` : '';
@@ -158,12 +164,14 @@ export function shillWarning(posts: readonly SocialPost[], liquidityPulledAt: nu
     flagged,
     basis: beforePull ? 'before-pull' : 'window',
     postsRead: read.length,
+    newAccounts: perAccount.size,
     newAccountPosts: fresh.length,
-    newAccounts: accounts,
-    newAccountShare: share === null ? null : round(share, 4),
+    ringAccounts: ring.length,
+    ringPosts,
+    ringShare: share === null ? null : round(share, 4),
     liquidityPulledAt,
     reason: flagged
-      ? `${fresh.length} of ${read.length} posts ${beforePull ? 'in the day before the liquidity was pulled ' : ''}came from ${accounts} accounts younger than ${SOCIAL_RULES.newAccountDays} days${pulled}`
+      ? `${ringPosts} of ${read.length} posts ${beforePull ? 'in the day before the liquidity was pulled ' : ''}came from ${ring.length} accounts younger than ${SOCIAL_RULES.newAccountDays} days posting ${rules.minPostsPerAuthor}+ times each${pulled}`
       : `not flagged: ${checks.filter(([ok]) => !ok).map(([, why]) => why).join('; ')}${pulled}`,
   };
 }
