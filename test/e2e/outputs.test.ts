@@ -111,6 +111,7 @@ describe('every working skill answers its output schema', () => {
       'smart-money-inflow': {},
       'token-safety': { contract: CHAINS.base.wrappedNative, chain: 'base' },
       'launchpad-radar': {},
+      'social-hype': {},
       'service-capabilities': {},
     };
     // The free tools read what the background jobs build: every job once, as the runner does.

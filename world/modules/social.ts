@@ -156,7 +156,7 @@ export const socialModule: WorldModuleFactory = (chain, rng) => {
   }
 
   function organicTone(move: number | null): Tone {
-    const [pos, neg] = move === null ? [0.3, 0.2] : move > 3 ? [0.65, 0.1] : move < -3 ? [0.1, 0.6] : [0.3, 0.25];
+    const [pos, neg] = move === null ? [0.3, 0.2] : move > 3 ? [0.65, 0.1] : move < -3 ? [0.1, 0.6] : [0.275, 0.275];
     const x = rng.next();
     return x < pos ? 'positive' : x < pos + neg ? 'negative' : 'neutral';
   }
