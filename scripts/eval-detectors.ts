@@ -16,6 +16,18 @@ import { simulateTrade } from '../skills/intel/security/simulate.js';
 import { HIGH_TAX_PCT } from '../skills/intel/security/scan.js';
 import { origins, treasuryWallets } from '../skills/intel/security/deployer.js';
 import { airdropAllocations } from '../skills/intel/airdrops.js';
+import { liveApprovals } from '../skills/intel/approvals.js';
+import { listenPending, mempoolReport } from '../skills/intel/mempool.js';
+import { readInHalves } from '../chain/log-ranges.js';
+import { V4_POOL_MANAGERS } from '../chain/chains.js';
+import { scanHookLayer } from '../skills/intel/hooks.js';
+import { parseAbi, parseAbiItem, type Address } from 'viem';
+import { EmbeddedSocialFeed } from '../world/social/embedded.js';
+import { shillFlagsOver } from '../skills/intel/social-hype.js';
+import { postTone } from '../skills/intel/social.js';
+
+const APPROVAL_EVENT = parseAbiItem('event Approval(address indexed owner, address indexed spender, uint256 value)');
+const FACTORY_ABI = parseAbi(['function factory() view returns (address)']);
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +51,13 @@ const scores: Record<string, Score> = {
   rugs: { truePositives: 0, predicted: 0, actual: 0 },
   whales: { truePositives: 0, predicted: 0, actual: 0 },
   claimableAirdrops: { truePositives: 0, predicted: 0, actual: 0 },
+  drainerApprovals: { truePositives: 0, predicted: 0, actual: 0 },
+  pendingSandwiches: { truePositives: 0, predicted: 0, actual: 0 },
+  hookPermissions: { truePositives: 0, predicted: 0, actual: 0 },
+  hookRisks: { truePositives: 0, predicted: 0, actual: 0 },
+  shills: { truePositives: 0, predicted: 0, actual: 0 },
+  tonePositive: { truePositives: 0, predicted: 0, actual: 0 },
+  toneNegative: { truePositives: 0, predicted: 0, actual: 0 },
 };
 const add = (name: string, predicted: Set<string>, actual: Set<string>) => {
   const s = scores[name]!;
@@ -51,7 +70,7 @@ const add = (name: string, predicted: Set<string>, actual: Set<string>) => {
   for (const p of predicted) if (actual.has(p)) s.truePositives++;
 };
 
-await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader, labels }) => {
+await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader, labels, world }) => {
   const market = await Market.load(chain, reader);
 
   const sandwiches = await detectSandwiches(chain, market, await reader.swaps(0, market.head.block));
@@ -125,6 +144,20 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
     console.log('whale?', chain.name, [...detail].sort((a, b) => b[1].blocks.size - a[1].blocks.size).slice(0, 12).map(([w, d]) => `${role(w)}:${d.swaps}s/${d.transfers}t/${d.blocks.size}b`).join(' '));
   }
   add('whales', whaleWallets(whaleEvents, await treasuryWallets(market)), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
+
+  // Drainer approvals: every owner on the chain that approved some spender other than a DEX router is scanned as the
+  // approval skill scans it; a live approval whose spender it calls a drainer is a prediction.
+  const approvalLogs = await readInHalves((from, to) => chain.client.getLogs({ event: APPROVAL_EVENT, fromBlock: BigInt(from), toBlock: BigInt(to), strict: true }), 0, Number(head));
+  const spenders = [...new Set(approvalLogs.filter((l) => l.topics.length === 3).map((l) => l.args.spender!.toLowerCase() as Address))];
+  const factories = await chain.client.multicall({ allowFailure: true, contracts: spenders.map((address) => ({ address, abi: FACTORY_ABI, functionName: 'factory' }) as const) });
+  const dexFactories = new Set(chain.spec.dexes.map((d) => d.factory.toLowerCase()));
+  const routers = new Set(spenders.filter((_, i) => factories[i]!.status === 'success' && dexFactories.has(String(factories[i]!.result).toLowerCase())));
+  const owners = new Set(approvalLogs.filter((l) => l.topics.length === 3 && !routers.has(l.args.spender!.toLowerCase() as Address)).map((l) => l.args.owner!.toLowerCase() as Address));
+  const drained = new Set<string>();
+  for (const owner of owners) {
+    for (const a of (await liveApprovals(chain, owner, market, head)).approvals) if (a.spenderKind === 'drainer') drained.add(`${owner}:${a.spender.toLowerCase()}`);
+  }
+  add('drainerApprovals', drained, new Set(labels.drainerApprovals.map((a) => `${a.owner.toLowerCase()}:${a.drainer.toLowerCase()}`)));
   // Claimable airdrops: every labelled eligible account and the labelled actors that are not eligible, each scanned as
   // the skill scans it at the index head; a claimable (distributor, account) is a prediction, and an allocation neither
   // claimed by then nor past its deadline a label.
@@ -141,6 +174,56 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
     .filter((l) => !a.claims.some((c) => c.index === l.index && c.block <= Number(at.number)))
     .map((l) => `${a.distributor.toLowerCase()}:${l.account.toLowerCase()}`))));
   if (values.debug) console.log('airdrops', chain.name, 'eligible', eligible.size, 'not eligible scanned', notEligible.length);
+  // Hook permissions and risks: the radar reads the pool manager announced for the chain (hooks/v1); each (hook,
+  // permission) and (hook, risk) it reports is a prediction, the world's planted hooks the labels.
+  const manager = V4_POOL_MANAGERS[chain.name];
+  if (manager) {
+    const layer = await scanHookLayer(chain, manager, { head: BigInt(market.head.block), volumeFrom: BigInt(market.head.block), market: null });
+    add('hookPermissions', new Set(layer.hooks.flatMap((h) => h.permissions.map((p) => `${h.hook.toLowerCase()}:${p}`))), new Set(labels.hooks.flatMap((h) => h.permissions.map((p) => `${h.hook.toLowerCase()}:${p}`))));
+    add('hookRisks', new Set(layer.hooks.flatMap((h) => h.risks.map((r) => `${h.hook.toLowerCase()}:${r.kind}`))), new Set(labels.hooks.flatMap((h) => h.risks.map((r) => `${h.hook.toLowerCase()}:${r}`))));
+  }
+  // Shills (the BSC social feed): the tokens the shill warning flags in a snapshot every 6 h over the history (each
+  // reading its last day) are the predictions, the tokens the world shilled the labels; each post's tone as scored
+  // from its text against the tone the world wrote it in.
+  const feed = EmbeddedSocialFeed.of([world]);
+  if (feed) {
+    const head = await feed.head();
+    const start = (await feed.historyStart()) ?? head;
+    add('shills', await shillFlagsOver(feed, market, Math.min(head, start + 6 * 3600), head, 6 * 3600), new Set(labels.social.shilled.map((s) => s.token.toLowerCase())));
+    const posts = await feed.posts(start, head);
+    const scored = new Map(posts.map((p) => [p.id, postTone(p.text).tone]));
+    for (const tone of ['positive', 'negative'] as const) {
+      add(tone === 'positive' ? 'tonePositive' : 'toneNegative', new Set(posts.filter((p) => scored.get(p.id) === tone).map((p) => p.id)), new Set(labels.social.posts.filter((p) => p.sentiment === tone && scored.has(p.id)).map((p) => p.id)));
+    }
+  }
+  // Pending sandwiches (runs last: it moves the world on). The world writes 24 more hours, a block every 20 simulated
+  // minutes paced 1.6 s apart in real time (as a live chain is), while the mempool watcher listens to the node's pool;
+  // what it calls a pending sandwich is a prediction, the world's sandwiches in those blocks the labels.
+  {
+    const before = labels.sandwiches.length;
+    const startHead = await chain.client.getBlock();
+    const stop = new AbortController();
+    const listening = listenPending(chain.client, 3_600_000, { pollMs: 50, stop: stop.signal });
+    await chain.client.request({ method: 'evm_setAutomine' as never, params: [false] as never });
+    for (let step = 1; step <= 72; step++) {
+      await world.backfill(Number(startHead.timestamp) + step * 1_200);
+      await new Promise((r) => setTimeout(r, 1_600));
+    }
+    await world.finishBackfill();
+    await new Promise((r) => setTimeout(r, 200)); // one more poll of the filter
+    stop.abort();
+    const pending = await listening;
+    const report = await mempoolReport(chain, market, pending, { minUsd: 10_000, head: (await chain.client.getBlock()).number });
+    add('pendingSandwiches',
+      new Set(report.pendingSandwiches.map((s) => `${s.includedIn}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)),
+      new Set(labels.sandwiches.slice(before).map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)));
+    if (values.debug) {
+      console.log('mempool', chain.name, 'transactions seen', pending.length, 'sandwiches', report.pendingSandwiches.length);
+      const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a.toLowerCase()))?.[0] ?? 'other';
+      const tx = new Map(pending.map((t) => [t.hash, t]));
+      for (const s of report.pendingSandwiches) console.log('pending sandwich', role(s.attacker), role(s.victim), [s.front, s.victimTx, s.back].map((h) => `${tx.get(h)!.blockNumber}@${tx.get(h)!.seenAt % 100_000}`).join(' '));
+    }
+  }
 });
 
 
@@ -153,8 +236,8 @@ const result = Object.fromEntries(Object.entries(scores).map(([name, s]) => [nam
 if (values.json) console.log(JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, { precision: v.precision, recall: v.recall }]))));
 else {
   console.log(`seed ${values.seed}, ${days} days, chains ${chains.join(', ')}`);
-  console.log('detector      precision  recall  predicted  labelled');
+  console.log(`${'detector'.padEnd(18)} precision  recall  predicted  labelled`);
   for (const [name, r] of Object.entries(result)) {
-    console.log(`${name.padEnd(13)} ${r.precision === null ? '   -' : r.precision.toFixed(3)}      ${r.recall === null ? '  -' : r.recall.toFixed(3)}   ${String(r.predicted).padStart(6)}    ${String(r.actual).padStart(6)}`);
+    console.log(`${name.padEnd(18)} ${r.precision === null ? '   -' : r.precision.toFixed(3)}      ${r.recall === null ? '  -' : r.recall.toFixed(3)}   ${String(r.predicted).padStart(6)}    ${String(r.actual).padStart(6)}`);
   }
 }

@@ -15,8 +15,13 @@ const routerAbi = parseAbi([
 const swapData = (amountIn: bigint, path: Address[]) => encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [amountIn, 0n, path, addr(1), 2n ** 40n] });
 
 let arrival = 0;
-const tx = (from: Address, to: Address | null, input: `0x${string}`, priorityFee = 1n, value = 0n): PendingTx =>
-  ({ hash: `0x${(++arrival).toString(16).padStart(64, '0')}` as Hash, from: getAddress(from), to: to && getAddress(to), input, value, priorityFee, seenAt: 0, arrival, blockNumber: null });
+const nonces = new Map<string, number>();
+/** A transaction entering the pool now (seenAt), with the sender's next nonce. */
+const tx = (from: Address, to: Address | null, input: `0x${string}`, priorityFee = 1n, value = 0n, seenAt = 0): PendingTx => {
+  const nonce = nonces.get(from) ?? 0;
+  nonces.set(from, nonce + 1);
+  return { hash: `0x${(++arrival).toString(16).padStart(64, '0')}` as Hash, from: getAddress(from), to: to && getAddress(to), input, value, nonce, priorityFee, seenAt, arrival, blockNumber: null };
+};
 
 describe('mempool/v1 decoding', () => {
   it('reads router swaps (exact in, exact out, native in), approvals and deployments from calldata alone', () => {
@@ -44,8 +49,8 @@ describe('mempool/v1 decoding', () => {
 
 describe('mempool/v1 pending sandwiches', () => {
   const [ATTACKER, VICTIM, OTHER] = [addr(0xa), addr(0xb), addr(0xc)];
-  const swap = (from: Address, side: Address, pool = 'p1', priorityFee = 1n): PendingSwap => {
-    const t = tx(from, ROUTER, swapData(1n, side === USDC ? [USDC, WETH] : [WETH, USDC]), priorityFee);
+  const swap = (from: Address, side: Address, pool = 'p1', priorityFee = 1n, seenAt = 0): PendingSwap => {
+    const t = tx(from, ROUTER, swapData(1n, side === USDC ? [USDC, WETH] : [WETH, USDC]), priorityFee, 0n, seenAt);
     return { tx: t, swap: decodePending(t, routers, WETH) as PendingSwap['swap'], pool, side: side.toLowerCase() };
   };
 
@@ -69,5 +74,13 @@ describe('mempool/v1 pending sandwiches', () => {
     expect(findPendingSandwiches([swap(ATTACKER, USDC), swap(VICTIM, WETH), swap(ATTACKER, WETH)])).toEqual([]);
     expect(findPendingSandwiches([swap(ATTACKER, USDC, 'p1'), swap(VICTIM, USDC, 'p1'), swap(ATTACKER, WETH, 'p2')])).toEqual([]);
     expect(findPendingSandwiches([swap(ATTACKER, USDC), swap(VICTIM, USDC), swap(OTHER, WETH)])).toEqual([]);
+  });
+
+  it('no sandwich: a trader buying, then selling minutes later with someone buying between; legs that are not consecutive nonces', () => {
+    expect(findPendingSandwiches([swap(ATTACKER, USDC, 'p1', 1n, 0), swap(VICTIM, USDC, 'p1', 1n, 1_000), swap(ATTACKER, WETH, 'p1', 1n, 120_000)])).toEqual([]);
+    const front = swap(ATTACKER, USDC);
+    const victim = swap(VICTIM, USDC);
+    swap(ATTACKER, USDC, 'p9'); // the attacker's next nonce goes elsewhere
+    expect(findPendingSandwiches([front, victim, swap(ATTACKER, WETH)])).toEqual([]);
   });
 });

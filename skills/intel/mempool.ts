@@ -13,7 +13,7 @@ import type { ConnectedChain } from '../../chain/runtime.js';
 import { drainerRecord, type DrainerRecord } from './drainers.js';
 import { round, type Market, type Pool } from './market.js';
 
-export const MEMPOOL_METHODOLOGY = 'mempool/v1 (the node\'s pending-transaction filter polled every 250 ms over the window; calldata decoded: V2 router swaps valued at the index\'s prices, ERC-20 approve judged by drainers/v1, deployments; pending sandwiches: a sender\'s swap, another sender\'s swap in the same direction on the same pool, the first sender\'s swap back, in builder order (priority fee, then arrival))';
+export const MEMPOOL_METHODOLOGY = 'mempool/v1 (the node\'s pending-transaction filter polled every 250 ms over the window; calldata decoded: V2 router swaps valued at the index\'s prices, ERC-20 approve judged by drainers/v1, deployments; pending sandwiches: a sender\'s swap, another sender\'s swap in the same direction on the same pool, the first sender\'s swap back with the next nonce, all three entering the pool within 1.5 s, in builder order (priority fee, then arrival))';
 
 const POLL_MS = 250;
 
@@ -38,6 +38,7 @@ export interface PendingTx {
   to: Address | null;
   input: Hex;
   value: bigint;
+  nonce: number;
   /** What the sender bids per gas above the base fee: the builder's ordering key. */
   priorityFee: bigint;
   /** When the filter first named it (ms since epoch), and its place in the order names arrived. */
@@ -47,8 +48,12 @@ export interface PendingTx {
   blockNumber: number | null;
 }
 
-/** Listens to the node's pool for `windowMs`; every transaction admitted meanwhile, in arrival order. */
-export async function listenPending(client: PublicClient, windowMs: number, pollMs = POLL_MS): Promise<PendingTx[]> {
+/**
+ * Listens to the node's pool for `windowMs` (or until `stop` is aborted); every transaction
+ * admitted meanwhile, in arrival order.
+ */
+export async function listenPending(client: PublicClient, windowMs: number, options: { pollMs?: number; stop?: AbortSignal } = {}): Promise<PendingTx[]> {
+  const pollMs = options.pollMs ?? POLL_MS;
   const filter = await client.createPendingTransactionFilter();
   const seen = new Map<Hash, number>();
   const deadline = Date.now() + windowMs;
@@ -57,7 +62,7 @@ export async function listenPending(client: PublicClient, windowMs: number, poll
       const hashes = await client.getFilterChanges({ filter });
       const now = Date.now();
       for (const h of hashes) if (!seen.has(h)) seen.set(h, now);
-      if (now >= deadline) break;
+      if (now >= deadline || options.stop?.aborted) break;
       await new Promise((r) => setTimeout(r, Math.min(pollMs, Math.max(0, deadline - now))));
     }
   } finally {
@@ -69,7 +74,7 @@ export async function listenPending(client: PublicClient, windowMs: number, poll
     // A transaction dropped from the pool before it could be read is not reported.
     if (!tx) return [];
     const priorityFee = tx.maxPriorityFeePerGas ?? tx.gasPrice ?? 0n;
-    return [{ hash: tx.hash, from: getAddress(tx.from), to: tx.to ? getAddress(tx.to) : null, input: tx.input, value: tx.value, priorityFee, seenAt: seen.get(tx.hash)!, arrival, blockNumber: tx.blockNumber === null ? null : Number(tx.blockNumber) }];
+    return [{ hash: tx.hash, from: getAddress(tx.from), to: tx.to ? getAddress(tx.to) : null, input: tx.input, value: tx.value, nonce: tx.nonce, priorityFee, seenAt: seen.get(tx.hash)!, arrival, blockNumber: tx.blockNumber === null ? null : Number(tx.blockNumber) }];
   });
 }
 
@@ -130,7 +135,17 @@ export function builderOrder<T extends { tx: Pick<PendingTx, 'priorityFee' | 'ar
   return [...rows].sort((a, b) => (a.tx.priorityFee === b.tx.priorityFee ? a.tx.arrival - b.tx.arrival : a.tx.priorityFee > b.tx.priorityFee ? -1 : 1));
 }
 
-/** Pending sandwiches among swaps: per pool, in builder order, a front and back by one sender around another's swap the front's way. */
+/**
+ * A bot sends both legs of a sandwich at once, as soon as it sees its victim: the legs are the
+ * sender's consecutive nonces, and the three transactions enter the pool within this span.
+ */
+export const SANDWICH_SPAN_MS = 1_500;
+
+/**
+ * Pending sandwiches among swaps: per pool, in builder order, a front and back by one sender
+ * (consecutive nonces) around another's swap the front's way, all three entering the pool within
+ * SANDWICH_SPAN_MS (a sender trading a pool back and forth over time is no sandwich).
+ */
 export function findPendingSandwiches(swaps: readonly PendingSwap[]): PendingSandwich[] {
   const byPool = new Map<string, PendingSwap[]>();
   for (const s of swaps) if (s.pool) byPool.set(s.pool, [...(byPool.get(s.pool) ?? []), s]);
@@ -144,7 +159,8 @@ export function findPendingSandwiches(swaps: readonly PendingSwap[]): PendingSan
       for (let k = i + 2; k < ordered.length; k++) {
         const back = ordered[k]!;
         if (used.has(back.tx.hash) || back.tx.from !== front.tx.from || back.side === front.side) continue;
-        const victim = ordered.slice(i + 1, k).find((v) => v.tx.from !== front.tx.from && v.side === front.side && !used.has(v.tx.hash));
+        if (back.tx.nonce !== front.tx.nonce + 1 || Math.abs(back.tx.seenAt - front.tx.seenAt) > SANDWICH_SPAN_MS) continue;
+        const victim = ordered.slice(i + 1, k).find((v) => v.tx.from !== front.tx.from && v.side === front.side && !used.has(v.tx.hash) && Math.abs(v.tx.seenAt - front.tx.seenAt) <= SANDWICH_SPAN_MS);
         if (!victim) continue;
         found.push({ pool, attacker: front.tx.from, victim: victim.tx.from, front: front.tx.hash, victimTx: victim.tx.hash, back: back.tx.hash });
         for (const t of [front, victim, back]) used.add(t.tx.hash);

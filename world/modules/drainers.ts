@@ -3,8 +3,9 @@
  * Victims keep arriving (about one every four hours): a fresh wallet holding USDC or the wrapped
  * native approves a drainer without limit, as a fake "claim" page asks, and most are swept some
  * hours later, their whole balance pulled to the drainer's sink in a transaction they never sent.
- * Each drainer's first two victims are always swept early, so a drainer has a record to be
- * recognised by; the others may still be waiting, their approval live and their balance at risk.
+ * Each drainer's first two victims are phished at the start and always swept within hours, so a
+ * drainer has a record to be recognised by; later ones may still be waiting, their approval live
+ * and their balance at risk.
  */
 import { encodeFunctionData, erc20Abi, maxUint256, parseEther, parseUnits, type Address } from 'viem';
 import { ApprovalDrainer } from '../../chain/artifacts/index.js';
@@ -88,6 +89,8 @@ export const drainersModule: WorldModuleFactory = (_chain, rng) => {
         state.drainers.push({ contract, operator, sink });
       }
       host.labels.drainers.push(...state.drainers);
+      // Each drainer opens with the victims it always sweeps, so even a short history shows its record.
+      for (let i = 0; i < DRAINERS * ALWAYS_SWEPT; i++) phish(host, host.time());
     },
     step(host, t, dt) {
       sweepDue(host, t);
