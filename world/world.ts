@@ -32,6 +32,8 @@ const FAR_DEADLINE = 2n ** 40n;
 /** History written at full block density: the periods up to 24h read it candle by candle. */
 export const DENSE_HISTORY_SECONDS = 2 * 86_400;
 const SPARSE_FACTOR = 3;
+/** Seconds after the history's first block kept for the market's and the modules' setup blocks (one second each). */
+const MODULE_SETUP_SECONDS = 60;
 
 export interface WorldOptions {
   readonly name: EvmChainName;
@@ -196,6 +198,10 @@ export class World {
     });
     for (const m of world.modules) await m.module.setup(world.host);
     if (world.pending.length || world.balancesToSet.size) await world.mineSetupBlock();
+    // The history starts at the same second whatever the modules' setup mined, so the market's
+    // clock, hence everything its generator draws, is the same with or without them.
+    if (world.now > options.startTimestamp + MODULE_SETUP_SECONDS) throw new Error(`world modules used more than ${MODULE_SETUP_SECONDS} setup blocks`);
+    world.now = options.startTimestamp + MODULE_SETUP_SECONDS;
     return world;
   }
 
