@@ -48,6 +48,9 @@ describe('every working skill answers its output schema', () => {
     const list = { chain: 'base', limit: 5 };
     const token = { tokenAddress: 'WETH', chain: 'base' };
     const backtest = { token: 'WETH', chain: 'base', timeframe: '1h', periodDays: 2, fastWindow: 5, slowWindow: 10 };
+    // Vaults of the world: a live USDC one, and a deprecated one with a depositor still in it.
+    const usdcVault = w.labels.vaults.find((v) => !v.deprecated && v.asset.toLowerCase() === CHAINS.base.usdc.toLowerCase())!;
+    const deadVault = w.labels.vaults.find((v) => v.deprecated)!;
     const bodies: Record<string, Record<string, unknown>> = {
       'whale-tracking': { chain: 'base', limit: 5, timeperiod: '30d' },
       'latest-pairs': list,
@@ -62,6 +65,12 @@ describe('every working skill answers its output schema', () => {
       'trade-signals': { chain: 'base', limit: 5, timeframe: '1h' },
       'approval-security-scan': { address: wallet, chain: 'base' },
       'forgotten-assets-scan': { address: wallet },
+      'vaults-list': { chain: 'base' },
+      'yield-discover': { asset: 'USDC' },
+      'yield-deposit': { asset: 'USDC', amount: '100', wallet },
+      'yield-vault-deposit-plan': { vault: usdcVault.vault, amount: '100', wallet },
+      'yield-rebalance': { wallet: deadVault.holdersLeft[0], fromVault: deadVault.vault },
+      'v4-hook-radar': { chainId: 8453, timeperiod: '30d' },
       'mempool-watch': { chain: 'base', windowSeconds: 30 },
       'claimable-airdrops': { address: wallet },
       'token-sniping': token,
