@@ -183,13 +183,13 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
     add('hookRisks', new Set(layer.hooks.flatMap((h) => h.risks.map((r) => `${h.hook.toLowerCase()}:${r.kind}`))), new Set(labels.hooks.flatMap((h) => h.risks.map((r) => `${h.hook.toLowerCase()}:${r}`))));
   }
   // Shills (the BSC social feed): the tokens the shill warning flags in a snapshot every 6 h over the history (each
-  // reading its last day) are the predictions, the tokens the world shilled the labels; each post's tone as scored
-  // from its text against the tone the world wrote it in.
+  // reading its last day) are the predictions, the tokens the world shilled while the feed still holds the posts the
+  // labels; each post's tone as scored from its text against the tone the world wrote it in.
   const feed = EmbeddedSocialFeed.of([world]);
   if (feed) {
     const head = await feed.head();
     const start = (await feed.historyStart()) ?? head;
-    add('shills', await shillFlagsOver(feed, market, Math.min(head, start + 6 * 3600), head, 6 * 3600), new Set(labels.social.shilled.map((s) => s.token.toLowerCase())));
+    add('shills', await shillFlagsOver(feed, market, Math.min(head, start + 6 * 3600), head, 6 * 3600), new Set(labels.social.shilled.filter((s) => s.until >= start).map((s) => s.token.toLowerCase())));
     const posts = await feed.posts(start, head);
     const scored = new Map(posts.map((p) => [p.id, postTone(p.text).tone]));
     for (const tone of ['positive', 'negative'] as const) {

@@ -4,7 +4,7 @@
  * and the security engine's reading of its liquidity for the shill warning.
  */
 import { formatUnits } from 'viem';
-import type { SocialPost } from '../../world/social/feed.js';
+import type { SocialFeed, SocialPost } from '../../world/social/feed.js';
 import type { SkillContext } from '../context.js';
 import { loadAllMarkets, periodStartBlock, type LoadedMarket } from '../market/load.js';
 import { indexProvenance } from './provenance.js';
@@ -85,4 +85,28 @@ export async function socialHypeSnapshot(ctx: SkillContext): Promise<Record<stri
     provenance: { ...indexProvenance(l.chain, l.checkpoint, SOCIAL_METHODOLOGY, await periodStartBlock(l.market, l.checkpoint, '24h')), feed: feed.source },
     rows: rows.slice(0, SNAPSHOT_ROWS),
   };
+}
+
+/**
+ * The tokens the shill warning flags in the snapshots taken every `everySeconds` over [from, to],
+ * each reading the day before it and the liquidity as it stood then: what the tool would have
+ * warned of, run on a history (scripts/eval-detectors.ts scores it against the world's shills).
+ */
+export async function shillFlagsOver(feed: SocialFeed, market: Market, from: number, to: number, everySeconds: number): Promise<Set<string>> {
+  const flagged = new Set<string>();
+  const pulled = new Map<string, number | null>();
+  for (let at = from; ; at = Math.min(at + everySeconds, to)) {
+    const posts = await feed.posts(at - SOCIAL_WINDOW_SECONDS, at);
+    for (const t of tokenSocial(posts)) {
+      if (t.mentions < SOCIAL_RULES.shill.minMentions) continue;
+      let pulledAt: number | null = null;
+      if (t.newAccountShare >= LIQUIDITY_CHECK_SHARE) {
+        if (!pulled.has(t.token)) pulled.set(t.token, await liquidityPulledAt(market, t.token));
+        const when = pulled.get(t.token)!;
+        pulledAt = when !== null && when <= at ? when : null;
+      }
+      if (shillWarning(posts.filter((p) => p.token.contract.toLowerCase() === t.token), pulledAt).flagged) flagged.add(t.token);
+    }
+    if (at >= to) return flagged;
+  }
 }
