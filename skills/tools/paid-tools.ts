@@ -230,7 +230,8 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       defi: { skill: 'defi-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
       pendle: none('fixed-yield-analysis'),
       discover: { skill: 'yield-discover', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
-      liquidations: none('liquidation-monitor'),
+      // The tool's chain and rows; the health-factor threshold and the period take the skill's defaults.
+      liquidations: { skill: 'liquidation-monitor', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
     },
     defaultKind: 'defi',
   }),

@@ -19,7 +19,7 @@ describe('A2A skills over HTTP', () => {
     expect(whales.params.properties.chain.enum).toContain('base');
     expect(list.skills.find((s: { id: string }) => s.id === 'general-analysis').priceUsd).toBe('1.00');
     expect(list.skills.find((s: { id: string }) => s.id === 'tokenchart').priceUsd).toBe('0.25-0.65');
-    expect(ids).not.toContain('liquidation-monitor');
+    expect(ids).not.toContain('pqc-wallet-scan');
   });
 
   it('runs a skill paid with x402 at its catalogue price, not the HTTP operation price', async () => {
@@ -101,6 +101,6 @@ describe('A2A skills over HTTP', () => {
     const missing = await post('no-such-skill', { params: {} });
     expect(missing.status).toBe(404);
     expect((await json(missing)).error.code).toBe('not_found');
-    expect((await post('liquidation-monitor', { params: {} })).status).toBe(404);
+    expect((await post('pqc-wallet-scan', { params: {} })).status).toBe(404);
   });
 });

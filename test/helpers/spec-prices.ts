@@ -19,6 +19,7 @@ export const SPEC_SKILL_PRICE = {
   'trade-signals': usdc('0.50'),
   'approval-security-scan': usdc('0.50'),
   'forgotten-assets-scan': usdc('0.50'),
+  'liquidation-monitor': usdc('0.75'),
   'v4-hook-radar': usdc('0.25'),
   'vaults-list': usdc('0.10'),
   'yield-discover': usdc('0.10'),
