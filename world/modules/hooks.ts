@@ -25,6 +25,8 @@ const VICTIMS_PER_HOUR = 0.4;
 /** The proxy's admin moves it to a new implementation this long after setup. */
 const UPGRADE_AFTER_S = 24 * 3600;
 const TRADERS = 6;
+/** What a trader holds of each token, and is topped up to when a quarter is left. */
+const TRADER_BAG_USD = 100_000;
 
 /** v4's permission names, bit 13 down to bit 0 of a hook's address. */
 const PERMISSION_BITS = [
@@ -81,12 +83,22 @@ interface PoolState {
   key: { currency0: Address; currency1: Address; fee: number; tickSpacing: number; hooks: Address };
   id: Hex;
   hook: HookName | null;
-  /** The module's exact mirror of the manager's reserves and liquidity (amounts as decimal strings in the saved state). */
+  /**
+   * The module's mirror of the manager's reserves and liquidity, as its swaps were queued (a block may
+   * order two traders' swaps otherwise, so it can drift by a fee's worth); amounts are strings when saved.
+   */
   r0: bigint;
   r1: bigint;
   liquidity: bigint;
   /** The last block it traded in (the dynamic-fee hook charges more for a second swap in one block). */
   lastSwapBlock: number;
+}
+
+/** A victim funded and approved in one block, swapping in a later one (tokens must be there first). */
+interface PendingVictim {
+  wallet: Address;
+  zeroForOne: boolean;
+  amountIn: string;
 }
 
 interface HooksState {
@@ -95,7 +107,19 @@ interface HooksState {
   setupAt: number;
   upgraded: boolean;
   victims: number;
+  pending: PendingVictim[];
 }
+
+/**
+ * Where mining starts for each hook: the salt it found last time (its init code is the same in
+ * every world: the manager's address and owners fixed), so a build usually hashes once. A changed
+ * contract simply mines on from there (about 16k hashes, a fraction of a second each hook).
+ */
+const SALT_HINTS: Record<HookName, bigint> = {
+  'volume-oracle': 6_537n, 'dynamic-fee': 15_462n, 'owner-fee': 12_483n, 'upgradeable-counter': 12_855n, loyalty: 5_546n, 'zero-fee-drain': 3_714n,
+};
+/** Hook owners and the proxy's admin: the same accounts in every world (so the hooks' init code is too). */
+const hookOwner = (i: number): Address => getAddress(`0x${keccak256(toHex(`sibyl:hook-owner:${i}`)).slice(26)}`);
 
 const poolIdOf = (key: PoolState['key']): Hex => keccak256(encodeAbiParameters(KEY_TYPES, [key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks]));
 const fullRange = (tickSpacing: number) => ({ tickLower: Math.trunc(MIN_TICK / tickSpacing) * tickSpacing, tickUpper: Math.trunc(MAX_TICK / tickSpacing) * tickSpacing });
@@ -105,23 +129,24 @@ const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
  * The first salt from `start` whose CREATE2 address carries exactly `flags` in its lowest 14 bits
  * (about 16k tries: a fraction of a second).
  */
-export function mineHookSalt(deployer: Address, initCodeHash: Hex, flags: number, start = 0n): { salt: Hex; address: Address } {
+export function mineHookSalt(deployer: Address, initCodeHash: Hex, flags: number, start = 0n): { salt: Hex; address: Address; tries: number } {
+  // 0xff ++ deployer ++ salt ++ keccak256(init code); the salt's last 8 bytes count up in place.
   const buffer = new Uint8Array(85);
   buffer[0] = 0xff;
   buffer.set(hexToBytes(deployer), 1);
   buffer.set(hexToBytes(initCodeHash), 53);
+  const counter = new DataView(buffer.buffer, 45, 8);
   for (let i = start; ; i++) {
-    const salt = hexToBytes(toHex(i, { size: 32 }));
-    buffer.set(salt, 21);
-    const hash = hexToBytes(keccak256(buffer));
-    if ((((hash[30]! << 8) | hash[31]!) & 0x3fff) === flags) return { salt: bytesToHex(salt), address: getAddress(bytesToHex(hash.slice(12))) };
+    counter.setBigUint64(0, i);
+    const hash = keccak256(buffer, 'bytes');
+    if ((((hash[30]! << 8) | hash[31]!) & 0x3fff) === flags) return { salt: bytesToHex(buffer.slice(21, 53)), address: getAddress(bytesToHex(hash.slice(12))), tries: Number(i - start) + 1 };
   }
 }
 
 export const hooksModule: WorldModuleFactory = (chain, rng) => {
   const manager = V4_POOL_MANAGERS[chain];
   if (chain !== 'base' || !manager) return undefined;
-  let state: HooksState = { hooks: [], pools: [], setupAt: 0, upgraded: false, victims: 0 };
+  let state: HooksState = { hooks: [], pools: [], setupAt: 0, upgraded: false, victims: 0, pending: [] };
   const hookAddress = (name: HookName) => state.hooks.find((h) => h.name === name)!.address;
   const tokenBySymbol = (host: WorldHost, symbol: string): TokenInfo => {
     const found = symbol === 'WETH' ? host.native : host.tokens().find((t) => t.symbol === symbol);
@@ -129,16 +154,18 @@ export const hooksModule: WorldModuleFactory = (chain, rng) => {
     return found;
   };
 
-  /** Funds `actor` with at least `amount` of `token` and lets the manager pull it. */
-  const hold = (host: WorldHost, actor: Address, token: Address, amount: bigint) => {
-    const short = amount - host.balance(actor, token);
-    if (short > 0n) host.fundToken(actor, token, short * 4n);
+  /**
+   * Tokens reach an actor a block before it spends them: a transfer from the treasury or a mint by
+   * the deployer (other senders) is not ordered before the actor's own transactions in a block.
+   */
+  const fund = (host: WorldHost, actor: Address, token: Address, amount: bigint) => {
+    host.fundToken(actor, token, amount);
     host.approve(actor, token, manager);
   };
+  const bag = (host: WorldHost, token: Address) => host.toRaw(host.token(token)!, TRADER_BAG_USD);
 
   const swapOn = (host: WorldHost, pool: PoolState, actor: Address, zeroForOne: boolean, amountIn: bigint) => {
     const [tokenIn, tokenOut] = zeroForOne ? [pool.key.currency0, pool.key.currency1] : [pool.key.currency1, pool.key.currency0];
-    hold(host, actor, tokenIn, amountIn);
     host.queue({
       from: actor, to: manager, gas: GAS.swap,
       data: encodeFunctionData({ abi: SibylPoolManager.abi, functionName: 'swap', args: [pool.key, { zeroForOne, amountSpecified: -amountIn, sqrtPriceLimitX96: 0n }, '0x'] }),
@@ -162,21 +189,24 @@ export const hooksModule: WorldModuleFactory = (chain, rng) => {
     return pool.key.fee;
   };
 
-  /** A trade by one of the module's traders on a pool that trades, $100-$10k, either way. */
+  /** A trade by one of the module's traders on a pool that trades, $100-$10k, either way, from what it holds. */
   const trade = (host: WorldHost) => {
     const pools = state.pools.filter((p) => p.hook !== 'zero-fee-drain' && p.liquidity > 0n);
     const pool = rng.pick(pools);
     const zeroForOne = rng.chance(0.5);
     const token = host.token(zeroForOne ? pool.key.currency0 : pool.key.currency1)!;
     const amountIn = host.toRaw(token, rng.logUniform(100, 10_000));
+    const trader = host.actorAddress('hook-trader', rng.int(0, TRADERS - 1));
     // Never more than a tenth of the pool's side: the full-range pool would move too far.
     const [reserveIn] = zeroForOne ? [pool.r0] : [pool.r1];
-    if (amountIn <= 0n || amountIn * 10n > reserveIn) return;
-    swapOn(host, pool, host.actorAddress('hook-trader', rng.int(0, TRADERS - 1)), zeroForOne, amountIn);
+    if (amountIn <= 0n || amountIn * 10n > reserveIn || host.balance(trader, token.address) < amountIn) return;
+    swapOn(host, pool, trader, zeroForOne, amountIn);
+    // A bag running low is topped up now, for the blocks after this one.
+    if (host.balance(trader, token.address) < bag(host, token.address) / 4n) fund(host, trader, token.address, bag(host, token.address));
   };
 
-  /** A fresh wallet swaps on the "zero-fee" pool and loses its whole input to the hook. */
-  const victim = (host: WorldHost) => {
+  /** A fresh wallet arrives with the tokens it means to swap on the "zero-fee" pool (it swaps in a later block). */
+  const victimArrives = (host: WorldHost) => {
     const pool = state.pools.find((p) => p.hook === 'zero-fee-drain')!;
     const wallet = host.actorAddress('hook-victim', state.victims++);
     const zeroForOne = rng.chance(0.5);
@@ -184,9 +214,20 @@ export const hooksModule: WorldModuleFactory = (chain, rng) => {
     const amountIn = host.toRaw(token, rng.logUniform(200, 5_000));
     if (amountIn <= 0n) return;
     host.queueBalance(wallet, parseEther('1'));
-    swapOn(host, pool, wallet, zeroForOne, amountIn);
-    const hook = pool.key.hooks;
-    host.onMined((block) => host.labels.hookVictims.push({ hook, pool: pool.id, victim: wallet, token: token.address, amountIn: amountIn.toString(), block }));
+    fund(host, wallet, token.address, amountIn);
+    state.pending.push({ wallet, zeroForOne, amountIn: amountIn.toString() });
+  };
+
+  /** Waiting victims swap, and lose their whole input to the hook. */
+  const victimsSwap = (host: WorldHost) => {
+    const pool = state.pools.find((p) => p.hook === 'zero-fee-drain')!;
+    for (const v of state.pending.splice(0)) {
+      const amountIn = BigInt(v.amountIn);
+      const token = v.zeroForOne ? pool.key.currency0 : pool.key.currency1;
+      swapOn(host, pool, v.wallet, v.zeroForOne, amountIn);
+      const hook = pool.key.hooks;
+      host.onMined((block) => host.labels.hookVictims.push({ hook, pool: pool.id, victim: v.wallet, token, amountIn: amountIn.toString(), block }));
+    }
   };
 
   return {
@@ -197,27 +238,22 @@ export const hooksModule: WorldModuleFactory = (chain, rng) => {
       const labelled: HooksState['hooks'] = [];
       const implementations = new Map<HookName, Address>();
       for (const [i, plan] of HOOKS.entries()) {
-        const owner = plan.owned ? host.actorAddress('hook-owner', i) : null;
+        const owner = plan.owned ? hookOwner(i) : null;
         if (owner) host.queueBalance(owner, parseEther('10'));
         const { abi, bytecode, args, implementation } = plan.deploy(manager, owner ?? host.deployer, host);
         const initCode = encodeDeployData({ abi, bytecode, args } as never);
-        // Salts start at a point drawn per seed, so each world mines its own addresses.
-        const { salt, address } = mineHookSalt(CREATE2_DEPLOYER, keccak256(initCode), flagsOf(plan.permissions), BigInt(rng.int(0, 1_000_000)) << 32n);
+        const { salt, address } = mineHookSalt(CREATE2_DEPLOYER, keccak256(initCode), flagsOf(plan.permissions), SALT_HINTS[plan.name]);
         host.queue({ from: host.deployer, to: CREATE2_DEPLOYER, data: concat([salt, initCode]), gas: GAS.deploy });
         labelled.push({ name: plan.name, address, owner });
         if (implementation) implementations.set(plan.name, implementation);
       }
-      await host.mineSetupBlock();
-      for (const h of labelled) {
-        const code = await host.client.getCode({ address: h.address });
-        if (!code || code === '0x') throw new Error(`hooks module: ${h.name} was not deployed at ${h.address}`);
-      }
-      state = { hooks: labelled, pools: [], setupAt: host.time(), upgraded: false, victims: 0 };
+      state = { hooks: labelled, pools: [], setupAt: host.time(), upgraded: false, victims: 0, pending: [] };
 
-      // Pools at the world's prices, each with one full-range position of the module's LP.
+      // Pools at the world's prices, each with one full-range position of the module's LP. Everyone is
+      // funded in this block; the pools open in the next.
       const lp = host.actorAddress('hook-lp', 0);
       host.queueBalance(lp, parseEther('10'));
-      for (let i = 0; i < TRADERS; i++) host.queueBalance(host.actorAddress('hook-trader', i), parseEther('100'));
+      const opening: { key: PoolState['key']; sqrtPriceX96: bigint; liquidity: bigint; creator: Address }[] = [];
       for (const plan of POOLS) {
         const [a, b] = [tokenBySymbol(host, plan.a), tokenBySymbol(host, plan.b)];
         const [t0, t1] = a.address.toLowerCase() < b.address.toLowerCase() ? [a, b] : [b, a];
@@ -227,18 +263,33 @@ export const hooksModule: WorldModuleFactory = (chain, rng) => {
         const sqrtPriceX96 = BigInt(Math.round(Math.sqrt(ratio) * 2 ** 48)) * 2n ** 48n;
         const amount0 = host.toRaw(t0, plan.depthUsd / 2);
         const liquidity = (amount0 * sqrtPriceX96) / Q96;
+        // What the manager takes for that liquidity from an empty pool (rounded up, as it does).
         const [need0, need1] = [ceilDiv(liquidity * Q96, sqrtPriceX96), ceilDiv(liquidity * sqrtPriceX96, Q96)];
-        const creator = plan.hook && state.hooks.find((h) => h.name === plan.hook)?.owner;
-        host.queue({ from: creator ?? lp, to: manager, gas: GAS.initialize, data: encodeFunctionData({ abi: SibylPoolManager.abi, functionName: 'initialize', args: [key, sqrtPriceX96] }) });
-        hold(host, lp, t0.address, need0);
-        hold(host, lp, t1.address, need1);
-        host.queue({
-          from: lp, to: manager, gas: GAS.liquidity,
-          data: encodeFunctionData({ abi: SibylPoolManager.abi, functionName: 'modifyLiquidity', args: [key, { ...fullRange(plan.tickSpacing), liquidityDelta: liquidity, salt: `0x${'0'.repeat(64)}` }, '0x'] }),
-        });
+        fund(host, lp, t0.address, need0);
+        fund(host, lp, t1.address, need1);
         host.credit(lp, t0.address, -need0);
         host.credit(lp, t1.address, -need1);
+        opening.push({ key, sqrtPriceX96, liquidity, creator: (plan.hook && state.hooks.find((h) => h.name === plan.hook)?.owner) || lp });
         state.pools.push({ key, id: poolIdOf(key), hook: plan.hook, r0: need0, r1: need1, liquidity, lastSwapBlock: 0 });
+      }
+      // Traders hold a bag of every token the pools trade.
+      const traded = [...new Set(state.pools.flatMap((p) => [p.key.currency0, p.key.currency1]))];
+      for (let i = 0; i < TRADERS; i++) {
+        const trader = host.actorAddress('hook-trader', i);
+        host.queueBalance(trader, parseEther('100'));
+        for (const token of traded) fund(host, trader, token, bag(host, token));
+      }
+      await host.mineSetupBlock();
+      for (const h of labelled) {
+        const code = await host.client.getCode({ address: h.address });
+        if (!code || code === '0x') throw new Error(`hooks module: ${h.name} was not deployed at ${h.address}`);
+      }
+      for (const { key, sqrtPriceX96, liquidity, creator } of opening) {
+        host.queue({ from: creator, to: manager, gas: GAS.initialize, data: encodeFunctionData({ abi: SibylPoolManager.abi, functionName: 'initialize', args: [key, sqrtPriceX96] }) });
+        host.queue({
+          from: lp, to: manager, gas: GAS.liquidity,
+          data: encodeFunctionData({ abi: SibylPoolManager.abi, functionName: 'modifyLiquidity', args: [key, { ...fullRange(key.tickSpacing), liquidityDelta: liquidity, salt: `0x${'0'.repeat(64)}` }, '0x'] }),
+        });
       }
       host.labels.hooks.push(...HOOKS.map((plan) => {
         const h = state.hooks.find((x) => x.name === plan.name)!;
@@ -260,9 +311,10 @@ export const hooksModule: WorldModuleFactory = (chain, rng) => {
           if (label) label.implementation = implementation;
         });
       }
+      victimsSwap(host);
       const trades = rng.poisson((dt / 3600) * SWAPS_PER_HOUR);
       for (let i = 0; i < trades; i++) trade(host);
-      if (rng.chance((dt / 3600) * VICTIMS_PER_HOUR)) victim(host);
+      if (rng.chance((dt / 3600) * VICTIMS_PER_HOUR)) victimArrives(host);
     },
     toState: () => ({
       ...state,

@@ -5,6 +5,7 @@
  */
 import { parseAbi, toFunctionSelector, type Address } from 'viem';
 import type { ConnectedChain } from '../../../chain/runtime.js';
+import { pushedSelectors } from './bytecode.js';
 
 const POWERS = {
   mint: ['mint(address,uint256)', 'mint(uint256)', 'mintTo(address,uint256)'],
@@ -17,18 +18,6 @@ const POWERS = {
 export type Power = keyof typeof POWERS;
 const SELECTORS = Object.fromEntries(Object.entries(POWERS).map(([power, sigs]) => [power, sigs.map((s) => toFunctionSelector(`function ${s}`))])) as Record<Power, `0x${string}`[]>;
 const OWNER_ABI = parseAbi(['function owner() view returns (address)']);
-
-/** Every PUSH4 operand of the code (how Solidity and Vyper dispatch on selectors). */
-function pushedSelectors(code: string): Set<string> {
-  const found = new Set<string>();
-  const bytes = code.slice(2);
-  for (let i = 0; i < bytes.length; i += 2) {
-    const op = parseInt(bytes.slice(i, i + 2), 16);
-    if (op === 0x63) found.add(`0x${bytes.slice(i + 2, i + 10)}`);
-    if (op >= 0x60 && op <= 0x7f) i += (op - 0x5f) * 2; // skip push data
-  }
-  return found;
-}
 
 export interface OwnerPowers {
   available: true;
