@@ -73,6 +73,7 @@ describe('every working skill answers its output schema', () => {
       'v4-hook-radar': { chainId: 8453, timeperiod: '30d' },
       'mempool-watch': { chain: 'base', windowSeconds: 30 },
       'claimable-airdrops': { address: wallet },
+      'liquidation-monitor': { chain: 'base', maxHealthFactor: 1.2, limit: 5, timeperiod: '30d' },
       'token-sniping': token,
       'mev-detection': { ...list, timeperiod: '30d' },
       'holder-concentration': token,
