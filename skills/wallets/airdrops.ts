@@ -6,12 +6,11 @@
  */
 import { z } from 'zod';
 import type { Address } from 'viem';
-import type { ChainName } from '../../chain/chains.js';
 import { AIRDROPS_METHODOLOGY, airdropAllocations } from '../intel/airdrops.js';
 import { provenance } from '../intel/provenance.js';
 import { admitChain } from '../admission.js';
-import { SibylError } from '../errors.js';
 import { loadMarket } from '../market/load.js';
+import { acrossChains, scanChains } from '../across-chains.js';
 import { address, chainGap, multiChainProvenanceShape, provenanceShape } from '../outputs.js';
 import { EVM_CHAINS, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
@@ -77,36 +76,20 @@ export const claimableAirdropsSkill = defineSkill({
   },
   admit: async (input, ctx) => void (input.chain && admitChain(ctx, input.chain)),
   async handler(input, ctx) {
-    const names: string[] = input.chain ? [input.chain] : ctx.chains.list().map((c) => c.name as string).filter((n) => (EVM_CHAINS as readonly string[]).includes(n));
-    const chains: z.input<typeof chainScan>[] = [];
-    const errors: { chain: string; reason: string }[] = [];
-    await Promise.all(names.map(async (name) => {
-      try {
-        const chain = ctx.chains.get(name as ChainName);
-        const head = await chain.client.getBlock();
-        // Prices come from the chain's index when it has one; without it the amounts stand unpriced.
-        const market = await loadMarket(ctx, name as ChainName).then((m) => m.market, () => null);
-        const scan = await airdropAllocations(chain, input.address as Address, market, head);
-        chains.push({
-          ...provenance(chain, { number: head.number, timestamp: head.timestamp }, AIRDROPS_METHODOLOGY, { from: 0n, to: head.number }),
-          factory: scan.factory, distributors: scan.distributors, factoryLogs: scan.logs,
-          claimableUsd: round2(scan.allocations.reduce((s, a) => s + (a.status === 'claimable' ? (a.valueUsd ?? 0) : 0), 0)),
-          allocations: scan.allocations, unreadable: scan.unreadable,
-        });
-      } catch (err) {
-        errors.push({ chain: name, reason: err instanceof SibylError ? err.message : 'the chain could not be read' });
-      }
-    }));
-    // Every chain failing is no answer at all: refused, uncharged.
-    if (!chains.length) throw new SibylError('upstream_unavailable', `no chain could be read: ${errors.map((e) => `${e.chain}: ${e.reason}`).join('; ')}; nothing was charged`);
-    chains.sort((a, b) => names.indexOf(a.chain) - names.indexOf(b.chain));
-    return {
-      source: [...new Set(chains.map((c) => c.source))].join(','),
-      asOf: { timestamp: chains.map((c) => c.asOf.timestamp).sort().at(-1)! },
-      methodology: AIRDROPS_METHODOLOGY,
-      owner: input.address.toLowerCase(), chains, errors,
-      claimableUsd: round2(chains.reduce((s, c) => s + c.claimableUsd, 0)),
-    };
+    const scan = await acrossChains(scanChains(ctx, input.chain, EVM_CHAINS), async (name) => {
+      const chain = ctx.chains.get(name);
+      const head = await chain.client.getBlock();
+      // Prices come from the chain's index when it has one; without it the amounts stand unpriced.
+      const market = await loadMarket(ctx, name).then((m) => m.market, () => null);
+      const found = await airdropAllocations(chain, input.address as Address, market, head);
+      return {
+        ...provenance(chain, { number: head.number, timestamp: head.timestamp }, AIRDROPS_METHODOLOGY, { from: 0n, to: head.number }),
+        factory: found.factory, distributors: found.distributors, factoryLogs: found.logs,
+        claimableUsd: round2(found.allocations.reduce((s, a) => s + (a.status === 'claimable' ? (a.valueUsd ?? 0) : 0), 0)),
+        allocations: found.allocations, unreadable: found.unreadable,
+      };
+    }, AIRDROPS_METHODOLOGY);
+    return { ...scan, owner: input.address.toLowerCase(), claimableUsd: round2(scan.chains.reduce((s, c) => s + c.claimableUsd, 0)) };
   },
 });
 

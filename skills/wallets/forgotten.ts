@@ -9,13 +9,12 @@ import type { Address } from 'viem';
 import { FORGOTTEN_METHODOLOGY, forgottenAssets } from '../intel/forgotten.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { address, chainGap, multiChainProvenanceShape, provenanceShape } from '../outputs.js';
-import { DEX_CHAINS, chainParam, evmAddressParam } from '../params.js';
+import { DEX_CHAINS, evmAddressParam } from '../params.js';
 import { defineSkill } from '../registry.js';
-import { SibylError } from '../errors.js';
 import { admitChain } from '../admission.js';
 import { usd } from '../summary.js';
 import { loadMarket } from '../market/load.js';
-import type { ChainName } from '../../chain/chains.js';
+import { acrossChains, scanChains } from '../across-chains.js';
 
 const item = z.discriminatedUnion('kind', [
   z.object({
@@ -45,7 +44,8 @@ export const forgottenAssetsSkill = defineSkill({
   examples: ['Find forgotten assets in my wallet 0x...', 'Do I have LP tokens in dead pools on base?'],
   input: z.strictObject({
     address: evmAddressParam('The wallet to scan (0x + 40 hex).'),
-    chain: chainParam('base', DEX_CHAINS).optional().describe('One chain; every indexed chain when absent.'),
+    // No default (chainParam's would apply even when optional): absent means every indexed chain.
+    chain: z.enum(DEX_CHAINS).optional().describe(`One of ${DEX_CHAINS.join(', ')}; every indexed chain when absent.`),
   }),
   price: '0.50',
   toolName: 'forgotten_assets_scan',
@@ -66,28 +66,11 @@ export const forgottenAssetsSkill = defineSkill({
   },
   admit: async (input, ctx) => void (input.chain && admitChain(ctx, input.chain)),
   async handler(input, ctx) {
-    const names: string[] = input.chain ? [input.chain] : ctx.chains.list().map((c) => c.name as string).filter((n) => (DEX_CHAINS as readonly string[]).includes(n));
-    const chains: z.input<typeof chainScan>[] = [];
-    const errors: { chain: string; reason: string }[] = [];
-    await Promise.all(names.map(async (name) => {
-      try {
-        const { chain, market, checkpoint } = await loadMarket(ctx, name as ChainName);
-        const found = await forgottenAssets(market, checkpoint, input.address as Address);
-        chains.push({ ...indexProvenance(chain, checkpoint, FORGOTTEN_METHODOLOGY, 0), ...found });
-      } catch (err) {
-        errors.push({ chain: name, reason: err instanceof SibylError ? err.message : 'the chain could not be read' });
-      }
-    }));
-    // Every chain failing is no answer at all: refused, uncharged.
-    if (!chains.length) throw new SibylError('upstream_unavailable', `no chain could be read: ${errors.map((e) => `${e.chain}: ${e.reason}`).join('; ')}; nothing was charged`);
-    chains.sort((a, b) => names.indexOf(a.chain) - names.indexOf(b.chain));
-    const latest = chains.map((c) => c.asOf.timestamp).sort().at(-1)!;
-    return {
-      source: [...new Set(chains.map((c) => c.source))].join(','),
-      asOf: { timestamp: latest },
-      methodology: FORGOTTEN_METHODOLOGY,
-      owner: input.address.toLowerCase(), chains, errors,
-      valueUsd: Math.round(chains.reduce((s, c) => s + c.valueUsd, 0) * 100) / 100,
-    };
+    const scan = await acrossChains(scanChains(ctx, input.chain, DEX_CHAINS), async (name) => {
+      const { chain, market, checkpoint } = await loadMarket(ctx, name);
+      const found = await forgottenAssets(market, checkpoint, input.address as Address);
+      return { ...indexProvenance(chain, checkpoint, FORGOTTEN_METHODOLOGY, 0), ...found };
+    }, FORGOTTEN_METHODOLOGY);
+    return { ...scan, owner: input.address.toLowerCase(), valueUsd: Math.round(scan.chains.reduce((s, c) => s + c.valueUsd, 0) * 100) / 100 };
   },
 });
