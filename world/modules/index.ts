@@ -7,5 +7,6 @@ import { drainersModule } from './drainers.js';
 import { airdropsModule } from './airdrops.js';
 import { vaultsModule } from './vaults.js';
 import { socialModule } from './social.js';
+import { hooksModule } from './hooks.js';
 
-export const WORLD_MODULES: readonly WorldModuleFactory[] = [drainersModule, airdropsModule, vaultsModule, socialModule];
+export const WORLD_MODULES: readonly WorldModuleFactory[] = [drainersModule, airdropsModule, vaultsModule, socialModule, hooksModule];
