@@ -19,8 +19,11 @@ import { airdropAllocations } from '../skills/intel/airdrops.js';
 import { liveApprovals } from '../skills/intel/approvals.js';
 import { listenPending, mempoolReport } from '../skills/intel/mempool.js';
 import { readInHalves } from '../chain/log-ranges.js';
-import { V4_POOL_MANAGERS } from '../chain/chains.js';
+import { listVaults } from '../skills/intel/vaults.js';
+import { forgottenAssets } from '../skills/intel/forgotten.js';
+import { LENDING_MARKETS, V4_POOL_MANAGERS } from '../chain/chains.js';
 import { scanHookLayer } from '../skills/intel/hooks.js';
+import { scanLiquidations } from '../skills/intel/liquidations.js';
 import { parseAbi, parseAbiItem, type Address } from 'viem';
 import { EmbeddedSocialFeed } from '../world/social/embedded.js';
 import { shillFlagsOver } from '../skills/intel/social-hype.js';
@@ -58,6 +61,11 @@ const scores: Record<string, Score> = {
   shills: { truePositives: 0, predicted: 0, actual: 0 },
   tonePositive: { truePositives: 0, predicted: 0, actual: 0 },
   toneNegative: { truePositives: 0, predicted: 0, actual: 0 },
+  deprecatedVaults: { truePositives: 0, predicted: 0, actual: 0 },
+  vaultApy: { truePositives: 0, predicted: 0, actual: 0 },
+  forgottenVaultShares: { truePositives: 0, predicted: 0, actual: 0 },
+  nearLiquidation: { truePositives: 0, predicted: 0, actual: 0 },
+  liquidations: { truePositives: 0, predicted: 0, actual: 0 },
 };
 const add = (name: string, predicted: Set<string>, actual: Set<string>) => {
   const s = scores[name]!;
@@ -174,6 +182,27 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
     .filter((l) => !a.claims.some((c) => c.index === l.index && c.block <= Number(at.number)))
     .map((l) => `${a.distributor.toLowerCase()}:${l.account.toLowerCase()}`))));
   if (values.debug) console.log('airdrops', chain.name, 'eligible', eligible.size, 'not eligible scanned', notEligible.length);
+  // Vaults (vaults/v1), read from the chain as the skill reads them: a vault it calls deprecated is a prediction, the
+  // world's deprecated vaults the labels; a live vault's realised APY is right when within 8% (or 0.1 point) of the
+  // strategy's labelled rate; each depositor's deprecated-vault shares forgotten/v1 lists, against the holders left.
+  {
+    const vaultHead = await chain.client.getBlock({ blockNumber: BigInt(market.head.block) });
+    const { vaults } = await listVaults(chain, market, { number: vaultHead.number, timestamp: vaultHead.timestamp });
+    const labelled = labels.vaults;
+    add('deprecatedVaults', new Set(vaults.filter((v) => v.deprecated).map((v) => v.vault.toLowerCase())), new Set(labelled.filter((l) => l.deprecatedAt !== null).map((l) => l.vault.toLowerCase())));
+    const rate = new Map(labelled.map((l) => [l.vault.toLowerCase(), l.incomeApyPct]));
+    const within = (apy: number, truth: number) => Math.abs(apy - truth) <= Math.max(0.1, truth * 0.08);
+    add('vaultApy', new Set(vaults.filter((v) => !v.deprecated && v.apy['7d']).map((v) => `${v.vault.toLowerCase()}:${within(v.apy['7d']!.apyPct, rate.get(v.vault.toLowerCase()) ?? NaN) ? 'ok' : 'off'}`)),
+      new Set(labelled.filter((l) => !l.deprecated).map((l) => `${l.vault.toLowerCase()}:ok`)));
+    if (values.debug) console.log('vaults', chain.name, vaults.map((v) => [v.name, v.apy['7d']?.apyPct, rate.get(v.vault.toLowerCase())]));
+    const depositLogs = await readInHalves((from, to) => chain.client.getLogs({ address: vaults.map((v) => v.vault), event: parseAbiItem('event Deposit(address indexed sender, address indexed owner, uint256 assets, uint256 shares)'), fromBlock: BigInt(from), toBlock: BigInt(to), strict: true }), 0, market.head.block);
+    const checkpoint = (await reader.checkpoint())!;
+    const forgotten = new Set<string>();
+    for (const owner of new Set(depositLogs.map((l) => l.args.owner!.toLowerCase() as Address))) {
+      for (const item of (await forgottenAssets(market, checkpoint, owner)).items) if (item.kind === 'deprecated-vault') forgotten.add(`${owner}:${item.token.toLowerCase()}`);
+    }
+    add('forgottenVaultShares', forgotten, new Set(labelled.filter((l) => l.deprecated).flatMap((l) => l.holdersLeft.map((h) => `${h.toLowerCase()}:${l.vault.toLowerCase()}`))));
+  }
   // Hook permissions and risks: the radar reads the pool manager announced for the chain (hooks/v1); each (hook,
   // permission) and (hook, risk) it reports is a prediction, the world's planted hooks the labels.
   const manager = V4_POOL_MANAGERS[chain.name];
@@ -195,6 +224,23 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
     for (const tone of ['positive', 'negative'] as const) {
       add(tone === 'positive' ? 'tonePositive' : 'toneNegative', new Set(posts.filter((p) => scored.get(p.id) === tone).map((p) => p.id)), new Set(labels.social.posts.filter((p) => p.sentiment === tone && scored.has(p.id)).map((p) => p.id)));
     }
+  }
+  // Lending (liquidations/v1), read from the chain's announced market as the skill reads it: the borrowers it finds at
+  // or under a health factor of 1.05 (within 5% of liquidation) are predictions, the open positions the world's mirror
+  // of the pool labels at or under 1.05 the truth; each LiquidationCall it reads (block, borrower, liquidator, and its
+  // bonus within 1% or a cent of the labelled one) against the world's labelled liquidations.
+  {
+    const lending = LENDING_MARKETS[chain.name];
+    const lendingHead = await chain.client.getBlock();
+    const scan = lending ? await scanLiquidations(chain, lending, { head: lendingHead.number, fromBlock: 0n, maxHealthFactor: 1.05, limit: 100_000 }) : null;
+    const found = scan?.available ? scan : null;
+    add('nearLiquidation', new Set(found?.positions.map((p) => p.borrower.toLowerCase()) ?? []),
+      new Set(labels.lendingPositions.filter((l) => l.open && l.healthFactor !== null && l.healthFactor <= 1.05).map((l) => l.borrower.toLowerCase())));
+    const bonusOk = (bonus: number | null, truth: number) => bonus !== null && Math.abs(bonus - truth) <= Math.max(0.01, Math.abs(truth) * 0.01);
+    const truth = new Map(labels.liquidations.map((l) => [`${l.block}:${l.borrower.toLowerCase()}:${l.liquidator.toLowerCase()}`, l.bonusUsd]));
+    add('liquidations', new Set(found?.liquidations.rows.map((r) => { const k = `${r.block}:${r.borrower.toLowerCase()}:${r.liquidator.toLowerCase()}`; return `${k}:${bonusOk(r.bonusUsd, truth.get(k) ?? NaN) ? 'ok' : 'off'}`; }) ?? []),
+      new Set([...truth.keys()].map((k) => `${k}:ok`)));
+    if (values.debug) console.log('lending', chain.name, scan?.available ? { borrowers: scan.borrowers, withDebt: scan.positionsWithDebt, near: scan.positionsAtOrUnder, liquidations: scan.liquidations.count, head: lendingHead.number, labelledAt: Math.max(0, ...labels.lendingPositions.map((l) => l.asOfBlock)) } : scan);
   }
   // Pending sandwiches (runs last: it moves the world on). The world writes 24 more hours, a block every 20 simulated
   // minutes paced 1.6 s apart in real time (as a live chain is), while the mempool watcher listens to the node's pool;
