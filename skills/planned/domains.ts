@@ -1,6 +1,6 @@
 /**
  * Capabilities the spec lists whose engine Sibyl does not have yet (Bitcoin, post-quantum
- * cryptography, prediction markets, lending, tokenized equities, media). They are declared so
+ * cryptography, prediction markets, tokenized equities, media). They are declared so
  * the report agent recognises such a question and says plainly that this deployment cannot
  * answer it, instead of routing it to a skill that merely shares a word; calling one always
  * fails with `domain_disabled` and charges nothing. They are not published as working skills.
@@ -17,7 +17,6 @@ export const DISABLED_DOMAINS = {
   bitcoin: 'a Bitcoin node and indexer',
   quantum: 'post-quantum cryptography and quantum hardware',
   'prediction-markets': 'prediction-market venues',
-  lending: 'lending-protocol positions',
   equities: 'tokenized-equity venues',
   media: 'media generation',
   'wallet-safety': 'approval, airdrop and dormant-asset indexes',
