@@ -102,6 +102,14 @@ export const EMBEDDED_AIRDROP_FACTORY: Address = '0x0000000000000000000000000000
 export const EMBEDDED_VAULT_FACTORY: Address = '0x0000000000000000000000000000000046264626';
 
 /**
+ * The fixed-rate market factory (SibylFixedYieldFactory) the embedded devnet places at this
+ * address on each chain: it splits ERC-4626 shares into principal and yield tokens per maturity
+ * and announces each market with MarketCreated(share, underlying, maturity, pt, yt), which
+ * fixed-yield/v1 reads to find them; each PT trades against its underlying on a V2 pool.
+ */
+export const EMBEDDED_FIXED_YIELD_FACTORY: Address = '0x00000000000000000000000000000000F1ED7E1D';
+
+/**
  * Lending markets read for positions and liquidations (liquidations/v1): Aave v3's canonical Pool
  * and AaveOracle on each chain (Aave's address book). The embedded devnet places its own
  * LendingPool and LendingOracle, with the same interface and events, at these addresses, so the

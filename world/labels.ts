@@ -85,6 +85,19 @@ export interface WorldLabels {
    */
   hooks: { hook: Address; name: string; permissions: string[]; risks: string[]; owner: Address | null; implementation: Address | null; pools: Hex[] }[];
   hookVictims: { hook: Address; pool: Hex; victim: Address; token: Address; amountIn: string; block: number }[];
+  /**
+   * Fixed-rate markets (world/modules/fixed-yield.ts): each market (its YT is the splitter) with
+   * its PT, the vault share it splits, maturity (unix seconds), PT/USDC pair, the vault's true
+   * rate and the fixed rate the LP seeded the pool at (APY %); every PT trade by a trader or the
+   * rate keeper with the implied APY it left the pool at (by the module's own mirror); every PT
+   * redeemed at maturity (raw units); the module's actors.
+   */
+  fixedYield: {
+    markets: { market: Address; pt: Address; yt: Address; share: Address; underlying: Address; maturity: number; pair: Address; block: number; vaultApyPct: number; seedApyPct: number }[];
+    trades: { market: Address; trader: Address; kind: 'trader' | 'keeper'; side: 'buy' | 'sell'; ptAmount: string; impliedApyPct: number; block: number }[];
+    redemptions: { market: Address; holder: Address; amount: string; block: number }[];
+    actors: { lp: Address; keeper: Address; traders: Address[]; incomePayer: Address } | null;
+  };
 }
 
 export function emptyLabels(chain: string, seed: string): WorldLabels {
@@ -98,6 +111,7 @@ export function emptyLabels(chain: string, seed: string): WorldLabels {
     lendingMarket: null, lendingPositions: [], liquidations: [],
     social: { shillAccounts: [], shilled: [], posts: [] },
     hooks: [], hookVictims: [],
+    fixedYield: { markets: [], trades: [], redemptions: [], actors: null },
   };
 }
 

@@ -7,6 +7,8 @@ import { drainersModule } from './drainers.js';
 import { airdropsModule } from './airdrops.js';
 import { vaultsModule } from './vaults.js';
 import { socialModule } from './social.js';
+import { lendingModule } from './lending.js';
 import { hooksModule } from './hooks.js';
+import { fixedYieldModule } from './fixed-yield.js';
 
-export const WORLD_MODULES: readonly WorldModuleFactory[] = [drainersModule, airdropsModule, vaultsModule, socialModule, hooksModule];
+export const WORLD_MODULES: readonly WorldModuleFactory[] = [drainersModule, airdropsModule, vaultsModule, socialModule, lendingModule, hooksModule, fixedYieldModule];
