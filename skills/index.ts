@@ -37,6 +37,7 @@ import { mempoolWatchSkill } from './mev/mempool-watch.js';
 import { altcoinSeasonSkill, yieldAnalysisSkill } from './defi/yield-analysis.js';
 import { vaultsListSkill, yieldDiscoverSkill } from './defi/vaults.js';
 import { liquidationMonitorSkill } from './defi/liquidation-monitor.js';
+import { fixedYieldSkill } from './defi/fixed-yield.js';
 import { vaultDepositPlanSkill, yieldDepositSkill, yieldRebalanceSkill } from './defi/yield-plans.js';
 import { forecastAccuracyTool, priceForecastTool } from './forecast/tools.js';
 import { marketSentimentTool, topMoversTool } from './market/movers.js';
@@ -57,7 +58,7 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   // Computed capabilities sold on the agent surfaces (no HTTP data path in the spec).
   topGainersSkill, marketMoversSkill, tradeSignalsSkill, approvalScanSkill, forgottenAssetsSkill, hookRadarSkill, claimableAirdropsSkill, chartForecastSkill, technicalAnalysisSkill, strategyBacktestSkill, walletPnlSkill, walletTrustSkill,
   transactionDebuggerSkill, fundFlowTraceSkill, contractReviewSkill, yieldAnalysisSkill, altcoinSeasonSkill,
-  vaultsListSkill, yieldDiscoverSkill, yieldDepositSkill, vaultDepositPlanSkill, yieldRebalanceSkill, liquidationMonitorSkill,
+  vaultsListSkill, yieldDiscoverSkill, yieldDepositSkill, vaultDepositPlanSkill, yieldRebalanceSkill, liquidationMonitorSkill, fixedYieldSkill,
   copyTradingLeaderboardSkill, copyTradingIntelSkill, crossChainArbitrageSkill, mevProtectionSkill, mempoolWatchSkill, smartContractAuditSkill,
   backtestCustomStrategySkill, backtestStrategySkill, chainMarketsSkill, alphaGainersSkill,
   // The tool server's free tools (priced FREE_USD, `mcp` surface only); those without a feed are in PLANNED_SKILLS.

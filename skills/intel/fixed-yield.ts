@@ -108,7 +108,12 @@ export async function fixedYieldMarkets(chain: ConnectedChain, market: Market, a
       ptSymbol, ytSymbol, ptDecimals, underlyingDecimals, underlyingSymbol: underlyingSymbol ?? null,
     });
   }));
-  return rows.sort((a, b) => Number(a.matured) - Number(b.matured) || (b.impliedApyPct ?? -Infinity) - (a.impliedApyPct ?? -Infinity));
+  return rows.sort(byFixedRate);
+}
+
+/** Live markets by implied APY, highest first, then live ones without a price, then matured ones. */
+export function byFixedRate(a: Pick<FixedYieldRow, 'matured' | 'impliedApyPct'>, b: Pick<FixedYieldRow, 'matured' | 'impliedApyPct'>): number {
+  return Number(a.matured) - Number(b.matured) || (b.impliedApyPct ?? -Infinity) - (a.impliedApyPct ?? -Infinity);
 }
 
 /** One market's figures from what was read of it. */

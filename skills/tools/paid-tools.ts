@@ -228,7 +228,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     input: z.strictObject({ chain: z.enum([...CHAIN7, 'stockchain']).default('base').describe('A chain, or stockchain; default base.'), limit: rows }),
     kinds: {
       defi: { skill: 'defi-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
-      pendle: none('fixed-yield-analysis'),
+      pendle: { skill: 'fixed-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
       discover: { skill: 'yield-discover', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
       // The tool's chain and rows; the health-factor threshold and the period take the skill's defaults.
       liquidations: { skill: 'liquidation-monitor', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },

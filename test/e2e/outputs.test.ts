@@ -67,8 +67,10 @@ describe('every working skill answers its output schema', () => {
       'forgotten-assets-scan': { address: wallet },
       'vaults-list': { chain: 'base' },
       'yield-discover': { asset: 'USDC' },
-      'yield-deposit': { asset: 'USDC', amount: '100', wallet },
-      'yield-vault-deposit-plan': { vault: usdcVault.vault, amount: '100', wallet },
+      'fixed-yield-analysis': { chain: 'base', limit: 5 },
+      // A depositor of the world's vaults holds USDC to deposit.
+      'yield-deposit': { asset: 'USDC', amount: '100', wallet: deadVault.holdersLeft[0] },
+      'yield-vault-deposit-plan': { vault: usdcVault.vault, amount: '100', wallet: deadVault.holdersLeft[0] },
       'yield-rebalance': { wallet: deadVault.holdersLeft[0], fromVault: deadVault.vault },
       'v4-hook-radar': { chainId: 8453, timeperiod: '30d' },
       'mempool-watch': { chain: 'base', windowSeconds: 30 },

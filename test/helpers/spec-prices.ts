@@ -23,6 +23,7 @@ export const SPEC_SKILL_PRICE = {
   'v4-hook-radar': usdc('0.25'),
   'vaults-list': usdc('0.10'),
   'yield-discover': usdc('0.10'),
+  'fixed-yield-analysis': usdc('0.50'),
   'yield-deposit': usdc('0.50'),
   'yield-vault-deposit-plan': usdc('0.50'),
   'yield-rebalance': usdc('0.25'),

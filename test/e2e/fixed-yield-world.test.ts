@@ -1,0 +1,174 @@
+/**
+ * Fixed-rate markets on the shared world (world/modules/fixed-yield.ts), bought as a client would:
+ * every market the world created is found; each live market's implied APY is what the test itself
+ * computes from its pair's reserves on chain (at the block the answer is as of) and its PT's
+ * maturity; the variable rate is what vaults-list realises for the same vault; the short market
+ * matured within the history, and the chain shows its PT redeemed. Over A2A and over MCP
+ * (find_yield kind pendle), charged the spec's price; bad input is a 400 before any 402.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { erc20Abi, formatUnits, type Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SibylPrincipalToken } from '../../chain/artifacts/index.js';
+import { fundedPayer, json, payingFetch, postJson, walletPoster } from '../helpers/sibyl.js';
+import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
+import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+
+const YEAR_S = 365 * 86_400;
+const PAIR_ABI = [
+  { type: 'function', name: 'getReserves', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint112' }, { type: 'uint112' }, { type: 'uint32' }] },
+  { type: 'function', name: 'token0', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] },
+] as const;
+/**
+ * How far a live market's implied rate may sit from the vault's true rate: the consensus rate
+ * wanders about 12% (relative) around it, the keeper lets the pool stray 0.6 points, and the last
+ * trade may have moved it about a point.
+ */
+const IMPLIED_TOLERANCE_PCT = 3;
+
+let w: WorldSibyl;
+beforeAll(async () => {
+  w = await startSharedWorldSibyl();
+}, 300_000);
+afterAll(() => w?.close());
+
+async function buy(skill: keyof typeof SPEC_SKILL_PRICE, params: Record<string, unknown>) {
+  const p = await walletPoster(w.sibyl.url, '5', w.rpcUrl);
+  const before = await p.balance();
+  const res = await p.post(`/api/a2a/skills/${skill}`, { params });
+  const body = await json(res);
+  expect(res.status, JSON.stringify(body).slice(0, 400)).toBe(200);
+  expect(before - (await p.balance())).toBe(SPEC_SKILL_PRICE[skill]);
+  return body.response;
+}
+
+/** The PT price and implied APY the test computes itself from the chain at `block`, `at` seconds. */
+async function fromChain({ pair, pt, underlying }: { pair: Address; pt: Address; underlying: Address }, block: bigint, at: number) {
+  const [[r0, r1], token0, maturity, ptDecimals, underlyingDecimals] = await Promise.all([
+    w.client.readContract({ address: pair, abi: PAIR_ABI, functionName: 'getReserves', blockNumber: block }),
+    w.client.readContract({ address: pair, abi: PAIR_ABI, functionName: 'token0' }),
+    w.client.readContract({ address: pt, abi: SibylPrincipalToken.abi, functionName: 'maturity' }),
+    w.client.readContract({ address: pt, abi: erc20Abi, functionName: 'decimals' }),
+    w.client.readContract({ address: underlying, abi: erc20Abi, functionName: 'decimals' }),
+  ]);
+  const [reservePt, reserveUnderlying] = token0.toLowerCase() === pt.toLowerCase() ? [r0, r1] : [r1, r0];
+  const ptUnits = Number(formatUnits(reservePt, ptDecimals));
+  const underlyingUnits = Number(formatUnits(reserveUnderlying, underlyingDecimals));
+  const price = underlyingUnits / ptUnits;
+  const ttm = Number(maturity) - at;
+  return { price, ttm, maturity: Number(maturity), impliedPct: (Math.pow(1 / price, YEAR_S / ttm) - 1) * 100, liquidity: underlyingUnits + ptUnits * price };
+}
+
+describe('fixed-yield analysis on the world', () => {
+  let answer: any;
+  beforeAll(async () => {
+    answer = await buy('fixed-yield-analysis', { chain: 'base', limit: 100 });
+  }, 120_000);
+
+  it('finds every market the world created, with its PT, YT, vault, maturity and pool', () => {
+    const labelled = w.labels.fixedYield.markets;
+    expect(labelled.length).toBeGreaterThanOrEqual(3);
+    expect(answer.methodology).toContain('fixed-yield/v1');
+    expect(answer.chainsRead[0]).toMatchObject({ chain: 'base', marketsFound: labelled.length });
+    expect(answer.markets.map((m: { market: string }) => m.market.toLowerCase()).sort()).toEqual(labelled.map((l) => l.market.toLowerCase()).sort());
+    for (const l of labelled) {
+      const row = answer.markets.find((m: { market: string }) => m.market.toLowerCase() === l.market.toLowerCase());
+      expect(row).toMatchObject({ chain: 'base', pt: { address: l.pt, decimals: 6 }, yt: { address: l.yt }, vault: { address: l.share, symbol: 'syUSDC' }, underlying: { address: l.underlying, symbol: 'USDC' } });
+      expect(row.maturity).toBe(new Date(l.maturity * 1000).toISOString());
+      expect(row.pt.symbol).toMatch(/^PT-syUSDC-\d{8}$/);
+      if (row.pool) expect(row.pool.pair.toLowerCase()).toBe(l.pair.toLowerCase());
+    }
+  });
+
+  it('each live market\'s implied APY is (1 / PT price)^(365 d / time to maturity) - 1 from the pair\'s reserves on chain, near the vault\'s true rate; liquidity both sides in USD', async () => {
+    const block = BigInt(answer.chainsRead[0].asOf.block);
+    const at = Date.parse(answer.chainsRead[0].asOf.timestamp) / 1000;
+    const live = answer.markets.filter((m: { matured: boolean }) => !m.matured);
+    expect(live.length).toBeGreaterThanOrEqual(2);
+    for (const row of live) {
+      const label = w.labels.fixedYield.markets.find((l) => l.market.toLowerCase() === row.market.toLowerCase())!;
+      const chain = await fromChain(label, block, at);
+      expect(row.ptPrice).toBeCloseTo(chain.price, 8);
+      expect(row.impliedApyPct, row.pt.symbol).toBeCloseTo(chain.impliedPct, 3);
+      expect(row.daysToMaturity).toBeCloseTo(chain.ttm / 86_400, 3);
+      expect(row.liquidityUsd).toBeCloseTo(chain.liquidity, 1);
+      expect(Math.abs(row.impliedApyPct - label.vaultApyPct), `${row.pt.symbol}: implied ${row.impliedApyPct}% vs the vault's ${label.vaultApyPct}%`).toBeLessThanOrEqual(IMPLIED_TOLERANCE_PCT);
+      expect(row.spreadPct).toBeCloseTo(row.impliedApyPct - row.variableApy.apyPct, 3);
+    }
+    // Best implied first among the live ones, matured ones last.
+    const implied = live.map((m: { impliedApyPct: number }) => m.impliedApyPct);
+    expect(implied).toEqual([...implied].sort((a, b) => b - a));
+    expect(answer.markets.findIndex((m: { matured: boolean }) => m.matured)).toBeGreaterThanOrEqual(live.length);
+  });
+
+  it('the variable rate is the realised APY vaults-list gives the same vault, near its labelled true rate; the history is young and says so', async () => {
+    const vaults = await buy('vaults-list', { chain: 'base', limit: 100 });
+    for (const row of answer.markets) {
+      const vault = vaults.chains[0].vaults.find((v: { vault: string }) => v.vault.toLowerCase() === row.vault.address.toLowerCase());
+      expect(vault, row.vault.address).toBeDefined();
+      const realised = vault.apy['7d'] ?? vault.apy['30d'];
+      expect(row.variableApy.window).toBe(vault.apy['7d'] ? '7d' : '30d');
+      // Both read the same share-price history; the heads may be a block (seconds) apart.
+      expect(row.variableApy.apyPct).toBeCloseTo(realised.apyPct, 2);
+      const label = w.labels.vaults.find((l) => l.vault.toLowerCase() === row.vault.address.toLowerCase())!;
+      expect(Math.abs(row.variableApy.apyPct - label.incomeApyPct)).toBeLessThanOrEqual(Math.max(0.1, label.incomeApyPct * 0.08));
+      expect(row.notes.map((n: { kind: string }) => n.kind)).toContain('young-history');
+    }
+  });
+
+  it('the short market matured within the history: no implied rate, flagged; its LP and keeper redeemed their PT at par (the chain shows it burnt)', async () => {
+    const matured = answer.markets.filter((m: { matured: boolean }) => m.matured);
+    expect(matured).toHaveLength(1);
+    const [row] = matured;
+    expect(row).toMatchObject({ impliedApyPct: null, spreadPct: null, daysToMaturity: 0 });
+    expect(row.notes.map((n: { kind: string }) => n.kind)).toContain('matured');
+    const redeemed = w.labels.fixedYield.redemptions.filter((r) => r.market.toLowerCase() === row.market.toLowerCase());
+    expect(redeemed.map((r) => r.holder).sort()).toEqual([w.labels.fixedYield.actors!.lp, w.labels.fixedYield.actors!.keeper].sort());
+    for (const r of redeemed) expect(await w.client.readContract({ address: row.pt.address, abi: erc20Abi, functionName: 'balanceOf', args: [r.holder] })).toBe(0n);
+  });
+
+  it('over MCP: find_yield kind pendle debits the skill\'s price from the credits and answers what A2A answers', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const { nonce, domain, uri, chainId } = await json(await fetch(`${w.sibyl.url}/api/auth/nonce`));
+    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce, statement: 'Sign in to Sibyl' });
+    const session = await json(await postJson(`${w.sibyl.url}/api/auth/siwe`, { message, signature: await account.signMessage({ message }) }));
+    const auth = { authorization: `Bearer ${session.accessToken}` };
+    const { pay } = payingFetch((await fundedPayer('5', w.rpcUrl)).key);
+    const top = await pay(`${w.sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ amountUsd: '1' }) });
+    expect(top.status, await top.clone().text()).toBe(200);
+    const client = new Client({ name: 'fixed-yield-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${w.sibyl.url}/api/mcp`), { requestInit: { headers: auth } }));
+    try {
+      const result = await client.callTool({ name: 'find_yield', arguments: { chain: 'base', kind: 'pendle', limit: 100 } });
+      const body = result.structuredContent as any;
+      expect(body).toMatchObject({ available: true, skill: 'fixed-yield-analysis', kind: 'pendle' });
+      const balance = BigInt((await json(await fetch(`${w.sibyl.url}/api/credits`, { headers: auth }))).balance);
+      expect(1_000_000n - balance).toBe(SPEC_SKILL_PRICE['fixed-yield-analysis']);
+      const byMarket = (rows: { market: string; impliedApyPct: number | null }[]) => rows.map((m) => [m.market, m.impliedApyPct]);
+      expect(byMarket(body.markets)).toEqual(byMarket(answer.markets));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('bad input: a 400 naming the field, before any 402; a chain without a DEX index refused uncharged', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ chain: 'solana' }, 'params.chain'],
+      [{ chain: 'base', limit: 0 }, 'params.limit'],
+      [{ limit: 101 }, 'params.limit'],
+      [{ chain: 'base', maturity: '2027' }, 'params'],
+    ];
+    for (const [params, field] of cases) {
+      const res = await postJson(`${w.sibyl.url}/api/a2a/skills/fixed-yield-analysis`, { params });
+      const body = await json(res);
+      expect(res.status, `${JSON.stringify(params)}: ${JSON.stringify(body)}`).toBe(400);
+      expect(body.error.fields.map((f: { field: string }) => f.field).join(' ')).toContain(field);
+    }
+    const res = await postJson(`${w.sibyl.url}/api/a2a/skills/fixed-yield-analysis`, { params: { chain: 'zksync' } });
+    expect(res.status).not.toBe(402);
+    expect((await json(res)).error.code).toBe('chain_unavailable');
+  });
+});
