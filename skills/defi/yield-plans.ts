@@ -5,7 +5,7 @@
  * plan the wallet cannot execute is refused before payment, naming the field.
  */
 import { z } from 'zod';
-import { erc20Abi, parseUnits, type Address } from 'viem';
+import { erc20Abi, formatUnits, parseUnits, type Address } from 'viem';
 import type { ChainName } from '../../chain/chains.js';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { admitChain } from '../admission.js';
@@ -99,10 +99,10 @@ const apyOf = (row: VaultRow | undefined) => {
 };
 
 /** The wallet holds at least `amount` of the vault's underlying (checked before payment). */
-async function admitBalance(chain: ConnectedChain, token: Address, decimals: number, wallet: Address, amount: string): Promise<void> {
-  const raw = rawAmount(amount, decimals);
-  const balance = await chain.client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
-  if (balance < raw) refuse('amount', `the wallet holds less than ${amount} of ${token}`);
+async function admitBalance(chain: ConnectedChain, token: { address: Address; decimals: number; symbol: string | null }, wallet: Address, amount: string): Promise<void> {
+  const raw = rawAmount(amount, token.decimals);
+  const balance = await chain.client.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
+  if (balance < raw) refuse('amount', `the wallet holds ${formatUnits(balance, token.decimals)} ${token.symbol ?? token.address}, less than ${amount}`);
 }
 
 /** The open vault with the best realised APY on the asset, or a 400 naming `asset`. */
@@ -146,7 +146,7 @@ export const yieldDepositSkill = defineSkill({
   admit: async (input, ctx) => {
     const chain = admitChain(ctx, input.chain);
     const best = await bestVaultFor(ctx, input.chain, input.asset);
-    await admitBalance(chain, best.asset.address, best.asset.decimals, input.wallet as Address, input.amount);
+    await admitBalance(chain, best.asset, input.wallet as Address, input.amount);
   },
   async handler(input, ctx) {
     const chain = ctx.chains.get(input.chain);
@@ -177,7 +177,7 @@ export const vaultDepositPlanSkill = defineSkill({
     const chain = admitChain(ctx, input.chain);
     const vault = await vaultAt(chain, input.vault, (await head(chain)).number, 'vault');
     if (vault.deprecated || !vault.depositsOpen) refuse('vault', `${vault.name ?? vault.vault} takes no deposits now${vault.deprecated ? ' (deprecated)' : ''}`);
-    await admitBalance(chain, vault.asset, vault.assetDecimals, input.wallet as Address, input.amount);
+    await admitBalance(chain, { address: vault.asset, decimals: vault.assetDecimals, symbol: vault.assetSymbol }, input.wallet as Address, input.amount);
   },
   async handler(input, ctx) {
     const chain = ctx.chains.get(input.chain);
