@@ -13,8 +13,9 @@ const BLOCK = 1000;
 const tsOf = (block: number) => HEAD - (BLOCK - block) * 3600;
 const USDC = getAddress(CHAINS.base.usdc);
 const VAULT = getAddress(addr(0x4626));
-const [PT_LIVE, YT_LIVE, PT_LONG, YT_LONG, PT_OLD, YT_OLD, PT_BARE, YT_BARE] = [0x11, 0x12, 0x21, 0x22, 0x31, 0x32, 0x41, 0x42].map((n) => getAddress(addr(n)));
-const [PAIR_DEEP, PAIR_SHALLOW, PAIR_LONG, PAIR_OLD] = [0xa1, 0xa2, 0xa3, 0xa4].map((n) => addr(n));
+const at = (n: number): Address => getAddress(addr(n));
+const [PT_LIVE, YT_LIVE, PT_LONG, YT_LONG, PT_OLD, YT_OLD, PT_BARE, YT_BARE] = [at(0x11), at(0x12), at(0x21), at(0x22), at(0x31), at(0x32), at(0x41), at(0x42)];
+const [PAIR_DEEP, PAIR_SHALLOW, PAIR_LONG, PAIR_OLD] = [addr(0xa1), addr(0xa2), addr(0xa3), addr(0xa4)];
 /** The vault's share price compounds at 6% a year from block 100. */
 const priceAt = (t: number) => Math.pow(1.06, (t - tsOf(100)) / (365 * DAY));
 const SYMBOLS: Record<string, string> = { [PT_LIVE]: 'PT-syUSDC-a', [YT_LIVE]: 'YT-syUSDC-a', [PT_LONG]: 'PT-syUSDC-b', [YT_LONG]: 'YT-syUSDC-b', [PT_OLD]: 'PT-syUSDC-c', [YT_OLD]: 'YT-syUSDC-c', [PT_BARE]: 'PT-syUSDC-d', [YT_BARE]: 'YT-syUSDC-d' };
