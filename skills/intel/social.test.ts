@@ -104,5 +104,7 @@ describe('social/v1', () => {
     expect(detail).toContain(`hype ${t!.socialHype}/100`);
     expect(detail).toContain('Shill warning: 32 of 42 posts came from 4 accounts younger than 30 days posting 3+ times each.');
     expect(summaries(t!, { priceChangePct: null, marketCapUsd: null }, shillWarning([], null), 24).detail).toContain('market cap unknown, no price change known');
+    expect(summaries(t!, { priceChangePct: -0.01, marketCapUsd: null }, shillWarning([], null), 24).brief).toContain('price +0.0%');
+    expect(summaries(t!, { priceChangePct: -2.26, marketCapUsd: null }, shillWarning([], null), 24).brief).toContain('price -2.3%');
   });
 });

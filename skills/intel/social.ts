@@ -178,7 +178,8 @@ export function shillWarning(posts: readonly SocialPost[], liquidityPulledAt: nu
 
 /** The row's two summaries, built from its figures only. */
 export function summaries(t: TokenSocial, market: { priceChangePct: number | null; marketCapUsd: number | null }, warning: ShillWarning, windowHours: number): { brief: string; detail: string } {
-  const move = market.priceChangePct === null ? '' : `, price ${market.priceChangePct >= 0 ? '+' : ''}${market.priceChangePct.toFixed(1)}%`;
+  const pct = market.priceChangePct === null ? null : Math.round(market.priceChangePct * 10) / 10;
+  const move = pct === null ? '' : `, price ${pct >= 0 ? '+' : ''}${Math.abs(pct) === 0 ? '0.0' : pct.toFixed(1)}%`;
   const brief = `$${t.symbol}: ${t.mentions} mentions by ${t.authors} accounts in ${windowHours} h, ${t.sentiment.toLowerCase()}${move}${warning.flagged ? '; shill warning' : ''}`;
   const cap = market.marketCapUsd === null ? 'market cap unknown' : `market cap $${Math.round(market.marketCapUsd).toLocaleString('en-US')}`;
   const detail = [
