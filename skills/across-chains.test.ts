@@ -4,6 +4,7 @@ import { acrossChains, scanChains } from './across-chains.js';
 import type { SkillContext } from './context.js';
 import { claimableAirdropsSkill } from './wallets/airdrops.js';
 import { forgottenAssetsSkill } from './wallets/forgotten.js';
+import { vaultsListSkill, yieldDiscoverSkill } from './defi/vaults.js';
 
 const ctx = { chains: { list: () => ['base', 'ethereum', 'zksync'].map((name) => ({ name })) } } as unknown as SkillContext;
 const read = (chain: string, timestamp: string) => ({ chain, source: 'embedded', asOf: { timestamp } });
@@ -11,7 +12,7 @@ const read = (chain: string, timestamp: string) => ({ chain, source: 'embedded',
 describe('wallet scans across chains', () => {
   it('a scan without a chain reads every connected chain it can (no default chain sneaks in)', () => {
     const address = '0x1111111111111111111111111111111111111111';
-    for (const skill of [forgottenAssetsSkill, claimableAirdropsSkill]) expect((skill.input.parse({ address }) as { chain?: string }).chain, skill.id).toBeUndefined();
+    for (const skill of [forgottenAssetsSkill, claimableAirdropsSkill, vaultsListSkill, yieldDiscoverSkill]) expect((skill.input.parse(skill.id.includes('vault') || skill.id.includes('yield') ? {} : { address }) as { chain?: string }).chain, skill.id).toBeUndefined();
     expect(scanChains(ctx, undefined, ['base', 'ethereum', 'bsc'])).toEqual(['base', 'ethereum']);
     expect(scanChains(ctx, 'bsc', ['base', 'bsc'])).toEqual(['bsc']);
   });

@@ -9,7 +9,6 @@ import type { Address } from 'viem';
 import type { ChainName } from '../../chain/chains.js';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { admitChain } from '../admission.js';
-import { SibylError } from '../errors.js';
 import { provenance } from '../intel/provenance.js';
 import { canonicalAsset } from '../intel/resolve.js';
 import { VAULTS_METHODOLOGY, bestVaults, listVaults, rankingApy, type VaultRow } from '../intel/vaults.js';
@@ -17,9 +16,10 @@ import { YIELD_METHODOLOGY, poolYields } from '../intel/yields.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
 import type { SkillContext } from '../context.js';
 import { address, chainGap, multiChainProvenanceShape, provenanceShape } from '../outputs.js';
-import { EVM_CHAINS, chainParam, evmAddressParam, limitParam, tokenParam } from '../params.js';
+import { EVM_CHAINS, evmAddressParam, limitParam, tokenParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { pct, usd } from '../summary.js';
+import { multiChainProvenance, readEach, scanChains } from '../across-chains.js';
 
 const apyShape = z.object({
   apyPct: z.number().describe('Realised: the share price\'s growth over the span, annualised (compounded).'),
@@ -43,12 +43,8 @@ const vaultRow = z.object({
   risks: z.array(z.object({ kind: z.enum(['deprecated', 'deposits-paused', 'no-income', 'concentration', 'young-history', 'low-idle']), note: z.string() })),
 });
 
-const chainsParam = chainParam('base', EVM_CHAINS).optional().describe('One EVM chain; every connected one when absent.');
-
-/** The chains asked for: the one named, else every connected EVM chain. */
-function chainsOf(ctx: SkillContext, chain: ChainName | undefined): ChainName[] {
-  return chain ? [chain] : ctx.chains.list().map((c) => c.name);
-}
+// No default (chainParam's would apply even when optional): absent means every connected chain.
+const chainsParam = z.enum(EVM_CHAINS).optional().describe(`One of ${EVM_CHAINS.join(', ')}; every connected one when absent.`);
 
 /** Whether a vault's underlying is the asset asked for: its address, or its symbol as a canonical asset (ETH matches WETH). */
 export function assetMatches(asset: { address: string; symbol: string | null }, wanted: string): boolean {
@@ -64,27 +60,6 @@ export async function chainVaults(ctx: SkillContext, name: ChainName, given: rea
   const scan = await listVaults(chain, market, head, given);
   return { chain, head, market, ...scan, provenance: provenance(chain, { number: head.number, timestamp: head.timestamp }, VAULTS_METHODOLOGY, { from: 0n, to: head.number }) };
 }
-
-/** Runs `read` on every chain; a chain that fails goes under errors, all failing is a 503 uncharged. */
-async function perChain<T>(names: readonly ChainName[], read: (name: ChainName) => Promise<T>) {
-  const done: { name: ChainName; value: T }[] = [];
-  const errors: { chain: string; reason: string }[] = [];
-  await Promise.all(names.map(async (name) => {
-    try {
-      done.push({ name, value: await read(name) });
-    } catch (err) {
-      errors.push({ chain: name, reason: err instanceof SibylError ? err.message : 'the chain could not be read' });
-    }
-  }));
-  if (!done.length) throw new SibylError('upstream_unavailable', `no chain could be read: ${errors.map((e) => `${e.chain}: ${e.reason}`).join('; ')}; nothing was charged`);
-  done.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
-  return { done, errors };
-}
-
-const multiSource = (chains: readonly { source: string; asOf: { timestamp: string } }[]) => ({
-  source: [...new Set(chains.map((c) => c.source))].join(','),
-  asOf: { timestamp: chains.map((c) => c.asOf.timestamp).sort().at(-1)! },
-});
 
 const apyText = (v: Pick<VaultRow, 'apy'>) => {
   const a = rankingApy(v);
@@ -120,12 +95,12 @@ export const vaultsListSkill = defineSkill({
   },
   admit: async (input, ctx) => void (input.chain && admitChain(ctx, input.chain)),
   async handler(input, ctx) {
-    const { done, errors } = await perChain(chainsOf(ctx, input.chain), (name) => chainVaults(ctx, name, (input.vaults ?? []) as Address[]));
+    const { done, errors } = await readEach(scanChains(ctx, input.chain, EVM_CHAINS), (name) => chainVaults(ctx, name, (input.vaults ?? []) as Address[]));
     const chains = done.map(({ value: v }) => {
       const rows = input.asset ? v.vaults.filter((row) => assetMatches(row.asset, input.asset!)) : v.vaults;
       return { ...v.provenance, vaultsFound: rows.length, vaults: rows.slice(0, input.limit), notVaults: v.notVaults };
     });
-    return { ...multiSource(chains), methodology: VAULTS_METHODOLOGY, chains, errors };
+    return { ...multiChainProvenance(chains, VAULTS_METHODOLOGY), chains, errors };
   },
 });
 
@@ -173,7 +148,7 @@ export const yieldDiscoverSkill = defineSkill({
   },
   admit: async (input, ctx) => void (input.chain && admitChain(ctx, input.chain)),
   async handler(input, ctx) {
-    const { done, errors } = await perChain(chainsOf(ctx, input.chain), async (name) => {
+    const { done, errors } = await readEach(scanChains(ctx, input.chain, EVM_CHAINS), async (name) => {
       const v = await chainVaults(ctx, name);
       const mine = input.asset ? v.vaults.filter((row) => assetMatches(row.asset, input.asset!)) : v.vaults;
       return { ...v, mine, pools: input.asset ? await assetPools(ctx, v.chain, input.asset) : [] };
@@ -187,7 +162,7 @@ export const yieldDiscoverSkill = defineSkill({
     const closed = all.filter((a) => !open.has(a.row)).map((a) => a.row);
     const chainsRead = done.map((d) => d.value.provenance);
     return {
-      ...multiSource(chainsRead), methodology: `${VAULTS_METHODOLOGY}; pools: ${YIELD_METHODOLOGY}`,
+      ...multiChainProvenance(chainsRead, `${VAULTS_METHODOLOGY}; pools: ${YIELD_METHODOLOGY}`),
       asset: input.asset ?? null, chainsRead, vaults,
       leftOut: { deprecated: closed.filter((v) => v.deprecated).length, depositsPaused: closed.filter((v) => !v.deprecated).length },
       lpPools: done.flatMap((d) => d.value.pools).sort((a, b) => b.feeAprPct - a.feeAprPct).slice(0, input.limit),
