@@ -144,6 +144,13 @@ export const fixedYieldModule: WorldModuleFactory = (chain, rng) => {
   };
   const consensusPct = (m: MarketState) => s.apyPct * (1 + m.deviation);
 
+  /** What `who` holds of `token` on chain, set into the world's holdings (before a sale: a transaction that failed leaves none). */
+  const sync = async (host: WorldHost, who: Address, token: Address): Promise<bigint> => {
+    const held = await read<bigint>(host, token, erc20Abi, 'balanceOf', [who]);
+    host.credit(who, token, held - host.balance(who, token));
+    return held;
+  };
+
   /** Tops an actor's USDC up to its float when it holds less than `need`: true when it had enough. */
   const funded = (host: WorldHost, actor: Address, need: bigint): boolean => {
     if (host.balance(actor, host.usdc.address) >= need) return true;
@@ -206,7 +213,7 @@ export const fixedYieldModule: WorldModuleFactory = (chain, rng) => {
     // Too low: PT is dear; sell PT from inventory, splitting more first when it runs short.
     const ptIn = BigInt(Math.floor((Math.sqrt(k / target) - Number(x)) / 0.997));
     if (ptIn <= 0n) return true;
-    if (host.balance(s.keeper, m.pt) < ptIn) {
+    if ((await sync(host, s.keeper, m.pt)) < ptIn) {
       const usdc = usdcAmount(KEEPER_INVENTORY_USD) + ptIn;
       if (funded(host, s.keeper, usdc)) await depositAndSplit(host, s.keeper, m, usdc);
       return true; // sells next block, from what landed
@@ -217,12 +224,12 @@ export const fixedYieldModule: WorldModuleFactory = (chain, rng) => {
   };
 
   /** A trader buys PT (locking the rate) or sells what it holds. */
-  const trade = (host: WorldHost, t: number) => {
+  const trade = async (host: WorldHost, t: number) => {
     const live = s.markets.filter((m) => m.stage === 'live' && m.maturity - t > NO_TRADE_WITHIN_S);
     if (!live.length) return;
     const m = rng.pick(live);
     const trader = rng.pick(s.traders);
-    const held = host.balance(trader, m.pt);
+    const held = host.balance(trader, m.pt) > 0n ? await sync(host, trader, m.pt) : 0n;
     if (held > 0n && rng.chance(SELL_SHARE)) {
       const amount = rng.chance(0.5) ? held : (held * BigInt(rng.int(30, 90))) / 100n;
       if (host.swap(trader, m.pool, m.pt, amount) > 0n) labelTrade(host, m, trader, 'trader', 'sell', amount, t);
