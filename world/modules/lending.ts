@@ -9,11 +9,11 @@
  * bonus. The module mirrors the pool exactly (lending-mirror.ts), so it reads nothing per block,
  * and labels every position's health factor and every liquidation.
  *
- * The node orders one block's transactions by arrival only between senders' first ones: a
- * sender's later transaction may land after other senders' that came after it. So nothing here
+ * The node does not keep the order of different senders' transactions within a block (measured:
+ * the feed's price post sealed after borrows sent after it). So nothing here
  * depends on another sender's transaction in the same block: actors are funded a block before
- * they use the funds, the price feed sends one transaction a block (the first of the module's),
- * and a position acted on by its borrower is not liquidated in that block.
+ * they use the funds, positions act on posted prices a block after the feed posts them, and a
+ * position its borrower acts on is not liquidated in that block.
  */
 import { encodeFunctionData, parseEther, parseUnits, type Address } from 'viem';
 import { LendingOracle, LendingPool } from '../../chain/artifacts/index.js';
@@ -84,6 +84,9 @@ interface LendingState {
   feed: Address;
   posted: [string, number][];
   liquidations: number;
+  pricedLastBlock: boolean;
+  /** Seconds since the positions last acted. */
+  idle: number;
 }
 
 const hfNumber = (hf: bigint) => (hf === MAX_UINT256 ? null : Number((hf * 1_000_000n) / WAD) / 1_000_000);
@@ -100,6 +103,8 @@ export const lendingModule: WorldModuleFactory = (chain, rng) => {
   /** Last price posted per asset, in USD. */
   let posted = new Map<string, number>();
   let liquidationCount = 0;
+  let pricedLastBlock = false;
+  let idle = 0;
 
   /** The wrapped native first, then the chain's other majors. */
   const collaterals = (host: WorldHost): TokenInfo[] => [
@@ -109,19 +114,24 @@ export const lendingModule: WorldModuleFactory = (chain, rng) => {
   const poolCall = (host: WorldHost, from: Address, functionName: string, args: readonly unknown[]) =>
     host.queue({ from, to: market.pool, data: encodeFunctionData({ abi: LendingPool.abi, functionName, args } as never), gas: GAS.action });
 
+  /** Actors funded in the block being assembled: what they were sent may land after their own transactions. */
+  const fundedNow = new Set<string>();
+  const settled = (host: WorldHost, actor: Address, token: Address, amount: bigint) => !fundedNow.has(`${actor}:${token}`.toLowerCase()) && host.balance(actor, token) >= amount;
+
   /**
-   * Whether `actor` already holds `amount` of `token`; if not, funds it (twice the shortfall) for
-   * a later block and answers false: a transfer from another sender may land after this block's use.
+   * Whether `actor` already holds `amount` of `token` (not counting what it was sent in this block);
+   * if not, funds it (twice the shortfall) for a later block and answers false.
    */
   const holds = (host: WorldHost, actor: Address, token: Address, amount: bigint): boolean => {
+    if (settled(host, actor, token, amount)) return true;
     const short = amount - host.balance(actor, token);
-    if (short <= 0n) return true;
-    host.fundToken(actor, token, short * 2n);
+    if (short > 0n) host.fundToken(actor, token, short * 2n);
+    fundedNow.add(`${actor}:${token}`.toLowerCase());
     return false;
   };
 
-  /** Posts every reference price that moved past the step (all of them, USDC's too, with `all`). */
-  const postPrices = (host: WorldHost, from: Address, t: number, all = false) => {
+  /** Posts every reference price that moved past the step (all of them, USDC's too, with `all`); whether it posted. */
+  const postPrices = (host: WorldHost, from: Address, t: number, all = false): boolean => {
     const assets: Address[] = [];
     const prices: bigint[] = [];
     for (const token of collaterals(host)) {
@@ -141,6 +151,7 @@ export const lendingModule: WorldModuleFactory = (chain, rng) => {
       prices.push(100_000_000n);
     }
     if (assets.length) host.queue({ from, to: market.oracle, data: encodeFunctionData({ abi: LendingOracle.abi, functionName: 'setAssetPrices', args: [assets, prices] }), gas: GAS.action });
+    return assets.length > 0;
   };
 
   /** Supplies what the actor holds (the caller checked `holds`). */
@@ -261,7 +272,7 @@ export const lendingModule: WorldModuleFactory = (chain, rng) => {
     if (mirror.accountData(p.borrower, t).healthFactor >= WAD) return;
     const usdc = host.usdc.address;
     const debt = mirror.debt(usdc, p.borrower, t);
-    const bot = liquidators.find((b) => host.balance(b, usdc) >= debt);
+    const bot = liquidators.find((b) => settled(host, b, usdc, debt));
     if (!bot) return void holds(host, liquidators[liquidationCount % liquidators.length]!, usdc, debt * 4n);
     const [priceC, priceD] = [mirror.price(p.collateral), mirror.price(usdc)];
     const result = mirror.liquidate(p.collateral, usdc, p.borrower, MAX_UINT256, t);
@@ -339,18 +350,27 @@ export const lendingModule: WorldModuleFactory = (chain, rng) => {
       for (const p of positions) if (p.pending) open(host, p, t);
     },
     step(host, t, dt) {
-      postPrices(host, feed!, t);
-      const acted = new Set<Position>();
-      for (const p of positions) {
-        if (p.pending) open(host, p, t);
-        else if (p.open && tend(host, p, t, dt)) acted.add(p);
+      fundedNow.clear();
+      idle += dt;
+      // A block that posts prices does nothing that depends on them (the node may seal the feed's
+      // transaction after others' of the same block): positions act on them a block later.
+      if (!pricedLastBlock && postPrices(host, feed!, t)) {
+        pricedLastBlock = true;
+      } else {
+        pricedLastBlock = false;
+        const acted = new Set<Position>();
+        for (const p of positions) {
+          if (p.pending) open(host, p, t);
+          else if (p.open && tend(host, p, t, idle)) acted.add(p);
+        }
+        for (const p of positions) if (p.open && !acted.has(p)) liquidate(host, p, t);
+        supplierFlow(host, t, idle);
+        idle = 0;
       }
-      for (const p of positions) if (p.open && !acted.has(p)) liquidate(host, p, t);
       for (let i = rng.poisson((dt / 3600) * BORROWERS_PER_HOUR); i > 0; i--) prepare(host);
-      supplierFlow(host, t, dt);
       relabel(host, t);
     },
-    toState: (): LendingState => ({ mirror: mirror.toState(), positions, suppliers, liquidators, feed: feed!, posted: [...posted], liquidations: liquidationCount }),
+    toState: (): LendingState => ({ mirror: mirror.toState(), positions, suppliers, liquidators, feed: feed!, posted: [...posted], liquidations: liquidationCount, pricedLastBlock, idle }),
     restore(state) {
       const s = state as LendingState;
       mirror = LendingMirror.restore(s.mirror);
@@ -360,6 +380,8 @@ export const lendingModule: WorldModuleFactory = (chain, rng) => {
       feed = s.feed;
       posted = new Map(s.posted);
       liquidationCount = s.liquidations;
+      pricedLastBlock = s.pricedLastBlock;
+      idle = s.idle;
     },
   };
 };
