@@ -4,16 +4,19 @@
  * computes from its pair's reserves on chain (at the block the answer is as of) and its PT's
  * maturity; the variable rate is what vaults-list realises for the same vault; the short market
  * matured within the history, and the chain shows its PT redeemed. Over A2A and over MCP
- * (find_yield kind pendle), charged the spec's price; bad input is a 400 before any 402.
+ * (find_yield kind pendle), charged the spec's price; bad input is a 400 before any 402. Last, the
+ * contracts do what the answer assumes: PT bought through the router redeems its face value once
+ * the chain's clock passes maturity, YT pays the interest it accrued, PT + YT merge into shares.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { erc20Abi, formatUnits, type Address } from 'viem';
+import { createWalletClient, encodeFunctionData, erc20Abi, erc4626Abi, formatUnits, http, maxUint256, parseEther, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SibylPrincipalToken } from '../../chain/artifacts/index.js';
-import { fundedPayer, json, payingFetch, postJson, walletPoster } from '../helpers/sibyl.js';
+import { SibylPrincipalToken, SibylV2Router, SibylYieldToken } from '../../chain/artifacts/index.js';
+import { viemChain } from '../../chain/runtime.js';
+import { freshAddress, fundedPayer, json, mintUsdc, payingFetch, postJson, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
@@ -170,5 +173,55 @@ describe('fixed-yield analysis on the world', () => {
     const res = await postJson(`${w.sibyl.url}/api/a2a/skills/fixed-yield-analysis`, { params: { chain: 'zksync' } });
     expect(res.status).not.toBe(402);
     expect((await json(res)).error.code).toBe('chain_unavailable');
+  });
+
+  // Last: it moves the chain's clock past a maturity.
+  it('the contracts do what the answer assumes: PT bought at the pool\'s price redeems its face value at maturity, YT pays the yield it accrued, PT + YT merge back into shares', async () => {
+    const row = answer.markets.filter((m: { matured: boolean }) => !m.matured).sort((a: { daysToMaturity: number }, b: { daysToMaturity: number }) => a.daysToMaturity - b.daysToMaturity)[0];
+    const label = w.labels.fixedYield.markets.find((l) => l.market.toLowerCase() === row.market.toLowerCase())!;
+    const { lp } = w.labels.fixedYield.actors!;
+    const send = async (from: Address, to: Address, data: Hex) => {
+      const hash = await createWalletClient({ account: from, chain: viemChain('base', w.rpcUrl), transport: http(w.rpcUrl) }).sendTransaction({ to, data } as never);
+      expect((await w.client.waitForTransactionReceipt({ hash })).status).toBe('success');
+    };
+    const balance = (token: Address, of: Address) => w.client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [of] });
+    const yt = (fn: string, args: readonly unknown[]) => encodeFunctionData({ abi: SibylYieldToken.abi, functionName: fn, args } as never);
+
+    // A buyer locks the fixed rate: 1,000 USDC for PT through the router, at the pool's price less the fee and its own impact.
+    const buyer = freshAddress();
+    await w.client.request({ method: 'anvil_setBalance' as never, params: [buyer, `0x${parseEther('10').toString(16)}`] as never });
+    await mintUsdc(buyer, '1000', w.rpcUrl);
+    const router = w.labels.contracts.routers[0]!;
+    await send(buyer, label.underlying, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }));
+    await send(buyer, router, encodeFunctionData({ abi: SibylV2Router.abi, functionName: 'swapExactTokensForTokens', args: [parseUnits('1000', 6), 0n, [label.underlying, label.pt], buyer, 2n ** 40n] }));
+    const pt = await balance(label.pt, buyer);
+    expect(Number(formatUnits(pt, 6))).toBeGreaterThan(1000);
+    expect(1000 / Number(formatUnits(pt, 6))).toBeGreaterThanOrEqual(row.ptPrice);
+
+    // YT accrues the share's yield: the LP's pending interest is paid in shares when claimed.
+    const pending = await w.client.readContract({ address: label.yt, abi: SibylYieldToken.abi, functionName: 'pendingInterest', args: [lp] });
+    expect(pending).toBeGreaterThan(0n);
+    const sharesBefore = await balance(label.share, lp);
+    await send(lp, label.yt, yt('claimInterest', [lp]));
+    expect((await balance(label.share, lp)) - sharesBefore).toBe(pending);
+
+    // Before maturity PT + YT merge into the shares they are worth at the market's index.
+    const index = await w.client.readContract({ address: label.yt, abi: SibylYieldToken.abi, functionName: 'currentIndex' });
+    const merged = 100_000_000n;
+    const beforeMerge = await balance(label.share, lp);
+    await send(lp, label.yt, yt('merge', [merged, lp]));
+    expect((await balance(label.share, lp)) - beforeMerge).toBe((merged * 10n ** 18n) / index);
+
+    // At maturity the buyer's PT redeems shares worth its face value in USDC.
+    const maturity = Number(await w.client.readContract({ address: label.pt, abi: SibylPrincipalToken.abi, functionName: 'maturity' }));
+    const now = Number((await w.client.getBlock()).timestamp);
+    await w.client.request({ method: 'evm_increaseTime' as never, params: [maturity - now + 60] as never });
+    await w.client.request({ method: 'evm_mine' as never, params: [] as never });
+    await send(buyer, label.yt, yt('redeemPrincipal', [pt, buyer]));
+    expect(await balance(label.pt, buyer)).toBe(0n);
+    const shares = await balance(label.share, buyer);
+    const worth = await w.client.readContract({ address: label.share, abi: erc4626Abi, functionName: 'convertToAssets', args: [shares] });
+    expect(pt - worth).toBeGreaterThanOrEqual(0n);
+    expect(pt - worth).toBeLessThanOrEqual(1n);
   });
 });
