@@ -15,8 +15,8 @@
  * the implied rate strays beyond a band (selling PT it splits from fresh shares when PT is dear,
  * buying when cheap), and traders buy PT (locking a fixed rate) and sell it, moving the implied
  * rate. Nobody trades a market in its last days (a V2 pool's price is noise so close to par). At
- * maturity the LP withdraws its liquidity, and the LP and the keeper redeem their PT for shares
- * and those at the vault. YT holders claim their interest now and then.
+ * maturity the LP and the keeper redeem the PT they hold for shares and those at the vault (the
+ * LP's liquidity stays in the pool). YT holders claim their interest now and then.
  *
  * The node keeps a sender's own order within a block but not the order between senders, so the
  * module acts at most once a block (one sender's transactions), funds actors a block before
@@ -74,8 +74,8 @@ interface MarketState {
   pool: Pool;
   /** The consensus rate's relative deviation from the vault's true rate. */
   deviation: number;
-  /** Maturity tasks done: 'withdrawn' once the LP took its liquidity, 'done' once both redeemed. */
-  stage: 'live' | 'withdrawn' | 'lp-redeemed' | 'done';
+  /** Maturity tasks done: 'lp-redeemed' once the LP redeemed its PT, 'done' once the keeper did too. */
+  stage: 'live' | 'lp-redeemed' | 'done';
 }
 
 interface State {
@@ -242,24 +242,15 @@ export const fixedYieldModule: WorldModuleFactory = (chain, rng) => {
     if (out > 0n) labelTrade(host, m, trader, 'trader', 'buy', out, t);
   };
 
-  /** A matured market: the LP withdraws its liquidity, then the LP and the keeper redeem their PT (one a block). */
+  /**
+   * A matured market: the LP and then the keeper redeem the PT they hold (one a block). The LP
+   * leaves its liquidity in the pool: a provider pulling all of a token's liquidity is what a rug
+   * looks like, and a matured PT needs no pool (it redeems at the market).
+   */
   const mature = async (host: WorldHost, m: MarketState): Promise<void> => {
-    if (m.stage === 'live') {
-      const lpTokens = await read<bigint>(host, m.pool.pair, erc20Abi, 'balanceOf', [s.lp]);
-      m.stage = 'withdrawn';
-      if (lpTokens === 0n) return;
-      const router = host.labels.contracts.routers[0]!;
-      host.approve(s.lp, m.pool.pair, router);
-      send(host, s.lp, router, encodeFunctionData({ abi: SibylV2Router.abi, functionName: 'removeLiquidity', args: [m.pool.token0, m.pool.token1, lpTokens, 0n, 0n, s.lp, FAR_DEADLINE] }), GAS.liquidity);
-      s.stale.push(m.pool.pair);
-      return;
-    }
-    const holder = m.stage === 'withdrawn' ? s.lp : s.keeper;
-    m.stage = m.stage === 'withdrawn' ? 'lp-redeemed' : 'done';
-    // What it holds now (the withdrawal returned PT and USDC the world did not mirror), read once.
-    const [pt, usdc, totals] = await Promise.all([read<bigint>(host, m.pt, erc20Abi, 'balanceOf', [holder]), read<bigint>(host, host.usdc.address, erc20Abi, 'balanceOf', [holder]), vaultTotals(host)]);
-    host.credit(holder, m.pt, pt - host.balance(holder, m.pt));
-    host.credit(holder, host.usdc.address, usdc - host.balance(holder, host.usdc.address));
+    const holder = m.stage === 'live' ? s.lp : s.keeper;
+    m.stage = m.stage === 'live' ? 'lp-redeemed' : 'done';
+    const [pt, totals] = await Promise.all([sync(host, holder, m.pt), vaultTotals(host)]);
     if (pt === 0n) return;
     // The market's index is frozen at this first touch after maturity: the vault's own index now.
     const shares = (pt * ONE) / indexOf(totals.totalAssets, totals.supply);
