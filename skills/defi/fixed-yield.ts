@@ -5,14 +5,13 @@
  * unless one is named; a chain that cannot be read is listed under `errors`.
  */
 import { z } from 'zod';
-import type { ChainName } from '../../chain/chains.js';
 import { admitAnyMarket, admitMarket } from '../admission.js';
-import { SibylError } from '../errors.js';
+import { multiChainProvenance, readEach, scanChains } from '../across-chains.js';
 import { FIXED_YIELD_METHODOLOGY, byFixedRate, fixedYieldMarkets, type FixedYieldRow } from '../intel/fixed-yield.js';
 import { indexProvenance } from '../intel/provenance.js';
 import { loadMarket } from '../market/load.js';
 import { address, chainGap, multiChainProvenanceShape, provenanceShape } from '../outputs.js';
-import { EVM_CHAINS, chainParam, limitParam } from '../params.js';
+import { DEX_CHAINS, EVM_CHAINS, limitParam } from '../params.js';
 import { defineSkill } from '../registry.js';
 import { pct, usd } from '../summary.js';
 
@@ -47,7 +46,7 @@ export const fixedYieldSkill = defineSkill({
   tags: ['fixed-yield', 'fixed-rate', 'pendle', 'principal-token', 'yield-token', 'maturity', 'implied-apy', 'yield'],
   examples: ['Best fixed yields right now', 'What fixed rate can I lock on USDC on base, and how does it compare with the variable rate?'],
   input: z.strictObject({
-    chain: chainParam('base', EVM_CHAINS).optional().describe('One EVM chain; every indexed chain when absent.'),
+    chain: z.enum(EVM_CHAINS).optional().describe(`One of ${EVM_CHAINS.join(', ')}; every indexed chain when absent.`),
     limit: limitParam(1, 100, 10),
   }),
   price: '0.50',
@@ -67,31 +66,15 @@ export const fixedYieldSkill = defineSkill({
     return `${live.length} fixed-rate market${live.length === 1 ? '' : 's'}; best: ${live.slice(0, 3).map((m) => `${m.pt.symbol ?? m.pt.address} on ${m.chain}: ${pct(m.impliedApyPct)} fixed for ${Math.round(m.daysToMaturity)} d` +
       `${m.variableApy ? ` vs ${pct(m.variableApy.apyPct)} variable` : ''} (${usd(m.liquidityUsd)} liquidity)`).join('; ')}. Fixed rates are implied by PT prices; variable rates are realised, not promised.`;
   },
-  admit: async (input, ctx) => (input.chain ? admitMarket(ctx, input.chain) : admitAnyMarket(ctx, ctx.chains.list().map((c) => c.name))),
+  admit: async (input, ctx) => (input.chain ? admitMarket(ctx, input.chain) : admitAnyMarket(ctx, scanChains(ctx, undefined, DEX_CHAINS))),
   async handler(input, ctx) {
-    const names: ChainName[] = input.chain ? [input.chain] : ctx.chains.list().map((c) => c.name);
-    const read: { chain: string; provenance: ReturnType<typeof indexProvenance>; rows: FixedYieldRow[] }[] = [];
-    const errors: { chain: string; reason: string }[] = [];
-    await Promise.all(names.map(async (name) => {
-      try {
-        const { chain, market, checkpoint } = await loadMarket(ctx, name);
-        const rows = await fixedYieldMarkets(chain, market, checkpoint);
-        read.push({ chain: name, provenance: indexProvenance(chain, checkpoint, FIXED_YIELD_METHODOLOGY, 0), rows });
-      } catch (err) {
-        errors.push({ chain: name, reason: err instanceof SibylError ? err.message : 'the chain could not be read' });
-      }
-    }));
-    // Every chain failing is no answer at all: refused, uncharged.
-    if (!read.length) throw new SibylError('upstream_unavailable', `no chain could be read: ${errors.map((e) => `${e.chain}: ${e.reason}`).join('; ')}; nothing was charged`);
-    read.sort((a, b) => names.indexOf(a.chain as ChainName) - names.indexOf(b.chain as ChainName));
-    const all = read.flatMap((c) => c.rows.map((row) => ({ chain: c.chain, ...row })));
-    const markets = all.sort(byFixedRate).slice(0, input.limit);
-    const chains = read.map((c) => ({ ...c.provenance, marketsFound: c.rows.length }));
-    return {
-      source: [...new Set(chains.map((c) => c.source))].join(','),
-      asOf: { timestamp: chains.map((c) => c.asOf.timestamp).sort().at(-1)! },
-      methodology: FIXED_YIELD_METHODOLOGY,
-      chainsRead: chains, markets, errors,
-    };
+    const { done, errors } = await readEach(scanChains(ctx, input.chain, DEX_CHAINS), async (name) => {
+      const { chain, market, checkpoint } = await loadMarket(ctx, name);
+      const rows = await fixedYieldMarkets(chain, market, checkpoint);
+      return { ...indexProvenance(chain, checkpoint, FIXED_YIELD_METHODOLOGY, 0), marketsFound: rows.length, rows };
+    });
+    const chainsRead = done.map(({ value: { rows: _rows, ...provenance } }) => provenance);
+    const markets = done.flatMap(({ name, value }) => value.rows.map((row) => ({ chain: name, ...row }))).sort(byFixedRate).slice(0, input.limit);
+    return { ...multiChainProvenance(chainsRead, FIXED_YIELD_METHODOLOGY), chainsRead, markets, errors };
   },
 });

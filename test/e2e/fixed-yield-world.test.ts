@@ -16,6 +16,7 @@ import { createSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SibylPrincipalToken, SibylV2Router, SibylYieldToken } from '../../chain/artifacts/index.js';
 import { viemChain } from '../../chain/runtime.js';
+import { fixedYieldSkill } from '../../skills/defi/fixed-yield.js';
 import { freshAddress, fundedPayer, json, mintUsdc, payingFetch, postJson, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
@@ -170,6 +171,8 @@ describe('fixed-yield analysis on the world', () => {
       expect(res.status, `${JSON.stringify(params)}: ${JSON.stringify(body)}`).toBe(400);
       expect(body.error.fields.map((f: { field: string }) => f.field).join(' ')).toContain(field);
     }
+    // No chain: every indexed chain (not a default one).
+    expect(fixedYieldSkill.input.parse({})).toEqual({ limit: 10 });
     const res = await postJson(`${w.sibyl.url}/api/a2a/skills/fixed-yield-analysis`, { params: { chain: 'zksync' } });
     expect(res.status).not.toBe(402);
     expect((await json(res)).error.code).toBe('chain_unavailable');
