@@ -10,7 +10,7 @@ import { stem, type PromptFacts } from './facts.js';
 import type { AgentTool, JsonSchemaProperty } from './tools.js';
 
 export interface FieldRole {
-  readonly kind: 'chain' | 'chains' | 'period' | 'candle' | 'address' | 'txHash' | 'symbol' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
+  readonly kind: 'chain' | 'chains' | 'period' | 'candle' | 'address' | 'txHash' | 'symbol' | 'amount' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
   readonly required: boolean;
   /** Allowed values of an enum field. */
   readonly values?: readonly string[];
@@ -45,6 +45,8 @@ function classify(name: string, p: JsonSchemaProperty): Omit<FieldRole, 'require
   if (itemValues?.length && itemValues.every((v) => (CHAIN_NAMES as readonly string[]).includes(v))) return { kind: 'chains', values: itemValues };
   if (p.pattern?.includes('{64}')) return { kind: 'txHash' };
   if (p.pattern?.includes('{40}')) return { kind: 'address', acceptsSymbol: /\|/.test(p.pattern) };
+  // A token quantity written as a decimal string (plans: "deposit 1000 USDC").
+  if (p.type === 'string' && /amount/i.test(name)) return { kind: 'amount' };
   if (p.type === 'string' && /token|symbol|asset/i.test(name)) return { kind: 'symbol' };
   if (p.type === 'integer' && /^limit$|count|rows/i.test(name)) return { kind: 'count', ...range };
   if (p.type === 'integer' && /days/i.test(name)) return { kind: 'days', ...range };
@@ -70,8 +72,9 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
   };
   const windows = [...(facts.pair ?? [])];
 
-  // Address fields first, cued ones before the rest, so "wallet 0x.. token 0x.." lands right.
-  const ordered = [...roles.entries()].sort(([, a], [, b]) => Number(b.kind === 'address') - Number(a.kind === 'address') || Number(b.required) - Number(a.required));
+  // Address fields first, cued ones before the rest, so "wallet 0x.. token 0x.." lands right; those
+  // that take only an address before those a ticker also fills ("deposit 1000 USDC from 0x..").
+  const ordered = [...roles.entries()].sort(([, a], [, b]) => Number(b.kind === 'address') - Number(a.kind === 'address') || Number(!!a.acceptsSymbol) - Number(!!b.acceptsSymbol) || Number(b.required) - Number(a.required));
   for (const [name, role] of ordered) {
     let value: unknown;
     switch (role.kind) {
@@ -97,6 +100,9 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
         break;
       case 'txHash':
         value = facts.txHashes[0];
+        break;
+      case 'amount':
+        value = facts.amounts[0]?.value;
         break;
       case 'count':
         value = facts.count ?? undefined;

@@ -28,6 +28,8 @@ export interface PromptFacts {
   readonly count: number | null;
   /** "20/50" written as a pair of windows. */
   readonly pair: readonly [number, number] | null;
+  /** A quantity of a token, in its own units: "1000 USDC", "0.5 ETH", "2,500 WETH". */
+  readonly amounts: readonly { readonly value: string; readonly symbol: string }[];
   /** Stemmed content words, for ranking. */
   readonly terms: readonly string[];
 }
@@ -105,6 +107,7 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
     candleSeconds,
     count: countOf(lower),
     pair: pairOf(text),
+    amounts: amountsOf(text, symbols),
     // A ticker names the subject, not the question: it must not match skills whose examples name that token.
     terms: lower.filter((w) => w.length > 1 && /[a-z]/.test(w) && !/^\d+[a-z]{1,3}$/.test(w) && !STOPWORDS.has(w) && !CHAIN_WORDS.has(w) && !symbols.includes(w.replace(/^\$/, '').toUpperCase())).map(stem),
   };
@@ -163,6 +166,14 @@ function countOf(words: readonly string[]): number | null {
     if (['top', 'first', 'last', 'biggest', 'largest', 'best'].includes(words[i]!) && /^\d+$/.test(words[i + 1]!) && UNIT_SECONDS[words[i + 2] ?? ''] === undefined) return Number(words[i + 1]);
   }
   return null;
+}
+
+/** A number right before a ticker the prompt names ("deposit 1,000 USDC"): that many of the token. */
+function amountsOf(text: string, symbols: readonly string[]): PromptFacts['amounts'] {
+  return [...text.matchAll(/(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*\$?([A-Za-z][A-Za-z0-9]{1,14})\b/g)].flatMap((m) => {
+    const symbol = m[3]!.toUpperCase();
+    return symbols.includes(symbol) ? [{ value: `${m[1]!.replace(/,/g, '')}${m[2] ?? ''}`, symbol }] : [];
+  });
 }
 
 function pairOf(text: string): readonly [number, number] | null {

@@ -20,6 +20,8 @@ export const MIN_FIT_SCORE = 2.5;
  */
 const MIN_MATCHED_TERMS = 2;
 const MIN_MATCHED_SHARE = 1 / 3;
+/** A fit within this share of the best one's score counts as as good, when it can run and the best cannot. */
+const CLOSE_FIT = 0.8;
 /** How many alternatives a refusal names, each with an example question. */
 const SUGGESTIONS = 3;
 
@@ -69,7 +71,10 @@ export class OfflinePlanner {
     const fits = ranked.filter((r) => fitsWell(r, facts, !!prior, injected));
     // A follow-up that names no skill of its own ("and on ethereum?", "what about last week?") repeats the last one.
     const followUp = prior && own.terms.length <= 3 && (own.chains.length > 0 || own.windowSeconds !== null || own.addresses.length > 0 || own.symbols.length > 0);
-    const chosen = fits[0]?.tool ?? (followUp ? prior : undefined);
+    // Of skills that fit almost as well, one the prompt gives every required argument beats one it
+    // cannot run ("deposit 1000 USDC from 0x.. into the best vault": the plan that picks the vault).
+    const runnable = fits.find((r) => r.score >= (fits[0]?.score ?? 0) * CLOSE_FIT && !fillArgs(r.tool, facts, {}).missing.length);
+    const chosen = runnable?.tool ?? fits[0]?.tool ?? (followUp ? prior : undefined);
     if (!chosen) {
       const near = (ranked[0]?.score ?? 0) >= MIN_FIT_SCORE || (own.chains.length + own.addresses.length + own.txHashes.length > 0 && ranked.some((r) => r.matched.size > 0));
       const reason: RefusalReason = injected && !near ? 'injection' : near ? 'weak_fit' : 'off_topic';
@@ -99,7 +104,7 @@ export class OfflinePlanner {
           'which the question does not give; nothing was run and nothing was charged.',
       };
     }
-    const dossier = fits[0]?.tool === chosen ? fits[0].dossier : undefined;
+    const dossier = fits.find((r) => r.tool === chosen)?.dossier;
     if (dossier) return { kind: 'call', calls: [{ tool: chosen, args }, ...this.dossierParts(dossier, facts, args)], facts, pending: [] };
     const others = this.otherAsks(question, facts, chosen, args);
     return { kind: 'call', calls: [{ tool: chosen, args }, ...others.calls], facts, pending: others.pending };

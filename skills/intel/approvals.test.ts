@@ -45,7 +45,7 @@ function chainWith(approvals: { spender: Address; block: bigint }[], live: Map<A
   return { chain: { name: 'base', spec: CHAINS.base, client } as unknown as ConnectedChain, asked };
 }
 
-describe('approvals/v1', () => {
+describe('approvals/v2', () => {
   it('live approvals only, each spender classified, most at risk first; a refused range is read in halves', async () => {
     const { chain, asked } = chainWith(
       [{ spender: ROUTER, block: 10n }, { spender: STRANGER, block: 2_500n }, { spender: GONE, block: 3_000n }, { spender: addr(0x99), block: 3_500n }],

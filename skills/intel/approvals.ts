@@ -1,5 +1,5 @@
 /**
- * Live ERC-20 approvals of an address (`approvals/v1`), read from the chain itself, so a real
+ * Live ERC-20 approvals of an address (`approvals/v2`), read from the chain itself, so a real
  * RPC serves it unchanged: every Approval log with the address as owner, the allowance each
  * (token, spender) has now, what the spender is, what the owner would lose to it today, and the
  * transaction that revokes it.

@@ -1,6 +1,6 @@
 /**
  * Approval security scan: an address's live ERC-20 approvals on a chain, read from the chain
- * (approvals/v1): spender and its kind, allowance (unlimited flagged), value at risk, and the
+ * (approvals/v2): spender and its kind, allowance (unlimited flagged), value at risk, and the
  * unsigned revoke transaction for each. Nothing is signed or sent by Sibyl.
  */
 import { z } from 'zod';

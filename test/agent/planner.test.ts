@@ -23,6 +23,11 @@ describe('prompt facts', () => {
     expect(f.addresses).toEqual([{ value: A, cue: 'wallet' }, { value: B, cue: 'token' }]);
   });
 
+  it('reads a quantity of a named token, never a window or a count', () => {
+    expect(promptFacts('deposit 1,000.5 USDC and 2 ETH').amounts).toEqual([{ value: '1000.5', symbol: 'USDC' }, { value: '2', symbol: 'ETH' }]);
+    expect(promptFacts('top 10 tokens over 30d').amounts).toEqual([]);
+  });
+
   it('reads counts and pairs without taking a window for a count', () => {
     expect(promptFacts('top 10 tokens').count).toBe(10);
     expect(promptFacts('over the last 12 hours').count).toBeNull();
@@ -37,6 +42,13 @@ describe('offline planner', () => {
       skill: 'strategy-backtest', args: { token: 'WETH', strategy: 'moving-average-cross', fastWindow: 10, slowWindow: 30, periodDays: 7 },
     });
     expect(first('Top gainers on arbitrum in the last 4 hours')).toEqual({ skill: 'top-gainers', args: { chain: 'arbitrum', timeperiod: '4h', side: 'gainers' } });
+  });
+
+  it('a plan gets its wallet, asset and amount; of two plans that fit, the one the prompt can run', () => {
+    // The address is the wallet (a field that takes only an address), the ticker the asset; the vault is picked.
+    expect(first(`build me the transactions to deposit 1000 USDC from ${A} into the best vault on base`)).toEqual({ skill: 'yield-deposit', args: { wallet: A, asset: 'USDC', amount: '1000', chain: 'base' } });
+    // Without a vault to leave, the rebalance cannot run: it says what it needs and charges nothing.
+    expect(first(`move my vault position to a better vault for ${A}`)).toEqual({ reply: 'missing_arguments' });
   });
 
   it('reads paraphrase: irregular forms meet their lemma, synonyms reach the skill that answers them', () => {

@@ -6,6 +6,30 @@ import { httpPaths } from '../../skills/registry.js';
 import { formatUsd } from '../../skills/money.js';
 import { postJson, useTestSibyl, json } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+import { createWalletClient, erc20Abi, http, parseAbi, parseAbiItem, type Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { demoPrivateKey } from '../../chain/accounts.js';
+import { CHAINS, EMBEDDED_VAULT_FACTORY } from '../../chain/chains.js';
+import { viemChain } from '../../chain/runtime.js';
+
+/** Demo account #1 deposits 10 USDC into the world's first USDC vault that takes deposits; that vault. */
+async function depositIntoAVault(w: WorldSibyl): Promise<Address> {
+  const created = await w.client.getLogs({ address: EMBEDDED_VAULT_FACTORY, event: parseAbiItem('event VaultCreated(address indexed vault, address indexed asset, address indexed curator, string name, string symbol)'), args: { asset: CHAINS.base.usdc }, fromBlock: 0n });
+  const vaultAbi = parseAbi(['function maxDeposit(address) view returns (uint256)', 'function deposit(uint256 assets, address receiver) returns (uint256)']);
+  const account = privateKeyToAccount(demoPrivateKey(1));
+  for (const log of created) {
+    const vault = log.args.vault!;
+    if ((await w.client.readContract({ address: vault, abi: vaultAbi, functionName: 'maxDeposit', args: [account.address] })) === 0n) continue;
+    const wallet = createWalletClient({ account, chain: viemChain('base', w.rpcUrl), transport: http(w.rpcUrl) });
+    await w.client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: CHAINS.base.usdc, abi: erc20Abi, functionName: 'approve', args: [vault, 10_000_000n] }) });
+    await w.client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: vault, abi: vaultAbi, functionName: 'deposit', args: [10_000_000n, account.address] }) });
+    return vault;
+  }
+  throw new Error('the world has no USDC vault taking deposits');
+}
+
+/** A live USDC vault of the price server's world, in which demo account #1 holds shares (plans name it). */
+let sampleVault: Address | undefined;
 
 /** Prices the server asked in its 402s, filled by the OpenAPI test. */
 const asked: bigint[] = [];
@@ -31,17 +55,21 @@ const SPEC_PRICES: Record<string, string> = { 'whale-tracking': '0.45', 'smart-m
  * before any 402).
  */
 function sampleBody(schema: any): Record<string, unknown> {
-  const sample = (prop: any) => {
+  const sample = (prop: any, name: string) => {
     if (prop.type === 'array') return [prop.items.enum[0]];
     if (prop.enum) return prop.enum[0];
     if (prop.pattern?.includes('{64}')) return `0x${'ab'.repeat(32)}`;
+    // A plan is refused before payment when the wallet cannot fund it: one USDC, which demo account #1 holds.
+    if (name === 'amount') return '1';
+    if (name === 'asset') return 'USDC';
+    if (/vault/i.test(name) && sampleVault) return sampleVault;
     if (prop.pattern?.includes('[A-Za-z0-9]')) return 'WETH';
     // A free-form question is judged before payment: its published example, not filler.
     if (prop.type === 'string' && prop.examples?.length) return prop.examples[0];
     if (prop.type === 'string' && !prop.pattern && prop.minLength) return 'x'.repeat(prop.minLength);
     return '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
   };
-  const body = Object.fromEntries((schema.required ?? []).map((f: string) => [f, sample(schema.properties[f])]));
+  const body = Object.fromEntries((schema.required ?? []).map((f: string) => [f, sample(schema.properties[f], f)]));
   // The price server indexes base: ask there even where another chain is the default.
   return schema.properties?.chain?.enum?.includes('base') ? { ...body, chain: 'base' } : body;
 }
@@ -69,6 +97,7 @@ describe.sequential('discovery and health', () => {
   let world: WorldSibyl;
   beforeAll(async () => {
     world = await startWorldSibyl('discovery', 1);
+    sampleVault = await depositIntoAVault(world);
   });
   afterAll(() => world?.close());
   const priced = () => world.sibyl;

@@ -207,7 +207,7 @@ describe('approval scan on the world', () => {
   it('an address with no approval: an empty list and what was read, never a guess; a malformed address is a 400 before any 402', async () => {
     const nobody = privateKeyToAccount(generatePrivateKey()).address;
     const scan = (await json(await w.post('/api/a2a/skills/approval-security-scan', { params: { address: nobody } }))).response;
-    expect(scan).toMatchObject({ owner: nobody.toLowerCase(), approvalLogs: 0, approvals: [], chain: 'base', methodology: expect.stringContaining('approvals/v1') });
+    expect(scan).toMatchObject({ owner: nobody.toLowerCase(), approvalLogs: 0, approvals: [], chain: 'base', methodology: expect.stringContaining('approvals/v2') });
     const bad = await postJson(`${w.sibyl.url}/api/a2a/skills/approval-security-scan`, { params: { address: '0x123' } });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await json(bad))).toContain('params.address');
