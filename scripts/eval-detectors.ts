@@ -141,7 +141,7 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
   const counts = new Map<string, number>();
   for (const e of whaleEvents) counts.set(e.wallet, (counts.get(e.wallet) ?? 0) + 1);
   if (values.debug) {
-    const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? 'retail/other';
+    const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a))?.[0] ?? labels.moduleActors.find((m) => m.address.toLowerCase() === a)?.role ?? 'retail/other';
     const detail = new Map<string, { swaps: number; transfers: number; blocks: Set<number> }>();
     for (const e of whaleEvents) {
       const d = detail.get(e.wallet) ?? { swaps: 0, transfers: 0, blocks: new Set<number>() };
@@ -151,7 +151,9 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
     }
     console.log('whale?', chain.name, [...detail].sort((a, b) => b[1].blocks.size - a[1].blocks.size).slice(0, 12).map(([w, d]) => `${role(w)}:${d.swaps}s/${d.transfers}t/${d.blocks.size}b`).join(' '));
   }
-  add('whales', whaleWallets(whaleEvents, await treasuryWallets(market)), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
+  // The protocols' own actors (vault strategies, lenders, LPs) move whale-size money by design: scored neither way.
+  const moduleActors = new Set(labels.moduleActors.map((m) => m.address.toLowerCase()));
+  add('whales', new Set([...whaleWallets(whaleEvents, await treasuryWallets(market))].filter((w) => !moduleActors.has(w.toLowerCase()))), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
 
   // Drainer approvals: every owner on the chain that approved some spender other than a DEX router is scanned as the
   // approval skill scans it; a live approval whose spender it calls a drainer is a prediction.
@@ -252,7 +254,7 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
     const listening = listenPending(chain.client, 3_600_000, { pollMs: 50, stop: stop.signal });
     await chain.client.request({ method: 'evm_setAutomine' as never, params: [false] as never });
     for (let step = 1; step <= 72; step++) {
-      await world.backfill(Number(startHead.timestamp) + step * 1_200);
+      await world.stepAt(Number(startHead.timestamp) + step * 1_200);
       await new Promise((r) => setTimeout(r, 1_600));
     }
     await world.finishBackfill();

@@ -27,6 +27,8 @@ export interface WorldLabels {
   sandwiches: { pool: Address; attacker: Address; victim: Address; victimUsd: number; block: number }[];
   arbitrages: { arber: Address; buyPool: Address; sellPool: Address; block: number }[];
   rugs: { token: Address; pair: Address; creator: Address; block: number }[];
+  /** Every actor a world module made (WorldHost.actorAddress), with the role it was made for (e.g. vault-depositor). */
+  moduleActors: { role: string; address: Address }[];
   /**
    * Merkle airdrops (world/modules/airdrops.ts): each distributor, its token, its claim deadline
    * (unix seconds), every allocation (amount in raw units) and the claims made, with their block.
@@ -104,7 +106,7 @@ export function emptyLabels(chain: string, seed: string): WorldLabels {
   return {
     chain, seed, contracts: { routers: [] },
     wallets: { whales: [], smartMoney: [], snipers: [], sandwichers: [], arbitrageurs: [], exchanges: [], liquidityProviders: [], crossChainArbitrageurs: [], holders: [], treasuries: [] },
-    distribution: [], regimes: [], tokens: [], snipes: [], sandwiches: [], arbitrages: [], rugs: [],
+    distribution: [], regimes: [], tokens: [], snipes: [], sandwiches: [], arbitrages: [], rugs: [], moduleActors: [],
     airdrops: [],
     drainers: [], drainerApprovals: [],
     vaults: [],

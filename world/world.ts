@@ -154,6 +154,8 @@ export class World {
   /** Timestamp of the block being assembled, and who has traded in it. */
   private stepTime = 0;
   private readonly tradedThisBlock = new Set<Address>();
+  /** Module actors already in `labels.moduleActors` (lower case). */
+  private readonly moduleActors = new Set<string>();
   /** The protocols written beside the market (world/modules), each with its own generator. */
   private modules: { module: WorldModule; rng: Rng }[] = [];
 
@@ -274,6 +276,7 @@ export class World {
     for (const d of state.smartDecisions) this.smartDecisions.add(d);
     for (const c of state.curveTokens) this.curveTokens.push({ ...c, raisedWei: BigInt(c.raisedWei) });
     Object.assign(this.labels, state.labels);
+    for (const a of this.labels.moduleActors) this.moduleActors.add(a.address.toLowerCase());
   }
 
   /** What a module may use of the world (modules/module.ts). */
@@ -300,7 +303,16 @@ export class World {
         return l && { listedAt: l.token.listedAt ?? 0, rugAt: l.rugAt };
       },
       actors: (role) => world.actors.get(role) ?? [],
-      actorAddress: (role, i) => world.actorAddress(role, i),
+      actorAddress: (role, i) => {
+        const address = world.actorAddress(role, i);
+        // Every module actor is labelled with its role: ground truth for whoever evaluates who is what.
+        const key = address.toLowerCase();
+        if (!world.moduleActors.has(key)) {
+          world.moduleActors.add(key);
+          world.labels.moduleActors.push({ role, address });
+        }
+        return address;
+      },
       referenceUsd: (token, t) => world.referenceUsd(token, t),
       usdOf: (token) => world.usdOf(token),
       toRaw: (token, usd) => world.toRaw(token, usd),
@@ -607,6 +619,12 @@ export class World {
         .finally(() => (busy = false));
     }, intervalMs);
     this.timer.unref();
+  }
+
+  /** Exactly one block at `timestamp` (after the last): what a live chain produces, for a caller that paces it. */
+  async stepAt(timestamp: number): Promise<void> {
+    if (timestamp <= this.now) throw new Error(`block time ${timestamp} is not after the last block's ${this.now}`);
+    await this.step(timestamp);
   }
 
   /** Hands the node back to mining on arrival once the backfill is written. */

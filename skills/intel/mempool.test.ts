@@ -61,6 +61,15 @@ describe('mempool/v1 pending sandwiches', () => {
     expect(findPendingSandwiches([front, victim, back])).toEqual([{ pool: 'p1', attacker: getAddress(ATTACKER), victim: getAddress(VICTIM), front: front.tx.hash, victimTx: victim.tx.hash, back: back.tx.hash }]);
   });
 
+  it('legs seen in any order around a victim on equal bids (a node need not keep the order they came in)', () => {
+    const back = swap(ATTACKER, WETH);
+    const victim = swap(VICTIM, USDC);
+    // The front is the attacker's earlier nonce, though it reached the pool last.
+    const front = { ...swap(ATTACKER, USDC) };
+    front.tx = { ...front.tx, nonce: back.tx.nonce - 1 };
+    expect(findPendingSandwiches([back, victim, front])).toEqual([expect.objectContaining({ front: front.tx.hash, victimTx: victim.tx.hash, back: back.tx.hash })]);
+  });
+
   it('the builder order decides, not arrival: a victim seen first is sandwiched by a front bidding more', () => {
     const victim = swap(VICTIM, USDC, 'p1', 1n);
     const front = swap(ATTACKER, USDC, 'p1', 5n); // arrives after the victim but outbids it
@@ -69,8 +78,9 @@ describe('mempool/v1 pending sandwiches', () => {
     expect(findPendingSandwiches([victim, front, back])).toHaveLength(1);
   });
 
-  it('no sandwich: a round trip with nobody between, a victim going the other way, legs on two pools, two senders', () => {
-    expect(findPendingSandwiches([swap(ATTACKER, USDC), swap(ATTACKER, WETH), swap(VICTIM, USDC)])).toEqual([]);
+  it('no sandwich: a round trip another swap cannot run inside (it bids below the back), a victim going the other way, legs on two pools, two senders', () => {
+    expect(findPendingSandwiches([swap(ATTACKER, USDC, 'p1', 3n), swap(ATTACKER, WETH, 'p1', 2n), swap(VICTIM, USDC, 'p1', 1n)])).toEqual([]);
+    expect(findPendingSandwiches([swap(ATTACKER, USDC, 'p1', 1n), swap(ATTACKER, WETH, 'p1', 1n), swap(VICTIM, USDC, 'p1', 2n)])).toEqual([]);
     expect(findPendingSandwiches([swap(ATTACKER, USDC), swap(VICTIM, WETH), swap(ATTACKER, WETH)])).toEqual([]);
     expect(findPendingSandwiches([swap(ATTACKER, USDC, 'p1'), swap(VICTIM, USDC, 'p1'), swap(ATTACKER, WETH, 'p2')])).toEqual([]);
     expect(findPendingSandwiches([swap(ATTACKER, USDC), swap(VICTIM, USDC), swap(OTHER, WETH)])).toEqual([]);

@@ -4,16 +4,15 @@
  * names each transaction as it is admitted to the pool, before any block holds it. Each is
  * decoded from its calldata alone: V2 router swaps (valued at the index's prices), ERC-20
  * approvals (the spender judged by drainers/v1), contract deployments. Pending sandwiches are
- * found in the order a block builder would run the transactions (highest priority fee first,
- * then arrival): one sender's swap on a pool, another sender's swap the same way, and the first
- * sender's swap back.
+ * found as a bot sends them: one sender's swap on a pool and its swap back with the next nonce,
+ * around another sender's swap the same way whose bid a builder would run between the two.
  */
 import { decodeFunctionData, erc20Abi, formatUnits, getAddress, parseAbi, type Address, type Hash, type Hex, type PublicClient } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { drainerRecord, type DrainerRecord } from './drainers.js';
 import { round, type Market, type Pool } from './market.js';
 
-export const MEMPOOL_METHODOLOGY = 'mempool/v1 (the node\'s pending-transaction filter polled every 250 ms over the window; calldata decoded: V2 router swaps valued at the index\'s prices, ERC-20 approve judged by drainers/v1, deployments; pending sandwiches: a sender\'s swap, another sender\'s swap in the same direction on the same pool, the first sender\'s swap back with the next nonce, all three entering the pool within 1.5 s, in builder order (priority fee, then arrival))';
+export const MEMPOOL_METHODOLOGY = 'mempool/v1 (the node\'s pending-transaction filter polled every 250 ms over the window; calldata decoded: V2 router swaps valued at the index\'s prices, ERC-20 approve judged by drainers/v1, deployments; pending sandwiches: a sender\'s swap, another sender\'s swap in the same direction on the same pool, the first sender\'s swap back with the next nonce, all three entering the pool within 1.5 s, the victim\'s bid not above the front\'s nor below the back\'s)';
 
 const POLL_MS = 250;
 
@@ -142,30 +141,30 @@ export function builderOrder<T extends { tx: Pick<PendingTx, 'priorityFee' | 'ar
 export const SANDWICH_SPAN_MS = 1_500;
 
 /**
- * Pending sandwiches among swaps: per pool, in builder order, a front and back by one sender
- * (consecutive nonces) around another's swap the front's way, all three entering the pool within
- * SANDWICH_SPAN_MS (a sender trading a pool back and forth over time is no sandwich).
+ * Pending sandwiches among swaps: per pool, a front and a back by one sender (consecutive nonces,
+ * opposite ways) and another sender's swap the front's way, all three entering the pool within
+ * SANDWICH_SPAN_MS (a sender trading a pool back and forth over time is no sandwich), the victim's
+ * bid letting a builder run it between the legs: not above the front's (it would run first), not
+ * below the back's (it would run last). Equal bids leave the order to the builder, and the order
+ * transactions reach a pool is not kept by every node (the embedded one admits a batch in any
+ * order), so a tie counts.
  */
 export function findPendingSandwiches(swaps: readonly PendingSwap[]): PendingSandwich[] {
   const byPool = new Map<string, PendingSwap[]>();
   for (const s of swaps) if (s.pool) byPool.set(s.pool, [...(byPool.get(s.pool) ?? []), s]);
   const found: PendingSandwich[] = [];
   for (const [pool, rows] of byPool) {
-    const ordered = builderOrder(rows);
     const used = new Set<Hash>();
-    for (let i = 0; i < ordered.length; i++) {
-      const front = ordered[i]!;
+    for (const front of builderOrder(rows)) {
       if (used.has(front.tx.hash)) continue;
-      for (let k = i + 2; k < ordered.length; k++) {
-        const back = ordered[k]!;
-        if (used.has(back.tx.hash) || back.tx.from !== front.tx.from || back.side === front.side) continue;
-        if (back.tx.nonce !== front.tx.nonce + 1 || Math.abs(back.tx.seenAt - front.tx.seenAt) > SANDWICH_SPAN_MS) continue;
-        const victim = ordered.slice(i + 1, k).find((v) => v.tx.from !== front.tx.from && v.side === front.side && !used.has(v.tx.hash) && Math.abs(v.tx.seenAt - front.tx.seenAt) <= SANDWICH_SPAN_MS);
-        if (!victim) continue;
-        found.push({ pool, attacker: front.tx.from, victim: victim.tx.from, front: front.tx.hash, victimTx: victim.tx.hash, back: back.tx.hash });
-        for (const t of [front, victim, back]) used.add(t.tx.hash);
-        break;
-      }
+      const near = (t: PendingSwap) => Math.abs(t.tx.seenAt - front.tx.seenAt) <= SANDWICH_SPAN_MS;
+      const back = rows.find((b) => !used.has(b.tx.hash) && b.tx.from === front.tx.from && b.tx.nonce === front.tx.nonce + 1 && b.side !== front.side && near(b));
+      if (!back) continue;
+      const victim = rows.find((v) => v.tx.from !== front.tx.from && v.side === front.side && !used.has(v.tx.hash) && near(v)
+        && v.tx.priorityFee <= front.tx.priorityFee && v.tx.priorityFee >= back.tx.priorityFee);
+      if (!victim) continue;
+      found.push({ pool, attacker: front.tx.from, victim: victim.tx.from, front: front.tx.hash, victimTx: victim.tx.hash, back: back.tx.hash });
+      for (const t of [front, victim, back]) used.add(t.tx.hash);
     }
   }
   return found;

@@ -184,6 +184,8 @@ describe('market operations on a world', () => {
       ...labels.wallets.whales, ...labels.wallets.exchanges, ...labels.wallets.liquidityProviders, ...labels.wallets.smartMoney, ...labels.wallets.arbitrageurs, ...labels.wallets.sandwichers,
       // The crowd that holds pools on the reference price trades size back after every shove.
       ...labels.wallets.crossChainArbitrageurs, ...labels.wallets.treasuries,
+      // The protocols beside the market: vault depositors, lenders, liquidators, LPs (each labelled with its role).
+      ...labels.moduleActors.map((a) => a.address),
     ].map((a) => a.toLowerCase()));
     const labelledShare = whales.wallets.filter((w: { wallet: string }) => big.has(w.wallet)).length / whales.wallets.length;
     expect(labelledShare).toBeGreaterThan(0.5);
