@@ -270,6 +270,10 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
       const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a.toLowerCase()))?.[0] ?? 'other';
       const tx = new Map(pending.map((t) => [t.hash, t]));
       for (const s of report.pendingSandwiches) console.log('pending sandwich', role(s.attacker), role(s.victim), [s.front, s.victimTx, s.back].map((h) => `${tx.get(h)!.blockNumber}@${tx.get(h)!.seenAt % 100_000}`).join(' '));
+      for (const l of labels.sandwiches.slice(before)) {
+        const legs = pending.filter((t) => t.blockNumber === l.block && [l.attacker, l.victim].some((a) => a.toLowerCase() === t.from.toLowerCase()));
+        console.log('labelled sandwich', l.block, legs.map((t) => `${t.from.slice(0, 8)} n${t.nonce} fee${t.priorityFee} @${t.seenAt % 100_000} to ${t.to?.slice(0, 8)} ${t.input.slice(0, 10)}`).join(' | '));
+      }
     }
   }
 });

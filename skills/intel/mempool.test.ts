@@ -86,11 +86,16 @@ describe('mempool/v1 pending sandwiches', () => {
     expect(findPendingSandwiches([swap(ATTACKER, USDC), swap(VICTIM, USDC), swap(OTHER, WETH)])).toEqual([]);
   });
 
-  it('no sandwich: a trader buying, then selling minutes later with someone buying between; legs that are not consecutive nonces', () => {
+  it('no sandwich: a trader buying, then selling minutes later with someone buying between; a back leg more than a few nonces on', () => {
     expect(findPendingSandwiches([swap(ATTACKER, USDC, 'p1', 1n, 0), swap(VICTIM, USDC, 'p1', 1n, 1_000), swap(ATTACKER, WETH, 'p1', 1n, 120_000)])).toEqual([]);
     const front = swap(ATTACKER, USDC);
     const victim = swap(VICTIM, USDC);
-    swap(ATTACKER, USDC, 'p9'); // the attacker's next nonce goes elsewhere
+    for (let i = 0; i < 3; i++) swap(ATTACKER, USDC, 'p9'); // the attacker's next nonces go elsewhere
     expect(findPendingSandwiches([front, victim, swap(ATTACKER, WETH)])).toEqual([]);
+    // One approval between the legs is a bot's bundle, still a sandwich.
+    const front2 = swap(ATTACKER, USDC);
+    const victim2 = swap(VICTIM, USDC);
+    swap(ATTACKER, USDC, 'p9');
+    expect(findPendingSandwiches([front2, victim2, swap(ATTACKER, WETH)])).toHaveLength(1);
   });
 });

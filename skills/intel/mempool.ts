@@ -4,7 +4,7 @@
  * names each transaction as it is admitted to the pool, before any block holds it. Each is
  * decoded from its calldata alone: V2 router swaps (valued at the index's prices), ERC-20
  * approvals (the spender judged by drainers/v1), contract deployments. Pending sandwiches are
- * found as a bot sends them: one sender's swap on a pool and its swap back with the next nonce,
+ * found as a bot sends them: one sender's swap on a pool and its swap back a nonce or few later,
  * around another sender's swap the same way whose bid a builder would run between the two.
  */
 import { decodeFunctionData, erc20Abi, formatUnits, getAddress, parseAbi, type Address, type Hash, type Hex, type PublicClient } from 'viem';
@@ -12,7 +12,7 @@ import type { ConnectedChain } from '../../chain/runtime.js';
 import { drainerRecord, type DrainerRecord } from './drainers.js';
 import { round, type Market, type Pool } from './market.js';
 
-export const MEMPOOL_METHODOLOGY = 'mempool/v1 (the node\'s pending-transaction filter polled every 250 ms over the window; calldata decoded: V2 router swaps valued at the index\'s prices, ERC-20 approve judged by drainers/v1, deployments; pending sandwiches: a sender\'s swap, another sender\'s swap in the same direction on the same pool, the first sender\'s swap back with the next nonce, all three entering the pool within 1.5 s, the victim\'s bid not above the front\'s nor below the back\'s)';
+export const MEMPOOL_METHODOLOGY = 'mempool/v1 (the node\'s pending-transaction filter polled every 250 ms over the window; calldata decoded: V2 router swaps valued at the index\'s prices, ERC-20 approve judged by drainers/v1, deployments; pending sandwiches: a sender\'s swap, another sender\'s swap in the same direction on the same pool, the first sender\'s swap back with one of its next 3 nonces, all three entering the pool within 1.5 s, the victim\'s bid not above the front\'s nor below the back\'s)';
 
 const POLL_MS = 250;
 
@@ -136,13 +136,15 @@ export function builderOrder<T extends { tx: Pick<PendingTx, 'priorityFee' | 'ar
 
 /**
  * A bot sends both legs of a sandwich at once, as soon as it sees its victim: the legs are the
- * sender's consecutive nonces, and the three transactions enter the pool within this span.
+ * sender's own nonces (the back one of the next few), and the three transactions enter the pool within this span.
  */
 export const SANDWICH_SPAN_MS = 1_500;
+/** The back leg is one of the sender's next few nonces (a bot's bundle may carry an approval between the legs). */
+export const MAX_LEG_GAP = 3;
 
 /**
- * Pending sandwiches among swaps: per pool, a front and a back by one sender (consecutive nonces,
- * opposite ways) and another sender's swap the front's way, all three entering the pool within
+ * Pending sandwiches among swaps: per pool, a front and a back by one sender (the back one of its
+ * next MAX_LEG_GAP nonces, the other way) and another sender's swap the front's way, all three entering the pool within
  * SANDWICH_SPAN_MS (a sender trading a pool back and forth over time is no sandwich), the victim's
  * bid letting a builder run it between the legs: not above the front's (it would run first), not
  * below the back's (it would run last). Equal bids leave the order to the builder, and the order
@@ -158,7 +160,7 @@ export function findPendingSandwiches(swaps: readonly PendingSwap[]): PendingSan
     for (const front of builderOrder(rows)) {
       if (used.has(front.tx.hash)) continue;
       const near = (t: PendingSwap) => Math.abs(t.tx.seenAt - front.tx.seenAt) <= SANDWICH_SPAN_MS;
-      const back = rows.find((b) => !used.has(b.tx.hash) && b.tx.from === front.tx.from && b.tx.nonce === front.tx.nonce + 1 && b.side !== front.side && near(b));
+      const back = rows.find((b) => !used.has(b.tx.hash) && b.tx.from === front.tx.from && b.tx.nonce > front.tx.nonce && b.tx.nonce - front.tx.nonce <= MAX_LEG_GAP && b.side !== front.side && near(b));
       if (!back) continue;
       const victim = rows.find((v) => v.tx.from !== front.tx.from && v.side === front.side && !used.has(v.tx.hash) && near(v)
         && v.tx.priorityFee <= front.tx.priorityFee && v.tx.priorityFee >= back.tx.priorityFee);
