@@ -61,6 +61,14 @@ describe('mempool/v1 pending sandwiches', () => {
     expect(findPendingSandwiches([front, victim, back])).toEqual([{ pool: 'p1', attacker: getAddress(ATTACKER), victim: getAddress(VICTIM), front: front.tx.hash, victimTx: victim.tx.hash, back: back.tx.hash }]);
   });
 
+  it('of two swaps the same way near the legs, the one that came between them is the victim', () => {
+    const whale = swap(OTHER, USDC);
+    const front = swap(ATTACKER, USDC);
+    const victim = swap(VICTIM, USDC);
+    const back = swap(ATTACKER, WETH);
+    expect(findPendingSandwiches([whale, front, victim, back])).toEqual([expect.objectContaining({ victimTx: victim.tx.hash })]);
+  });
+
   it('legs seen in any order around a victim on equal bids (a node need not keep the order they came in)', () => {
     const back = swap(ATTACKER, WETH);
     const victim = swap(VICTIM, USDC);

@@ -162,8 +162,12 @@ export function findPendingSandwiches(swaps: readonly PendingSwap[]): PendingSan
       const near = (t: PendingSwap) => Math.abs(t.tx.seenAt - front.tx.seenAt) <= SANDWICH_SPAN_MS;
       const back = rows.find((b) => !used.has(b.tx.hash) && b.tx.from === front.tx.from && b.tx.nonce > front.tx.nonce && b.tx.nonce - front.tx.nonce <= MAX_LEG_GAP && b.side !== front.side && near(b));
       if (!back) continue;
-      const victim = rows.find((v) => v.tx.from !== front.tx.from && v.side === front.side && !used.has(v.tx.hash) && near(v)
-        && v.tx.priorityFee <= front.tx.priorityFee && v.tx.priorityFee >= back.tx.priorityFee);
+      // Of several swaps that could be the victim, one that reached the pool between the legs, else the nearest in time.
+      const [lo, hi] = [Math.min(front.tx.arrival, back.tx.arrival), Math.max(front.tx.arrival, back.tx.arrival)];
+      const between = (v: PendingSwap) => v.tx.arrival > lo && v.tx.arrival < hi;
+      const victim = rows.filter((v) => v.tx.from !== front.tx.from && v.side === front.side && !used.has(v.tx.hash) && near(v)
+        && v.tx.priorityFee <= front.tx.priorityFee && v.tx.priorityFee >= back.tx.priorityFee)
+        .sort((a, b) => Number(between(b)) - Number(between(a)) || Math.abs(a.tx.seenAt - front.tx.seenAt) - Math.abs(b.tx.seenAt - front.tx.seenAt))[0];
       if (!victim) continue;
       found.push({ pool, attacker: front.tx.from, victim: victim.tx.from, front: front.tx.hash, victimTx: victim.tx.hash, back: back.tx.hash });
       for (const t of [front, victim, back]) used.add(t.tx.hash);
