@@ -8,17 +8,15 @@
 import { createWalletClient, encodeFunctionData, erc20Abi, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createSiweMessage } from 'viem/siwe';
 import { MerkleAirdropFactory, MerkleDistributor } from '../../chain/artifacts/index.js';
 import { demoAccount } from '../../chain/accounts.js';
 import { EMBEDDED_AIRDROP_FACTORY } from '../../chain/chains.js';
 import { AirdropTree } from '../../chain/merkle-airdrop.js';
 import { viemChain } from '../../chain/runtime.js';
 import { loadMarket } from '../../skills/market/load.js';
-import { fundedPayer, json, payingFetch, postJson, walletPoster } from '../helpers/sibyl.js';
+import { json, postJson, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
+import { creditedMcpClient } from '../helpers/mcp-credits.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const PATH = '/api/a2a/skills/claimable-airdrops';
@@ -112,21 +110,12 @@ describe('claimable airdrops on the world', () => {
   });
 
   it('over MCP: analyze_wallet kind airdrops debits the skill\'s price from the credits and answers what A2A answers', async () => {
-    const account = privateKeyToAccount(generatePrivateKey());
-    const { nonce, domain, uri, chainId } = await json(await fetch(`${w.sibyl.url}/api/auth/nonce`));
-    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce, statement: 'Sign in to Sibyl' });
-    const session = await json(await postJson(`${w.sibyl.url}/api/auth/siwe`, { message, signature: await account.signMessage({ message }) }));
-    const auth = { authorization: `Bearer ${session.accessToken}` };
-    const { pay } = payingFetch((await fundedPayer('5', w.rpcUrl)).key);
-    const top = await pay(`${w.sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ amountUsd: '1' }) });
-    expect(top.status, await top.clone().text()).toBe(200);
-    const client = new Client({ name: 'airdrops-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${w.sibyl.url}/api/mcp`), { requestInit: { headers: auth } }));
+    const { client, credits } = await creditedMcpClient(w.sibyl.url, w.rpcUrl);
     try {
       const result = await client.callTool({ name: 'analyze_wallet', arguments: { walletAddress: DEMO, chain: 'base', kind: 'airdrops' } });
       const body = result.structuredContent as any;
       expect(body).toMatchObject({ available: true, skill: 'claimable-airdrops', kind: 'airdrops', owner: DEMO.toLowerCase() });
-      const balance = BigInt((await json(await fetch(`${w.sibyl.url}/api/credits`, { headers: auth }))).balance);
+      const balance = await credits();
       expect(1_000_000n - balance).toBe(SPEC_SKILL_PRICE['claimable-airdrops']);
       const a2a = (await scanOf(DEMO, 'base')).chains[0];
       expect(body.chains[0].allocations).toEqual(a2a.allocations);

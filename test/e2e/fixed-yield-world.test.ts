@@ -8,17 +8,14 @@
  * contracts do what the answer assumes: PT bought through the router redeems its face value once
  * the chain's clock passes maturity, YT pays the interest it accrued, PT + YT merge into shares.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createWalletClient, encodeFunctionData, erc20Abi, erc4626Abi, formatUnits, http, maxUint256, parseEther, parseUnits, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SibylPrincipalToken, SibylV2Router, SibylYieldToken } from '../../chain/artifacts/index.js';
 import { viemChain } from '../../chain/runtime.js';
 import { fixedYieldSkill } from '../../skills/defi/fixed-yield.js';
-import { freshAddress, fundedPayer, json, mintUsdc, payingFetch, postJson, walletPoster } from '../helpers/sibyl.js';
+import { freshAddress, json, mintUsdc, postJson, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
+import { creditedMcpClient } from '../helpers/mcp-credits.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const YEAR_S = 365 * 86_400;
@@ -135,21 +132,12 @@ describe('fixed-yield analysis on the world', () => {
   });
 
   it('over MCP: find_yield kind pendle debits the skill\'s price from the credits and answers what A2A answers', async () => {
-    const account = privateKeyToAccount(generatePrivateKey());
-    const { nonce, domain, uri, chainId } = await json(await fetch(`${w.sibyl.url}/api/auth/nonce`));
-    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce, statement: 'Sign in to Sibyl' });
-    const session = await json(await postJson(`${w.sibyl.url}/api/auth/siwe`, { message, signature: await account.signMessage({ message }) }));
-    const auth = { authorization: `Bearer ${session.accessToken}` };
-    const { pay } = payingFetch((await fundedPayer('5', w.rpcUrl)).key);
-    const top = await pay(`${w.sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ amountUsd: '1' }) });
-    expect(top.status, await top.clone().text()).toBe(200);
-    const client = new Client({ name: 'fixed-yield-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${w.sibyl.url}/api/mcp`), { requestInit: { headers: auth } }));
+    const { client, credits } = await creditedMcpClient(w.sibyl.url, w.rpcUrl);
     try {
       const result = await client.callTool({ name: 'find_yield', arguments: { chain: 'base', kind: 'pendle', limit: 100 } });
       const body = result.structuredContent as any;
       expect(body).toMatchObject({ available: true, skill: 'fixed-yield-analysis', kind: 'pendle' });
-      const balance = BigInt((await json(await fetch(`${w.sibyl.url}/api/credits`, { headers: auth }))).balance);
+      const balance = await credits();
       expect(1_000_000n - balance).toBe(SPEC_SKILL_PRICE['fixed-yield-analysis']);
       const byMarket = (rows: { market: string; impliedApyPct: number | null }[]) => rows.map((m) => [m.market, m.impliedApyPct]);
       expect(byMarket(body.markets)).toEqual(byMarket(answer.markets));

@@ -7,16 +7,13 @@
  * which this deployment does not serve, is `available: false` (a refusal before any payment when
  * asked alone, over A2A and MCP); bad input is a 400 naming the field before any 402.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { erc20Abi, formatUnits, getAddress, type Address } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V4_POOL_MANAGERS } from '../../chain/chains.js';
 import { SWAP_EVENT } from '../../skills/intel/hooks.js';
 import { json, postJson, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
+import { creditedMcpClient } from '../helpers/mcp-credits.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const RADAR = '/api/a2a/skills/v4-hook-radar';
@@ -108,12 +105,7 @@ describe('v4 hook radar on the world', () => {
     }
 
     // The spec's tool: a signed-in caller with no credit at all gets the refusal as an answer, nothing debited.
-    const account = privateKeyToAccount(generatePrivateKey());
-    const { nonce, domain, uri, chainId } = await json(await fetch(`${w.sibyl.url}/api/auth/nonce`));
-    const message = createSiweMessage({ domain, address: account.address, uri, version: '1', chainId, nonce, statement: 'Sign in to Sibyl' });
-    const session = await json(await postJson(`${w.sibyl.url}/api/auth/siwe`, { message, signature: await account.signMessage({ message }) }));
-    const client = new Client({ name: 'hooks-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${w.sibyl.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${session.accessToken}` } } }));
+    const { client } = await creditedMcpClient(w.sibyl.url, w.rpcUrl, null);
     try {
       const result = await client.callTool({ name: 'scan_hook_layer', arguments: { chainId: 4663 } });
       expect(result.structuredContent).toMatchObject({ available: false, reason: 'chain_unavailable', skill: 'v4-hook-radar', billing: { debitedUsd: '$0' } });
