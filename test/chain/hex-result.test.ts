@@ -47,8 +47,8 @@ describe('writeHexResult', () => {
     const longest = await longestStall(() => fetchInto(join(dir, 'state.gz')));
     expect((await readFile(join(dir, 'state.gz'))).equals(state)).toBe(true);
     // Whole (res.json(), then Buffer.from(hex)) the same answer held the loop 830-930 ms here
-    // (streamed: 15-43 ms); the bound leaves room for a loaded machine.
-    expect(longest).toBeLessThan(250);
+    // (streamed: 15-43 ms, up to 264 with the suite on both cores); the bound leaves room for a loaded machine.
+    expect(longest).toBeLessThan(400);
   });
 
   it("refuses an error answer with the node's message, and a result cut short", async () => {

@@ -112,8 +112,10 @@ describe('fixed-yield analysis on the world', () => {
       expect(vault, row.vault.address).toBeDefined();
       const realised = vault.apy['7d'] ?? vault.apy['30d'];
       expect(row.variableApy.window).toBe(vault.apy['7d'] ? '7d' : '30d');
-      // Both read the same share-price history; the heads may be a block (seconds) apart.
-      expect(row.variableApy.apyPct).toBeCloseTo(realised.apyPct, 2);
+      // Both read the same share-price history: equal at one head; the payments between the two
+      // calls mine blocks, and a later head annualises over a few more seconds.
+      const sameHead = answer.chainsRead[0].asOf.block === vaults.chains[0].asOf.block;
+      expect(row.variableApy.apyPct).toBeCloseTo(realised.apyPct, sameHead ? 3 : 1);
       const label = w.labels.vaults.find((l) => l.vault.toLowerCase() === row.vault.address.toLowerCase())!;
       expect(Math.abs(row.variableApy.apyPct - label.incomeApyPct)).toBeLessThanOrEqual(Math.max(0.1, label.incomeApyPct * 0.08));
       expect(row.notes.map((n: { kind: string }) => n.kind)).toContain('young-history');
