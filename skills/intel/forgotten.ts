@@ -15,7 +15,7 @@ import { readVaultHead } from './vaults.js';
 export const DEAD_POOL_USD = 1_000;
 /** A priced holding worth less than this is dust. */
 export const DUST_USD = 1;
-export const FORGOTTEN_METHODOLOGY = `forgotten/v1 (indexed holdings: LP tokens of pools under $${DEAD_POOL_USD.toLocaleString('en-US')} liquidity valued at their share of reserves; tokens no pool prices flagged; priced holdings under $${DUST_USD} as dust; shares of ERC-4626 vaults that say they are deprecated or take no deposits (maxDeposit 0), valued at convertToAssets at the underlying's price, live vaults' shares left out; unclaimed rewards not yet read)`;
+export const FORGOTTEN_METHODOLOGY = `forgotten/v1 (indexed holdings: LP tokens of pools under $${DEAD_POOL_USD.toLocaleString('en-US')} liquidity valued at their share of reserves; tokens no pool prices flagged; priced holdings under $${DUST_USD} as dust; shares of ERC-4626 vaults that say they are deprecated or take no deposits (maxDeposit 0), valued at convertToAssets at the underlying's price, live vaults' shares left out)`;
 
 export type ForgottenItem =
   | { kind: 'dead-lp'; token: Address; symbol: string | null; balance: string; sharePct: number; pool: { token0: string | null; token1: string | null; liquidityUsd: number | null }; redeemable: { token0: string; token1: string }; valueUsd: number | null }

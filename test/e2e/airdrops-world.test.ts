@@ -124,6 +124,19 @@ describe('claimable airdrops on the world', () => {
     }
   });
 
+  it('an allocation never claimed is a forgotten reward: forgotten-assets-scan lists it with the claim claimable-airdrops gives', async () => {
+    const head = Number((await w.client.getBlock()).timestamp);
+    const open = w.labels.airdrops.filter((a) => a.deadline > head);
+    const unclaimed = open.flatMap((a) => a.allocations.filter((l) => l.account.toLowerCase() !== DEMO.toLowerCase() && !a.claims.some((c) => c.index === l.index)).map((l) => ({ a, l })))[0];
+    expect(unclaimed, 'the world leaves allocations unclaimed').toBeDefined();
+    const res = await w.post('/api/a2a/skills/forgotten-assets-scan', { params: { address: unclaimed!.l.account, chain: 'base' } });
+    expect(res.status).toBe(200);
+    const items = (await json(res)).response.chains[0].items.filter((i: { kind: string }) => i.kind === 'unclaimed-airdrop');
+    const drops = (await scanOf(unclaimed!.l.account, 'base')).chains[0].allocations.filter((x: { status: string }) => x.status === 'claimable');
+    expect(items.map((i: any) => [i.distributor.toLowerCase(), i.balance, i.claim.data])).toEqual(drops.map((x: any) => [x.distributor.toLowerCase(), x.amount, x.claim.data]));
+    expect(items.some((i: any) => i.distributor.toLowerCase() === unclaimed!.a.distributor.toLowerCase())).toBe(true);
+  });
+
   it('an address with no allocation: an empty list and what was read, never an error; a malformed address is a 400 before any 402', async () => {
     const nobody = privateKeyToAccount(generatePrivateKey()).address;
     const empty = await scanOf(nobody);
