@@ -44,6 +44,9 @@ export function viemChain(name: EvmChainName, rpcUrl: string): Chain {
   });
 }
 
+/** Largest JSON-RPC answer read (a batch of blocks with their transactions). */
+const MAX_RPC_RESPONSE_BYTES = 128 * 1024 * 1024;
+
 export class ChainRuntime {
   private readonly chains = new Map<ChainName, ConnectedChain>();
 
@@ -52,7 +55,8 @@ export class ChainRuntime {
     const client = createPublicClient({
       chain,
       // Concurrent reads share one HTTP round trip; the local devnet is polled briskly.
-      transport: http(rpcUrl, { batch: { wait: 0 }, retryCount: CHAIN_RPC_RETRIES, timeout: CHAIN_RPC_TIMEOUT_MS }),
+      // A batch of full blocks (transaction senders) outgrows viem's 10 MB default on a busy chain.
+      transport: http(rpcUrl, { batch: { wait: 0 }, retryCount: CHAIN_RPC_RETRIES, timeout: CHAIN_RPC_TIMEOUT_MS, maxResponseBodySize: MAX_RPC_RESPONSE_BYTES }),
       batch: { multicall: { wait: 0 } },
       pollingInterval: source === 'embedded' ? 50 : 2_000,
     }) as PublicClient;
