@@ -17,20 +17,19 @@ import { HIGH_TAX_PCT } from '../skills/intel/security/scan.js';
 import { origins, treasuryWallets } from '../skills/intel/security/deployer.js';
 import { airdropAllocations } from '../skills/intel/airdrops.js';
 import { liveApprovals } from '../skills/intel/approvals.js';
-import { listenPending, mempoolReport } from '../skills/intel/mempool.js';
+import { listenPending, mempoolReport, routersAmong } from '../skills/intel/mempool.js';
 import { readInHalves } from '../chain/log-ranges.js';
 import { listVaults } from '../skills/intel/vaults.js';
 import { forgottenAssets } from '../skills/intel/forgotten.js';
 import { LENDING_MARKETS, V4_POOL_MANAGERS } from '../chain/chains.js';
 import { scanHookLayer } from '../skills/intel/hooks.js';
 import { scanLiquidations } from '../skills/intel/liquidations.js';
-import { parseAbi, parseAbiItem, type Address } from 'viem';
+import { parseAbiItem, type Address } from 'viem';
 import { EmbeddedSocialFeed } from '../world/social/embedded.js';
 import { shillFlagsOver } from '../skills/intel/social-hype.js';
 import { postTone } from '../skills/intel/social.js';
 
 const APPROVAL_EVENT = parseAbiItem('event Approval(address indexed owner, address indexed spender, uint256 value)');
-const FACTORY_ABI = parseAbi(['function factory() view returns (address)']);
 
 const { values } = parseArgs({
   options: {
@@ -159,9 +158,7 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
   // approval skill scans it; a live approval whose spender it calls a drainer is a prediction.
   const approvalLogs = await readInHalves((from, to) => chain.client.getLogs({ event: APPROVAL_EVENT, fromBlock: BigInt(from), toBlock: BigInt(to), strict: true }), 0, Number(head));
   const spenders = [...new Set(approvalLogs.filter((l) => l.topics.length === 3).map((l) => l.args.spender!.toLowerCase() as Address))];
-  const factories = await chain.client.multicall({ allowFailure: true, contracts: spenders.map((address) => ({ address, abi: FACTORY_ABI, functionName: 'factory' }) as const) });
-  const dexFactories = new Set(chain.spec.dexes.map((d) => d.factory.toLowerCase()));
-  const routers = new Set(spenders.filter((_, i) => factories[i]!.status === 'success' && dexFactories.has(String(factories[i]!.result).toLowerCase())));
+  const routers = await routersAmong(chain, spenders);
   const owners = new Set(approvalLogs.filter((l) => l.topics.length === 3 && !routers.has(l.args.spender!.toLowerCase() as Address)).map((l) => l.args.owner!.toLowerCase() as Address));
   const drained = new Set<string>();
   for (const owner of owners) {
