@@ -6,6 +6,7 @@ import type { AccuracyLedger } from './forecast/ledger.js';
 import type { ForecastService } from './forecast/service.js';
 import type { Store } from '../store/store.js';
 import type { Skill } from './registry.js';
+import type { BitcoinSource } from './bitcoin/source.js';
 
 export interface SkillContext {
   readonly chains: ChainRuntime;
@@ -14,6 +15,8 @@ export interface SkillContext {
   readonly curve?: CurveFeed;
   /** The social feed (get_social_hype), when this deployment has one. */
   readonly social?: SocialFeed;
+  /** The Bitcoin chain (embedded, or a real Esplora), when this deployment has one. */
+  readonly bitcoin?: BitcoinSource;
   /** The forecast engine and its accuracy ledger, unless FORECAST is off. */
   readonly forecast?: { readonly service: ForecastService; readonly ledger: AccuracyLedger };
   /** The report agent (general-analysis and typed capability bodies). */

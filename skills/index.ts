@@ -47,7 +47,16 @@ import { launchpadRadarTool } from './launchpad/radar.js';
 import { socialHypeTool } from './social/hype.js';
 import { serviceCapabilitiesTool } from './agent/capabilities.js';
 import { forecastInferenceSkill } from './forecast-inference.js';
+import { BITCOIN_CHAIN_SKILLS } from './bitcoin/chain-skills.js';
+import { BITCOIN_TOKEN_SKILLS } from './bitcoin/token-skills.js';
+import { BITCOIN_BRIDGE_SKILLS } from './bitcoin/bridge-skills.js';
+import { QUANTUM_KEY_SKILLS } from './quantum/key-skills.js';
+import { QUANTUM_EXPOSURE_SKILLS } from './quantum/exposure-skills.js';
 import { Registry, type Skill } from './registry.js';
+
+/** Bitcoin and post-quantum skills; while a domain is being built its remaining skills stay planned. */
+const BITCOIN_AND_QUANTUM = [...BITCOIN_CHAIN_SKILLS, ...BITCOIN_TOKEN_SKILLS, ...BITCOIN_BRIDGE_SKILLS, ...QUANTUM_KEY_SKILLS, ...QUANTUM_EXPOSURE_SKILLS];
+const built = new Set(BITCOIN_AND_QUANTUM.map((s) => s.id));
 
 export const ALL_SKILLS: readonly Skill<any>[] = [
   latestPairsSkill, walletHoldingsSkill, tokenchartSkill, tokenchartRawSkill, ohlcvSkill, topTokensSkill, topVolumeSkill,
@@ -66,7 +75,8 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   tokenSafetyTool, smartMoneyInflowTool, launchpadRadarTool, socialHypeTool, serviceCapabilitiesTool,
   // Served on its own API path, paid with x402 or a service-token quota.
   forecastInferenceSkill,
-  ...PLANNED_SKILLS,
+  ...BITCOIN_AND_QUANTUM,
+  ...PLANNED_SKILLS.filter((s) => !built.has(s.id)),
 ];
 
 export function createRegistry(extra: readonly Skill<any>[] = []): Registry {

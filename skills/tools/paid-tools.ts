@@ -55,6 +55,14 @@ const tokenOnChain = (i: Input): Input => ({ tokenAddress: i.tokenAddress, chain
 const walletOnChain = (i: Input): Input => ({ walletAddress: i.walletAddress, chain: i.chain });
 /** A row count within what the kind's skill allows. */
 const rowsFor = (skill: Skill, i: Input) => clampTo(skill, 'limit', i.limit as number);
+/** Only the fields the kind's skill takes (a skill still planned takes none). */
+const taken = (skill: Skill, o: Input): Input => Object.fromEntries(Object.entries(defined(o)).filter(([k]) => k in skill.input.shape));
+/** A Bitcoin kind: the tool's rows, within what the skill allows. */
+const bitcoinKind = (skill: string): PaidKind => ({ skill, params: (i, s) => ('limit' in s.input.shape ? { limit: rowsFor(s, i) } : {}) });
+/** A quantum-risk kind: the wallet as the skill takes it (one address, or a watch list of one). */
+const quantumKind = (skill: string): PaidKind => ({ skill, params: (i, s) => taken(s, { address: i.walletAddress, addresses: i.walletAddress ? [i.walletAddress] : undefined }) });
+/** A kind whose skill takes nothing from the tool's input (its own defaults apply). */
+const withDefaults = (skill: string): PaidKind => ({ skill, params: () => ({}) });
 /** A kind with no engine here: the registry declares its skill (skills/planned), price included. */
 const none = (skill: string): PaidKind => ({ skill, params: () => ({}) });
 /** The chart period whose candles match a timeframe. */
@@ -124,7 +132,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       trust: { skill: 'wallet-trust-score', params: walletOnChain },
       forgotten: { skill: 'forgotten-assets-scan', params: (i) => defined({ address: i.walletAddress, chain: i.chain }) },
       airdrops: { skill: 'claimable-airdrops', params: (i) => defined({ address: i.walletAddress, chain: i.chain }) },
-      quantum: none('pqc-wallet-scan'),
+      quantum: quantumKind('pqc-wallet-scan'),
     },
     defaultKind: 'portfolio',
   }),
@@ -200,21 +208,21 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     name: 'analyze_bitcoin', title: 'Bitcoin', description: 'Bitcoin mempool, on-chain analytics, BRC-20, runes, bridges or staking.',
     input: z.strictObject({ limit: rows }),
     kinds: {
-      mempool: none('bitcoin-mempool-intelligence'), onchain: none('bitcoin-onchain-analytics'), brc20: none('brc20-analytics'),
-      runes: none('runes-analytics'), bridges: none('bitcoin-bridge-comparison'), staking: none('bitcoin-staking-analysis'),
+      mempool: bitcoinKind('bitcoin-mempool-intelligence'), onchain: bitcoinKind('bitcoin-onchain-analytics'), brc20: bitcoinKind('brc20-analytics'),
+      runes: bitcoinKind('runes-analytics'), bridges: bitcoinKind('bitcoin-bridge-comparison'), staking: bitcoinKind('bitcoin-staking-analysis'),
     },
     defaultKind: 'mempool',
   }),
   tool({
     name: 'assess_quantum_risk', title: 'Quantum risk', description: 'Post-quantum readiness, migration plan, portfolio exposure or the CRQC proximity benchmark.',
     input: z.strictObject({ walletAddress: evmAddressParam('Wallet, for portfolio.').optional() }),
-    kinds: { readiness: none('pqc-readiness-assessment'), migration: none('pqc-migration-planner'), portfolio: none('quantum-portfolio-monitor'), crqc_benchmark: none('crqc-proximity-benchmark') },
+    kinds: { readiness: quantumKind('pqc-readiness-assessment'), migration: quantumKind('pqc-migration-planner'), portfolio: quantumKind('quantum-portfolio-monitor'), crqc_benchmark: quantumKind('crqc-proximity-benchmark') },
     defaultKind: 'readiness',
   }),
   tool({
     name: 'generate_quantum_key', title: 'Quantum keys', description: 'A quantum-safe wallet, a post-quantum encryption or signing key, or quantum random bytes; keys are returned once and never stored.',
     input: z.strictObject({}),
-    kinds: { wallet: none('quantum-wallet-generation'), encryption: none('quantum-encryption-key'), signing: none('quantum-signing-key'), random: none('quantum-hardware-qrng') },
+    kinds: { wallet: withDefaults('quantum-wallet-generation'), encryption: withDefaults('quantum-encryption-key'), signing: withDefaults('quantum-signing-key'), random: withDefaults('quantum-hardware-qrng') },
     defaultKind: 'random', mutating: true,
   }),
   tool({
