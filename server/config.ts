@@ -51,6 +51,16 @@ export interface Config {
   readonly curve: { kind: 'embedded'; seed: string; genesisTime: number | undefined } | undefined;
   /** The social feed of get_social_hype: the BSC world's posts (embedded), or none (SOCIAL_FEED=off). */
   readonly social: { kind: 'embedded' } | undefined;
+  /**
+   * The Bitcoin chain the Bitcoin engines read through the Esplora API: the embedded chain (built
+   * with the world, served on a local port), a real Esplora (BITCOIN_ESPLORA_URL), or none.
+   */
+  readonly bitcoin:
+    | { readonly kind: 'embedded'; readonly port: number }
+    | { readonly kind: 'esplora'; readonly url: string; readonly indexBlocks: number; readonly entitiesFile: string | undefined }
+    | undefined;
+  /** A quantum random-number provider (ANU QRNG API format); without one, quantum randomness is refused before payment. */
+  readonly qrng: { readonly url: string; readonly apiKey: string | undefined } | undefined;
   /** The forecast engine; undefined when FORECAST is off (forecasts then answer 503, uncharged). */
   readonly forecast: ForecastConfig | undefined;
   /** The report agent's language model (any OpenAI-compatible server), or none: the offline planner. */
@@ -97,6 +107,13 @@ const envSchema = z.object({
   WORLD_LABELS_PATH: z.string().min(1).default('.sibyl/world-labels.json'),
   WORLD_CACHE_DIR: z.string().min(1).default('.sibyl/world-cache'),
   CHAIN_LOOKBACK_BLOCKS: int(1, 100_000_000).default(200_000),
+  BITCOIN: z.enum(['embedded', 'off']).default('embedded'),
+  BITCOIN_ESPLORA_URL: z.url({ protocol: /^https?$/ }).optional(),
+  BITCOIN_ESPLORA_PORT: int(0, 65_535).default(0),
+  BITCOIN_INDEX_BLOCKS: int(1, 10_000_000).default(1_008),
+  BITCOIN_ENTITIES_FILE: z.string().min(1).optional(),
+  QRNG_URL: z.url({ protocol: /^https?$/ }).optional(),
+  QRNG_API_KEY: z.string().min(1).optional(),
   FORECAST: z.enum(['on', 'off']).default('on'),
   FORECAST_THREADS: int(1, 16).default(2),
   FORECAST_BACKEND_TIMEOUT_MS: int(100, 120_000).default(10_000),
@@ -126,6 +143,13 @@ function parseOrigins(list: string): string[] {
     }
     return url.origin;
   });
+}
+
+/** A real Esplora wins; the embedded chain needs the world (its prices are the world's BTC path). */
+function bitcoinSource(e: z.output<typeof envSchema>): Config['bitcoin'] {
+  if (e.BITCOIN_ESPLORA_URL) return { kind: 'esplora', url: e.BITCOIN_ESPLORA_URL.replace(/\/+$/, ''), indexBlocks: e.BITCOIN_INDEX_BLOCKS, entitiesFile: e.BITCOIN_ENTITIES_FILE };
+  if (e.BITCOIN === 'off' || e.WORLD_DAYS === 0) return undefined;
+  return { kind: 'embedded', port: e.BITCOIN_ESPLORA_PORT };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -192,6 +216,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLookbackBlocks: e.CHAIN_LOOKBACK_BLOCKS,
     curve: e.CURVE_FEED === 'embedded' ? { kind: 'embedded', seed: e.WORLD_SEED, genesisTime: e.CURVE_GENESIS_TIME } : undefined,
     social: e.SOCIAL_FEED === 'embedded' ? { kind: 'embedded' } : undefined,
+    bitcoin: bitcoinSource(e),
+    qrng: e.QRNG_URL ? { url: e.QRNG_URL.replace(/\/$/, ''), apiKey: e.QRNG_API_KEY } : undefined,
     // A model is used only when named; OPENAI_BASE_URL alone (or a key alone) leaves the offline planner.
     llm: e.SIBYL_LLM_MODEL ? { model: e.SIBYL_LLM_MODEL, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,
     reportMaxToolRounds: e.REPORT_MAX_TOOL_ROUNDS,

@@ -6,6 +6,7 @@ import { BaseError as ViemError, HttpRequestError, TimeoutError, RpcRequestError
 import { ChainUnavailableError } from '../chain/runtime.js';
 import { SibylError } from './errors.js';
 import { StoreTimeoutError } from '../store/deadline.js';
+import { EsploraUnavailableError } from '../chain/esplora.js';
 
 /** node-redis's errors for a connection that is gone (the client reconnects on its own). */
 const STORE_OUTAGES = new Set(['ClientClosedError', 'ClientOfflineError', 'SocketClosedUnexpectedlyError', 'ConnectionTimeoutError']);
@@ -17,6 +18,7 @@ export function toSibylError(err: unknown): SibylError {
   if (err instanceof StoreTimeoutError || STORE_OUTAGES.has((err as Error)?.name)) {
     return new SibylError('upstream_unavailable', 'the shared store did not answer; nothing was charged');
   }
+  if (err instanceof EsploraUnavailableError) return new SibylError('upstream_unavailable', `the Bitcoin chain's Esplora API did not answer; nothing was charged`);
   if (err instanceof ViemError && (err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof RpcRequestError))) {
     return new SibylError('upstream_unavailable', `the chain did not answer: ${err.shortMessage}`);
   }
