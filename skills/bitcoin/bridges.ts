@@ -17,7 +17,7 @@ import { defineSkill } from '../registry.js';
 
 const flowShape = z.object({
   minted: z.string().describe('Whole tokens minted (Transfer from the zero address).'),
-  burned: z.string().describe('Whole tokens burned (Transfer to the zero or 0x…dead address).'),
+  burned: z.string().describe('Whole tokens burned (Transfer to the zero address).'),
   net: z.string(), mints: z.number().int(), burns: z.number().int(), coverage,
 });
 

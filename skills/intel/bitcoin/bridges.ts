@@ -2,10 +2,10 @@
  * Wrapped BTC on the EVM chains, methodology `bitcoin-bridges/v1`, per token and chain from the
  * chain's index: supply (totalSupply at the checkpoint), holders (addresses with a replayed
  * positive balance), mint and burn flows over 24 h and 7 d (Transfer from / to the zero address;
- * to 0x…dead counts as a burn too) and the peg: each DEX pool's USD price of the token (its
- * reserves times the other side's `market/v1` price) against BTC's reference price, in basis
- * points, and their liquidity-weighted mean. Proof of reserves (the Bitcoin side) is
- * bridges-reserves.ts.
+ * tokens sent to 0x…dead stay in totalSupply and redeem nothing, so they are no burn) and the
+ * peg: each DEX pool's USD price of the token (its reserves times the other side's `market/v1`
+ * price) against BTC's reference price, in basis points, and their liquidity-weighted mean.
+ * Proof of reserves (the Bitcoin side) is bridges-reserves.ts.
  */
 import { erc20Abi, formatUnits, zeroAddress, type Address } from 'viem';
 import type { Checkpoint } from '../../../indexer/reader.js';
@@ -16,7 +16,7 @@ import { custodyOf } from './bridges-custody.js';
 
 export const BRIDGES_METHODOLOGY =
   'bitcoin-bridges/v1 (per wrapped BTC and chain: totalSupply at the index checkpoint; holders = addresses with a positive balance replayed from indexed Transfers, checked against totalSupply; ' +
-  'mints and burns = Transfers from / to the zero address (and to 0x…dead) over 24 h and 7 d; peg = each pool\'s USD price (reserves x the other side\'s ' + MARKET_METHODOLOGY + ' price) ' +
+  'mints and burns = Transfers from / to the zero address over 24 h and 7 d; peg = each pool\'s USD price (reserves x the other side\'s ' + MARKET_METHODOLOGY + ' price) ' +
   'against BTC\'s reference price, bps, liquidity-weighted; proof of reserves = confirmed balances of the custodian\'s published Bitcoin addresses (Esplora /address) against the supply summed over the chains read)';
 
 const DEAD = '0x000000000000000000000000000000000000dead';
@@ -144,7 +144,7 @@ export async function mintBurnFlows(market: Market, checkpoint: Checkpoint, toke
       if (t.from.toLowerCase() === zeroAddress) {
         minted += BigInt(t.value);
         mints++;
-      } else if (t.to.toLowerCase() === zeroAddress || t.to.toLowerCase() === DEAD) {
+      } else if (t.to.toLowerCase() === zeroAddress) {
         burned += BigInt(t.value);
         burns++;
       }
@@ -157,12 +157,16 @@ export async function mintBurnFlows(market: Market, checkpoint: Checkpoint, toke
   return totals;
 }
 
-/** Holders with a positive replayed balance (zero and burn addresses aside), or why they cannot be counted. */
+/**
+ * Holders with a positive replayed balance (the zero and 0x…dead addresses aside), or why they
+ * cannot be counted: every positive balance must add up to totalSupply (tokens sent to 0x…dead
+ * still count in it), else the index lacks part of the token's history.
+ */
 export async function holderCount(market: Market, token: string, supply: bigint): Promise<{ holders: number | null; note: string | null }> {
-  const balances = Object.entries(await market.reader.balances(token)).filter(([holder, raw]) => BigInt(raw) > 0n && holder !== zeroAddress && holder !== DEAD);
-  const replayed = balances.reduce((s, [, raw]) => s + BigInt(raw), 0n);
+  const positive = Object.entries(await market.reader.balances(token)).filter(([holder, raw]) => BigInt(raw) > 0n && holder !== zeroAddress);
+  const replayed = positive.reduce((s, [, raw]) => s + BigInt(raw), 0n);
   if (replayed !== supply) return { holders: null, note: `the index does not hold the token's whole transfer history (replayed ${replayed} of totalSupply ${supply} raw units)` };
-  return { holders: balances.length, note: null };
+  return { holders: positive.filter(([holder]) => holder !== DEAD).length, note: null };
 }
 
 /**
@@ -172,13 +176,9 @@ export async function holderCount(market: Market, token: string, supply: bigint)
 export async function readWrappedOnChain(market: Market, checkpoint: Checkpoint, reference: (ts: number) => BtcReference | null): Promise<WrappedOnChain[]> {
   const tokens = wrappedBtcTokens(market);
   if (!tokens.length) return [];
-  const supplies = await market.chain.client.multicall({
-    allowFailure: false, blockNumber: BigInt(checkpoint.block),
-    contracts: tokens.map((t) => ({ address: t.address as Address, abi: erc20Abi, functionName: 'totalSupply' }) as const),
-  });
   const ref = reference(checkpoint.timestamp);
-  return Promise.all(tokens.map(async (t, i) => {
-    const supply = supplies[i] as bigint;
+  return Promise.all(tokens.map(async (t) => {
+    const supply = await market.chain.client.readContract({ address: t.address as Address, abi: erc20Abi, functionName: 'totalSupply', blockNumber: BigInt(checkpoint.block) });
     const [flows, holders] = await Promise.all([mintBurnFlows(market, checkpoint, t.address, t.decimals), holderCount(market, t.address, supply)]);
     const pools = pricedPools(market, t.address).map((p) => ({ ...p, liquidityUsd: round(p.liquidityUsd, 2), deviationBps: ref ? deviationBps(p.priceUsd, ref.usd) : 0 }));
     return {
