@@ -55,8 +55,12 @@ async function read(fx: Fixture, reference: (ts: number) => BtcReference | null 
 }
 
 describe('wrapped BTC on one chain', () => {
-  it('finds the wrapped BTC tokens of the custody table only', async () => {
-    const market = await world().market(100);
+  it('finds the wrapped BTC tokens of the custody table only, one per symbol: the deepest, not a copycat', async () => {
+    const fx = world();
+    const copycat = addr(0xfa7e);
+    fx.token(copycat, 'WBTC', 18);
+    fx.pool(addr(0xfa70), copycat, fx.usdc, units(1, 18), units(20_000, 6));
+    const market = await fx.market(100);
     expect(wrappedBtcTokens(market)).toEqual([{ address: WBTC, symbol: 'WBTC', decimals: 8 }]);
   });
 

@@ -67,14 +67,21 @@ export interface WrappedOnChain {
   reference: BtcReference | null;
 }
 
-/** The wrapped BTC tokens the chain's index holds pools of (by symbol, from the custody table). */
+/**
+ * The wrapped BTC tokens the chain's index holds pools of (by symbol, from the custody table):
+ * one per symbol, the one with the deepest priced pool, so a copycat token under the same symbol
+ * is never summed into the real one's supply.
+ */
 export function wrappedBtcTokens(market: Market): { address: string; symbol: string; decimals: number }[] {
-  const out = [];
+  const best = new Map<string, { address: string; symbol: string; decimals: number; depth: number }>();
   for (const [address, info] of market.tokens) {
-    if (!info.symbol || info.decimals === null || !custodyOf(info.symbol)) continue;
-    out.push({ address, symbol: custodyOf(info.symbol)!.symbol, decimals: info.decimals });
+    const custody = info.symbol ? custodyOf(info.symbol) : undefined;
+    if (!custody || info.decimals === null) continue;
+    const depth = market.mainPool(address)?.quoteUsd ?? -1;
+    const held = best.get(custody.symbol);
+    if (!held || depth > held.depth) best.set(custody.symbol, { address, symbol: custody.symbol, decimals: info.decimals, depth });
   }
-  return out.sort((a, b) => a.symbol.localeCompare(b.symbol));
+  return [...best.values()].map(({ depth: _depth, ...t }) => t).sort((a, b) => a.symbol.localeCompare(b.symbol));
 }
 
 /** Quote units per token unit in a pool's current reserves, or null when a side is empty or unknown. */
