@@ -49,7 +49,8 @@ const tokenRow = z.object({
     available: z.boolean(), reason: z.string().nullable(),
     btc: z.string().nullable().describe('Confirmed BTC in the custodian\'s published addresses.'),
     wrapped: z.string().describe('Wrapped supply summed over the chains read.'),
-    ratio: z.number().nullable().describe('btc / wrapped: 1 fully backed, above over-collateralised, below short.'),
+    wrappedChains: z.array(z.string()).describe('The chains summed; supply on chains this deployment does not connect is not in wrapped (the ratio then reads high).'),
+    ratio: z.number().nullable().describe('btc / wrapped: 1 fully backed, above over-collateralised (or supply on chains not read), below short.'),
     wrappedComplete: z.boolean().describe('False when a chain could not be read, so the wrapped sum is partial.'),
     custodians: z.array(z.string()),
     addresses: z.array(z.object({ address: z.string(), btc: z.string() })).describe('Most BTC first, up to limit.'),
@@ -119,7 +120,7 @@ export const bitcoinBridgeComparisonSkill = defineSkill({
         totalSupply: wrapped,
         pegDeviationBps: weightedDeviation(mine.flatMap((r) => r.pools)),
         chains: mine.map((r) => chainAnswer(r, provenanceOf.get(r.chain)!, input.limit)),
-        reserves: await proofOfReserves(ctx.bitcoin, symbol, wrapped, errors.length === 0, input.limit),
+        reserves: await proofOfReserves(ctx.bitcoin, symbol, { amount: wrapped, chains: mine.map((r) => r.chain), complete: errors.length === 0 }, input.limit),
       });
     }
     const chainsRead = done.map((d) => d.value.provenance);

@@ -148,7 +148,7 @@ describe('bitcoin-bridge-comparison on the world', () => {
       expect(Math.abs(answered.deviationBps)).toBeLessThan(50);
     }
     console.info(`WBTC on base: ${row.peg.pools.map((p) => `${p.pair} ${p.deviationBps} bps`).join(', ')}; weighted ${row.peg.deviationBps} bps; 7d minted ${row.flows['7d'].minted}, burned ${row.flows['7d'].burned}; holders ${row.holders}`);
-    expect(token.reserves).toMatchObject({ available: true, btc: token.totalSupply, wrapped: token.totalSupply, ratio: 1, addressCount: 2, bitcoin: { kind: 'embedded', esplora: 'http://esplora.stub', tipHeight: 900_000 } });
+    expect(token.reserves).toMatchObject({ available: true, btc: token.totalSupply, wrapped: token.totalSupply, wrappedChains: ['base'], wrappedComplete: true, ratio: 1, addressCount: 2, bitcoin: { kind: 'embedded', esplora: 'http://esplora.stub', tipHeight: 900_000 } });
     expect(token.reserves.addresses[0]).toEqual({ address: custody[1], btc: formatUnits(perAddress[1]!, 8) });
     const summary = bitcoinBridgeComparisonSkill.summarize!(answer);
     console.info(summary);

@@ -39,9 +39,9 @@ const ENTITIES: BitcoinEntity[] = [
 describe('proof of reserves', () => {
   it('sums the confirmed balances of the custodian\'s addresses and divides by the wrapped supply', async () => {
     const esplora = stub({ bc1qcold: [6_000_000_000, 0], bc1qwarm: [5_000_000_000, 650_000_000], bc1qbinance: [9e9, 0] });
-    const r = await proofOfReserves(source(esplora, ENTITIES), 'wbtc', '104', true, 10);
+    const r = await proofOfReserves(source(esplora, ENTITIES), 'wbtc', { amount: '104', chains: ['base', 'ethereum'], complete: true }, 10);
     // 60 + (50 - 6.5) = 103.5 BTC against 104 wrapped.
-    expect(r).toMatchObject({ available: true, reason: null, btc: '103.5', wrapped: '104', wrappedComplete: true, custodians: ['BitGo'], addressCount: 2 });
+    expect(r).toMatchObject({ available: true, reason: null, btc: '103.5', wrapped: '104', wrappedChains: ['base', 'ethereum'], wrappedComplete: true, custodians: ['BitGo'], addressCount: 2 });
     expect(r.ratio).toBeCloseTo(103.5 / 104, 6);
     expect(r.addresses).toEqual([{ address: 'bc1qcold', btc: '60' }, { address: 'bc1qwarm', btc: '43.5' }]);
     expect(r.bitcoin).toEqual({ kind: 'embedded', esplora: 'http://esplora.test', tipHeight: 840_000 });
@@ -49,17 +49,17 @@ describe('proof of reserves', () => {
   });
 
   it('caps the listed addresses at the limit but sums them all', async () => {
-    const r = await proofOfReserves(source(stub({ bc1qcold: [1e8, 0], bc1qwarm: [3e8, 0] }), ENTITIES), 'WBTC', '4', true, 1);
+    const r = await proofOfReserves(source(stub({ bc1qcold: [1e8, 0], bc1qwarm: [3e8, 0] }), ENTITIES), 'WBTC', { amount: '4', chains: ['base'], complete: true }, 1);
     expect(r.btc).toBe('4');
     expect(r.ratio).toBe(1);
     expect(r.addresses).toEqual([{ address: 'bc1qwarm', btc: '3' }]);
   });
 
   it('is unavailable, with the reason, without a Bitcoin chain or without a published custody address', async () => {
-    const off = await proofOfReserves(undefined, 'WBTC', '104', true, 10);
+    const off = await proofOfReserves(undefined, 'WBTC', { amount: '104', chains: ['base'], complete: true }, 10);
     expect(off).toMatchObject({ available: false, btc: null, ratio: null, wrapped: '104', bitcoin: null });
     expect(off.reason).toContain('no Bitcoin chain');
-    const unknown = await proofOfReserves(source(stub({}), ENTITIES), 'tBTC', '3', false, 10);
+    const unknown = await proofOfReserves(source(stub({}), ENTITIES), 'tBTC', { amount: '3', chains: ['base'], complete: false }, 10);
     expect(unknown).toMatchObject({ available: false, btc: null, ratio: null, wrappedComplete: false });
     expect(unknown.reason).toContain('no custody address of tBTC');
   });

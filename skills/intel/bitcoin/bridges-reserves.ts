@@ -21,6 +21,8 @@ export interface Reserves {
   btc: string | null;
   /** Wrapped supply summed over the chains read (whole tokens, decimal string). */
   wrapped: string;
+  /** The chains summed: supply on chains this deployment does not connect is not in `wrapped`. */
+  wrappedChains: string[];
   /** btc / wrapped; above 1 over-collateralised, below 1 short. */
   ratio: number | null;
   /** False when a chain that may hold the token could not be read: the wrapped sum is then partial. */
@@ -40,8 +42,14 @@ export function custodiansOf(bitcoin: BitcoinSource, symbol: string) {
   return bitcoin.entities.filter((e) => e.kind === 'custodian' && e.backs?.toUpperCase() === symbol.toUpperCase());
 }
 
-export async function proofOfReserves(bitcoin: BitcoinSource | undefined, symbol: string, wrapped: string, wrappedComplete: boolean, limit: number): Promise<Reserves> {
-  const none = (reason: string, extra: Partial<Reserves> = {}): Reserves => ({ available: false, reason, btc: null, wrapped, ratio: null, wrappedComplete, custodians: [], addresses: [], addressCount: 0, bitcoin: null, ...extra });
+export async function proofOfReserves(
+  bitcoin: BitcoinSource | undefined,
+  symbol: string,
+  wrapped: { amount: string; chains: string[]; complete: boolean },
+  limit: number,
+): Promise<Reserves> {
+  const { amount, chains: wrappedChains, complete: wrappedComplete } = wrapped;
+  const none = (reason: string, extra: Partial<Reserves> = {}): Reserves => ({ available: false, reason, btc: null, wrapped: amount, wrappedChains, ratio: null, wrappedComplete, custodians: [], addresses: [], addressCount: 0, bitcoin: null, ...extra });
   if (!bitcoin) return none('no Bitcoin chain is configured on this deployment (BITCOIN=off and no BITCOIN_ESPLORA_URL): the custodian\'s BTC cannot be read');
   const custodians = custodiansOf(bitcoin, symbol);
   const addresses = [...new Set(custodians.flatMap((c) => c.addresses))];
@@ -52,10 +60,10 @@ export async function proofOfReserves(bitcoin: BitcoinSource | undefined, symbol
     return { address, sats: sats(s.funded_txo_sum) - sats(s.spent_txo_sum) };
   }));
   const total = balances.reduce((s, b) => s + b.sats, 0n);
-  const wrappedSats = parseUnits(wrapped, 8);
+  const wrappedSats = parseUnits(amount, 8);
   return {
     available: true, reason: null,
-    btc: formatUnits(total, 8), wrapped,
+    btc: formatUnits(total, 8), wrapped: amount, wrappedChains,
     ratio: wrappedSats > 0n ? round(Number(total) / Number(wrappedSats), 6) : null,
     wrappedComplete,
     custodians: custodians.map((c) => c.name),
