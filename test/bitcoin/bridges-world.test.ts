@@ -16,9 +16,10 @@ import { bitcoinBridgeComparisonSkill } from '../../skills/bitcoin/bridges.js';
 import type { BitcoinSource } from '../../skills/bitcoin/source.js';
 import { startWorld, worldGenesisTimestamp, type RunningWorld } from '../../world/index.js';
 import { json, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
+import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
 /** Spec §4.6: bitcoin-bridge-comparison 0.50 USDC (6 decimals). */
-const SPEC_PRICE = 500_000n;
+const SPEC_PRICE = SPEC_SKILL_PRICE['bitcoin-bridge-comparison'];
 const SEED = 'bridges-a';
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const PAIR = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)', 'function token0() view returns (address)']);

@@ -53,6 +53,7 @@ describe('every working skill answers its output schema', () => {
     const deadVault = w.labels.vaults.find((v) => v.deprecated)!;
     const bodies: Record<string, Record<string, unknown>> = {
       'whale-tracking': { chain: 'base', limit: 5, timeperiod: '30d' },
+      'bitcoin-bridge-comparison': { limit: 10 },
       'latest-pairs': list,
       'wallet-portfolio': { walletAddress: wallet, chain: 'base' },
       tokenchart: { ...token, forecast: true },

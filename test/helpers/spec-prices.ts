@@ -29,6 +29,21 @@ export const SPEC_SKILL_PRICE = {
   'yield-rebalance': usdc('0.25'),
   'mempool-watch': usdc('0.45'),
   'claimable-airdrops': usdc('0.25'),
+  'bitcoin-mempool-intelligence': usdc('0.25'),
+  'brc20-analytics': usdc('0.50'),
+  'runes-analytics': usdc('0.75'),
+  'bitcoin-bridge-comparison': usdc('0.50'),
+  'bitcoin-staking-analysis': usdc('0.75'),
+  'bitcoin-onchain-analytics': usdc('0.85'),
+  'pqc-wallet-scan': usdc('0.50'),
+  'pqc-readiness-assessment': usdc('0.75'),
+  'quantum-hardware-qrng': usdc('0.25'),
+  'crqc-proximity-benchmark': usdc('1.00'),
+  'quantum-wallet-generation': usdc('2.00'),
+  'quantum-encryption-key': usdc('1.00'),
+  'quantum-signing-key': usdc('1.50'),
+  'quantum-portfolio-monitor': usdc('0.50'),
+  'pqc-migration-planner': usdc('0.75'),
 } as const;
 
 /** §4.2 paid HTTP operations under /x402/data/ (by path suffix); §4.1's free-form report (a typed capability body on that path pays the skill's price). */
