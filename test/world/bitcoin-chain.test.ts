@@ -46,7 +46,7 @@ describe('embedded bitcoin chain', () => {
       header.writeInt32LE(b.header.version, 0);
       rev(prev).copy(header, 4);
       // Merkle root recomputed here, not with the world's code.
-      let level = b.txids.map(rev);
+      let level: Buffer[] = b.txids.map(rev);
       while (level.length > 1) {
         const next: Buffer[] = [];
         for (let i = 0; i < level.length; i += 2) next.push(dsha(Buffer.concat([level[i]!, level[i + 1] ?? level[i]!])));
@@ -82,7 +82,7 @@ describe('embedded bitcoin chain', () => {
       const hasWitness = b.txids.slice(1).some((id) => chain.txs.get(id)!.tx.inputs.some((i) => i.witness.length));
       const commitment = cb.tx.outputs.find((o) => hex(o.script).startsWith('6a24aa21a9ed'));
       if (!hasWitness) continue;
-      let level = wtxids;
+      let level: Buffer[] = wtxids;
       while (level.length > 1) {
         const next: Buffer[] = [];
         for (let i = 0; i < level.length; i += 2) next.push(dsha(Buffer.concat([level[i]!, level[i + 1] ?? level[i]!])));
