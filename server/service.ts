@@ -18,6 +18,8 @@ import { startReconciler } from '../payments/reconciler.js';
 import { defaultCurveGenesis, EmbeddedCurveVenue } from '../world/curve/embedded.js';
 import { EmbeddedSocialFeed } from '../world/social/embedded.js';
 import type { SocialFeed } from '../world/social/feed.js';
+import type { BitcoinSource } from '../skills/bitcoin/source.js';
+import { startBitcoin } from './bitcoin.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './errors.js';
 import { createRegistry } from '../skills/index.js';
@@ -98,6 +100,8 @@ export interface StartOptions {
   embeddedStateIntervalSeconds?: number;
   /** A social feed given by the caller (tests hand in the feed of a world they built), over SOCIAL_FEED's. */
   socialFeed?: SocialFeed;
+  /** A Bitcoin chain given by the caller (tests hand in an embedded chain they built), over BITCOIN's. */
+  bitcoin?: BitcoinSource;
 }
 
 export async function startSibyl(config: Config, options: StartOptions = {}): Promise<Sibyl> {
@@ -144,6 +148,11 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
   curveReady?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   try {
     let social = options.socialFeed;
+    // Built while the EVM world writes its history (that waits on the chains more than on this process).
+    const bitcoinReady = options.bitcoin ? undefined : startBitcoin(config, market, options.onProgress);
+    bitcoinReady?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
+    // Closed with the rest even when start-up fails before it is awaited.
+    if (bitcoinReady) resources.unshift({ close: async () => (await bitcoinReady.catch(() => undefined))?.close() });
     if (market && devnet) {
       const running = await market.start(devnet, options.onProgress);
       resources.unshift({ close: async () => running.stop() });
@@ -206,7 +215,9 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
-    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(forecast && { forecast }) };
+    const bitcoinRuntime = await bitcoinReady;
+    const bitcoin = options.bitcoin ?? bitcoinRuntime?.source;
+    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(forecast && { forecast }) };
     const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
     if (forecast && config.forecast!.jobs) {

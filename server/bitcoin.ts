@@ -1,0 +1,72 @@
+/**
+ * The Bitcoin chain the Bitcoin engines read: the embedded one (built from the world's seed and
+ * BTC path, served as an Esplora API on a local port) or a real Esplora (BITCOIN_ESPLORA_URL).
+ * Either way the engines get an Esplora client and nothing else of the chain.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { EsploraClient } from '../chain/esplora.js';
+import type { BitcoinEntity, BitcoinSource } from '../skills/bitcoin/source.js';
+import type { ReferencePaths } from '../world/reference.js';
+import { ConfigError, type Config } from './config.js';
+
+export interface BitcoinRuntime {
+  readonly source: BitcoinSource;
+  close(): Promise<void>;
+}
+
+/** A real Esplora has no price history here: USD figures and MVRV then say they are unavailable. */
+const NO_PRICES = { source: 'none (no BTC price history configured for this Esplora)', at: () => null };
+
+const entitiesFile = z.array(
+  z.strictObject({
+    name: z.string().min(1),
+    kind: z.enum(['exchange', 'miner', 'custodian']),
+    addresses: z.array(z.string().min(14).max(100)).min(1),
+    backs: z.string().min(1).optional(),
+  }),
+);
+
+async function readEntities(path: string | undefined): Promise<BitcoinEntity[]> {
+  if (!path) return [];
+  const parsed = entitiesFile.safeParse(JSON.parse(await readFile(path, 'utf8').catch((err: Error) => {
+    throw new ConfigError(`BITCOIN_ENTITIES_FILE: ${err.message}`);
+  })));
+  if (!parsed.success) throw new ConfigError(`BITCOIN_ENTITIES_FILE: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}
+
+/**
+ * The configured Bitcoin chain, or undefined (BITCOIN=off, or an embedded chain without the
+ * world whose seed and BTC path it is built from).
+ */
+export async function startBitcoin(
+  config: Config,
+  world: { reference: ReferencePaths } | undefined,
+  onProgress?: (msg: string) => void,
+): Promise<BitcoinRuntime | undefined> {
+  const bitcoin = config.bitcoin;
+  if (!bitcoin) return undefined;
+  if (bitcoin.kind === 'esplora') {
+    const source: BitcoinSource = { kind: 'esplora', esplora: new EsploraClient(bitcoin.url), prices: NO_PRICES, entities: await readEntities(bitcoin.entitiesFile) };
+    return { source, close: async () => {} };
+  }
+  if (!world || !config.world) return undefined;
+  // Imported here: a deployment reading a real Esplora never loads the simulator.
+  const { startEmbeddedBitcoin } = await import('../world/bitcoin/index.js');
+  const started = Date.now();
+  const embedded = await startEmbeddedBitcoin({
+    seed: config.world.seed,
+    days: config.world.days,
+    origin: world.reference.origin,
+    reference: world.reference,
+    port: bitcoin.port,
+    ...(config.world.cacheDir && { cacheDir: join(config.world.cacheDir, 'bitcoin') }),
+    labelsPath: config.world.labelsPath.replace(/(\.json)?$/, '.bitcoin.json'),
+    onProgress,
+  });
+  onProgress?.(`bitcoin chain (embedded) ready in ${Date.now() - started} ms: Esplora API on ${embedded.url}`);
+  const source: BitcoinSource = { kind: 'embedded', esplora: new EsploraClient(embedded.url), prices: embedded.prices, entities: embedded.entities };
+  return { source, close: () => embedded.close() };
+}
