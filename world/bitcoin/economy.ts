@@ -141,10 +141,13 @@ export class Economy {
     return user;
   }
 
-  /** Where a user receives: its first address if it reuses, else a new one (up to a dozen, then round again). */
+  /**
+   * Where a user receives: its first address if it reuses, else a new one (a holder keeps up to
+   * three, a trader six, then receives on them again: key derivation costs a curve multiplication).
+   */
   receiveKey(u: User): OwnedScript {
     if (u.reuses) return u.wallet.keys[0]!;
-    if (u.wallet.keys.length < 12) return this.reg.addKey(u.wallet, u.kind, `k${u.wallet.keys.length}`);
+    if (u.wallet.keys.length < (u.wallet.role === 'trader' ? 6 : 3)) return this.reg.addKey(u.wallet, u.kind, `k${u.wallet.keys.length}`);
     return this.rng.pick(u.wallet.keys);
   }
 
@@ -195,7 +198,7 @@ export class Economy {
     const lastYear = t > this.origin - 365 * 86_400;
     return Array.from({ length: n }, () => {
       if (lastYear && (this.traders.length < 70 && this.rng.chance(0.7))) return this.newUser(this.traders, 'trader', t);
-      if (this.holders.length < 12 || (this.holders.length < 160 && this.rng.chance(0.3))) return this.newUser(this.holders, 'holder', t);
+      if (this.holders.length < 12 || (this.holders.length < 120 && this.rng.chance(0.3))) return this.newUser(this.holders, 'holder', t);
       return lastYear && this.rng.chance(0.5) ? this.rng.pick(this.traders) : this.rng.pick(this.holders);
     });
   }

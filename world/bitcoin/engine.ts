@@ -167,6 +167,12 @@ export class Engine {
     this.confirmHooks.set(txid, hook);
   }
 
+  private heightHooks: { height: number; seq: number; run: () => void }[] = [];
+  /** Runs `run` once the chain has `height` blocks (right after the block that makes it so). */
+  atHeight(height: number, run: () => void): void {
+    this.heightHooks.push({ height, seq: this.seq++, run });
+  }
+
   schedule(at: number, run: () => void): void {
     this.scheduled.push({ at, seq: this.seq++, run });
     this.scheduled.sort((a, b) => a.at - b.at || a.seq - b.seq);
@@ -224,6 +230,11 @@ export class Engine {
     this.blockStats.push({ height: block.height, minFeerate: rates.length ? Math.min(...rates) : null, maxFeerate: rates.length ? Math.max(...rates) : null, txCount: all.length, full });
     this.estimateCache = null;
     for (const t of all) this.credit(t);
+    const due = this.heightHooks.filter((h) => h.height <= this.height);
+    if (due.length) {
+      this.heightHooks = this.heightHooks.filter((h) => h.height > this.height);
+      for (const h of due) h.run();
+    }
   }
 
   private credit(t: ChainTx): void {
