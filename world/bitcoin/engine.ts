@@ -47,7 +47,7 @@ export class Engine {
   private readonly confirmHooks = new Map<string, (t: ChainTx) => void>();
   private scheduled: { at: number; seq: number; run: () => void }[] = [];
   private seq = 0;
-  private estimateCache: { at: number; mempoolSize: number; est: Record<string, number> } | null = null;
+  private estimateCache: { at: number; time: number; est: Record<string, number> } | null = null;
   readonly blockStats: BlockStat[] = [];
   /** Sim clock (unix seconds). */
   time = 0;
@@ -60,19 +60,25 @@ export class Engine {
 
   // ---- transactions ----
 
-  /** Feerate a sender aiming at `target` blocks picks: the server-side estimate, with a little personal noise. */
+  /**
+   * Feerate a sender aiming at `target` blocks picks: the estimate its wallet shows, with its own
+   * margin (the hurried pay more over it, a few overpay a lot).
+   */
   feerateFor(target: number): number {
     const est = this.estimates()[String(target)] ?? MIN_RELAY_FEERATE;
-    const rate = est * Math.exp(0.05 + 0.15 * this.rng.normal());
+    const hurry = target <= 1 ? 1.4 : target <= 3 ? 1.15 : 1;
+    const overpay = this.rng.chance(0.04) ? 2 + 3 * this.rng.next() : 1;
+    const rate = est * hurry * overpay * Math.exp(0.1 + 0.3 * this.rng.normal());
     return Math.max(MIN_RELAY_FEERATE, Math.round(rate * 10) / 10);
   }
 
+  /** The wallets' fee estimates: refreshed at each block and at most a minute old (as wallets poll them). */
   estimates(): Record<string, number> {
     const c = this.estimateCache;
-    if (c && c.at === this.height && c.mempoolSize === this.chain.mempool.size) return c.est;
+    if (c && c.at === this.height && this.time - c.time < 60) return c.est;
     const recent = this.blockStats.slice(-6).map((b) => b.minFeerate ?? MIN_RELAY_FEERATE);
     const est = feeEstimates([...this.chain.mempool.values()], recent);
-    this.estimateCache = { at: this.height, mempoolSize: this.chain.mempool.size, est };
+    this.estimateCache = { at: this.height, time: this.time, est };
     return est;
   }
 
@@ -148,7 +154,6 @@ export class Engine {
     if (direct) this.directTxs.push(t);
     else {
       this.chain.addToMempool(t);
-      this.estimateCache = null;
     }
     return t;
   }
@@ -243,7 +248,7 @@ export class Engine {
       const key = `${t.txid}:${vout}`;
       const tag = this.pendingTags.get(key) ?? { kind: 'plain' as const };
       this.pendingTags.delete(key);
-      if (owner) owner.wallet.coins.push({ txid: t.txid, vout, value: o.value, owner: owner.owned, height: t.height!, coinbase: t.coinbase, tag });
+      if (owner) owner.wallet.add({ txid: t.txid, vout, value: o.value, owner: owner.owned, height: t.height!, coinbase: t.coinbase, tag });
     });
     const hook = this.confirmHooks.get(t.txid);
     if (hook) {

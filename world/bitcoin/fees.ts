@@ -14,7 +14,7 @@ import { feerateOf, type ChainTx } from './chain.js';
 /** Mainnet's block weight limit. */
 export const MAINNET_BLOCK_WEIGHT = 4_000_000;
 /** The world's block weight limit: mainnet's / BLOCK_SCALE. */
-export const BLOCK_SCALE = 1_250;
+export const BLOCK_SCALE = 1_000;
 export const BLOCK_WEIGHT_LIMIT = MAINNET_BLOCK_WEIGHT / BLOCK_SCALE;
 /** Weight kept free for the header, the tx count and the coinbase (with its witness commitment). */
 export const COINBASE_RESERVE_WEIGHT = 1_000;

@@ -3,10 +3,12 @@
  * transactions, built in process and served through an Esplora-compatible API on a local port.
  * Engines only ever talk to that API (chain/esplora.ts), so a real Esplora serves them the same.
  */
+import { join } from 'node:path';
 import type { BitcoinEntity, BtcPrices } from '../../skills/bitcoin/source.js';
 import type { ReferencePaths } from '../reference.js';
 import { BitcoinWorld } from './bitcoin-world.js';
 import type { BitcoinChain } from './chain.js';
+import { curveMemo } from './curve-memo.js';
 import { serveEsplora } from './esplora-server.js';
 import { writeBitcoinLabels, type BitcoinLabels } from './labels.js';
 
@@ -28,7 +30,11 @@ export interface EmbeddedBitcoinOptions {
   readonly port?: number;
   /** Default true: after the history, keep mining in real time (Poisson, mean 600 s) and adding mempool txs. */
   readonly liveBlocks?: boolean;
-  /** When set: a built chain is cached there and reloaded (key: seed, days, origin). */
+  /**
+   * When set: the chain's curve work (keys, tweaks, signatures) is saved there, so a later start
+   * replays the same seed's chain without it (the chain for a seed, days and origin is always the
+   * same; see curve-memo.ts).
+   */
   readonly cacheDir?: string;
   /** Where to write the labels JSON (for eval:detectors). */
   readonly labelsPath?: string;
@@ -51,14 +57,23 @@ export interface EmbeddedBitcoin {
 const LIVE_STEP_MS = 2_000;
 
 export async function startEmbeddedBitcoin(o: EmbeddedBitcoinOptions): Promise<EmbeddedBitcoin> {
+  const started = performance.now();
+  const memoFile = o.cacheDir ? join(o.cacheDir, `bitcoin-${o.seed.replace(/[^\w.-]/g, '_').slice(0, 40)}.curve-memo`) : undefined;
+  if (memoFile) await curveMemo.load(memoFile);
+  const misses = curveMemo.misses;
   const world = await BitcoinWorld.build({ seed: o.seed, days: o.days, origin: o.origin, reference: o.reference, onProgress: o.onProgress });
+  const live = o.liveBlocks ?? true;
+  // History ends at origin + days (deterministic); a live chain first catches up with the clock (after a cached origin, that may be hours).
+  if (live) await world.advanceTo(Math.floor(Date.now() / 1000));
   const labels = world.labels();
+  let saving: Promise<unknown> = Promise.resolve();
+  if (memoFile && curveMemo.misses > misses) saving = curveMemo.save(memoFile).catch((err) => o.onProgress?.(`bitcoin cache not written: ${(err as Error).message}`));
+  o.onProgress?.(`bitcoin ${o.seed}: ready in ${Math.round(performance.now() - started)} ms (${curveMemo.misses - misses} curve operations computed, the rest from ${memoFile ?? 'no cache'})`);
   if (o.labelsPath) await writeBitcoinLabels(o.labelsPath, labels);
   const server = await serveEsplora(world.engine.chain, { host: o.host, port: o.port });
   let timer: NodeJS.Timeout | undefined;
   let stepping: Promise<void> = Promise.resolve();
-  if (o.liveBlocks ?? true) {
-    // History ends at origin + days (deterministic); the live chain catches up to the clock from there.
+  if (live) {
     timer = setInterval(() => {
       stepping = stepping.then(() => world.advanceTo(Math.floor(Date.now() / 1000))).catch((err) => o.onProgress?.(`bitcoin live step failed: ${(err as Error).message}`));
     }, LIVE_STEP_MS);
@@ -74,6 +89,7 @@ export async function startEmbeddedBitcoin(o: EmbeddedBitcoinOptions): Promise<E
     async close() {
       if (timer) clearInterval(timer);
       await stepping;
+      await saving;
       await server.close();
     },
   };

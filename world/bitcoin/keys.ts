@@ -12,7 +12,8 @@
 import { createHmac } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { invert, mod } from '@noble/curves/abstract/modular';
-import { bigIntTo32, bytesToBigInt, concat, hash160, sha256, taggedHash, Writer } from './bytes.js';
+import { bigIntTo32, bytesToBigInt, concat, hash160, sha256, taggedHash, toHex, Writer } from './bytes.js';
+import { curveMemo } from './curve-memo.js';
 
 const Point = secp256k1.ProjectivePoint;
 const N = secp256k1.CURVE.n;
@@ -43,14 +44,20 @@ function mulG(k: bigint): { x: bigint; y: bigint } {
 }
 
 export function keyFromPriv(priv: bigint): KeyPair {
-  const { x, y } = mulG(priv);
-  const x32 = bigIntTo32(x);
-  const pub = concat(Uint8Array.of(y & 1n ? 0x03 : 0x02), x32);
-  return { priv, pub, pubUncompressed: concat(Uint8Array.of(0x04), x32, bigIntTo32(y)), xonly: pub.subarray(1), pkh: hash160(pub) };
+  const full = curveMemo.get(`p:${priv.toString(16)}`, () => {
+    const { x, y } = mulG(priv);
+    return concat(Uint8Array.of(0x04), bigIntTo32(x), bigIntTo32(y));
+  });
+  const pub = concat(Uint8Array.of(full[64]! & 1 ? 0x03 : 0x02), full.subarray(1, 33));
+  return { priv, pub, pubUncompressed: full, xonly: pub.subarray(1), pkh: hash160(pub) };
 }
 
 /** DER-encoded ECDSA signature (low-S) of a 32-byte sighash, without the sighash-type byte. */
 export function signEcdsa(priv: bigint, msgHash: Uint8Array): Uint8Array {
+  return curveMemo.get(`e:${toHex(msgHash)}:${priv.toString(16).slice(0, 16)}`, () => computeEcdsa(priv, msgHash));
+}
+
+function computeEcdsa(priv: bigint, msgHash: Uint8Array): Uint8Array {
   const z = bytesToBigInt(msgHash);
   const d32 = bigIntTo32(priv);
   for (let counter = 0; ; counter++) {
@@ -100,9 +107,7 @@ export function taprootTweak(internal: KeyPair | Uint8Array, merkleRoot: Uint8Ar
   const xonly = internal instanceof Uint8Array ? internal : internal.xonly;
   const t = bytesToBigInt(taggedHash('TapTweak', xonly, merkleRoot));
   if (t >= N) throw new Error('taproot tweak out of range');
-  const P = Point.fromHex(concat(Uint8Array.of(0x02), xonly));
-  const Q = P.add(Point.BASE.multiply(t));
-  const q = Q.toRawBytes(true);
+  const q = curveMemo.get(`t:${toHex(xonly)}:${toHex(merkleRoot)}`, () => Point.fromHex(concat(Uint8Array.of(0x02), xonly)).add(Point.BASE.multiply(t)).toRawBytes(true));
   const parity = q[0] === 0x03 ? 1 : 0;
   let signer: SchnorrKey | null = null;
   if (!(internal instanceof Uint8Array)) {
@@ -118,6 +123,10 @@ const AUX_HASH = taggedHash('BIP0340/aux', ZERO32);
 
 /** BIP340 signature (64 bytes) of a 32-byte message with zero auxiliary randomness. */
 export function signSchnorr(key: SchnorrKey, msg: Uint8Array): Uint8Array {
+  return curveMemo.get(`s:${toHex(msg)}:${key.priv.toString(16).slice(0, 16)}`, () => computeSchnorr(key, msg));
+}
+
+function computeSchnorr(key: SchnorrKey, msg: Uint8Array): Uint8Array {
   const d = bigIntTo32(key.priv);
   const t = new Uint8Array(32);
   for (let i = 0; i < 32; i++) t[i] = d[i]! ^ AUX_HASH[i]!;

@@ -224,10 +224,8 @@ export class Protocols {
         e.whenConfirmed(tx.txid, (t) => {
           rune.id = { block: t.height!, tx: t.position! };
           // The premine went to the first non-OP_RETURN output, the etcher's, now credited: tag it with the rune's id.
-          const w = u.wallet;
-          const k = w.coins.findIndex((c) => c.txid === tx.txid && c.vout === 1);
-          if (k >= 0 && rune.etching.premine > 0n) w.coins[k] = { ...w.coins[k]!, tag: { kind: 'runes', balances: new Map([[this.runeKey(rune), rune.etching.premine]]) } };
-          else if (k >= 0) w.coins[k] = { ...w.coins[k]!, tag: { kind: 'plain' } };
+          const coin = u.wallet.coins.find((c) => c.txid === tx.txid && c.vout === 1);
+          if (coin) u.wallet.replace({ ...coin, tag: rune.etching.premine > 0n ? { kind: 'runes', balances: new Map([[this.runeKey(rune), rune.etching.premine]]) } : { kind: 'plain' } });
         });
         // Until then the postage output is kept out of ordinary payments.
         e.tag(tx.txid, 1, { kind: 'commit', purpose: 'etching' });

@@ -64,9 +64,13 @@ export function scriptType(s: Uint8Array): string {
 }
 
 const addressCache = new Map<string, string | null>();
+/** Scripts are shared objects (an owner's script is reused by every output paying it): remembered by identity first. */
+const addressOfObject = new WeakMap<Uint8Array, string | null>();
 const mainnet = Address(NETWORK);
 /** The mainnet address of an output script, or null (P2PK, OP_RETURN and bare scripts have none in Esplora). */
 export function scriptAddress(s: Uint8Array): string | null {
+  const known = addressOfObject.get(s);
+  if (known !== undefined) return known;
   const key = toHex(s);
   let a = addressCache.get(key);
   if (a === undefined) {
@@ -75,6 +79,7 @@ export function scriptAddress(s: Uint8Array): string | null {
     if (addressCache.size > 200_000) addressCache.clear();
     addressCache.set(key, a);
   }
+  addressOfObject.set(s, a);
   return a;
 }
 

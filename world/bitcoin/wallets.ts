@@ -44,22 +44,40 @@ export type Role = 'early-miner' | 'pool' | 'exchange-cold' | 'exchange-hot' | '
 
 export class Wallet {
   readonly keys: OwnedScript[] = [];
-  coins: Coin[] = [];
+  /** Confirmed coins by outpoint. */
+  private readonly held = new Map<string, Coin>();
 
   constructor(readonly id: string, readonly role: Role, readonly name: string) {}
 
+  get coins(): Coin[] {
+    return [...this.held.values()];
+  }
+
+  add(coin: Coin): void {
+    this.held.set(`${coin.txid}:${coin.vout}`, coin);
+  }
+
+  /** Replaces a held coin (e.g. its tag, once known). */
+  replace(coin: Coin): void {
+    const key = `${coin.txid}:${coin.vout}`;
+    if (this.held.has(key)) this.held.set(key, coin);
+  }
+
   balance(): number {
-    return this.coins.reduce((a, c) => a + c.value, 0);
+    let sum = 0;
+    for (const c of this.held.values()) sum += c.value;
+    return sum;
   }
 
   /** Coins an ordinary payment may spend at `height` (plain, and coinbases only once mature). */
   spendable(height: number): Coin[] {
-    return this.coins.filter((c) => c.tag.kind === 'plain' && (!c.coinbase || height - c.height >= 100));
+    const out: Coin[] = [];
+    for (const c of this.held.values()) if (c.tag.kind === 'plain' && (!c.coinbase || height - c.height >= 100)) out.push(c);
+    return out;
   }
 
   take(coins: readonly Coin[]): void {
-    const gone = new Set(coins.map((c) => `${c.txid}:${c.vout}`));
-    this.coins = this.coins.filter((c) => !gone.has(`${c.txid}:${c.vout}`));
+    for (const c of coins) this.held.delete(`${c.txid}:${c.vout}`);
   }
 }
 
