@@ -49,13 +49,7 @@ export class BitcoinWorld {
   static async build(o: BitcoinWorldOptions): Promise<BitcoinWorld> {
     const w = new BitcoinWorld(o);
     const started = performance.now();
-    let lastYield = performance.now();
-    // Keep the event loop breathing while thousands of transactions are signed.
-    const yieldNow = async () => {
-      if (performance.now() - lastYield < 30) return;
-      await new Promise<void>((r) => setImmediate(r));
-      lastYield = performance.now();
-    };
+    const yieldNow = breather();
     w.economy.preparePoolDeposits();
     await w.economy.prehistory(yieldNow);
     w.denseFromHeight = w.engine.height;
@@ -76,7 +70,7 @@ export class BitcoinWorld {
 
   /** Runs the world on to `until` (seconds): the live chain, or the fast-forward after a cache. */
   async advanceTo(until: number): Promise<void> {
-    await this.economy.advance(until, (t) => this.act(t), () => {}, async () => {});
+    await this.economy.advance(until, (t) => this.act(t), () => {}, breather());
   }
 
   private act(t: number): void {
@@ -110,6 +104,16 @@ export class BitcoinWorld {
     this.protocols.fillLabels(l);
     return l;
   }
+}
+
+/** Keeps the event loop breathing while thousands of transactions are signed: yields every ~30 ms. */
+function breather(): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < 30) return;
+    await new Promise<void>((r) => setImmediate(r));
+    last = performance.now();
+  };
 }
 
 export function emptyLabels(seed: string): BitcoinLabels {

@@ -39,6 +39,10 @@ export interface EmbeddedBitcoinOptions {
   /** Where to write the labels JSON (for eval:detectors). */
   readonly labelsPath?: string;
   readonly onProgress?: (msg: string) => void;
+  /** The live chain's clock, unix seconds (tests run it fast); default the wall clock. */
+  readonly clock?: () => number;
+  /** Milliseconds between live steps (default 2,000). */
+  readonly liveStepMs?: number;
 }
 
 export interface EmbeddedBitcoin {
@@ -53,7 +57,7 @@ export interface EmbeddedBitcoin {
   close(): Promise<void>;
 }
 
-/** Seconds between live steps (arrivals and blocks due by then are produced). */
+/** Milliseconds between live steps (the arrivals and blocks due by then are produced). */
 const LIVE_STEP_MS = 2_000;
 
 export async function startEmbeddedBitcoin(o: EmbeddedBitcoinOptions): Promise<EmbeddedBitcoin> {
@@ -63,8 +67,9 @@ export async function startEmbeddedBitcoin(o: EmbeddedBitcoinOptions): Promise<E
   const misses = curveMemo.misses;
   const world = await BitcoinWorld.build({ seed: o.seed, days: o.days, origin: o.origin, reference: o.reference, onProgress: o.onProgress });
   const live = o.liveBlocks ?? true;
+  const clock = o.clock ?? (() => Math.floor(Date.now() / 1000));
   // History ends at origin + days (deterministic); a live chain first catches up with the clock (after a cached origin, that may be hours).
-  if (live) await world.advanceTo(Math.floor(Date.now() / 1000));
+  if (live) await world.advanceTo(clock());
   const labels = world.labels();
   let saving: Promise<unknown> = Promise.resolve();
   if (memoFile && curveMemo.misses > misses) saving = curveMemo.save(memoFile).catch((err) => o.onProgress?.(`bitcoin cache not written: ${(err as Error).message}`));
@@ -75,8 +80,8 @@ export async function startEmbeddedBitcoin(o: EmbeddedBitcoinOptions): Promise<E
   let stepping: Promise<void> = Promise.resolve();
   if (live) {
     timer = setInterval(() => {
-      stepping = stepping.then(() => world.advanceTo(Math.floor(Date.now() / 1000))).catch((err) => o.onProgress?.(`bitcoin live step failed: ${(err as Error).message}`));
-    }, LIVE_STEP_MS);
+      stepping = stepping.then(() => world.advanceTo(clock())).catch((err) => o.onProgress?.(`bitcoin live step failed: ${(err as Error).message}`));
+    }, o.liveStepMs ?? LIVE_STEP_MS);
     timer.unref();
   }
   o.onProgress?.(`bitcoin ${o.seed}: Esplora API on ${server.url} (tip ${world.engine.chain.tip.height})`);
