@@ -40,6 +40,23 @@ describe('embedded bitcoin, live and cached', () => {
     }
   }, 60_000);
 
+  it('runs on a worker thread: same chain, served from there', async () => {
+    const seed = 'btc-worker-test';
+    const opts = { seed, days: 1, origin: ORIGIN, reference: new ReferencePaths(seed, ORIGIN), port: 0, liveBlocks: false };
+    const here = await startEmbeddedBitcoin(opts);
+    await here.close();
+    const there = await startEmbeddedBitcoin({ ...opts, thread: 'worker' });
+    try {
+      const api = new EsploraClient(there.url);
+      expect(await api.tipHash()).toBe(here.chain.tip.hash);
+      expect(there.labels).toEqual(here.labels);
+      expect(there.entities).toEqual(here.entities);
+      expect(there.prices.at(ORIGIN + 3600)).toBe(here.prices.at(ORIGIN + 3600));
+    } finally {
+      await there.close();
+    }
+  }, 60_000);
+
   it('saves its curve work in the cache directory; a rebuild from it is the same chain', async () => {
     const seed = 'btc-cache-test';
     const dir = await mkdtemp(join(tmpdir(), 'btc-cache-'));

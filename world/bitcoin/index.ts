@@ -11,6 +11,7 @@ import type { BitcoinChain } from './chain.js';
 import { curveMemo } from './curve-memo.js';
 import { serveEsplora } from './esplora-server.js';
 import { writeBitcoinLabels, type BitcoinLabels } from './labels.js';
+import { BtcPricePath } from './prices.js';
 
 export { serveEsplora } from './esplora-server.js';
 export type { BitcoinChain } from './chain.js';
@@ -43,6 +44,12 @@ export interface EmbeddedBitcoinOptions {
   readonly clock?: () => number;
   /** Milliseconds between live steps (default 2,000). */
   readonly liveStepMs?: number;
+  /**
+   * `worker`: build, serve and run the chain on a worker thread, so the service's event loop
+   * never carries the simulation (then `chain` is absent and `clock` is the wall clock).
+   * Default `main`.
+   */
+  readonly thread?: 'main' | 'worker';
 }
 
 export interface EmbeddedBitcoin {
@@ -60,7 +67,19 @@ export interface EmbeddedBitcoin {
 /** Milliseconds between live steps (the arrivals and blocks due by then are produced). */
 const LIVE_STEP_MS = 2_000;
 
-export async function startEmbeddedBitcoin(o: EmbeddedBitcoinOptions): Promise<EmbeddedBitcoin> {
+/** The chain on a worker thread: everything but the chain object itself. */
+export type EmbeddedBitcoinThread = Omit<EmbeddedBitcoin, 'chain'>;
+
+export async function startEmbeddedBitcoin(o: EmbeddedBitcoinOptions & { readonly thread: 'worker' }): Promise<EmbeddedBitcoinThread>;
+export async function startEmbeddedBitcoin(o: EmbeddedBitcoinOptions & { readonly thread?: 'main' }): Promise<EmbeddedBitcoin>;
+export async function startEmbeddedBitcoin(o: EmbeddedBitcoinOptions): Promise<EmbeddedBitcoinThread>;
+export async function startEmbeddedBitcoin(o: EmbeddedBitcoinOptions): Promise<EmbeddedBitcoin | EmbeddedBitcoinThread> {
+  if (o.thread === 'worker') {
+    const { startInWorker } = await import('./thread.js');
+    const { seed, days, origin, host, port, liveBlocks, liveStepMs, cacheDir, labelsPath } = o;
+    const h = await startInWorker({ seed, days, origin, host, port, liveBlocks, liveStepMs, cacheDir, labelsPath }, o.onProgress);
+    return { url: h.url, entities: h.entities, labels: h.labels, prices: new BtcPricePath(o.seed, o.reference), close: h.close };
+  }
   const started = performance.now();
   const memoFile = o.cacheDir ? join(o.cacheDir, `bitcoin-${o.seed.replace(/[^\w.-]/g, '_').slice(0, 40)}.curve-memo`) : undefined;
   if (memoFile) await curveMemo.load(memoFile);
