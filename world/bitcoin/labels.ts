@@ -27,7 +27,10 @@ export interface BitcoinLabels {
     /** P2PK coinbases of the first years (no address): their output scripts in hex. */
     earlyMinerScripts: string[];
   };
-  /** Addresses whose public key a quantum attacker could read from the chain, with the sats they hold at the tip. */
+  /**
+   * Addresses whose public key a quantum attacker could read from the chain, with the sats they
+   * hold at the tip (confirmed). P2PK outputs have no address: theirs is `p2pk:<output script hex>`.
+   */
   exposed: { address: string; why: ExposureReason; sats: number }[];
   /** Per block of the dense era: the lowest and highest feerate included (sat/vB), tx count, and whether the block was full. */
   blocks: { height: number; minFeerate: number | null; maxFeerate: number | null; txCount: number; full: boolean }[];
