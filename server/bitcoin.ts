@@ -62,6 +62,8 @@ export async function startBitcoin(
     origin: world.reference.origin,
     reference: world.reference,
     port: bitcoin.port,
+    // Its first build signs every input (~8 s for 30 days): on a worker thread it overlaps the EVM world's and never blocks requests.
+    thread: 'worker',
     ...(config.world.cacheDir && { cacheDir: join(config.world.cacheDir, 'bitcoin') }),
     labelsPath: config.world.labelsPath.replace(/(\.json)?$/, '.bitcoin.json'),
     onProgress,
