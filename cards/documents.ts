@@ -82,6 +82,10 @@ export const healthDocument = z.object({
     pending: z.number().int().nullable(),
     oldestPendingSeconds: z.number().nullable(),
   }),
+  bitcoin: z.looseObject({
+    source: z.enum(['embedded', 'esplora']), esploraUrl: z.string(), tipHeight: z.number().int().nullable(),
+    indexedHeight: z.number().int().nullable().describe('The last block the Bitcoin index has read.'), ok: z.boolean(), error: z.string().optional(),
+  }).optional().describe('The Bitcoin chain, when this deployment has one.'),
 });
 
 /** Every 4xx/5xx answer (skills/errors.ts `ErrorBody`). */

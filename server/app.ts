@@ -89,7 +89,7 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
   mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
 
   app.get('/healthz', async (_req, res) => {
-    const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind);
+    const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin);
     res.status(report.status === 'ok' ? 200 : 503).json(report);
   });
   app.get('/openapi.json', (req, res) => {

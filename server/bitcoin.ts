@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { EsploraClient } from '../chain/esplora.js';
 import type { BitcoinEntity, BitcoinSource } from '../skills/bitcoin/source.js';
 import type { ReferencePaths } from '../world/reference.js';
+import { BitcoinIndexer } from '../indexer/bitcoin/indexer.js';
 import { ConfigError, type Config } from './config.js';
 
 export interface BitcoinRuntime {
@@ -71,4 +72,25 @@ export async function startBitcoin(
   onProgress?.(`bitcoin chain (embedded) ready in ${Date.now() - started} ms: Esplora API on ${embedded.url}`);
   const source: BitcoinSource = { kind: 'embedded', esplora: new EsploraClient(embedded.url), prices: embedded.prices, entities: embedded.entities };
   return { source, close: () => embedded.close() };
+}
+
+/**
+ * The index over a Bitcoin source: from genesis (the embedded chain, or one a test hands in:
+ * read to its tip before Sibyl serves), or the last BITCOIN_INDEX_BLOCKS of a real Esplora (read
+ * in the background; whole-set metrics then say the set is partial). Then it follows the tip.
+ */
+export async function indexBitcoin(
+  source: BitcoinSource,
+  from: number | { blocksBehindTip: number },
+  log: (msg: string, err?: unknown) => void,
+  onProgress?: (msg: string) => void,
+): Promise<BitcoinRuntime> {
+  const index = new BitcoinIndexer({ esplora: source.esplora, prices: source.prices, entities: source.entities, from, onError: (err) => log('bitcoin index failed', err) });
+  if (from === 0) {
+    const started = Date.now();
+    await index.sync();
+    onProgress?.(`bitcoin index: ${index.indexedHeight()! + 1} blocks read through ${source.esplora.baseUrl} in ${Date.now() - started} ms`);
+  }
+  index.follow();
+  return { source: { ...source, index }, close: async () => index.close() };
 }

@@ -16,6 +16,7 @@ import { X402_NETWORK } from '../payments/terms.js';
 import type { Store } from '../store/store.js';
 import { knownPersistence } from '../store/persistence.js';
 import { within } from '../lib/time.js';
+import type { BitcoinSource } from '../skills/bitcoin/source.js';
 
 /**
  * A chain URL as /healthz shows it: an embedded devnet's in full (local, no secrets; wallets
@@ -69,7 +70,7 @@ function probe(c: ConnectedChain): { last?: ChainProbe; running: Promise<ChainPr
   return entry as { last?: ChainProbe; running: Promise<ChainProbe>; startedAt: number };
 }
 
-export async function health(chains: ChainRuntime, store: Store, paywall: Paywall, facilitator: 'local' | 'remote'): Promise<z.input<typeof healthDocument>> {
+export async function health(chains: ChainRuntime, store: Store, paywall: Paywall, facilitator: 'local' | 'remote', bitcoin?: BitcoinSource): Promise<z.input<typeof healthDocument>> {
   const TIMED_OUT = Symbol('timed out');
   const chainReports = await Promise.all(
     chains.list().map(async (c) => {
@@ -92,17 +93,29 @@ export async function health(chains: ChainRuntime, store: Store, paywall: Paywal
       return { ...base, headBlock: fresh.head, indexedBlock, ok: !fresh.problem, ...(fresh.problem && { error: fresh.problem }) };
     }),
   );
-  const [storeOk, settlements] = await Promise.all([
+  const [storeOk, settlements, bitcoinReport] = await Promise.all([
     within(HEALTH_PROBE_BUDGET_MS, store.get('healthz').then(() => true, () => false), false),
     settlementsReport(paywall),
+    bitcoin && bitcoinHealth(bitcoin),
   ]);
   return {
-    status: storeOk && chainReports.every((c) => c.ok) ? 'ok' : 'degraded',
+    status: storeOk && chainReports.every((c) => c.ok) && (bitcoinReport?.ok ?? true) ? 'ok' : 'degraded',
     store: { kind: store.kind, ok: storeOk, ...knownPersistence(store) },
     chains: chainReports,
     payments: { network: X402_NETWORK, asset: paywall.terms.asset, payTo: paywall.terms.payTo, facilitator },
     settlements,
+    ...(bitcoinReport && { bitcoin: bitcoinReport }),
   };
+}
+
+/** The Bitcoin chain's Esplora: where it is (a real one's URL reduced like an RPC URL) and its tip, within the probe budget. */
+async function bitcoinHealth(bitcoin: BitcoinSource) {
+  const url = publicRpcUrl(bitcoin.kind === 'embedded' ? 'embedded' : 'rpc', bitcoin.esplora.baseUrl);
+  const tip = await within(HEALTH_PROBE_BUDGET_MS, bitcoin.esplora.tipHeight().then((h) => ({ h }), (err: Error) => ({ error: err.message })), { error: `no answer within ${HEALTH_PROBE_BUDGET_MS} ms` });
+  const indexedHeight = bitcoin.index?.indexedHeight() ?? null;
+  return 'h' in tip
+    ? { source: bitcoin.kind, esploraUrl: url, tipHeight: tip.h, indexedHeight, ok: true }
+    : { source: bitcoin.kind, esploraUrl: url, tipHeight: null, indexedHeight, ok: false, error: tip.error };
 }
 
 /**

@@ -19,7 +19,7 @@ import { defaultCurveGenesis, EmbeddedCurveVenue } from '../world/curve/embedded
 import { EmbeddedSocialFeed } from '../world/social/embedded.js';
 import type { SocialFeed } from '../world/social/feed.js';
 import type { BitcoinSource } from '../skills/bitcoin/source.js';
-import { startBitcoin } from './bitcoin.js';
+import { indexBitcoin, startBitcoin } from './bitcoin.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './errors.js';
 import { createRegistry } from '../skills/index.js';
@@ -215,8 +215,11 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
-    const bitcoinRuntime = await bitcoinReady;
-    const bitcoin = options.bitcoin ?? bitcoinRuntime?.source;
+    const bitcoinChain = options.bitcoin ?? (await bitcoinReady)?.source;
+    // A real Esplora is read from its last blocks; the embedded chain (or one a test hands in) from genesis.
+    const bitcoinIndexed = bitcoinChain && (await indexBitcoin(bitcoinChain, config.bitcoin?.kind === 'esplora' && !options.bitcoin ? { blocksBehindTip: config.bitcoin.indexBlocks } : 0, log, options.onProgress));
+    if (bitcoinIndexed) resources.unshift(bitcoinIndexed);
+    const bitcoin = bitcoinIndexed?.source;
     const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(forecast && { forecast }) };
     const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
