@@ -1,4 +1,8 @@
 /** Skills of this domain that are built (the rest are still declared in skills/planned). */
 import type { Skill } from '../registry.js';
+import { crqcProximityBenchmarkSkill } from './crqc.js';
+import { quantumEncryptionKeySkill, quantumSigningKeySkill } from './keys.js';
+import { quantumHardwareQrngSkill } from './qrng.js';
+import { quantumWalletGenerationSkill } from './wallet.js';
 
-export const QUANTUM_KEY_SKILLS: readonly Skill<any>[] = [];
+export const QUANTUM_KEY_SKILLS: readonly Skill<any>[] = [quantumEncryptionKeySkill, quantumSigningKeySkill, quantumWalletGenerationSkill, quantumHardwareQrngSkill, crqcProximityBenchmarkSkill];
