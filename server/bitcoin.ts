@@ -90,6 +90,8 @@ export async function indexBitcoin(
     const started = Date.now();
     await index.sync();
     onProgress?.(`bitcoin index: ${index.indexedHeight()! + 1} blocks read through ${source.esplora.baseUrl} in ${Date.now() - started} ms`);
+  } else {
+    void index.sync().catch((err: unknown) => log('bitcoin index failed', err));
   }
   index.follow();
   return { source: { ...source, index }, close: async () => index.close() };
