@@ -50,6 +50,7 @@ export class BitcoinIndexer implements BitcoinIndex {
   private syncing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private daysCache: BitcoinDay[] | null = null;
+  private lastSynced: number | null = null;
   private readonly window: number;
   private readonly reorgDepth: number;
   /** Blocks applied since the start (rebuilds included): tests and health read it. */
@@ -115,9 +116,17 @@ export class BitcoinIndexer implements BitcoinIndex {
 
   /** Reads up to the tip now; a read already running is joined, not repeated. */
   sync(): Promise<void> {
-    return (this.syncing ??= this.catchUp().finally(() => {
-      this.syncing = null;
-    }));
+    return (this.syncing ??= this.catchUp()
+      .then(() => {
+        this.lastSynced = Date.now();
+      })
+      .finally(() => {
+        this.syncing = null;
+      }));
+  }
+
+  syncedAt(): number | null {
+    return this.lastSynced;
   }
 
   /** Polls the tip every `pollMs` (errors go to onError; the next poll retries). */

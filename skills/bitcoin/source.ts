@@ -118,6 +118,8 @@ export interface BitcoinIndex {
   indexedTip(): IndexedBlock | null;
   /** Reads up to the chain's current tip (joins a read already running); Esplora failures reject. */
   sync(): Promise<void>;
+  /** When (epoch ms) a read last reached the tip; null until the first did (answers wait for it: the index is still being built). */
+  syncedAt(): number | null;
   /** A plug-in passed to the index, by name. */
   observer<T extends BitcoinTxObserver>(name: string): T | undefined;
   /** Blocks read, oldest first (the last `keepBlocks` of them). */
