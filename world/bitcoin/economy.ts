@@ -199,7 +199,7 @@ export class Economy {
     return Array.from({ length: n }, () => {
       if (lastYear && (this.traders.length < 70 && this.rng.chance(0.7))) return this.newUser(this.traders, 'trader', t);
       if (this.holders.length < 12 || (this.holders.length < 120 && this.rng.chance(0.3))) return this.newUser(this.holders, 'holder', t);
-      return lastYear && this.rng.chance(0.5) ? this.rng.pick(this.traders) : this.rng.pick(this.holders);
+      return lastYear && this.traders.length > 0 && this.rng.chance(0.5) ? this.rng.pick(this.traders) : this.rng.pick(this.holders);
     });
   }
 
