@@ -63,8 +63,6 @@ export async function startBitcoin(
     origin: world.reference.origin,
     reference: world.reference,
     port: bitcoin.port,
-    // Its first build signs every input (~8 s for 30 days): on a worker thread it overlaps the EVM world's and never blocks requests.
-    thread: 'worker',
     ...(config.world.cacheDir && { cacheDir: join(config.world.cacheDir, 'bitcoin') }),
     labelsPath: config.world.labelsPath.replace(/(\.json)?$/, '.bitcoin.json'),
     onProgress,
@@ -95,4 +93,27 @@ export async function indexBitcoin(
   }
   index.follow();
   return { source: { ...source, index }, close: async () => index.close() };
+}
+
+/**
+ * The configured (or handed-in) Bitcoin chain with its index: a real Esplora is read from its
+ * last blocks, the embedded chain (or one a test hands in) from genesis.
+ */
+export async function startIndexedBitcoin(
+  config: Config,
+  world: { reference: ReferencePaths } | undefined,
+  handed: BitcoinSource | undefined,
+  log: (msg: string, err?: unknown) => void,
+  onProgress?: (msg: string) => void,
+): Promise<BitcoinRuntime | undefined> {
+  const chain = handed ? { source: handed, close: async () => {} } : await startBitcoin(config, world, onProgress);
+  if (!chain) return undefined;
+  try {
+    const from = config.bitcoin?.kind === 'esplora' && !handed ? { blocksBehindTip: config.bitcoin.indexBlocks } : 0;
+    const indexed = await indexBitcoin(chain.source, from, log, onProgress);
+    return { source: indexed.source, close: async () => { await indexed.close(); await chain.close(); } };
+  } catch (err) {
+    await chain.close();
+    throw err;
+  }
 }

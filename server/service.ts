@@ -19,7 +19,7 @@ import { defaultCurveGenesis, EmbeddedCurveVenue } from '../world/curve/embedded
 import { EmbeddedSocialFeed } from '../world/social/embedded.js';
 import type { SocialFeed } from '../world/social/feed.js';
 import type { BitcoinSource } from '../skills/bitcoin/source.js';
-import { indexBitcoin, startBitcoin } from './bitcoin.js';
+import { startIndexedBitcoin } from './bitcoin.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './errors.js';
 import { createRegistry } from '../skills/index.js';
@@ -148,11 +148,11 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
   curveReady?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   try {
     let social = options.socialFeed;
-    // Built while the EVM world writes its history (that waits on the chains more than on this process).
-    const bitcoinReady = options.bitcoin ? undefined : startBitcoin(config, market, options.onProgress);
+    // Built and indexed while the EVM world writes its history (that waits on the chains more than on this process).
+    const bitcoinReady = startIndexedBitcoin(config, market, options.bitcoin, log, options.onProgress);
     bitcoinReady?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
     // Closed with the rest even when start-up fails before it is awaited.
-    if (bitcoinReady) resources.unshift({ close: async () => (await bitcoinReady.catch(() => undefined))?.close() });
+    resources.unshift({ close: async () => (await bitcoinReady.catch(() => undefined))?.close() });
     if (market && devnet) {
       const running = await market.start(devnet, options.onProgress);
       resources.unshift({ close: async () => running.stop() });
@@ -215,11 +215,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
-    const bitcoinChain = options.bitcoin ?? (await bitcoinReady)?.source;
-    // A real Esplora is read from its last blocks; the embedded chain (or one a test hands in) from genesis.
-    const bitcoinIndexed = bitcoinChain && (await indexBitcoin(bitcoinChain, config.bitcoin?.kind === 'esplora' && !options.bitcoin ? { blocksBehindTip: config.bitcoin.indexBlocks } : 0, log, options.onProgress));
-    if (bitcoinIndexed) resources.unshift(bitcoinIndexed);
-    const bitcoin = bitcoinIndexed?.source;
+    const bitcoin = (await bitcoinReady)?.source;
     const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(forecast && { forecast }) };
     const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
