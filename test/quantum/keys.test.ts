@@ -59,49 +59,49 @@ function forms(secret: string): string[] {
   return [...out].map((f) => f.slice(0, 32));
 }
 
-/** Every key under the test's prefix with everything it holds, TTL'd or not. */
-async function storeText(): Promise<string> {
+/** Every key under the test's prefix with everything it holds (TTL'd or not), as [key, text]. */
+async function storeEntries(): Promise<[string, string][]> {
   const client = createClient({ url: TEST_REDIS_URL });
   await client.connect();
   try {
-    const parts: string[] = [];
+    const entries: [string, string][] = [];
     let cursor = '0';
     do {
       const page = await client.scan(cursor, { MATCH: `${PREFIX}*`, COUNT: 1000 });
       cursor = String(page.cursor);
       for (const key of page.keys.map(String)) {
         const type = String(await client.type(key));
-        parts.push(key);
-        if (type === 'string') parts.push(String(await client.get(key)));
-        else if (type === 'hash') parts.push(JSON.stringify(await client.hGetAll(key)));
-        else if (type === 'zset') parts.push(JSON.stringify(await client.zRange(key, 0, -1)));
-        else if (type === 'list') parts.push(JSON.stringify(await client.lRange(key, 0, -1)));
-        else if (type === 'set') parts.push(JSON.stringify(await client.sMembers(key)));
-        else if (type === 'stream') parts.push(JSON.stringify(await client.xRange(key, '-', '+')));
-        else parts.push(`<${type}>`);
+        let text: string;
+        if (type === 'string') text = String(await client.get(key));
+        else if (type === 'hash') text = JSON.stringify(await client.hGetAll(key));
+        else if (type === 'zset') text = JSON.stringify(await client.zRange(key, 0, -1));
+        else if (type === 'list') text = JSON.stringify(await client.lRange(key, 0, -1));
+        else if (type === 'set') text = JSON.stringify(await client.sMembers(key));
+        else if (type === 'stream') text = JSON.stringify(await client.xRange(key, '-', '+'));
+        else text = `<${type}>`;
+        // Values kept as bytes (the report rooms' checkpoints) are stored base64: read them decoded too.
+        const decoded = [...text.matchAll(/[A-Za-z0-9+/]{64,}={0,2}/g)].map((m) => Buffer.from(m[0], 'base64').toString('latin1'));
+        entries.push([key.slice(PREFIX.length), [key, text, ...decoded].join('\n')]);
       }
     } while (cursor !== '0');
-    const text = parts.join('\n');
-    // Values kept as bytes (the report rooms' checkpoints) are stored base64: read them decoded too.
-    const decoded = [...text.matchAll(/[A-Za-z0-9+/]{64,}={0,2}/g)].map((m) => Buffer.from(m[0], 'base64').toString('latin1'));
-    return [text, ...decoded].join('\n');
+    return entries;
   } finally {
     await client.quit();
   }
 }
 
-/** The secrets' forms found in the store or the logs, by where. */
+/** Where the secrets' forms are found: the store keys holding them, or the logs. */
 async function leaks(secrets: string[]): Promise<string[]> {
-  const store = await storeText();
+  const entries = await storeEntries();
   const logs = logged.join('\n');
-  const found: string[] = [];
+  const found = new Set<string>();
   for (const secret of secrets) {
     for (const form of forms(secret)) {
-      if (store.includes(form)) found.push(`store holds ${form}…`);
-      if (logs.includes(form)) found.push(`logs hold ${form}…`);
+      for (const [key, text] of entries) if (text.includes(form)) found.add(`store key ${key} holds key material`);
+      if (logs.includes(form)) found.add(`logs hold ${form}…`);
     }
   }
-  return found;
+  return [...found];
 }
 
 describe('generated keys are returned once, never stored or logged', () => {
@@ -157,6 +157,16 @@ describe('generated keys are returned once, never stored or logged', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('on the report path as the catalogue service quantum-wallet-generation (a typed body)', { timeout: 60_000 }, async () => {
+    const payer = await walletPoster(sibyl.url, '5');
+    const res = await payer.post('/x402/svc/report', { service: 'quantum-wallet-generation' });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    const secrets = secretsOf(body);
+    expect(secrets.length, JSON.stringify(body).slice(0, 300)).toBeGreaterThanOrEqual(4);
+    expect(await leaks(secrets)).toEqual([]);
   });
 
   it('through the report agent: a key asked for in words', { timeout: 60_000 }, async () => {
