@@ -25,7 +25,7 @@ export interface BitcoinIndexerOptions {
    * tip at the first read (a real chain: the UTXO set is then partial).
    */
   readonly from?: number | { readonly blocksBehindTip: number };
-  /** Blocks read ahead of the one being applied (default 8). */
+  /** Blocks read ahead of the one being applied (default 16). */
   readonly window?: number;
   /** Deepest reorganisation unwound in place (default 144 blocks); deeper ones rebuild. */
   readonly reorgDepth?: number;
@@ -35,6 +35,14 @@ export interface BitcoinIndexerOptions {
 }
 
 const PAGE = 25;
+/** Headers per GET /blocks/:start_height (Esplora's page). */
+const HEADER_PAGE = 10;
+
+/**
+ * Esplora's GET /blocks/:start_height (ten headers, newest first), where the client offers it:
+ * one call for ten blocks' headers instead of two per block.
+ */
+type HeaderPages = { blocks?(startHeight: number): Promise<EsploraBlock[]> };
 
 interface FetchedBlock {
   readonly block: EsploraBlock;
@@ -60,7 +68,7 @@ export class BitcoinIndexer implements BitcoinIndex {
   constructor(private readonly o: BitcoinIndexerOptions) {
     this.esplora = o.esplora;
     this.esploraUrl = o.esplora.baseUrl;
-    this.window = o.window ?? 8;
+    this.window = o.window ?? 16;
     this.reorgDepth = o.reorgDepth ?? 144;
     this.start = typeof o.from === 'object' ? null : (o.from ?? 0);
     this.ledger = this.newLedger();
@@ -168,14 +176,27 @@ export class BitcoinIndexer implements BitcoinIndex {
   private async readTo(tipHeight: number): Promise<boolean> {
     const next = (this.indexedHeight() ?? this.fromHeight - 1) + 1;
     const ahead = new Map<number, Promise<FetchedBlock | null>>();
+    const headers = new Map<number, Promise<EsploraBlock | null>>();
+    const pages = (this.esplora as HeaderPages).blocks?.bind(this.esplora);
+    const headerAt = (k: number): Promise<EsploraBlock | null> => {
+      if (!pages) return this.headerAt(k);
+      if (!headers.has(k)) {
+        // One page of headers from k up (the API lists newest first, down from its start height).
+        const top = Math.min(tipHeight, k + HEADER_PAGE - 1);
+        const page = pages(top);
+        for (let j = k; j <= top; j++) headers.set(j, page.then((list) => list.find((b) => b.height === j) ?? null));
+      }
+      return headers.get(k)!;
+    };
     const fetchAhead = (h: number) => {
-      for (let k = h; k <= Math.min(tipHeight, h + this.window - 1); k++) if (!ahead.has(k)) ahead.set(k, this.fetchBlock(k));
+      for (let k = h; k <= Math.min(tipHeight, h + this.window - 1); k++) if (!ahead.has(k)) ahead.set(k, this.fetchBlock(headerAt(k)));
     };
     try {
       for (let h = next; h <= tipHeight; h++) {
         fetchAhead(h);
         const got = await ahead.get(h)!;
         ahead.delete(h);
+        headers.delete(h);
         if (!got) return false; // the tip moved back under us: look again
         const parent = this.indexedTip();
         if (parent && got.block.previousblockhash !== parent.hash) {
@@ -187,7 +208,7 @@ export class BitcoinIndexer implements BitcoinIndex {
       return true;
     } finally {
       // Reads already started are left to settle: nothing awaits them, so they must not reject unhandled.
-      for (const p of ahead.values()) p.catch(() => {});
+      for (const p of [...ahead.values(), ...headers.values()]) p.catch(() => {});
     }
   }
 
@@ -198,13 +219,16 @@ export class BitcoinIndexer implements BitcoinIndex {
     this.daysCache = null;
   }
 
-  private async fetchBlock(height: number): Promise<FetchedBlock | null> {
+  private async headerAt(height: number): Promise<EsploraBlock | null> {
     const hash = await this.esplora.blockHashAt(height);
-    if (!hash) return null;
-    const [block, first] = await Promise.all([this.esplora.block(hash), this.esplora.blockTxs(hash, 0)]);
+    return hash ? this.esplora.block(hash) : null;
+  }
+
+  private async fetchBlock(header: Promise<EsploraBlock | null>): Promise<FetchedBlock | null> {
+    const block = await header;
     if (!block) return null;
-    const pages = [Promise.resolve(first)];
-    for (let start = PAGE; start < block.tx_count; start += PAGE) pages.push(this.esplora.blockTxs(hash, start));
+    const pages: Promise<EsploraTx[]>[] = [];
+    for (let start = 0; start < block.tx_count; start += PAGE) pages.push(this.esplora.blockTxs(block.id, start));
     const txs = (await Promise.all(pages)).flat();
     // A page that came back short: the block was replaced between our reads.
     if (txs.length !== block.tx_count) return null;

@@ -41,8 +41,9 @@ export class TestChain implements Esplora {
   /** Calls made, by method (tests check what was read). */
   readonly calls = new Map<string, number>();
 
-  constructor(blocks: readonly TestBlock[] = []) {
+  constructor(blocks: readonly TestBlock[] = [], options: { headerPages?: boolean } = {}) {
     for (const b of blocks) this.mine(b);
+    if (!options.headerPages) delete (this as Partial<TestChain>).blocks;
   }
 
   /** The id a named tx got. */
@@ -103,6 +104,13 @@ export class TestChain implements Esplora {
   blockHashAt = async (h: number) => (this.count('blockHashAt'), this.main[h] ?? null);
   block = async (hash: string) => (this.count('block'), this.blocksById.get(hash)?.block ?? null);
   blockTxs = async (hash: string, start = 0) => (this.count('blockTxs'), this.blocksById.get(hash)?.txs.slice(start, start + 25) ?? []);
+  /** GET /blocks/:start_height: up to ten headers, newest first (removed unless `headerPages`). */
+  blocks? = async (start: number) => {
+    this.count('blocks');
+    const out: EsploraBlock[] = [];
+    for (let h = Math.min(start, this.main.length - 1); h >= 0 && out.length < 10; h--) out.push(this.blocksById.get(this.main[h]!)!.block);
+    return out;
+  };
   blockTxids = async (hash: string) => this.blocksById.get(hash)?.txs.map((t) => t.txid) ?? [];
   tx = async (txid: string) => this.txs.get(txid) ?? null;
   outspends = async () => [];

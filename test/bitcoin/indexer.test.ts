@@ -184,4 +184,17 @@ describe('BitcoinIndexer on a hand-made chain', () => {
     expect(chain.calls.get('blockHashAt')).toBe(before);
     expect(chain.calls.get('tipHash')).toBe(2);
   });
+
+  it('reads headers ten at a time where the API lists blocks (GET /blocks/:start_height), with the same result', async () => {
+    const blocks: TestBlock[] = [...BLOCKS, ...Array.from({ length: 21 }, (_, i) => ({ time: T3 + 600 * (i + 1), txs: [{ outputs: [{ address: 'M', value: 50 * BTC }] }] }))];
+    const paged = new TestChain(blocks, { headerPages: true });
+    const idx = indexOf(paged);
+    await idx.sync();
+    expect(paged.calls.get('blocks')).toBe(3); // 25 blocks
+    expect(paged.calls.get('block')).toBeUndefined();
+    const plain = indexOf(new TestChain(blocks));
+    await plain.sync();
+    expect(idx.days()).toEqual(plain.days());
+    expect(idx.blocks()).toEqual(plain.blocks());
+  });
 });
