@@ -20,6 +20,7 @@ import { EmbeddedSocialFeed } from '../world/social/embedded.js';
 import type { SocialFeed } from '../world/social/feed.js';
 import type { BitcoinSource } from '../skills/bitcoin/source.js';
 import { startIndexedBitcoin } from './bitcoin.js';
+import { qrngProviderFromConfig } from '../skills/intel/quantum/qrng.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './errors.js';
 import { createRegistry } from '../skills/index.js';
@@ -216,7 +217,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
     const bitcoin = (await bitcoinReady)?.source;
-    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(forecast && { forecast }) };
+    const qrng = qrngProviderFromConfig(config.qrng);
+    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(qrng && { qrng }), ...(forecast && { forecast }) };
     const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
     if (forecast && config.forecast!.jobs) {

@@ -7,6 +7,7 @@ import type { ForecastService } from './forecast/service.js';
 import type { Store } from '../store/store.js';
 import type { Skill } from './registry.js';
 import type { BitcoinSource } from './bitcoin/source.js';
+import type { QrngProvider } from './intel/quantum/qrng.js';
 
 export interface SkillContext {
   readonly chains: ChainRuntime;
@@ -17,6 +18,8 @@ export interface SkillContext {
   readonly social?: SocialFeed;
   /** The Bitcoin chain (embedded, or a real Esplora), when this deployment has one. */
   readonly bitcoin?: BitcoinSource;
+  /** The quantum random-number provider (QRNG_URL), when one is configured. */
+  readonly qrng?: QrngProvider;
   /** The forecast engine and its accuracy ledger, unless FORECAST is off. */
   readonly forecast?: { readonly service: ForecastService; readonly ledger: AccuracyLedger };
   /** The report agent (general-analysis and typed capability bodies). */

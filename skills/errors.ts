@@ -31,7 +31,8 @@ export const ERROR_CODES = {
   internal_error: { status: 500, meaning: 'An unexpected failure; nothing was charged.' },
   forecast_unavailable: { status: 503, meaning: 'A forecast model did not answer (or is switched off); nothing was charged and no quota was used.' },
   chain_unavailable: { status: 503, meaning: 'This deployment does not index the requested chain; nothing was charged.' },
-  domain_disabled: { status: 503, meaning: 'The capability is in the spec but its engine (Bitcoin, quantum, prediction markets, equities, media) is not on this deployment yet; nothing was charged.' },
+  domain_disabled: { status: 503, meaning: 'The capability is in the spec but its engine or data source (prediction markets, equities, media; Bitcoin without a Bitcoin chain configured) is not on this deployment; nothing was charged.' },
+  provider_unavailable: { status: 503, meaning: 'A provider this capability needs (a QRNG for quantum randomness) is not configured or did not answer; nothing was charged.' },
   upstream_unavailable: { status: 503, meaning: 'A chain or data source did not answer, or the chain is not indexed yet; nothing was charged.' },
   timeout: { status: 504, meaning: 'The work did not finish within its response-time target (the catalogue\'s, or the report\'s time budget); nothing was charged.' },
 } as const satisfies Record<string, { status: number; meaning: string }>;

@@ -14,7 +14,7 @@ import { isoTime, multiChainProvenanceShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
 
 /** The QRNG provider of this deployment, when there is one (the service puts it in the context). */
-export const qrngOf = (ctx: SkillContext): QrngProvider | undefined => (ctx as SkillContext & { readonly qrng?: QrngProvider }).qrng;
+export const qrngOf = (ctx: SkillContext): QrngProvider | undefined => ctx.qrng;
 
 export const KEYS_METHODOLOGY = 'pqc-keys/v1: @noble/post-quantum 0.7 (FIPS 203/204/205), seeded per call (pqc-keys-entropy), self-checked before it is returned; nothing is stored or logged.';
 

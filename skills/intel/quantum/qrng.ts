@@ -5,7 +5,7 @@
  * length, byte range, a stuck-source test) and refused when it fails: there is never a fallback
  * to OS randomness under a quantum name (DESIGN.md, "Quantum randomness").
  */
-import { ERROR_CODES, SibylError, type ErrorCode } from '../../errors.js';
+import { SibylError, type ErrorCode } from '../../errors.js';
 
 /** The most bytes one ANU request returns (its API caps `length` at 1024). */
 export const QRNG_MAX_BYTES = 1024;
@@ -15,7 +15,7 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  * 503 `provider_unavailable` (README, DESIGN). Until skills/errors.ts lists that code, the same
  * status under `upstream_unavailable`: a refusal must never crash on an unknown code.
  */
-export const PROVIDER_UNAVAILABLE: ErrorCode = ('provider_unavailable' in ERROR_CODES ? 'provider_unavailable' : 'upstream_unavailable') as ErrorCode;
+export const PROVIDER_UNAVAILABLE: ErrorCode = 'provider_unavailable';
 
 /** A source of quantum random bytes, as skills see it (`ctx.qrng`). */
 export interface QrngProvider {
