@@ -1,4 +1,5 @@
 /** Skills of this domain that are built (the rest are still declared in skills/planned). */
 import type { Skill } from '../registry.js';
+import { pqcWalletScanSkill } from './exposure.js';
 
-export const QUANTUM_EXPOSURE_SKILLS: readonly Skill<any>[] = [];
+export const QUANTUM_EXPOSURE_SKILLS: readonly Skill<any>[] = [pqcWalletScanSkill];
