@@ -1,6 +1,7 @@
 /** Skills of this domain that are built (the rest are still declared in skills/planned). */
 import type { Skill } from '../registry.js';
 import { pqcWalletScanSkill } from './exposure.js';
+import { pqcMigrationPlannerSkill } from './migration.js';
 import { quantumPortfolioMonitorSkill } from './monitor.js';
 
-export const QUANTUM_EXPOSURE_SKILLS: readonly Skill<any>[] = [pqcWalletScanSkill, quantumPortfolioMonitorSkill];
+export const QUANTUM_EXPOSURE_SKILLS: readonly Skill<any>[] = [pqcWalletScanSkill, quantumPortfolioMonitorSkill, pqcMigrationPlannerSkill];

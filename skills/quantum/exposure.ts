@@ -64,7 +64,7 @@ export const chainExposureShape = z.object({
   explanation: z.string(),
   evidence: evidenceShape.nullable(),
   owners: z.array(z.object({ address: z.string(), nonce: z.number().int(), keyRevealed: z.boolean() })).nullable().describe('A contract wallet\'s owners, each checked.'),
-  holdings: z.array(z.object({ asset: z.string(), token: z.string().nullable(), amount: z.string(), valueUsd: z.number().nullable() })),
+  holdings: z.array(z.object({ asset: z.string(), token: z.string().nullable(), amount: z.string().describe('Decimal, in the asset\'s units.'), decimals: z.number().int(), valueUsd: z.number().nullable() })),
   sats: z.number().int().nullable(),
   pendingSats: z.number().int().nullable(),
   valueUsd: z.number(),

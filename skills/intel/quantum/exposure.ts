@@ -26,6 +26,7 @@ export interface Holding {
   /** The token contract, or null for the chain's native coin (and BTC). */
   readonly token: string | null;
   readonly amount: string;
+  readonly decimals: number;
   readonly valueUsd: number | null;
 }
 
@@ -116,7 +117,7 @@ async function bitcoinRow(ctx: SkillContext, parsed: Extract<ParsedAddress, { ki
     },
     accountType: r.type, keyRevealed: r.keyRevealed, exposed: r.exposed, why: r.why, status: r.status, explanation: r.explanation,
     evidence: r.evidence, owners: null,
-    holdings: r.sats > 0 ? [{ asset: 'BTC', token: null, amount: (r.sats / SATS_PER_BTC).toFixed(8), valueUsd: r.valueUsd }] : [],
+    holdings: r.sats > 0 ? [{ asset: 'BTC', token: null, amount: (r.sats / SATS_PER_BTC).toFixed(8), decimals: 8, valueUsd: r.valueUsd }] : [],
     sats: r.sats, pendingSats: r.pendingSats,
     valueUsd: r.valueUsd ?? 0, unpriced: r.sats > 0 && r.valueUsd === null ? 1 : 0, atRiskUsd: r.atRiskUsd ?? 0,
   };
@@ -168,14 +169,14 @@ async function evmHoldings(ctx: SkillContext, name: ChainName, address: Address)
   if (loaded) {
     const h = await walletHoldings(loaded.market, loaded.checkpoint, address);
     const rows: Holding[] = [];
-    if (Number(h.native.balance) > 0) rows.push({ asset: h.native.symbol, token: null, amount: h.native.balance, valueUsd: h.native.valueUsd });
-    for (const t of h.holdings) rows.push({ asset: t.symbol ?? t.token, token: t.token, amount: t.balance, valueUsd: t.valueUsd });
+    if (Number(h.native.balance) > 0) rows.push({ asset: h.native.symbol, token: null, amount: h.native.balance, decimals: 18, valueUsd: h.native.valueUsd });
+    for (const t of h.holdings) rows.push({ asset: t.symbol ?? t.token, token: t.token, amount: t.balance, decimals: t.decimals, valueUsd: t.valueUsd });
     return { holdings: rows, at: { block: loaded.checkpoint.block, timestamp: loaded.checkpoint.timestamp }, source: chain.source };
   }
   const head = await chain.client.getBlock();
   const balance = await chain.client.getBalance({ address, blockNumber: head.number });
   return {
-    holdings: balance > 0n ? [{ asset: chain.spec.nativeSymbol, token: null, amount: formatUnits(balance, 18), valueUsd: null }] : [],
+    holdings: balance > 0n ? [{ asset: chain.spec.nativeSymbol, token: null, amount: formatUnits(balance, 18), decimals: 18, valueUsd: null }] : [],
     at: { block: Number(head.number), timestamp: Number(head.timestamp) },
     source: chain.source,
   };
