@@ -2,7 +2,7 @@
 import type { BitcoinDay, ExchangeFlows, SpentValue } from '../../skills/bitcoin/source.js';
 import { dayOf, type BlockRecord } from './ledger.js';
 
-const addSpent = (a: SpentValue, b: SpentValue): SpentValue => ({ atSpend: a.atSpend + b.atSpend, atCreation: a.atCreation + b.atCreation, unpriced: a.unpriced + b.unpriced });
+const addSpent = (a: SpentValue, b: SpentValue): SpentValue => ({ sats: a.sats + b.sats, atSpend: a.atSpend + b.atSpend, atCreation: a.atCreation + b.atCreation, unpriced: a.unpriced + b.unpriced });
 
 function addFlows(a: ExchangeFlows, b: ExchangeFlows): ExchangeFlows {
   const byExchange: Record<string, { inflow: number; outflow: number }> = {};

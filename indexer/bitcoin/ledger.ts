@@ -17,6 +17,7 @@ export const SATS_PER_BTC = 100_000_000;
 export const vsizeOf = (weight: number) => Math.ceil(weight / 4);
 
 interface MutableSpent {
+  sats: number;
   atSpend: number;
   atCreation: number;
   unpriced: number;
@@ -44,7 +45,7 @@ export interface BlockRecord {
 }
 
 const key = (txid: string, vout: number) => `${txid}:${vout}`;
-const emptySpent = (): MutableSpent => ({ atSpend: 0, atCreation: 0, unpriced: 0 });
+const emptySpent = (): MutableSpent => ({ sats: 0, atSpend: 0, atCreation: 0, unpriced: 0 });
 
 export interface LedgerOptions {
   readonly priceAt: (time: number) => number | null;
@@ -125,6 +126,7 @@ export class Ledger {
           // SOPR: value at spend price over value at creation price (an output read before the index began has no creation price).
           const side = u && b.timestamp - u.time >= LONG_TERM_SECONDS ? longTerm : shortTerm;
           for (const s of [spent, side]) {
+            s.sats += value;
             if (u && u.price !== null && price !== null) {
               s.atSpend += (value / SATS_PER_BTC) * price;
               s.atCreation += (value / SATS_PER_BTC) * u.price;

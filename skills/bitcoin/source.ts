@@ -68,6 +68,8 @@ export interface ExchangeFlows {
 
 /** Spent outputs of a period: value at spend price and at creation price (USD), for SOPR. */
 export interface SpentValue {
+  /** Satoshis spent (priced or not). */
+  readonly sats: number;
   readonly atSpend: number;
   readonly atCreation: number;
   /** Satoshis spent whose creation or spend price is unknown (left out of the two sums). */

@@ -89,8 +89,8 @@ describe('BitcoinIndexer on a hand-made chain', () => {
     const [d0, d1, d3] = days as [typeof days[0], typeof days[0], typeof days[0]];
     expect(d0).toMatchObject({ fromHeight: 0, toHeight: 0, txCount: 1, txVolume: 0, supply: 50 * BTC, dormantSupply: 0, activeAddresses: 2 });
     // Day of T1 and T2: cb0:0 (40 BTC, 200 days old: long-term) sold at 300 bought at 100; tx1:0 (30 BTC, 1 h) sold at 200 bought at 300.
-    expect(d1.spentLongTerm).toEqual({ atSpend: 12_000, atCreation: 4_000, unpriced: 0 });
-    expect(d1.spentShortTerm).toEqual({ atSpend: 6_000, atCreation: 9_000, unpriced: 0 });
+    expect(d1.spentLongTerm).toEqual({ sats: 40 * BTC, atSpend: 12_000, atCreation: 4_000, unpriced: 0 });
+    expect(d1.spentShortTerm).toEqual({ sats: 30 * BTC, atSpend: 6_000, atCreation: 9_000, unpriced: 0 });
     expect(d1.spent.atSpend / d1.spent.atCreation).toBeCloseTo(18_000 / 13_000, 12);
     expect(d1).toMatchObject({ fromHeight: 1, toHeight: 2, txCount: 4, fees: 15_000, minerRevenue: 100 * BTC + 15_000, priceUsd: 200 });
     // B's 30 (A's change left out) and the deposit; addresses M, A, B, M2, X.
@@ -165,7 +165,7 @@ describe('BitcoinIndexer on a hand-made chain', () => {
     expect(idx.utxoSetComplete).toBe(false);
     expect(idx.blocks().map((b) => b.height)).toEqual([2, 3]);
     const d1 = idx.days()[0]!;
-    expect(d1.spent).toEqual({ atSpend: 0, atCreation: 0, unpriced: 30 * BTC });
+    expect(d1.spent).toEqual({ sats: 30 * BTC, atSpend: 0, atCreation: 0, unpriced: 30 * BTC });
     // Flows and volume come from the prevouts the API gives, set or not.
     expect(d1.exchange.inflow).toBe(30 * BTC - 5_000);
   });

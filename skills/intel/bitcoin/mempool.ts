@@ -1,0 +1,193 @@
+/**
+ * Mempool intelligence from the Esplora API alone: the mempool's feerate histogram cut into
+ * projected blocks of the chain's own block capacity (learnt from the fullest recent block, so a
+ * real chain gives ~1M vB and a scaled one its own), the feerate to pay to be in the first N of
+ * them, congestion (backlog in blocks against what recent blocks carried), and the server's own
+ * /fee-estimates beside ours.
+ */
+import type { EsploraMempool } from '../../../chain/esplora.js';
+import type { BitcoinSource } from '../../bitcoin/source.js';
+import { vsizeOf } from '../../../indexer/bitcoin/ledger.js';
+import { iso, type BitcoinProvenance } from '../../../indexer/bitcoin/provenance.js';
+
+export const FEE_TARGETS = [1, 2, 3, 6, 144] as const;
+/** Recent blocks whose weights teach the block capacity and the recent average. */
+export const RECENT_BLOCKS = 144;
+/** Read through the API when no index is given (a past height, or no index): fewer, to stay quick. */
+export const RECENT_BLOCKS_API = 12;
+/** Nobody relays below this (Bitcoin Core's default minimum relay feerate, sat/vB). */
+export const MIN_RELAY_FEERATE = 1;
+
+export const MEMPOOL_METHODOLOGY =
+  'sibyl bitcoin-mempool v1: the Esplora /mempool fee_histogram ([feerate, vsize], each bucket holding transactions paying at least its feerate and less than the bucket above) filled highest feerate first into projected blocks of the chain\'s block capacity (the fullest of the recent blocks\' weights / 4); ' +
+  'recommendation for N blocks: the feerate at which the vsize paying more reaches N blocks (interpolated inside the bucket that crosses it), the minimum relay feerate when the whole mempool fits; congestion: the backlog in blocks and against the recent blocks\' average vsize.';
+
+export interface RecentBlock {
+  readonly height: number;
+  readonly weight: number;
+  readonly time: number;
+}
+
+export interface ProjectedBlock {
+  readonly index: number;
+  readonly vsize: number;
+  /** Lowest and highest feerate in it (bucket bounds; the top bucket's is its own lower bound). */
+  readonly feerateRange: [number, number];
+  /** Vsize-weighted median of its buckets' feerates. */
+  readonly medianFeerate: number;
+  /** The histogram carries no counts: null; the estimate divides by the mempool's mean transaction vsize. */
+  readonly txCount: null;
+  readonly txCountEstimate: number;
+}
+
+/** Block capacity in vbytes: the fullest recent block. */
+export function blockCapacity(blocks: readonly Pick<RecentBlock, 'weight'>[]): number {
+  return vsizeOf(Math.max(...blocks.map((b) => b.weight)));
+}
+
+interface Bucket {
+  readonly low: number;
+  readonly high: number;
+  readonly vsize: number;
+}
+
+/** Histogram buckets with both bounds (Esplora gives lower bounds, highest first). */
+function buckets(histogram: EsploraMempool['fee_histogram']): Bucket[] {
+  return histogram.filter(([, v]) => v > 0).map(([low, vsize], i, all) => ({ low, high: i === 0 ? low : all[i - 1]![0], vsize }));
+}
+
+/** The mempool cut into blocks of `capacity` vbytes, highest feerate first. */
+export function projectBlocks(m: EsploraMempool, capacity: number, maxBlocks = Infinity): ProjectedBlock[] {
+  const meanTx = m.count > 0 ? m.vsize / m.count : 0;
+  const out: ProjectedBlock[] = [];
+  let parts: { rate: number; high: number; vsize: number }[] = [];
+  let filled = 0;
+  const close = () => {
+    if (!parts.length) return;
+    const vsize = parts.reduce((s, p) => s + p.vsize, 0);
+    let seen = 0, median = parts[0]!.rate;
+    for (const p of parts) {
+      seen += p.vsize;
+      if (seen >= vsize / 2) {
+        median = p.rate;
+        break;
+      }
+    }
+    // A bucket split across blocks: its part here lies below what the block before took.
+    const above = out.at(-1)?.feerateRange[0] ?? Infinity;
+    out.push({
+      index: out.length + 1,
+      vsize,
+      feerateRange: [parts.at(-1)!.rate, Math.min(parts[0]!.high, above)],
+      medianFeerate: median,
+      txCount: null,
+      txCountEstimate: meanTx > 0 ? Math.max(1, Math.round(vsize / meanTx)) : 0,
+    });
+    parts = [];
+    filled = 0;
+  };
+  for (const b of buckets(m.fee_histogram)) {
+    let left = b.vsize;
+    while (left > 0 && out.length < maxBlocks) {
+      const take = Math.min(left, capacity - filled);
+      parts.push({ rate: b.low, high: b.high, vsize: take });
+      filled += take;
+      left -= take;
+      if (filled >= capacity) close();
+    }
+  }
+  if (out.length < maxBlocks) close();
+  return out;
+}
+
+/** The feerate that puts a transaction within the first `target` blocks of `capacity`. */
+export function feerateFor(m: EsploraMempool, capacity: number, target: number): number {
+  const budget = target * capacity;
+  let ahead = 0;
+  for (const b of buckets(m.fee_histogram)) {
+    if (ahead + b.vsize > budget) {
+      // Inside this bucket only its top part fits: interpolate between its bounds (the top bucket has none above: its own floor).
+      const fits = (budget - ahead) / b.vsize;
+      return Math.max(MIN_RELAY_FEERATE, b.high - fits * (b.high - b.low));
+    }
+    ahead += b.vsize;
+  }
+  return MIN_RELAY_FEERATE;
+}
+
+export type CongestionLevel = 'clear' | 'busy' | 'congested' | 'severe';
+
+/** Backlog in blocks: under 1 clear (the next block takes it all), under 3 busy, under 12 congested, else severe. */
+export function congestionLevel(backlogBlocks: number): CongestionLevel {
+  return backlogBlocks < 1 ? 'clear' : backlogBlocks < 3 ? 'busy' : backlogBlocks < 12 ? 'congested' : 'severe';
+}
+
+/** Recent blocks, oldest first: from the index when it stands at the API's tip, else read through the API. */
+async function recentBlocks(bitcoin: BitcoinSource, tipHeight: number, tipHash: string): Promise<RecentBlock[]> {
+  const index = bitcoin.index;
+  if (index && index.indexedTip()?.hash === tipHash) return index.blocks().slice(-RECENT_BLOCKS).map((b) => ({ height: b.height, weight: b.weight, time: b.time }));
+  const heights = Array.from({ length: Math.min(RECENT_BLOCKS_API, tipHeight + 1) }, (_, i) => tipHeight - i);
+  const blocks = await Promise.all(
+    heights.map(async (h) => {
+      const hash = h === tipHeight ? tipHash : await bitcoin.esplora.blockHashAt(h);
+      return hash ? bitcoin.esplora.block(hash) : null;
+    }),
+  );
+  return blocks.filter((b) => b !== null).map((b) => ({ height: b.height, weight: b.weight, time: b.timestamp })).reverse();
+}
+
+export interface MempoolAnswer {
+  readonly provenance: BitcoinProvenance;
+  readonly blockCapacityVsize: number;
+  readonly capacityFrom: { readonly blocks: number; readonly fullestHeight: number };
+  readonly mempool: { readonly count: number; readonly vsize: number; readonly totalFee: number };
+  readonly congestion: {
+    readonly level: CongestionLevel;
+    readonly backlogBlocks: number;
+    readonly recentAverageBlockVsize: number;
+    readonly recentFullnessPct: number;
+    readonly backlogVsRecentAverage: number | null;
+  };
+  readonly recommendations: { targetBlocks: number; feerate: number; serverEstimate: number | null }[];
+  readonly projectedBlocks: ProjectedBlock[];
+  readonly projectedBlocksTotal: number;
+}
+
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** The whole answer from the API (and the index's recent blocks when it stands at the tip). */
+export async function mempoolIntelligence(bitcoin: BitcoinSource, limit: number): Promise<MempoolAnswer> {
+  const { esplora } = bitcoin;
+  const [tipHeight, tipHash] = await Promise.all([esplora.tipHeight(), esplora.tipHash()]);
+  const [m, estimates, recent, tip] = await Promise.all([esplora.mempool(), esplora.feeEstimates(), recentBlocks(bitcoin, tipHeight, tipHash), esplora.block(tipHash)]);
+  const capacity = blockCapacity(recent);
+  const fullest = recent.reduce((a, b) => (b.weight > a.weight ? b : a));
+  const avgVsize = recent.reduce((s, b) => s + vsizeOf(b.weight), 0) / recent.length;
+  const projected = projectBlocks(m, capacity);
+  const backlog = m.vsize / capacity;
+  return {
+    provenance: {
+      source: bitcoin.kind,
+      chain: 'bitcoin',
+      esplora: esplora.baseUrl,
+      asOf: { height: tipHeight, hash: tipHash, timestamp: iso(tip?.timestamp ?? 0) },
+      blockRange: { from: recent[0]!.height, to: recent.at(-1)!.height },
+      index: null,
+      priceSource: null,
+      methodology: MEMPOOL_METHODOLOGY,
+    },
+    blockCapacityVsize: capacity,
+    capacityFrom: { blocks: recent.length, fullestHeight: fullest.height },
+    mempool: { count: m.count, vsize: m.vsize, totalFee: m.total_fee },
+    congestion: {
+      level: congestionLevel(backlog),
+      backlogBlocks: round(backlog),
+      recentAverageBlockVsize: Math.round(avgVsize),
+      recentFullnessPct: round((100 * avgVsize) / capacity, 1),
+      backlogVsRecentAverage: avgVsize > 0 ? round(m.vsize / avgVsize) : null,
+    },
+    recommendations: FEE_TARGETS.map((n) => ({ targetBlocks: n, feerate: round(feerateFor(m, capacity, n)), serverEstimate: estimates[String(n)] === undefined ? null : round(estimates[String(n)]!) })),
+    projectedBlocks: projected.slice(0, limit).map((p) => ({ ...p, feerateRange: [round(p.feerateRange[0]), round(p.feerateRange[1])], medianFeerate: round(p.medianFeerate) })),
+    projectedBlocksTotal: projected.length,
+  };
+}
