@@ -66,7 +66,7 @@ export const chainExposureShape = z.object({
   owners: z.array(z.object({ address: z.string(), nonce: z.number().int(), keyRevealed: z.boolean() })).nullable().describe('A contract wallet\'s owners, each checked.'),
   holdings: z.array(z.object({ asset: z.string(), token: z.string().nullable(), amount: z.string().describe('Decimal, in the asset\'s units.'), decimals: z.number().int(), valueUsd: z.number().nullable() })),
   sats: z.number().int().nullable(),
-  pendingSats: z.number().int().nullable(),
+  pendingSats: z.number().int().nullable().describe('Bitcoin: the mempool\'s net change to the address (negative while a spend is pending).'),
   valueUsd: z.number(),
   unpriced: z.number().int(),
   atRiskUsd: z.number(),

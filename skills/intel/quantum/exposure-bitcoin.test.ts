@@ -77,7 +77,7 @@ describe('bitcoin exposure (quantum-exposure/v1)', () => {
 
   it('a pending spend already broadcast the key', async () => {
     const r = await scan(chain(), frank.p2wpkh);
-    expect(r).toMatchObject({ keyRevealed: true, exposed: true, sats: 700_000 });
+    expect(r).toMatchObject({ keyRevealed: true, exposed: true, sats: 800_000, pendingSats: -100_000, utxos: 1 });
     expect(r.evidence).toMatchObject({ block: null, publicKeys: [frank.pub], verified: true });
     expect(r.evidence!.note).toMatch(/mempool/);
   });

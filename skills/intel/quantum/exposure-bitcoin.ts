@@ -50,7 +50,7 @@ export interface BitcoinExposure {
   readonly status: Exclude<ExposureStatus, 'contract-wallet'>;
   readonly explanation: string;
   readonly evidence: ExposureEvidence | null;
-  /** Confirmed unspent satoshis at the address, their count, and unconfirmed ones. */
+  /** Confirmed balance (satoshis), the confirmed UTXOs not being spent in the mempool, and the mempool's net change. */
   readonly sats: number;
   readonly utxos: number;
   readonly pendingSats: number;
@@ -77,8 +77,10 @@ export async function bitcoinExposure(
 ): Promise<BitcoinExposure> {
   const { address, type } = parsed;
   const [tip, stats, utxos] = await Promise.all([options.tip ?? bitcoinTip(esplora), esplora.address(address), esplora.addressUtxo(address)]);
-  const sats = utxos.filter((u) => u.status.confirmed).reduce((s, u) => s + u.value, 0);
-  const pendingSats = utxos.filter((u) => !u.status.confirmed).reduce((s, u) => s + u.value, 0);
+  // The confirmed balance (what the chain holds at the tip): an output a mempool transaction spends is still there
+  // until it confirms, and is exactly what a quantum attacker racing that spend would take.
+  const sats = stats.chain_stats.funded_txo_sum - stats.chain_stats.spent_txo_sum;
+  const pendingSats = stats.mempool_stats.funded_txo_sum - stats.mempool_stats.spent_txo_sum;
   const funded = stats.chain_stats.funded_txo_count + stats.mempool_stats.funded_txo_count > 0;
   const spent = stats.chain_stats.spent_txo_count + stats.mempool_stats.spent_txo_count > 0;
   const taproot = type === 'v1_p2tr';
