@@ -5,7 +5,7 @@
  * labelled operations, never from the observers' code).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EsploraClient } from '../../chain/esplora.js';
+import { EsploraClient, type Esplora, type EsploraBlock, type EsploraTx } from '../../chain/esplora.js';
 import { BitcoinIndexer } from '../../indexer/bitcoin/indexer.js';
 import { brc20AnalyticsSkill } from '../../skills/bitcoin/brc20.js';
 import { runesAnalyticsSkill } from '../../skills/bitcoin/runes.js';
@@ -13,6 +13,9 @@ import type { BitcoinSource } from '../../skills/bitcoin/source.js';
 import { bitcoinStakingSkill } from '../../skills/bitcoin/staking.js';
 import type { SkillContext } from '../../skills/context.js';
 import type { Brc20Index } from '../../skills/intel/bitcoin/brc20-index.js';
+import { brc20Report } from '../../skills/intel/bitcoin/brc20-report.js';
+import { runesReport } from '../../skills/intel/bitcoin/runes-report.js';
+import { stakingReport } from '../../skills/intel/bitcoin/staking-report.js';
 import { bitcoinObservers, BRC20_OBSERVER, RUNES_OBSERVER, STAKING_OBSERVER } from '../../skills/intel/bitcoin/observers.js';
 import type { RunesIndex } from '../../skills/intel/bitcoin/runes-index.js';
 import type { StakingIndex } from '../../skills/intel/bitcoin/staking-index.js';
@@ -208,4 +211,99 @@ describe('the skills', () => {
       expect(r.blockRange.from).toBe(labels.tipHeight - 20);
     }
   });
+});
+
+/**
+ * The real chain, or a view of it: capped at a height, or with the blocks above a height replaced
+ * by a longer branch of coinbase-only blocks (a reorganisation, as the API would show one).
+ */
+class ViewedEsplora implements Esplora {
+  view: { kind: 'real' } | { kind: 'capped'; at: number } | { kind: 'fork'; above: number; to: number } = { kind: 'real' };
+  readonly baseUrl: string;
+  constructor(private readonly real: EsploraClient) {
+    this.baseUrl = real.baseUrl;
+  }
+
+  private fakeHash = (h: number) => h.toString(16).padStart(64, 'f');
+  private isFake = (hash: string) => hash.startsWith('ffff');
+  private fakeHeight = (hash: string) => parseInt(hash.replace(/^f+/, '') || '0', 16);
+
+  tipHeight = async () => (this.view.kind === 'capped' ? this.view.at : this.view.kind === 'fork' ? this.view.to : this.real.tipHeight());
+  tipHash = async () => (await this.blockHashAt(await this.tipHeight()))!;
+  blockHashAt = async (h: number) => {
+    if (this.view.kind === 'capped' && h > this.view.at) return null;
+    if (this.view.kind === 'fork' && h > this.view.above) return h <= this.view.to ? this.fakeHash(h) : null;
+    return this.real.blockHashAt(h);
+  };
+  block = async (hash: string): Promise<EsploraBlock | null> => {
+    if (!this.isFake(hash)) return this.real.block(hash);
+    const h = this.fakeHeight(hash);
+    const above = (this.view as { above: number }).above;
+    const prev = h - 1 > above ? this.fakeHash(h - 1) : (await this.real.blockHashAt(h - 1))!;
+    return { id: hash, height: h, version: 0x20000000, timestamp: ORIGIN + 4 * 86_400 + h * 600, tx_count: 1, size: 300, weight: 1_200, merkle_root: hash, previousblockhash: prev, nonce: 0, bits: 0 };
+  };
+  blockTxs = async (hash: string, start = 0): Promise<EsploraTx[]> => {
+    if (!this.isFake(hash)) return this.real.blockTxs(hash, start);
+    const coinbase: EsploraTx = {
+      txid: hash.replace(/^f/, 'e'), version: 2, locktime: 0, size: 100, weight: 400, fee: 0, status: { confirmed: true },
+      vin: [{ txid: '00'.repeat(32), vout: 0xffffffff, prevout: null, scriptsig: '', scriptsig_asm: '', is_coinbase: true, sequence: 0xffffffff }],
+      vout: [{ scriptpubkey: '0014' + '00'.repeat(20), scriptpubkey_asm: '', scriptpubkey_type: 'v0_p2wpkh', scriptpubkey_address: 'bc1qfork', value: 312_500_000 }],
+    };
+    return start === 0 ? [coinbase] : [];
+  };
+  blockTxids = (hash: string) => this.real.blockTxids(hash);
+  tx = (txid: string) => this.real.tx(txid);
+  outspends = (txid: string) => this.real.outspends(txid);
+  address = (a: string) => this.real.address(a);
+  addressUtxo = (a: string) => this.real.addressUtxo(a);
+  addressTxs = (a: string, after?: string) => this.real.addressTxs(a, after);
+  mempool = () => this.real.mempool();
+  mempoolRecent = () => this.real.mempoolRecent();
+  mempoolTxids = () => this.real.mempoolTxids();
+  feeEstimates = () => this.real.feeEstimates();
+}
+
+describe('a reorganisation', () => {
+  /** Everything the three reports say, at a height. */
+  function reports(ix: BitcoinIndexer, height: number) {
+    return {
+      brc20: brc20Report(ix.observer<Brc20Index>(BRC20_OBSERVER)!, 1_000),
+      runes: runesReport(ix.observer<RunesIndex>(RUNES_OBSERVER)!, height, 1_000),
+      staking: stakingReport(ix.observer<StakingIndex>(STAKING_OBSERVER)!, height, 1_000),
+    };
+  }
+
+  it('undoes the dropped blocks\' tokens and stakes, and reads the winning branch back the same', async () => {
+    const fork = labels.tipHeight - 100;
+    // Protocol activity in the dropped blocks, so undoing it is tested.
+    expect(labels.inscriptions.filter((i) => i.height > fork).length).toBeGreaterThan(0);
+    expect(labels.staking.filter((s) => s.height > fork || (s.unbondedAt ?? 0) > fork).length).toBeGreaterThan(0);
+    const viewed = new ViewedEsplora(esplora);
+    const followed = new BitcoinIndexer({ esplora: viewed, prices: btc.prices, entities: btc.entities, observers: bitcoinObservers(), from: 0 });
+    await followed.sync();
+    const before = reports(followed, labels.tipHeight);
+
+    // A longer branch from the fork: the observers must hold exactly what an index of the chain up to the fork holds.
+    viewed.view = { kind: 'fork', above: fork, to: labels.tipHeight + 1 };
+    await followed.sync();
+    expect(followed.indexedHeight()).toBe(labels.tipHeight + 1);
+    viewed.view = { kind: 'capped', at: fork };
+    const upToFork = new BitcoinIndexer({ esplora: viewed, prices: btc.prices, entities: btc.entities, observers: bitcoinObservers(), from: 0 });
+    await upToFork.sync();
+    const atFork = reports(upToFork, fork);
+    const rewound = reports(followed, fork);
+    expect(rewound.brc20).toEqual(atFork.brc20);
+    expect(rewound.runes).toEqual(atFork.runes);
+    expect(rewound.staking).toEqual(atFork.staking);
+    expect(rewound.brc20).not.toEqual(before.brc20);
+
+    // The real chain wins again (it is longer than the fork by then, as far as the index can tell: its tip differs).
+    viewed.view = { kind: 'real' };
+    await followed.sync();
+    expect(followed.indexedHeight()).toBe(labels.tipHeight);
+    expect(reports(followed, labels.tipHeight)).toEqual(before);
+    for (const name of [BRC20_OBSERVER, RUNES_OBSERVER, STAKING_OBSERVER]) expect(followed.observer<Brc20Index>(name)!.coverage.consistent).toBe(true);
+    followed.close();
+    upToFork.close();
+  }, 120_000);
 });
