@@ -6,7 +6,8 @@ import { z } from 'zod';
 import type { Brc20Index } from '../intel/bitcoin/brc20-index.js';
 import { brc20Report, BRC20_METHODOLOGY } from '../intel/bitcoin/brc20-report.js';
 import { BRC20_OBSERVER } from '../intel/bitcoin/observers.js';
-import { admitObserver, bitcoinProvenanceShape, coverageGap, observerOf, observerProvenance } from '../intel/bitcoin/observers-read.js';
+import { bitcoinProvenanceShape } from '../../indexer/bitcoin/provenance.js';
+import { admitObserver, coverageGap, observerOf, observerProvenance } from '../intel/bitcoin/observers-read.js';
 import { isoTime } from '../outputs.js';
 import { rowsParam, TOOL_ROWS } from '../params.js';
 import { defineSkill } from '../registry.js';
@@ -47,7 +48,7 @@ export const brc20AnalyticsSkill = defineSkill({
   output: z.object({
     available: z.boolean(),
     reason: z.string().optional().describe('With available: false: why the index cannot give the whole picture.'),
-    ...bitcoinProvenanceShape,
+    ...bitcoinProvenanceShape.shape,
     totals: z.object({ tickers: z.number().int(), holders: z.number().int().describe('Distinct addresses holding any ticker.'), mints: z.number().int(), transfers: z.number().int(), pendingTransfers: z.number().int().describe('Transfer inscriptions not sent on yet.') }).optional(),
     tickers: z.array(tickerRow).describe('Most holders first, up to limit.'),
     recentTransfers: z.array(transferRow).describe('Newest first, up to limit.'),
@@ -62,7 +63,7 @@ export const brc20AnalyticsSkill = defineSkill({
   async handler(input, ctx) {
     const { bitcoin, index, observer } = observerOf<Brc20Index>(ctx, BRC20_OBSERVER);
     const coverage = observer.coverage;
-    const provenance = observerProvenance(bitcoin, index, coverage, BRC20_METHODOLOGY);
+    const provenance = observerProvenance(bitcoin, index, coverage, 'BRC-20', BRC20_METHODOLOGY);
     const gap = await coverageGap(bitcoin, coverage, 'brc20');
     if (gap) return { available: false, reason: gap, ...provenance, tickers: [], recentTransfers: [] };
     return { available: true, ...provenance, ...brc20Report(observer, input.limit) };

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { RUNES_OBSERVER } from '../intel/bitcoin/observers.js';
-import { admitObserver, bitcoinProvenanceShape, coverageGap, observerOf, observerProvenance } from '../intel/bitcoin/observers-read.js';
+import { bitcoinProvenanceShape } from '../../indexer/bitcoin/provenance.js';
+import { admitObserver, coverageGap, observerOf, observerProvenance } from '../intel/bitcoin/observers-read.js';
 import type { RunesIndex } from '../intel/bitcoin/runes-index.js';
 import { runesReport, RUNES_METHODOLOGY } from '../intel/bitcoin/runes-report.js';
 import { isoTime } from '../outputs.js';
@@ -45,7 +46,7 @@ export const runesAnalyticsSkill = defineSkill({
   output: z.object({
     available: z.boolean(),
     reason: z.string().optional().describe('With available: false: why the index cannot give the whole picture.'),
-    ...bitcoinProvenanceShape,
+    ...bitcoinProvenanceShape.shape,
     totals: z.object({ runes: z.number().int(), mints: z.number().int(), mintableNow: z.number().int(), holders: z.number().int().describe('Distinct addresses holding any rune.') }).optional(),
     topRunes: z.array(runeRow).describe('Most holders first, up to limit.'),
     recentEtchings: z.array(z.object({ id: z.string(), name: z.string(), symbol: z.string().nullable(), height: z.number().int(), time: isoTime, txid: z.string(), premine: amount, cap: count, mints: z.number().int() })).describe('Newest first, up to limit.'),
@@ -60,7 +61,7 @@ export const runesAnalyticsSkill = defineSkill({
   async handler(input, ctx) {
     const { bitcoin, index, observer } = observerOf<RunesIndex>(ctx, RUNES_OBSERVER);
     const coverage = observer.coverage;
-    const provenance = observerProvenance(bitcoin, index, coverage, RUNES_METHODOLOGY);
+    const provenance = observerProvenance(bitcoin, index, coverage, 'runes', RUNES_METHODOLOGY);
     const gap = await coverageGap(bitcoin, coverage, 'runes');
     if (gap) return { available: false, reason: gap, ...provenance, topRunes: [], recentEtchings: [] };
     return { available: true, ...provenance, ...runesReport(observer, provenance.asOf.height, input.limit) };

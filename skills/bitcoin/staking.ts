@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { STAKING_OBSERVER } from '../intel/bitcoin/observers.js';
-import { admitObserver, bitcoinProvenanceShape, coverageGap, observerOf, observerProvenance } from '../intel/bitcoin/observers-read.js';
+import { bitcoinProvenanceShape } from '../../indexer/bitcoin/provenance.js';
+import { admitObserver, coverageGap, observerOf, observerProvenance } from '../intel/bitcoin/observers-read.js';
 import type { StakingIndex } from '../intel/bitcoin/staking-index.js';
 import { stakingReport, STAKING_METHODOLOGY } from '../intel/bitcoin/staking-report.js';
 import { isoTime } from '../outputs.js';
@@ -28,7 +29,7 @@ export const bitcoinStakingSkill = defineSkill({
   output: z.object({
     available: z.boolean(),
     reason: z.string().optional().describe('With available: false: why the index cannot give the whole picture.'),
-    ...bitcoinProvenanceShape,
+    ...bitcoinProvenanceShape.shape,
     totalStaked: z.object({ sats: z.number().int(), btc: z.string() }).optional().describe('In active stakes.'),
     activeStakes: z.number().int().optional(),
     stakesEver: z.number().int().optional().describe('Staking transactions read, ended ones included.'),
@@ -55,7 +56,7 @@ export const bitcoinStakingSkill = defineSkill({
   async handler(input, ctx) {
     const { bitcoin, index, observer } = observerOf<StakingIndex>(ctx, STAKING_OBSERVER);
     const coverage = observer.coverage;
-    const provenance = observerProvenance(bitcoin, index, coverage, STAKING_METHODOLOGY);
+    const provenance = observerProvenance(bitcoin, index, coverage, 'staking', STAKING_METHODOLOGY);
     const gap = await coverageGap(bitcoin, coverage, 'staking');
     if (gap) return { available: false, reason: gap, ...provenance, timelocks: [], recentStakes: [] };
     return { available: true, ...provenance, ...stakingReport(observer, provenance.asOf.height, input.limit) };

@@ -4,10 +4,9 @@
  * the answer then says which blocks it covers (provenance), and is `available: false` when the
  * index began after the protocol's first block, so supplies and balances would be partial.
  */
-import { z } from 'zod';
+import { iso, type BitcoinProvenance } from '../../../indexer/bitcoin/provenance.js';
 import type { SkillContext } from '../../context.js';
 import { SibylError } from '../../errors.js';
-import { isoTime } from '../../outputs.js';
 import type { BitcoinIndex, BitcoinSource, BitcoinTxObserver } from '../../bitcoin/source.js';
 import type { ObserverCoverage } from './observers-journal.js';
 
@@ -24,17 +23,6 @@ export type Protocol = keyof typeof PROTOCOL_START;
 export interface CoveredObserver extends BitcoinTxObserver {
   readonly coverage: ObserverCoverage;
 }
-
-/** Provenance of a Bitcoin index answer: the Esplora read, and the blocks the observer has read. */
-export const bitcoinProvenanceShape = {
-  source: z.enum(['embedded', 'esplora']).describe('embedded: the world\'s Bitcoin chain; esplora: the Esplora API configured in BITCOIN_ESPLORA_URL.'),
-  chain: z.literal('bitcoin'),
-  esplora: z.string().describe('Base URL of the Esplora API the index read every block through.'),
-  asOf: z.object({ height: z.number().int(), hash: z.string().nullable(), timestamp: isoTime.nullable() }).describe('The last block the index has read.'),
-  blockRange: z.object({ from: z.number().int(), to: z.number().int() }).describe('Blocks the index has read (the figures cover these).'),
-  methodology: z.string(),
-};
-export type BitcoinProvenance = z.infer<z.ZodObject<typeof bitcoinProvenanceShape>>;
 
 /** Refuses, before payment, a call this deployment cannot answer from its Bitcoin index. */
 export function admitObserver(ctx: SkillContext, name: string, title: string): void {
@@ -55,12 +43,18 @@ export function observerOf<T extends CoveredObserver>(ctx: SkillContext, name: s
   return { bitcoin, index, observer: index.observer<T>(name)! };
 }
 
-export function observerProvenance(bitcoin: BitcoinSource, index: BitcoinIndex, coverage: ObserverCoverage, methodology: string): BitcoinProvenance {
-  const to = coverage.toHeight ?? index.indexedHeight() ?? index.fromHeight;
+/** Provenance in the shape every Bitcoin answer carries (indexer/bitcoin/provenance.ts): the blocks this plug-in has read. */
+export function observerProvenance(bitcoin: BitcoinSource, index: BitcoinIndex, coverage: ObserverCoverage, title: string, methodology: string): BitcoinProvenance {
+  const tip = index.indexedTip();
+  const at = coverage.toHeight !== null ? { height: coverage.toHeight, hash: coverage.toHash!, time: coverage.toTime! } : tip ? { height: tip.height, hash: tip.hash, time: tip.time } : null;
+  if (!at) throw new SibylError('upstream_unavailable', 'the Bitcoin index has not read a block yet; nothing was charged');
+  const from = coverage.fromHeight ?? index.fromHeight;
   return {
     source: bitcoin.kind, chain: 'bitcoin', esplora: bitcoin.esplora.baseUrl,
-    asOf: { height: to, hash: coverage.toHash, timestamp: coverage.toTime === null ? null : new Date(coverage.toTime * 1000).toISOString() },
-    blockRange: { from: coverage.fromHeight ?? index.fromHeight, to },
+    asOf: { height: at.height, hash: at.hash, timestamp: iso(at.time) },
+    blockRange: { from, to: at.height },
+    index: `the ${title} plug-in of the Bitcoin index, in memory, rebuilt from the Esplora API at start: blocks ${from}-${at.height}${from === 0 ? ' (from genesis)' : ''}`,
+    priceSource: null,
     methodology,
   };
 }
