@@ -18,14 +18,25 @@ export const RECENT_BLOCKS_API = 12;
 /** Nobody relays below this (Bitcoin Core's default minimum relay feerate, sat/vB). */
 export const MIN_RELAY_FEERATE = 1;
 
+/** Recent blocks whose clearing feerates say what new arrivals will compete at. */
+export const CLEARING_BLOCKS = 12;
+/** The chance of confirming within the target that the arrivals' floor aims at. */
+export const CONFIDENCE = 0.9;
+
 export const MEMPOOL_METHODOLOGY =
-  'sibyl bitcoin-mempool v1: the Esplora /mempool fee_histogram ([feerate, vsize], each bucket holding transactions paying at least its feerate and less than the bucket above) filled highest feerate first into projected blocks of the chain\'s block capacity (the fullest of the recent blocks\' weights / 4); ' +
-  'recommendation for N blocks: the feerate at which the vsize paying more reaches N blocks (interpolated inside the bucket that crosses it), the minimum relay feerate when the whole mempool fits; congestion: the backlog in blocks and against the recent blocks\' average vsize.';
+  'sibyl bitcoin-mempool v2: the Esplora /mempool fee_histogram ([feerate, vsize], each bucket holding transactions paying at least its feerate and less than the bucket above) filled highest feerate first into projected blocks of the chain\'s block capacity (the fullest of the recent blocks\' weights / 4); ' +
+  'recommendation for N blocks: the higher of (a) the feerate at which the vsize already waiting and paying more reaches N blocks (interpolated inside the bucket that crosses it; the minimum relay feerate when the whole mempool fits) and ' +
+  `(b) for transactions still to arrive, the feerate that cleared recent blocks: each of the last ${CLEARING_BLOCKS} blocks cleared at its lowest included feerate when full (no room for a mean transaction), at the relay floor when not; ` +
+  `the quantile 1 - (1 - ${CONFIDENCE})^(1/N) of those, so that at least one of N such blocks would take the transaction with probability ${CONFIDENCE} (needs the index at the tip; from the API alone only (a)); ` +
+  'congestion: the backlog in blocks and against the recent blocks\' average vsize.';
 
 export interface RecentBlock {
   readonly height: number;
   readonly weight: number;
   readonly time: number;
+  readonly txCount: number;
+  /** Lowest feerate it included (null: coinbase only, or unknown when read from the API alone). */
+  readonly minFeerate: number | null | undefined;
 }
 
 export interface ProjectedBlock {
@@ -115,6 +126,23 @@ export function feerateFor(m: EsploraMempool, capacity: number, target: number):
   return MIN_RELAY_FEERATE;
 }
 
+/**
+ * What each recent block cleared at: its lowest included feerate when it was full (less room
+ * left than a mean transaction), the relay floor when it had room; null when unknown.
+ */
+export function clearingFeerates(blocks: readonly RecentBlock[], capacity: number, meanTxVsize: number): number[] | null {
+  if (blocks.some((b) => b.minFeerate === undefined)) return null;
+  return blocks.map((b) => (vsizeOf(b.weight) > capacity - meanTxVsize && b.minFeerate !== null ? b.minFeerate! : MIN_RELAY_FEERATE));
+}
+
+/** The feerate at which one of `target` blocks like the recent ones would have taken a transaction with probability CONFIDENCE. */
+export function arrivalsFloor(clearing: readonly number[], target: number): number {
+  if (!clearing.length) return MIN_RELAY_FEERATE;
+  const q = 1 - (1 - CONFIDENCE) ** (1 / target);
+  const sorted = [...clearing].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
 export type CongestionLevel = 'clear' | 'busy' | 'congested' | 'severe';
 
 /** Backlog in blocks: under 1 clear (the next block takes it all), under 3 busy, under 12 congested, else severe. */
@@ -125,7 +153,9 @@ export function congestionLevel(backlogBlocks: number): CongestionLevel {
 /** Recent blocks, oldest first: from the index when it stands at the API's tip, else read through the API. */
 async function recentBlocks(bitcoin: BitcoinSource, tipHeight: number, tipHash: string): Promise<RecentBlock[]> {
   const index = bitcoin.index;
-  if (index && index.indexedTip()?.hash === tipHash) return index.blocks().slice(-RECENT_BLOCKS).map((b) => ({ height: b.height, weight: b.weight, time: b.time }));
+  if (index && index.indexedTip()?.hash === tipHash) {
+    return index.blocks().slice(-RECENT_BLOCKS).map((b) => ({ height: b.height, weight: b.weight, time: b.time, txCount: b.txCount, minFeerate: b.feerate?.min ?? null }));
+  }
   const heights = Array.from({ length: Math.min(RECENT_BLOCKS_API, tipHeight + 1) }, (_, i) => tipHeight - i);
   const blocks = await Promise.all(
     heights.map(async (h) => {
@@ -133,7 +163,7 @@ async function recentBlocks(bitcoin: BitcoinSource, tipHeight: number, tipHash: 
       return hash ? bitcoin.esplora.block(hash) : null;
     }),
   );
-  return blocks.filter((b) => b !== null).map((b) => ({ height: b.height, weight: b.weight, time: b.timestamp })).reverse();
+  return blocks.filter((b) => b !== null).map((b) => ({ height: b.height, weight: b.weight, time: b.timestamp, txCount: b.tx_count, minFeerate: undefined })).reverse();
 }
 
 export interface MempoolAnswer {
@@ -148,7 +178,7 @@ export interface MempoolAnswer {
     readonly recentFullnessPct: number;
     readonly backlogVsRecentAverage: number | null;
   };
-  readonly recommendations: { targetBlocks: number; feerate: number; serverEstimate: number | null }[];
+  readonly recommendations: { targetBlocks: number; feerate: number; fromMempool: number; fromRecentBlocks: number | null; serverEstimate: number | null }[];
   readonly projectedBlocks: ProjectedBlock[];
   readonly projectedBlocksTotal: number;
 }
@@ -164,6 +194,8 @@ export async function mempoolIntelligence(bitcoin: BitcoinSource, limit: number)
   const fullest = recent.reduce((a, b) => (b.weight > a.weight ? b : a));
   const avgVsize = recent.reduce((s, b) => s + vsizeOf(b.weight), 0) / recent.length;
   const projected = projectBlocks(m, capacity);
+  const meanTx = m.count > 0 ? m.vsize / m.count : recent.reduce((s, b) => s + vsizeOf(b.weight), 0) / Math.max(1, recent.reduce((s, b) => s + b.txCount, 0));
+  const clearing = clearingFeerates(recent.slice(-CLEARING_BLOCKS), capacity, meanTx);
   const backlog = m.vsize / capacity;
   return {
     provenance: {
@@ -186,7 +218,17 @@ export async function mempoolIntelligence(bitcoin: BitcoinSource, limit: number)
       recentFullnessPct: round((100 * avgVsize) / capacity, 1),
       backlogVsRecentAverage: avgVsize > 0 ? round(m.vsize / avgVsize) : null,
     },
-    recommendations: FEE_TARGETS.map((n) => ({ targetBlocks: n, feerate: round(feerateFor(m, capacity, n)), serverEstimate: estimates[String(n)] === undefined ? null : round(estimates[String(n)]!) })),
+    recommendations: FEE_TARGETS.map((n) => {
+      const fromMempool = feerateFor(m, capacity, n);
+      const fromRecentBlocks = clearing ? arrivalsFloor(clearing, n) : null;
+      return {
+        targetBlocks: n,
+        feerate: round(Math.max(fromMempool, fromRecentBlocks ?? 0)),
+        fromMempool: round(fromMempool),
+        fromRecentBlocks: fromRecentBlocks === null ? null : round(fromRecentBlocks),
+        serverEstimate: estimates[String(n)] === undefined ? null : round(estimates[String(n)]!),
+      };
+    }),
     projectedBlocks: projected.slice(0, limit).map((p) => ({ ...p, feerateRange: [round(p.feerateRange[0]), round(p.feerateRange[1])], medianFeerate: round(p.medianFeerate) })),
     projectedBlocksTotal: projected.length,
   };
