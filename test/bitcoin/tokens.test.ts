@@ -199,11 +199,13 @@ describe('the skills', () => {
     await expect(bitcoinStakingSkill.admit!({ limit: 5 }, { bitcoin: { ...source, index: unread } } as unknown as SkillContext)).rejects.toMatchObject({ code: 'upstream_unavailable' });
   });
 
-  it('says it is not available when the index began after the chain\'s start', async () => {
+  it('refuses before payment, and says it is not available, when the index began after the chain\'s start', async () => {
     const late = new BitcoinIndexer({ esplora, prices: btc.prices, entities: btc.entities, observers: bitcoinObservers(), from: { blocksBehindTip: 20 } });
     await late.sync();
     const lateCtx = { bitcoin: { ...source, index: late } } as unknown as SkillContext;
-    await brc20AnalyticsSkill.admit!({ limit: 5 }, lateCtx);
+    for (const skill of [brc20AnalyticsSkill, runesAnalyticsSkill, bitcoinStakingSkill] as const) {
+      await expect(skill.admit!({ limit: 5 }, lateCtx), skill.id).rejects.toMatchObject({ code: 'domain_disabled', message: expect.stringContaining(`began reading at height ${labels.tipHeight - 20}`) });
+    }
     for (const skill of [brc20AnalyticsSkill, runesAnalyticsSkill, bitcoinStakingSkill] as const) {
       const r = await (skill.handler as (i: { limit: number }, c: SkillContext) => Promise<{ available: boolean; reason?: string; blockRange: { from: number } }>)({ limit: 5 }, lateCtx);
       expect(r.available, skill.id).toBe(false);

@@ -1,8 +1,8 @@
 /**
  * How the token and staking skills read their observer: admission (before payment) checks that a
  * Bitcoin chain, its index and the observer are there and that the index has reached the tip once;
- * the answer then says which blocks it covers (provenance), and is `available: false` when the
- * index began after the protocol's first block, so supplies and balances would be partial.
+ * the answer then says which blocks it covers (provenance). An index that began after the
+ * protocol's first block is refused before payment: supplies and balances would be partial.
  */
 import { iso, type BitcoinProvenance } from '../../../indexer/bitcoin/provenance.js';
 import type { SkillContext } from '../../context.js';
@@ -24,8 +24,12 @@ export interface CoveredObserver extends BitcoinTxObserver {
   readonly coverage: ObserverCoverage;
 }
 
-/** Refuses, before payment, a call this deployment cannot answer from its Bitcoin index. */
-export function admitObserver(ctx: SkillContext, name: string, title: string): void {
+/**
+ * Refuses, before payment, a call this deployment cannot answer from its Bitcoin index: no
+ * chain, no index or plug-in, the index still reading, or an index that began after the
+ * protocol did (its totals would be partial: never sold).
+ */
+export async function admitObserver(ctx: SkillContext, name: string, title: string, protocol: Protocol): Promise<void> {
   const bitcoin = ctx.bitcoin;
   if (!bitcoin) throw new SibylError('domain_disabled', `${title} reads a Bitcoin chain, and this deployment has none (BITCOIN=off and no BITCOIN_ESPLORA_URL); nothing was charged`, { reason: 'domain_disabled' });
   const index = bitcoin.index;
@@ -34,6 +38,8 @@ export function admitObserver(ctx: SkillContext, name: string, title: string): v
   if (index.syncedAt() === null || index.indexedHeight() === null) {
     throw new SibylError('upstream_unavailable', `the Bitcoin index is still reading the chain through ${index.esploraUrl} (at height ${index.indexedHeight() ?? 'none yet'}); try again shortly. Nothing was charged`);
   }
+  const gap = await coverageGap(bitcoin, index.observer<CoveredObserver>(name)!.coverage, protocol);
+  if (gap) throw new SibylError('domain_disabled', `${gap}; nothing was charged`, { reason: 'history_partial' });
 }
 
 /** The observer of an admitted call. */
