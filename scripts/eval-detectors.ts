@@ -28,6 +28,13 @@ import { parseAbiItem, type Address } from 'viem';
 import { EmbeddedSocialFeed } from '../world/social/embedded.js';
 import { shillFlagsOver } from '../skills/intel/social-hype.js';
 import { postTone } from '../skills/intel/social.js';
+import { evmAccountExposure } from '../skills/intel/quantum/exposure-evm.js';
+import { parsedAddress } from '../skills/intel/quantum/exposure-address.js';
+import { bitcoinExposure, bitcoinTip } from '../skills/intel/quantum/exposure-bitcoin.js';
+import { EsploraClient } from '../chain/esplora.js';
+import { startEmbeddedBitcoin } from '../world/bitcoin/index.js';
+import { worldOrigin } from '../world/index.js';
+import { ReferencePaths } from '../world/reference.js';
 
 const APPROVAL_EVENT = parseAbiItem('event Approval(address indexed owner, address indexed spender, uint256 value)');
 
@@ -38,6 +45,7 @@ const { values } = parseArgs({
     chains: { type: 'string', default: 'base,ethereum,bsc,arbitrum,polygon,optimism' },
     json: { type: 'boolean', default: false },
     debug: { type: 'boolean', default: false },
+    bitcoin: { type: 'boolean', default: true },
   },
 });
 const days = Number(values.days);
@@ -65,6 +73,8 @@ const scores: Record<string, Score> = {
   forgottenVaultShares: { truePositives: 0, predicted: 0, actual: 0 },
   nearLiquidation: { truePositives: 0, predicted: 0, actual: 0 },
   liquidations: { truePositives: 0, predicted: 0, actual: 0 },
+  quantumExposureEvm: { truePositives: 0, predicted: 0, actual: 0 },
+  quantumExposureBtc: { truePositives: 0, predicted: 0, actual: 0 },
 };
 const add = (name: string, predicted: Set<string>, actual: Set<string>) => {
   const s = scores[name]!;
@@ -273,8 +283,43 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
       }
     }
   }
+
+  // Quantum exposure (quantum-exposure/v1): every labelled actor scanned at the index head; a key is revealed for
+  // the roles that send (traders, bots, exchanges, LPs), never for the long-term holders, who only receive.
+  {
+    const { whales, smartMoney, snipers, sandwichers, arbitrageurs, exchanges, liquidityProviders, crossChainArbitrageurs, holders } = labels.wallets;
+    const senders = new Set([...whales, ...smartMoney, ...snipers, ...sandwichers, ...arbitrageurs, ...exchanges, ...liquidityProviders, ...crossChainArbitrageurs].map((a) => a.toLowerCase()));
+    const revealed = new Set<string>();
+    for (const a of new Set([...senders, ...holders.map((h) => h.toLowerCase())])) {
+      if ((await evmAccountExposure(chain.client, a as Address, BigInt(market.head.block), { evidence: false })).keyRevealed) revealed.add(a);
+    }
+    add('quantumExposureEvm', revealed, senders);
+  }
 });
 
+// Quantum exposure on the embedded Bitcoin chain of the same seed, read only through its Esplora API: every labelled
+// exposed address (P2PK outputs have none to scan) and every holder, trader and exchange address, scanned without the
+// evidence search; the labels (confirmed state) are the truth, so an address whose only spend is pending counts as a false positive.
+if (values.bitcoin) {
+  const origin = worldOrigin(days);
+  const btc = await startEmbeddedBitcoin({ seed: values.seed!, days, origin, reference: new ReferencePaths(values.seed!, origin), port: 0, liveBlocks: false });
+  try {
+    const esplora = new EsploraClient(btc.url);
+    const tip = await bitcoinTip(esplora);
+    const actual = new Set(btc.labels.exposed.filter((e) => !e.address.startsWith('p2pk:')).map((e) => e.address));
+    const a = btc.labels.actors;
+    const candidates = new Set([...actual, ...a.holders, ...a.traders, ...a.exchanges.flatMap((x) => [...x.cold, ...x.hot, ...x.deposits]), ...a.pools.flatMap((p) => p.addresses)]);
+    const predicted = new Set<string>();
+    for (const address of candidates) {
+      const r = await bitcoinExposure(esplora, btc.prices, parsedAddress(address) as never, { tip, evidence: false });
+      if (r.exposed) predicted.add(address);
+    }
+    if (values.debug) console.log('bitcoin exposure', 'scanned', candidates.size, 'false positives', [...predicted].filter((p) => !actual.has(p)).slice(0, 4), 'missed', [...actual].filter((p) => !predicted.has(p)).slice(0, 4));
+    add('quantumExposureBtc', predicted, actual);
+  } finally {
+    await btc.close();
+  }
+}
 
 const result = Object.fromEntries(Object.entries(scores).map(([name, s]) => [name, {
   precision: s.predicted ? s.truePositives / s.predicted : null,
