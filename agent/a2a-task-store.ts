@@ -5,11 +5,16 @@
  * cannot take at once (a paid task's answer, after its settlement) is kept in process and retried,
  * and reads see it meanwhile; a read the store does not answer at once falls back to the version
  * this instance last saw: a paid answer never fails on the store.
+ *
+ * An answer that carried secrets (keys generated for the caller, issued-secrets.ts) is returned
+ * once, in the reply that completed the task, and never kept: the task is saved with that
+ * artifact's parts replaced by a note saying so, and any other trace of the secrets stripped.
  */
-import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import type { Artifact, ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import type { Outbox } from '../payments/outbox.js';
+import { holdsIssued, redactIssued } from '../skills/issued-secrets.js';
 import type { Store } from '../store/store.js';
 
 const TASK_TTL_MS = 7 * 86_400_000;
@@ -22,6 +27,20 @@ const LOCAL_FALLBACK_MS = 500;
 const REMEMBERED = 1_000;
 const LOCAL: unique symbol = Symbol('local');
 const copy = (task: Task): Task => JSON.parse(JSON.stringify(task)) as Task;
+/** What a kept task says in place of an answer that carried secrets. */
+export const ANSWER_NOT_KEPT = 'This answer carried secret key material. It was returned once, in the reply that completed this task, and Sibyl keeps no copy: it cannot be fetched again.';
+
+/** The task as it may be kept: artifacts holding issued secrets reduced to a note, other traces stripped. */
+export function keepable(task: Task): Task {
+  const text = JSON.stringify(task);
+  if (!holdsIssued(text)) return JSON.parse(text) as Task;
+  const artifacts = (task.artifacts ?? []).map((a): Artifact => (holdsIssued(JSON.stringify(a)) ? {
+    ...a,
+    parts: [{ content: { $case: 'text', value: ANSWER_NOT_KEPT }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+    metadata: { ...a.metadata, 'sibyl.answerNotKept': true },
+  } : a));
+  return JSON.parse(redactIssued(JSON.stringify({ ...task, artifacts }))) as Task;
+}
 
 export class StoreTaskStore implements TaskStore {
   /** The newest version of each task not yet written. */
@@ -35,14 +54,14 @@ export class StoreTaskStore implements TaskStore {
   ) {}
 
   async save(task: Task): Promise<void> {
-    if (!this.outbox) return this.write(task);
-    // A copy as the store would keep it: the caller may go on changing its object.
-    const saved = copy(task);
+    // A copy as the store may keep it (the caller may go on changing its object, and returns the original).
+    const saved = keepable(task);
+    if (!this.outbox) return this.write(saved);
     this.unsaved.set(task.id, saved);
     this.remember(saved);
     await this.outbox.submit('a2a-task', { taskId: task.id }, async () => {
       // Always the newest version: a retry never puts an older state back.
-      const current = this.unsaved.get(task.id) ?? task;
+      const current = this.unsaved.get(task.id) ?? saved;
       await this.write(current);
       if (this.unsaved.get(task.id) === current) this.unsaved.delete(task.id);
     });

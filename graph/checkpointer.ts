@@ -7,6 +7,10 @@
  * `<p>:cp` (hash id → checkpoint, metadata, parent), `<p>:w:<id>` (hash of that checkpoint's
  * pending writes). Only the newest KEEP_CHECKPOINTS of a thread are kept: a room needs its
  * latest state, not its whole past.
+ *
+ * Secrets an answer carried (keys generated for the caller, issued-secrets.ts) are stripped by
+ * value from everything written, a turn's tool results and written answer included: the caller
+ * gets them in the reply, the room keeps none.
  */
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
@@ -14,6 +18,7 @@ import {
   type Checkpoint, type CheckpointListOptions, type CheckpointMetadata, type CheckpointPendingWrite, type CheckpointTuple,
   type PendingWrite, type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
+import { redactIssued, redactIssuedBytes } from '../skills/issued-secrets.js';
 import type { Store } from '../store/store.js';
 
 export const KEEP_CHECKPOINTS = 12;
@@ -175,8 +180,9 @@ function keys(threadId: string, ns: string) {
   return { ids: `${p}:ids`, checkpoints: `${p}:cp`, sequence: `${p}:seq`, writes: (id: string) => `${p}:w:${id}` };
 }
 
+/** A serialised value as stored: issued secrets stripped, bytes in base64. */
 function encode([type, data]: [string, Uint8Array | string]): [string, string] {
-  return [type, typeof data === 'string' ? `s:${data}` : `b:${Buffer.from(data).toString('base64')}`];
+  return [type, typeof data === 'string' ? `s:${redactIssued(data)}` : `b:${Buffer.from(redactIssuedBytes(data)).toString('base64')}`];
 }
 
 function decode([type, data]: [string, string]): [string, Uint8Array | string] {

@@ -3,11 +3,17 @@
  * (report-graph.ts), which is compiled once and shared by every request. A room is a
  * checkpointed thread; one turn at a time per room. The whole turn has a time budget; the
  * answer is bounded and scrubbed of every configured secret.
+ *
+ * Secrets a skill issued (keys generated for the caller) reach the caller only in the answer's
+ * results: the model's tool messages and the written answer carry them stripped (a model is
+ * never sent a caller's key), and the room's checkpointer strips them from the tool outcomes it
+ * keeps (graph/checkpointer.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from '@langchain/core/messages';
 import { Overwrite, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { SibylError } from '../skills/errors.js';
+import { redactIssued } from '../skills/issued-secrets.js';
 import type { ReportRunner, SkillContext } from '../skills/context.js';
 import type { Skill } from '../skills/registry.js';
 import type { Store } from '../store/store.js';
@@ -170,7 +176,7 @@ export class ReportAgent implements ReportRunner {
   }
 
   private scrub(text: string): string {
-    let out = text;
+    let out = redactIssued(text);
     for (const secret of this.options.secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
     return out;
   }

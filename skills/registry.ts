@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { checkedHandler } from './output-check.js';
+import { notingSecrets } from './issued-secrets.js';
 import { assertUsdPrice, usdToAtomic, type UsdPrice } from './money.js';
 import type { SkillContext } from './context.js';
 
@@ -85,6 +86,12 @@ export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = 
    * their result's shape alone.
    */
   readonly summarize?: (result: any) => string;
+  /**
+   * Set on a skill whose answers carry secrets (keys generated for the caller): the fields, by
+   * name at any depth, that hold them. Such an answer is returned once and never kept: its
+   * values there are stripped, by value, from whatever persists an answer (issued-secrets.ts).
+   */
+  readonly secretFields?: readonly string[];
 }
 
 export interface CatalogEntry {
@@ -127,7 +134,7 @@ export function defineSkill<S extends z.ZodObject, O extends z.ZodObject = z.Zod
   if (free && (def.httpPath || def.catalog)) throw new Error(`free skill ${def.id} cannot have a paid route or catalogue entry`);
   return {
     ...def,
-    handler: checkedHandler(def.id, def.output, def.handler),
+    handler: notingSecrets(def.secretFields, checkedHandler(def.id, def.output, def.handler)),
     quote(input, list = 'http') {
       if (list === 'catalog' && def.catalogPrice) return usdToAtomic(def.catalogPrice);
       const matches = variants.filter((v) => Object.entries(v.when).every(([k, want]) => (input as Record<string, unknown>)[k] === want));

@@ -43,6 +43,9 @@ export async function withSeeds<T>(ctx: SkillContext, generate: (seeds: SeedSour
   }
 }
 
+/** The fields of a key pair's answer that hold secrets: returned once, never kept (issued-secrets.ts). */
+export const KEY_PAIR_SECRETS = ['secretKey', 'seed'] as const;
+
 const keyPairShape = {
   ...multiChainProvenanceShape,
   encoding: z.enum(['hex', 'base64']).describe('How publicKey, secretKey and seed are encoded.'),
@@ -70,6 +73,7 @@ export const quantumEncryptionKeySkill = defineSkill({
   price: '1.00',
   toolName: 'quantum_encryption_key',
   surfaces: ['a2a', 'mcp', 'agent'],
+  secretFields: KEY_PAIR_SECRETS,
   output: z.object({
     ...keyPairShape,
     algorithm: z.object({
@@ -118,6 +122,7 @@ export const quantumSigningKeySkill = defineSkill({
   price: '1.50',
   toolName: 'quantum_signing_key',
   surfaces: ['a2a', 'mcp', 'agent'],
+  secretFields: KEY_PAIR_SECRETS,
   output: z.object({
     ...keyPairShape,
     algorithm: z.object({

@@ -8,7 +8,7 @@ import { encode, fingerprint, SIGNING_SCHEMES } from '../intel/quantum/pqc-keys.
 import { hybridWallet, secp256k1Secret } from '../intel/quantum/pqc-keys-wallet.js';
 import { isoTime, multiChainProvenanceShape } from '../outputs.js';
 import { defineSkill } from '../registry.js';
-import { entropyShape, generatedProvenance, ONCE, withSeeds } from './keys.js';
+import { entropyShape, generatedProvenance, KEY_PAIR_SECRETS, ONCE, withSeeds } from './keys.js';
 
 const ML_DSA_65 = SIGNING_SCHEMES['ml-dsa-65'];
 
@@ -24,6 +24,8 @@ export const quantumWalletGenerationSkill = defineSkill({
   price: '2.00',
   toolName: 'quantum_wallet_generation',
   surfaces: ['a2a', 'mcp', 'agent'],
+  // The WIF also sits inside the descriptors: stripped there too, by value.
+  secretFields: ['privateKey', 'wif', ...KEY_PAIR_SECRETS],
   catalog: { rateLimitPerMinute: 5, timeTargetSeconds: 120 },
   output: z.object({
     ...multiChainProvenanceShape,

@@ -131,19 +131,28 @@ describe('generated keys are returned once, never stored or logged', () => {
     expect(await leaks(secrets)).toEqual([]);
   });
 
-  it('over A2A JSON-RPC: message/send, paid, completes with the key and leaves none in the task store', { timeout: 60_000 }, async () => {
-    const call = async (params: unknown) => json(await postJson(`${sibyl.url}/a2a`, { jsonrpc: '2.0', id: 1, method: 'message/send', params }));
-    const { key } = await fundedPayer('5');
-    const asked = await call({ message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { skill: 'quantum-encryption-key', params: {} } }] } });
-    expect(asked.result.status.state, JSON.stringify(asked).slice(0, 300)).toBe('input-required');
-    const accepted = asked.result.status.message.metadata[X402_META.required].accepts[0];
-    const { payload } = await signedPayment({ key, payTo: accepted.payTo, amount: BigInt(accepted.amount), version: 1 });
-    const done = await call({ message: { kind: 'message', messageId: randomUUID(), role: 'user', taskId: asked.result.id, contextId: asked.result.contextId, parts: [{ kind: 'text', text: 'paid' }], metadata: { [X402_META.status]: 'payment-submitted', [X402_META.payload]: payload } } });
-    expect(done.result.status.state, JSON.stringify(done).slice(0, 300)).toBe('completed');
-    const secrets = secretsOf(done.result);
-    expect(secrets.length).toBeGreaterThanOrEqual(2);
-    await sibyl.outbox.drained(2_000);
-    expect(await leaks(secrets)).toEqual([]);
+  it('over A2A JSON-RPC: message/send, paid, completes with the key; the kept task says it was returned once', { timeout: 90_000 }, async () => {
+    const call = async (method: string, params: unknown) => json(await postJson(`${sibyl.url}/a2a`, { jsonrpc: '2.0', id: 1, method, params }));
+    const { key } = await fundedPayer('10');
+    // A skill named in a data part, and a key asked for in words (the report agent, in the context's room).
+    for (const part of [{ kind: 'data', data: { skill: 'quantum-encryption-key', params: {} } }, { kind: 'text', text: 'Make me a quantum-resistant encryption key' }]) {
+      const asked = await call('message/send', { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [part] } });
+      expect(asked.result.status.state, JSON.stringify(asked).slice(0, 300)).toBe('input-required');
+      const accepted = asked.result.status.message.metadata[X402_META.required].accepts[0];
+      const { payload } = await signedPayment({ key, payTo: accepted.payTo, amount: BigInt(accepted.amount), version: 1 });
+      const done = await call('message/send', { message: { kind: 'message', messageId: randomUUID(), role: 'user', taskId: asked.result.id, contextId: asked.result.contextId, parts: [{ kind: 'text', text: 'paid' }], metadata: { [X402_META.status]: 'payment-submitted', [X402_META.payload]: payload } } });
+      expect(done.result.status.state, JSON.stringify(done).slice(0, 300)).toBe('completed');
+      const secrets = secretsOf(done.result);
+      expect(secrets.length, part.kind).toBeGreaterThanOrEqual(2);
+      await sibyl.outbox.drained(2_000);
+      expect(await leaks(secrets), part.kind).toEqual([]);
+      // The task itself is kept (in the store, not only in this instance), its answer replaced by what became of it.
+      expect((await storeEntries()).some(([k]) => k === `a2a:task:${done.result.id}`)).toBe(true);
+      const got = await call('tasks/get', { id: done.result.id });
+      expect(got.result.status.state).toBe('completed');
+      expect(secretsOf(got.result)).toEqual([]);
+      expect(JSON.stringify(got.result.artifacts)).toContain('returned once');
+    }
   });
 
   it('as the MCP tool generate_quantum_key (kind wallet), paid from credits', { timeout: 60_000 }, async () => {
@@ -176,6 +185,9 @@ describe('generated keys are returned once, never stored or logged', () => {
     expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
     const secrets = secretsOf(body.response);
     expect(secrets.length, JSON.stringify(body.response).slice(0, 300)).toBeGreaterThanOrEqual(2);
+    // The room was kept (the search covers its checkpoints), only without the key.
+    const room = body.response.roomId as string;
+    expect((await storeEntries()).some(([k]) => k.startsWith(`agent:room:${room}:`) && k.endsWith(':cp'))).toBe(true);
     expect(await leaks(secrets)).toEqual([]);
   });
 });
