@@ -6,7 +6,7 @@
  * custody": Sibyl never signs or sends.
  */
 import { z } from 'zod';
-import type { Address } from 'viem';
+import { getAddress, type Address } from 'viem';
 import type { SkillContext } from '../context.js';
 import { SibylError } from '../errors.js';
 import { parseAddress, parsedAddress, type ParsedAddress } from '../intel/quantum/exposure-address.js';
@@ -158,9 +158,11 @@ async function planEvm(ctx: SkillContext, address: Address, c: ChainExposure, ba
     'After they confirm, the exposed account holds nothing: retire it and revoke its token approvals.',
   ];
   if (!given) return { ...base, destination: { address: PLACEHOLDER.evm, placeholder: true, fresh: null, kind: null, upgradeable: null, note: `no destinations.${c.chain} given: replace the marker with your contract wallet (or a never-used account) and ask again for the transactions` }, steps };
-  const check = await checkEvmDestination(chain.client, address, given as Address);
+  // Any case is taken (a mistyped checksum is not a different account).
+  const dest = getAddress(given.toLowerCase());
+  const check = await checkEvmDestination(chain.client, address, dest);
   const destination = { address: check.address, placeholder: false, fresh: check.fresh, kind: check.kind, upgradeable: check.upgradeable, note: check.note };
   if (!check.fresh) return { ...base, destination, steps, blocked: check.note };
-  const { txs, notes } = await evmSweepTxs(chain.client, chain.spec.chainId, chain.spec.nativeSymbol, address, given as Address, c.holdings);
+  const { txs, notes } = await evmSweepTxs(chain.client, chain.spec.chainId, chain.spec.nativeSymbol, address, dest, c.holdings);
   return { ...base, destination, steps: [...steps, ...notes], transactions: txs, blocked: txs.length ? null : 'nothing left to move at the latest block' };
 }
