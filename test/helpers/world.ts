@@ -13,7 +13,7 @@ import { viemChain } from '../../chain/runtime.js';
 import { decodeGenesis, encodeGenesis } from '../../world/cache.js';
 import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
 import type { WorldLabels } from '../../world/labels.js';
-import { fundedPayer, payingFetch, startTestSibyl, type TestSibyl } from './sibyl.js';
+import { fundedPayer, payingFetch, startTestSibyl, type TestServerOptions, type TestSibyl } from './sibyl.js';
 
 export interface WorldSibyl {
   devnet: Devnet;
@@ -46,7 +46,7 @@ export const SHARED_WORLD = { seed: 'sec-b', days: 3 } as const;
  * the first file to ask (in any worker) builds it and dumps the chain; every file then starts
  * its own anvil from that dump, so what one file's payments change no other file sees.
  */
-export async function startSharedWorldSibyl(env: Record<string, string> = {}): Promise<WorldSibyl> {
+export async function startSharedWorldSibyl(env: Record<string, string> = {}, options: Omit<TestServerOptions, 'rpcUrls' | 'env'> = {}): Promise<WorldSibyl> {
   const built = await sharedWorld();
   const devnet = await startDevnet({ chains: ['base'], basePort: 0, fifo: true, restore: { base: { stateFile: built.stateFile, genesis: built.genesis } } });
   try {
@@ -55,7 +55,7 @@ export async function startSharedWorldSibyl(env: Record<string, string> = {}): P
     const set = await fetch(devnet.chains[0]!.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_autoImpersonateAccount', params: [true] }) });
     const answer = (await set.json()) as { error?: unknown };
     if (answer.error) throw new Error(`anvil_autoImpersonateAccount: ${JSON.stringify(answer.error)}`);
-    return await serveWorld(devnet, built.labels, env);
+    return await serveWorld(devnet, built.labels, env, options);
   } catch (err) {
     await devnet.stop();
     throw err;
@@ -116,9 +116,9 @@ async function buildSharedWorld(dir: string, meta: string): Promise<void> {
   }
 }
 
-async function serveWorld(devnet: Devnet, labels: WorldLabels, env: Record<string, string>): Promise<WorldSibyl> {
+async function serveWorld(devnet: Devnet, labels: WorldLabels, env: Record<string, string>, options: Omit<TestServerOptions, 'rpcUrls' | 'env'> = {}): Promise<WorldSibyl> {
   const rpcUrl = devnet.chains[0]!.rpcUrl;
-  const sibyl = await startTestSibyl({ rpcUrls: { base: rpcUrl }, env });
+  const sibyl = await startTestSibyl({ ...options, rpcUrls: { base: rpcUrl }, env });
   const client = createPublicClient({ chain: viemChain('base', rpcUrl), transport: http(rpcUrl), pollingInterval: 50 }) as PublicClient;
   const { key } = await fundedPayer('50', rpcUrl);
   const pay = payingFetch(key);
