@@ -41,7 +41,13 @@ export const bitcoinMempoolSkill = defineSkill({
       recentFullnessPct: z.number().describe('Recent blocks\' average vsize / capacity.'),
       backlogVsRecentAverage: z.number().nullable().describe('Mempool vsize / recent average block vsize: blocks at the recent pace.'),
     }),
-    recommendations: z.array(z.object({ targetBlocks: z.number().int(), feerate, serverEstimate: feerate.nullable().describe('The Esplora server\'s /fee-estimates for the same target.') })),
+    recommendations: z.array(z.object({
+      targetBlocks: z.number().int(),
+      feerate: feerate.describe('What to pay: the higher of the two below.'),
+      fromMempool: feerate.describe('Where the vsize already waiting and paying more fills the target blocks.'),
+      fromRecentBlocks: feerate.nullable().describe('What recent full blocks cleared at (for transactions still to arrive); null without an index at the tip.'),
+      serverEstimate: feerate.nullable().describe('The Esplora server\'s /fee-estimates for the same target.'),
+    })),
     projectedBlocks: z.array(z.object({
       index: z.number().int(), vsize: z.number().int(),
       feerateRange: z.tuple([feerate, feerate]).describe('Lowest and highest feerate (histogram bucket bounds).'),
