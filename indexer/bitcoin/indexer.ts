@@ -10,7 +10,7 @@
  * heights whose hash the API still agrees with), unwinds the ledger and tells every observer to
  * forget from there, then reads the new branch. Deeper than its undo depth, it starts over.
  */
-import type { Esplora, EsploraBlock, EsploraTx } from '../../chain/esplora.js';
+import { EsploraUnavailableError, type Esplora, type EsploraBlock, type EsploraTx } from '../../chain/esplora.js';
 import type { BitcoinDay, BitcoinEntity, BitcoinIndex, BitcoinTxObserver, BtcPrices, IndexedBlock, IndexedUtxo } from '../../skills/bitcoin/source.js';
 import { summariseDays } from './days.js';
 import { Ledger } from './ledger.js';
@@ -35,6 +35,8 @@ export interface BitcoinIndexerOptions {
 }
 
 const PAGE = 25;
+/** Rounds of a sync that may meet a changed chain without reading a block before it gives up. */
+const MAX_STALLED_ROUNDS = 5;
 /** Headers per GET /blocks/:start_height (Esplora's page). */
 const HEADER_PAGE = 10;
 
@@ -153,7 +155,11 @@ export class BitcoinIndexer implements BitcoinIndex {
   }
 
   private async catchUp(): Promise<void> {
-    for (;;) {
+    // Rounds that met a changing chain without reading a block: an API that keeps contradicting itself is not followed forever.
+    let stalled = 0;
+    for (;; stalled++) {
+      if (stalled > MAX_STALLED_ROUNDS) throw new EsploraUnavailableError(this.esploraUrl, `the chain kept changing under the index (${stalled} rounds without a block read)`);
+      const before = this.blocksApplied;
       const tipHash = await this.esplora.tipHash();
       if (tipHash === this.indexedTip()?.hash) return;
       const tipHeight = await this.esplora.tipHeight();
@@ -167,8 +173,12 @@ export class BitcoinIndexer implements BitcoinIndex {
         await this.unwindToFork();
         continue;
       }
-      if (!(await this.readTo(tipHeight))) continue; // a reorganisation was unwound: read the new branch
+      if (!(await this.readTo(tipHeight))) {
+        if (this.blocksApplied > before) stalled = -1;
+        continue; // a reorganisation was unwound, or the tip moved: read the new branch
+      }
       if ((this.indexedHeight() ?? -1) >= tipHeight) return;
+      stalled = -1;
     }
   }
 
@@ -214,7 +224,14 @@ export class BitcoinIndexer implements BitcoinIndex {
 
   private applyBlock({ block, txs }: FetchedBlock): void {
     this.ledger.apply(block, txs);
-    for (const ob of this.observers.values()) ob.onBlock(block, txs);
+    // A failing plug-in must not stop the index (nor the other plug-ins): it is reported, and keeps its own consistency.
+    for (const ob of this.observers.values()) {
+      try {
+        ob.onBlock(block, txs);
+      } catch (err) {
+        this.o.onError?.(new Error(`Bitcoin observer ${ob.name} failed on block ${block.height}: ${(err as Error).message}`));
+      }
+    }
     this.blocksApplied++;
     this.daysCache = null;
   }

@@ -4,7 +4,7 @@
  * addresses, dormant supply, and a reorganisation unwound (observers told to forget).
  */
 import { describe, expect, it } from 'vitest';
-import type { EsploraBlock, EsploraTx } from '../../chain/esplora.js';
+import { EsploraUnavailableError, type EsploraBlock, type EsploraTx } from '../../chain/esplora.js';
 import type { BitcoinTxObserver, BtcPrices } from '../../skills/bitcoin/source.js';
 import { BitcoinIndexer } from '../../indexer/bitcoin/indexer.js';
 import { TestChain, type TestBlock } from '../../indexer/bitcoin/test-chain.js';
@@ -196,5 +196,20 @@ describe('BitcoinIndexer on a hand-made chain', () => {
     await plain.sync();
     expect(idx.days()).toEqual(plain.days());
     expect(idx.blocks()).toEqual(plain.blocks());
+  });
+
+  it('goes on past a failing plug-in (reported), and gives up on an API that keeps contradicting itself', async () => {
+    const errors: string[] = [];
+    const broken: BitcoinTxObserver = { name: 'broken', onBlock: (b) => { if (b.height === 1) throw new Error('bad script'); } };
+    const rec = new Recorder();
+    const idx = indexOf(new TestChain(BLOCKS), { observers: [broken, rec], onError: (e) => errors.push(e.message) });
+    await idx.sync();
+    expect(idx.indexedHeight()).toBe(3);
+    expect(rec.seen).toEqual([0, 1, 2, 3]);
+    expect(errors).toEqual(['Bitcoin observer broken failed on block 1: bad script']);
+    // The API says the tip is at 3 but has no block there.
+    const liar = new TestChain(BLOCKS);
+    liar.blockHashAt = async (h: number) => (h === 3 ? null : liar.main[h] ?? null);
+    await expect(indexOf(liar).sync()).rejects.toBeInstanceOf(EsploraUnavailableError);
   });
 });
