@@ -14,14 +14,26 @@ import { SibylError } from '../../skills/errors.js';
 import { assertAnswer } from '../../skills/output-check.js';
 import type { Skill } from '../../skills/registry.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+import { startTestBitcoin, type TestBitcoin } from '../helpers/bitcoin.js';
+import { startQrngStub, type QrngStub } from '../helpers/qrng-stub.js';
 
 const registry = createRegistry();
 let w: WorldSibyl;
+let bitcoin: TestBitcoin;
+let qrng: QrngStub;
 
 beforeAll(async () => {
-  w = await startSharedWorldSibyl();
+  // The Bitcoin skills read an embedded chain by its Esplora API; quantum randomness a loopback QRNG.
+  [bitcoin, qrng] = await Promise.all([startTestBitcoin('outputs-btc'), startQrngStub()]);
+  w = await startSharedWorldSibyl({ QRNG_URL: qrng.url }, { bitcoin: bitcoin.source });
 }, 120_000);
-afterAll(() => w?.close());
+afterAll(async () => {
+  await w?.close();
+  await qrng?.close();
+  await bitcoin?.close();
+});
+
+const exposedBtc = () => bitcoin.chain.labels.exposed.find((e) => e.why === 'reused-after-spend')!.address;
 
 async function run(skill: Skill, body: Record<string, unknown>) {
   const input = skill.input.parse(body);
@@ -54,6 +66,21 @@ describe('every working skill answers its output schema', () => {
     const bodies: Record<string, Record<string, unknown>> = {
       'whale-tracking': { chain: 'base', limit: 5, timeperiod: '30d' },
       'bitcoin-bridge-comparison': { limit: 10 },
+      'bitcoin-mempool-intelligence': { limit: 3 },
+      'bitcoin-onchain-analytics': { limit: 5 },
+      'brc20-analytics': { limit: 5 },
+      'runes-analytics': { limit: 5 },
+      'bitcoin-staking-analysis': { limit: 5 },
+      'pqc-wallet-scan': { address: exposedBtc() },
+      'pqc-readiness-assessment': {},
+      'pqc-migration-planner': { address: wallet },
+      'quantum-portfolio-monitor': { addresses: [wallet, exposedBtc()] },
+      'crqc-proximity-benchmark': {},
+      'quantum-hardware-qrng': { bytes: 16 },
+      'quantum-encryption-key': {},
+      'quantum-signing-key': {},
+      'quantum-wallet-generation': {},
+      'bitcoin-cycle-position': {},
       'latest-pairs': list,
       'wallet-portfolio': { walletAddress: wallet, chain: 'base' },
       tokenchart: { ...token, forecast: true },
