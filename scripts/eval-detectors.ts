@@ -1,5 +1,5 @@
 /**
- * `npm run eval:detectors -- --seed N [--days D] [--chains base,ethereum] [--json]`: builds the
+ * `npm run eval:detectors -- --seed N [--days D] [--chains base,ethereum] [--json] [--skip-bitcoin]`: builds the
  * world for a seed, indexes it, runs the detectors over everything indexed, and prints their
  * precision and recall against the world's labels (which only this script reads).
  */
@@ -45,7 +45,7 @@ const { values } = parseArgs({
     chains: { type: 'string', default: 'base,ethereum,bsc,arbitrum,polygon,optimism' },
     json: { type: 'boolean', default: false },
     debug: { type: 'boolean', default: false },
-    bitcoin: { type: 'boolean', default: true },
+    'skip-bitcoin': { type: 'boolean', default: false },
   },
 });
 const days = Number(values.days);
@@ -300,7 +300,7 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
 // Quantum exposure on the embedded Bitcoin chain of the same seed, read only through its Esplora API: every labelled
 // exposed address (P2PK outputs have none to scan) and every holder, trader and exchange address, scanned without the
 // evidence search; the labels (confirmed state) are the truth, so an address whose only spend is pending counts as a false positive.
-if (values.bitcoin) {
+if (!values['skip-bitcoin']) {
   const origin = worldOrigin(days);
   const btc = await startEmbeddedBitcoin({ seed: values.seed!, days, origin, reference: new ReferencePaths(values.seed!, origin), port: 0, liveBlocks: false });
   try {
