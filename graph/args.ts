@@ -6,16 +6,18 @@
  */
 import { CHAINS, CHAIN_NAMES } from '../chain/chains.js';
 import { canonicalAsset } from '../skills/intel/resolve.js';
-import { stem, type PromptFacts } from './facts.js';
+import { stem, termParts, type AddressKind, type AddressMention, type PromptFacts } from './facts.js';
 import type { AgentTool, JsonSchemaProperty } from './tools.js';
 
 export interface FieldRole {
-  readonly kind: 'chain' | 'chains' | 'period' | 'candle' | 'address' | 'txHash' | 'symbol' | 'amount' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
+  readonly kind: 'chain' | 'chains' | 'period' | 'candle' | 'address' | 'addresses' | 'txHash' | 'symbol' | 'amount' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
   readonly required: boolean;
   /** Allowed values of an enum field. */
   readonly values?: readonly string[];
   /** An address field that also takes a ticker symbol. */
   readonly acceptsSymbol?: boolean;
+  /** The kinds of address an address (or address-list) field takes. */
+  readonly accepts?: readonly AddressKind[];
   readonly minimum?: number;
   readonly maximum?: number;
 }
@@ -35,16 +37,50 @@ export function classifyFields(tool: AgentTool): Map<string, FieldRole> {
   return roles;
 }
 
+/** Chains outside the EVM catalogue that a chain field may also list (the exposure scans read Bitcoin). */
+export const OTHER_CHAINS: readonly string[] = ['bitcoin'];
+const isChainList = (values: readonly string[]) =>
+  values.some((v) => (CHAIN_NAMES as readonly string[]).includes(v)) && values.every((v) => (CHAIN_NAMES as readonly string[]).includes(v) || OTHER_CHAINS.includes(v));
+
+/** What an address field's pattern lets through, tried on one written example of each kind. */
+const ADDRESS_SAMPLES: Record<AddressKind | 'symbol', string> = {
+  evm: `0x${'ab'.repeat(20)}`,
+  bitcoin: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  symbol: 'USDC',
+};
+const ADDRESS_KINDS: readonly AddressKind[] = ['evm', 'bitcoin'];
+
+function patternAccepts(pattern: string, sample: string): boolean {
+  try {
+    return new RegExp(pattern).test(sample);
+  } catch {
+    return false;
+  }
+}
+
+/** A field named for an address ("address", "walletAddress", "owner"...) whose schema leaves the format to the skill. */
+const ADDRESS_NAME = /address$|^address|^wallet$/i;
+/** An array field named for a list of addresses ("addresses", "wallets", "watchlist"). */
+const ADDRESS_LIST_NAME = /addresses$|^wallets$|^watch/i;
+
 function classify(name: string, p: JsonSchemaProperty): Omit<FieldRole, 'required'> {
   const values = p.enum?.map(String);
   const range = { ...(p.minimum !== undefined && { minimum: p.minimum }), ...(p.maximum !== undefined && { maximum: p.maximum }) };
-  if (values?.length && values.every((v) => (CHAIN_NAMES as readonly string[]).includes(v))) return { kind: 'chain', values };
+  if (values?.length && isChainList(values)) return { kind: 'chain', values };
   if (values?.length && values.every((v) => durationSeconds(v) !== null)) return { kind: /timeframe|interval|candle/i.test(name) ? 'candle' : 'period', values };
   if (values?.length) return { kind: 'choice', values };
   const itemValues = p.type === 'array' ? p.items?.enum?.map(String) : undefined;
-  if (itemValues?.length && itemValues.every((v) => (CHAIN_NAMES as readonly string[]).includes(v))) return { kind: 'chains', values: itemValues };
+  if (itemValues?.length && isChainList(itemValues)) return { kind: 'chains', values: itemValues };
+  if (p.type === 'array' && p.items?.type === 'string' && !p.items.enum && ADDRESS_LIST_NAME.test(name)) {
+    const pattern = p.items.pattern;
+    return { kind: 'addresses', accepts: ADDRESS_KINDS.filter((k) => !pattern || patternAccepts(pattern, ADDRESS_SAMPLES[k])) };
+  }
   if (p.pattern?.includes('{64}')) return { kind: 'txHash' };
-  if (p.pattern?.includes('{40}')) return { kind: 'address', acceptsSymbol: /\|/.test(p.pattern) };
+  if (p.pattern?.includes('{40}')) {
+    const accepts = ADDRESS_KINDS.filter((k) => patternAccepts(p.pattern!, ADDRESS_SAMPLES[k]));
+    return { kind: 'address', acceptsSymbol: patternAccepts(p.pattern, ADDRESS_SAMPLES.symbol), accepts: accepts.length ? accepts : ['evm'] };
+  }
+  if (p.type === 'string' && !p.pattern && !values && ADDRESS_NAME.test(name)) return { kind: 'address', accepts: ADDRESS_KINDS };
   // A token quantity written as a decimal string (plans: "deposit 1000 USDC").
   if (p.type === 'string' && /amount/i.test(name)) return { kind: 'amount' };
   if (p.type === 'string' && /token|symbol|asset/i.test(name)) return { kind: 'symbol' };
@@ -65,12 +101,15 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
   const roles = classifyFields(tool);
   const args: Record<string, unknown> = {};
   const addresses = [...facts.addresses];
-  const takeAddress = (field: string): string | undefined => {
-    const cued = addresses.findIndex((a) => a.cue !== null && field.toLowerCase().includes(a.cue));
-    const index = cued >= 0 ? cued : addresses.findIndex((a) => a.cue === null || !fieldsWanting(roles, a.cue));
+  const takeAddress = (field: string, role: FieldRole): string | undefined => {
+    const fits = (a: AddressMention) => takes(role, a);
+    const cued = addresses.findIndex((a) => fits(a) && a.cue !== null && field.toLowerCase().includes(a.cue));
+    const index = cued >= 0 ? cued : addresses.findIndex((a) => fits(a) && (a.cue === null || !fieldsWanting(roles, a.cue)));
     return index >= 0 ? addresses.splice(index, 1)[0]!.value : undefined;
   };
   const windows = [...(facts.pair ?? [])];
+  // Words one by one, a compound's parts among them: "front-running" names a front-running flag.
+  const words = facts.terms.flatMap((t) => termParts(t).flat());
 
   // Address fields first, cued ones before the rest, so "wallet 0x.. token 0x.." lands right; those
   // that take only an address before those a ticker also fills ("deposit 1000 USDC from 0x..").
@@ -93,10 +132,17 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
         value = nearestDuration(role.values!, facts.candleSeconds);
         break;
       case 'address':
-        value = takeAddress(name) ?? (role.acceptsSymbol ? facts.symbols[0] : undefined);
+        value = takeAddress(name, role) ?? (role.acceptsSymbol ? facts.symbols[0] : undefined);
         break;
+      case 'addresses': {
+        // Every address the prompt lists that the field takes (a watch list), in the order written.
+        const listed = addresses.filter((a) => takes(role, a));
+        for (const a of listed) addresses.splice(addresses.indexOf(a), 1);
+        value = listed.length ? listed.map((a) => a.value) : undefined;
+        break;
+      }
       case 'symbol':
-        value = facts.symbols[0] ?? takeAddress(name);
+        value = facts.symbols[0] ?? takeAddress(name, { kind: 'address', required: false, accepts: ['evm'] });
         break;
       case 'txHash':
         value = facts.txHashes[0];
@@ -114,15 +160,15 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
         value = windows.shift();
         break;
       case 'flag':
-        value = name.split(/(?=[A-Z])|[_-]/).some((w) => facts.terms.includes(stem(w))) ? true : undefined;
+        value = name.split(/(?=[A-Z])|[_-]/).some((w) => words.includes(stem(w))) ? true : undefined;
         break;
       case 'choice':
-        value = bestChoice(role.values!, facts.terms, tool.parameters.properties[name]?.description);
+        value = bestChoice(role.values!, words, tool.parameters.properties[name]?.description);
         break;
       default:
         value = undefined;
     }
-    if (value === undefined && ['address', 'symbol', 'txHash', 'chain', 'chains'].includes(role.kind) && previous[name] !== undefined) value = previous[name];
+    if (value === undefined && ['address', 'addresses', 'symbol', 'txHash', 'chain', 'chains'].includes(role.kind) && previous[name] !== undefined) value = previous[name];
     if (value !== undefined) args[name] = clamp(value, role);
   }
   const missing = [...roles.entries()].filter(([name, role]) => role.required && args[name] === undefined).map(([name]) => name);
@@ -144,6 +190,11 @@ function homeChain(symbols: readonly string[], allowed: readonly string[]): stri
 
 function fieldsWanting(roles: ReadonlyMap<string, FieldRole>, cue: string): boolean {
   return [...roles.entries()].some(([name, r]) => r.kind === 'address' && name.toLowerCase().includes(cue));
+}
+
+/** Whether an address (or address-list) field takes this kind of address. */
+export function takes(role: FieldRole, address: Pick<AddressMention, 'kind'>): boolean {
+  return (role.kind === 'address' || role.kind === 'addresses') && (role.accepts ?? ['evm']).includes(address.kind);
 }
 
 /** The smallest allowed duration that covers the wanted one (the largest when none does). */

@@ -13,7 +13,11 @@ export interface AddressMention {
   readonly value: string;
   /** The noun right before it ("wallet", "token", "contract"...), if any. */
   readonly cue: string | null;
+  /** An EVM account (0x + 40 hex), or a Bitcoin address by its shape (bech32 bc1…, base58 1… / 3…). */
+  readonly kind: AddressKind;
 }
+
+export type AddressKind = 'evm' | 'bitcoin';
 
 export interface PromptFacts {
   readonly addresses: readonly AddressMention[];
@@ -30,12 +34,23 @@ export interface PromptFacts {
   readonly pair: readonly [number, number] | null;
   /** A quantity of a token, in its own units: "1000 USDC", "0.5 ETH", "2,500 WETH". */
   readonly amounts: readonly { readonly value: string; readonly symbol: string }[];
+  /** The prompt speaks of its own account ("my wallet", "our bitcoin address") without writing one. */
+  readonly ownAccountUnwritten: boolean;
   /** Stemmed content words, for ranking. */
   readonly terms: readonly string[];
 }
 
 const ADDRESS = /0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g;
+/**
+ * Bitcoin mainnet addresses by shape: bech32/bech32m (bc1 + the bech32 alphabet, one case) and
+ * base58check P2PKH/P2SH (1… / 3…, 26-35 characters of the base58 alphabet, a letter among them so a
+ * long number is not one). The skill checks the checksum before payment.
+ */
+const BITCOIN_ADDRESS = /(?<![A-Za-z0-9])(?:bc1[02-9ac-hj-np-z]{11,87}|BC1[02-9AC-HJ-NP-Z]{11,87}|[13](?=[1-9A-HJ-NP-Za-km-z]*[A-Za-z])[1-9A-HJ-NP-Za-km-z]{25,34})(?![A-Za-z0-9])/g;
 const TX_HASH = /0x[0-9a-fA-F]{64}(?![0-9a-fA-F])/g;
+const OWN_ACCOUNT = /\b(?:my|our)\s+(?:[a-z-]+\s+)?(?:wallets?|address(?:es)?|accounts?)\b/i;
+/** Units and abbreviations written for the word the registry uses ("sat/vB" is satoshis per vbyte). */
+const ABBREVIATIONS: Record<string, string> = { vb: 'vbyte', vbytes: 'vbyte', vsize: 'vbyte', satoshi: 'sats', satoshis: 'sats' };
 const ADDRESS_CUES = ['wallet', 'address', 'token', 'contract', 'pool', 'pair', 'account', 'deployer', 'creator', 'holder', 'trader'];
 
 const UNIT_SECONDS: Record<string, number> = {
@@ -71,8 +86,14 @@ const CHAIN_WORDS: ReadonlyMap<string, ChainName> = new Map(
 export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = new Set()): PromptFacts {
   const txHashes = [...prompt.matchAll(TX_HASH)].map((m) => m[0].toLowerCase());
   const withoutHashes = prompt.replace(TX_HASH, ' ');
-  const addresses = [...withoutHashes.matchAll(ADDRESS)].map((m) => ({ value: m[0].toLowerCase(), cue: cueBefore(withoutHashes.slice(0, m.index)) }));
-  const text = withoutHashes.replace(ADDRESS, ' ');
+  // Both kinds in the order written; bech32 is case-insensitive (written lower-case), base58 is not.
+  const addresses = [
+    ...[...withoutHashes.matchAll(ADDRESS)].map((m) => ({ at: m.index, value: m[0].toLowerCase(), kind: 'evm' as const })),
+    ...[...withoutHashes.matchAll(BITCOIN_ADDRESS)].map((m) => ({ at: m.index, value: /^bc1/i.test(m[0]) ? m[0].toLowerCase() : m[0], kind: 'bitcoin' as const })),
+  ]
+    .sort((a, b) => a.at - b.at)
+    .map(({ at, value, kind }) => ({ value, cue: cueBefore(withoutHashes.slice(0, at)) ?? cueAfter(withoutHashes.slice(at + value.length)), kind }));
+  const text = withoutHashes.replace(ADDRESS, ' ').replace(BITCOIN_ADDRESS, ' ');
   const words = text.split(/[^A-Za-z0-9$/.%-]+/).map((w) => w.replace(/^[.%-]+|[.%-]+$/g, '')).filter(Boolean);
   const lower = words.map((w) => w.toLowerCase());
 
@@ -108,9 +129,43 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
     count: countOf(lower),
     pair: pairOf(text),
     amounts: amountsOf(text, symbols),
+    ownAccountUnwritten: !addresses.length && OWN_ACCOUNT.test(text),
     // A ticker names the subject, not the question: it must not match skills whose examples name that token.
-    terms: lower.filter((w) => w.length > 1 && /[a-z]/.test(w) && !/^\d+[a-z]{1,3}$/.test(w) && !STOPWORDS.has(w) && !CHAIN_WORDS.has(w) && !symbols.includes(w.replace(/^\$/, '').toUpperCase())).map(stem),
+    terms: words
+      .filter((w) => !symbols.includes(w.replace(/^\$/, '').toUpperCase()))
+      .map((w) => termOf(w, symbols, vocabulary))
+      .filter((t): t is string => t !== null),
   };
+}
+
+/**
+ * A word's term: its stem, or null when it carries no meaning for choosing a skill. A compound
+ * ("post-quantum", "sat/vB", "front-running") is one term of its parts' stems joined by '-', since
+ * the registry's words are split so ("ml-kem" → ml, kem); a name with its number ("BRC-20") is the
+ * name or both together ("brc|brc20"). A ticker in a compound ("ETH/USDC") is a ticker, not a word.
+ */
+function termOf(word: string, symbols: readonly string[], vocabulary: ReadonlySet<string>): string | null {
+  const parts = word.split(/[-/]+/).filter(Boolean);
+  if (parts.length === 2 && /^[A-Za-z]+$/.test(parts[0]!) && /^\d+$/.test(parts[1]!)) {
+    const name = wordTerm(parts[0]!.toLowerCase(), symbols);
+    return name && `${name}|${stem(`${parts[0]}${parts[1]}`)}`;
+  }
+  const stems = parts
+    .filter((p) => parts.length === 1 || !/^[A-Z][A-Z0-9]{1,9}$/.test(p) || vocabulary.has(p.toLowerCase()))
+    .map((p) => wordTerm(p.toLowerCase(), symbols))
+    .filter((t): t is string => t !== null);
+  return stems.length ? stems.join('-') : null;
+}
+
+function wordTerm(word: string, symbols: readonly string[]): string | null {
+  const w = ABBREVIATIONS[word] ?? word;
+  if (w.length <= 1 || !/[a-z]/.test(w) || /^\d+[a-z]{1,3}$/.test(w) || STOPWORDS.has(w) || CHAIN_WORDS.has(w) || symbols.includes(w.toUpperCase())) return null;
+  return stem(w);
+}
+
+/** A compound term's parts, each with its alternatives: "front-run" → [[front], [run]]; "brc|brc20" → [[brc, brc20]]. */
+export function termParts(term: string): string[][] {
+  return term.split('-').map((p) => p.split('|'));
 }
 
 /**
@@ -124,6 +179,17 @@ export function stem(word: string): string {
 export function lemmaOf(word: string): string {
   for (const form of [lemmatizer.noun(word), lemmatizer.verb(word), lemmatizer.adjective(word)]) if (form !== word) return form;
   return word;
+}
+
+/**
+ * Verbs whose subject is an account: an address right before one ("did 0x.. make or lose",
+ * "what does 0x.. hold") is a wallet, not a token.
+ */
+const ACCOUNT_VERBS = new Set(['hold', 'own', 'make', 'earn', 'lose', 'buy', 'sell', 'trade', 'swap', 'send', 'receive', 'spend', 'deposit', 'withdraw', 'bridge', 'stake', 'farm', 'approve', 'sign']);
+
+function cueAfter(after: string): string | null {
+  const next = /^\s+([a-z]+)/i.exec(after)?.[1]?.toLowerCase();
+  return next && ACCOUNT_VERBS.has(lemmaOf(next)) ? 'wallet' : null;
 }
 
 function cueBefore(before: string): string | null {

@@ -73,7 +73,9 @@ export class OfflinePlanner {
     const followUp = prior && own.terms.length <= 3 && (own.chains.length > 0 || own.windowSeconds !== null || own.addresses.length > 0 || own.symbols.length > 0);
     // Of skills that fit almost as well, one the prompt gives every required argument beats one it
     // cannot run ("deposit 1000 USDC from 0x.. into the best vault": the plan that picks the vault).
-    const runnable = fits.find((r) => r.score >= (fits[0]?.score ?? 0) * CLOSE_FIT && !fillArgs(r.tool, facts, {}).missing.length);
+    // Not when the prompt is about its own account and leaves it out ("is my wallet exposed?"): that
+    // skill asks for the address rather than another answering about something else.
+    const runnable = facts.ownAccountUnwritten ? undefined : fits.find((r) => r.score >= (fits[0]?.score ?? 0) * CLOSE_FIT && !fillArgs(r.tool, facts, {}).missing.length);
     const chosen = runnable?.tool ?? fits[0]?.tool ?? (followUp ? prior : undefined);
     if (!chosen) {
       const near = (ranked[0]?.score ?? 0) >= MIN_FIT_SCORE || (own.chains.length + own.addresses.length + own.txHashes.length > 0 && ranked.some((r) => r.matched.size > 0));
@@ -212,9 +214,10 @@ export interface Subject {
  */
 function withRoomSubject(facts: PromptFacts, previous: PreviousCall | undefined): PromptFacts {
   if (!previous || facts.addresses.length || facts.symbols.length || facts.txHashes.length) return facts;
+  // The earlier call's addresses, read back as the prompt would have written them (an address list's each).
   const addresses = Object.entries(previous.args)
-    .filter((e): e is [string, string] => typeof e[1] === 'string' && /^0x[0-9a-fA-F]{40}$/.test(e[1]))
-    .map(([field, value]) => ({ value: value.toLowerCase(), cue: /wallet/i.test(field) ? 'wallet' : /token/i.test(field) ? 'token' : null }));
+    .flatMap(([field, value]) => (Array.isArray(value) ? value.map((v) => [field, v] as const) : [[field, value] as const]))
+    .flatMap(([field, value]) => (typeof value === 'string' ? promptFacts(value).addresses.filter((a) => a.value.length === value.trim().length).map((a) => ({ ...a, cue: /wallet/i.test(field) ? 'wallet' : /token/i.test(field) ? 'token' : null })) : []));
   // A token the earlier question named by its ticker ("AERO") is carried as the ticker.
   const symbols = Object.entries(previous.args)
     .filter((e): e is [string, string] => typeof e[1] === 'string' && /token|symbol|asset/i.test(e[0]) && /^[A-Za-z0-9]{2,15}$/.test(e[1]))
@@ -224,7 +227,7 @@ function withRoomSubject(facts: PromptFacts, previous: PreviousCall | undefined)
 }
 
 function classifiedAddress(tool: AgentTool, args: Record<string, unknown>): boolean {
-  return [...classifyFields(tool)].some(([name, role]) => role.kind === 'address' && args[name] !== undefined);
+  return [...classifyFields(tool)].some(([name, role]) => (role.kind === 'address' || role.kind === 'addresses') && args[name] !== undefined);
 }
 
 /**

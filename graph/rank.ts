@@ -6,15 +6,20 @@
  * the score: a transaction hash favours skills that take one, a missing required address
  * disfavours skills that need one.
  */
-import { lemmaOf, stem, type PromptFacts } from './facts.js';
+import { lemmaOf, stem, termParts, type PromptFacts } from './facts.js';
 import { synonymsOf } from './synonyms.js';
-import { classifyFields, type FieldRole } from './args.js';
+import { CHAIN_NAMES } from '../chain/chains.js';
+import { OTHER_CHAINS, classifyFields, takes, type FieldRole } from './args.js';
 import type { AgentTool } from './tools.js';
 import type { Dossier } from './dossiers.js';
 
 const FIELD_WEIGHTS = { name: 3, tags: 3, examples: 2, description: 1 } as const;
 /** A synonym counts half (as a partial match does): it may carry another sense of the word. */
 const SYNONYM_SHARE = 0.5;
+/** A compound matched through its parts counts half too. */
+const COMPOUND_SHARE = 0.5;
+/** Two of the prompt's words in a row that are a skill's two-word tag add half that tag's weight again. */
+const PHRASE_SHARE = 0.5;
 
 export interface Ranked {
   readonly tool: AgentTool;
@@ -26,7 +31,7 @@ export interface Ranked {
 }
 
 export class ToolIndex {
-  private readonly docs: { tool: AgentTool; weights: Map<string, number>; roles: Map<string, FieldRole>; dossier?: Dossier }[];
+  private readonly docs: { tool: AgentTool; weights: Map<string, number>; roles: Map<string, FieldRole>; home: string | null; dossier?: Dossier }[];
   private readonly idf = new Map<string, number>();
   /** Every word the registry uses, lower-case: a capitalised one of these is not a ticker. */
   readonly vocabulary: ReadonlySet<string>;
@@ -53,6 +58,11 @@ export class ToolIndex {
           if (!own.has(term)) weights.set(term, Math.max(weights.get(term) ?? 0, FIELD_WEIGHTS.tags * SYNONYM_SHARE));
         }
       }
+      // A compound tag is also a phrase ("fresh-pools" → "fresh pool"): the prompt's words in that order match it whole.
+      for (const tag of words.tags) {
+        const phrase = wordsOf(tag).map(stem);
+        if (phrase.length === 2) weights.set(phrase.join(' '), FIELD_WEIGHTS.tags);
+      }
       add(words.examples.join(' '), FIELD_WEIGHTS.examples, false);
       add(words.description, FIELD_WEIGHTS.description);
       return weights;
@@ -60,14 +70,15 @@ export class ToolIndex {
     this.docs = tools.map((tool) => {
       const { skill } = tool;
       const weights = document({ ...skill, name: `${skill.id.replace(/-/g, ' ')} ${tool.name.replace(/_/g, ' ')} ${skill.title}` });
-      return { tool, weights, roles: classifyFields(tool) };
+      const roles = classifyFields(tool);
+      return { tool, weights, roles, home: homeChainOf(skill.id, roles) };
     });
     // A dossier whose parts are all served here is ranked like a skill, with its first part's arguments.
     for (const dossier of dossiers) {
       const parts = dossier.parts.map((id) => tools.find((t) => t.skill.id === id));
       const first = parts[0];
       if (!first || parts.some((t) => !t || t.skill.disabledReason)) continue;
-      this.docs.push({ tool: first, weights: document({ ...dossier, name: `${dossier.id.replace(/-/g, ' ')} ${dossier.title}` }), roles: classifyFields(first), dossier });
+      this.docs.push({ tool: first, weights: document({ ...dossier, name: `${dossier.id.replace(/-/g, ' ')} ${dossier.title}` }), roles: classifyFields(first), home: null, dossier });
     }
     const df = new Map<string, number>();
     for (const doc of this.docs) for (const term of doc.weights.keys()) df.set(term, (df.get(term) ?? 0) + 1);
@@ -78,20 +89,40 @@ export class ToolIndex {
 
   rank(facts: PromptFacts): Ranked[] {
     const terms = [...new Set(facts.terms)];
+    const phrases = phrasesOf(facts.terms);
     return this.docs
-      .map(({ tool, weights, roles, dossier }) => {
+      .map(({ tool, weights, roles, home, dossier }) => {
         let score = 0;
         const matched = new Map<string, number>();
+        const single = (term: string) => (this.idf.get(term) ?? 0) * (weights.get(term) ?? 0) || partialMatch(term, weights, this.idf);
         for (const term of terms) {
-          const add = (this.idf.get(term) ?? 0) * (weights.get(term) ?? 0) || partialMatch(term, weights, this.idf);
+          // A compound is one term: the mean of its parts' matches (each part its best alternative), at
+          // half weight when it has several parts, as a partial match: the registry's words are split, so
+          // "front-running" there may be "front" and "running" apart.
+          const parts = termParts(term);
+          const add = (parts.reduce((sum, alternatives) => sum + Math.max(...alternatives.map(single)), 0) / parts.length) * (parts.length > 1 ? COMPOUND_SHARE : 1);
           if (add > 0) matched.set(term, add);
           score += add;
         }
-        return { tool, score: score * argumentFit(facts, roles) + argumentBonus(facts, roles), matched, ...(dossier && { dossier }) };
+        for (const phrase of phrases) score += PHRASE_SHARE * (this.idf.get(phrase) ?? 0) * (weights.get(phrase) ?? 0);
+        return { tool, score: score * argumentFit(facts, roles, home) + argumentBonus(facts, roles), matched, ...(dossier && { dossier }) };
       })
       // Equal fits: a dossier (a broad question answered broadly), then the cheaper skill (a chart before a chart with a forecast).
       .sort((a, b) => b.score - a.score || Number(!!b.dossier) - Number(!!a.dossier) || Number(a.tool.skill.priceRange.min - b.tool.skill.priceRange.min) || a.tool.name.localeCompare(b.tool.name));
   }
+}
+
+/**
+ * Two-word phrases of the prompt: each two words in a row ("fresh pools"). A compound the prompt
+ * writes ("front-running") is one term already, matched through its parts at half weight.
+ */
+function phrasesOf(terms: readonly string[]): Set<string> {
+  const phrases = new Set<string>();
+  const single = terms.map((t) => (/[-|]/.test(t) ? null : t));
+  single.forEach((t, i) => {
+    if (t && single[i + 1]) phrases.add(`${t} ${single[i + 1]}`);
+  });
+  return phrases;
 }
 
 /** A stem that is a prefix of a registry stem (or the reverse), at half weight: "snipe" / "sniper". */
@@ -105,17 +136,30 @@ function partialMatch(term: string, weights: ReadonlyMap<string, number>, idf: R
   return best;
 }
 
+/**
+ * The one chain a skill without a chain field is about, when its id names one
+ * ("bitcoin-mempool-intelligence"): a prompt that names only other chains is not about it.
+ */
+function homeChainOf(id: string, roles: ReadonlyMap<string, FieldRole>): string | null {
+  if ([...roles.values()].some((r) => r.kind === 'chain' || r.kind === 'chains')) return null;
+  return id.split('-').find((w) => (CHAIN_NAMES as readonly string[]).includes(w) || OTHER_CHAINS.includes(w)) ?? null;
+}
+
 /** Scales a skill down when the prompt cannot give it what it requires or names a chain it lacks. */
-function argumentFit(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>): number {
+function argumentFit(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>, home: string | null): number {
   let fit = 1;
+  if (home && facts.chains.length && !(facts.chains as readonly string[]).includes(home)) fit *= 0.6;
   for (const role of roles.values()) {
-    if (role.required && role.kind === 'address' && !facts.addresses.length && !(role.acceptsSymbol && facts.symbols.length)) fit *= 0.5;
+    const fillable = facts.addresses.some((a) => takes(role, a));
+    // "Is my wallet exposed?" is about an address the skill needs: it is asked for, not held against the skill.
+    if (role.required && !facts.ownAccountUnwritten && (role.kind === 'address' || role.kind === 'addresses') && !fillable && !(role.acceptsSymbol && facts.symbols.length)) fit *= 0.5;
     if (role.required && role.kind === 'txHash' && !facts.txHashes.length) fit *= 0.5;
     if (role.kind === 'chain' && facts.chains.length && !facts.chains.some((c) => role.values!.includes(c))) fit *= 0.6;
   }
-  // A prompt that names an address or a transaction is about that thing: skills that cannot take one fit worse.
+  // A prompt that names an address or a transaction is about that thing: skills that cannot take one
+  // (an EVM-only skill, for a Bitcoin address) fit worse.
   const kinds = new Set([...roles.values()].map((r) => r.kind));
-  if (facts.addresses.length && !kinds.has('address')) fit *= 0.6;
+  if (facts.addresses.length && !facts.addresses.some((a) => [...roles.values()].some((r) => takes(r, a)))) fit *= 0.6;
   if (facts.txHashes.length && !kinds.has('txHash')) fit *= 0.5;
   return fit;
 }
@@ -126,7 +170,7 @@ function argumentBonus(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>
   const fields = [...roles.entries()];
   if (facts.txHashes.length && fields.some(([, r]) => r.kind === 'txHash')) bonus += 3;
   for (const address of facts.addresses) {
-    const addressFields = fields.filter(([, r]) => r.kind === 'address');
+    const addressFields = fields.filter(([, r]) => takes(r, address));
     if (address.cue && addressFields.some(([name]) => name.toLowerCase().includes(address.cue!))) bonus += 1.5;
     else if (addressFields.length) bonus += 0.5;
   }

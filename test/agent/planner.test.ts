@@ -20,7 +20,7 @@ describe('prompt facts', () => {
     expect(f.windowSeconds).toBe(3 * 86_400);
     expect(f.symbols).toEqual(['RSI', 'ETH']);
     expect(f.chains).toEqual(['bsc']);
-    expect(f.addresses).toEqual([{ value: A, cue: 'wallet' }, { value: B, cue: 'token' }]);
+    expect(f.addresses).toEqual([{ value: A, cue: 'wallet', kind: 'evm' }, { value: B, cue: 'token', kind: 'evm' }]);
   });
 
   it('reads a quantity of a named token, never a window or a count', () => {
