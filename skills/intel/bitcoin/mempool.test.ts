@@ -71,11 +71,12 @@ describe('mempool projection', () => {
     ];
     expect(clearingFeerates(blocks, 1000, 100)).toEqual([8, 4, 1, 1]);
     expect(clearingFeerates([{ ...blocks[0]!, minFeerate: undefined }], 1000, 100)).toBeNull();
-    // Ten blocks cleared at 1..10: one block must take it with p 0.9 (the 9th value); two blocks, quantile 1 - 0.1^(1/2) = 0.684 (the 7th); 144, the lowest.
+    // Ten blocks cleared at 1..10: one block must take it with p 0.9 (the 9th value); 4 blocks count as √4 = 2 draws, quantile 1 - 0.1^(1/2) = 0.684 (the 7th);
+    // 144 as 12 draws, quantile 1 - 0.1^(1/12) = 0.175 (the 2nd).
     const ten = [5, 3, 9, 1, 7, 2, 10, 4, 8, 6];
     expect(arrivalsFloor(ten, 1)).toBe(9);
-    expect(arrivalsFloor(ten, 2)).toBe(7);
-    expect(arrivalsFloor(ten, 144)).toBe(1);
+    expect(arrivalsFloor(ten, 4)).toBe(7);
+    expect(arrivalsFloor(ten, 144)).toBe(2);
     expect(arrivalsFloor([], 1)).toBe(1);
   });
 
@@ -90,8 +91,9 @@ describe('mempool projection', () => {
     await index.sync();
     const a = await mempoolIntelligence({ kind: 'embedded', esplora: chain, prices: { source: 'test', at: () => null }, entities: [], index }, 5);
     expect(index.blocks().slice(1).map((b) => b.feerate!.min)).toEqual([3, 5, 7]);
-    // Clearing: 1 (the first block had room), 3, 5, 7: target 1 → quantile 0.9 of four → the 4th (7); target 2 → ceil(0.684 × 4) = 3rd (5); target 6 → 0.319 → 2nd (3).
-    expect(a.recommendations.map((r) => [r.targetBlocks, r.fromMempool, r.fromRecentBlocks, r.feerate])).toEqual([[1, 1, 7, 7], [2, 1, 5, 5], [3, 1, 5, 5], [6, 1, 3, 3], [144, 1, 1, 1]]);
+    // Clearing: 1 (the first block had room), 3, 5, 7. Quantile 1 - 0.1^(1/√N): N=1 0.9 → 4th of four (7); N=2 0.804 → 4th (7); N=3 0.736 → 3rd (5);
+    // N=6 0.609 → 3rd (5); N=144 0.175 → 1st (1).
+    expect(a.recommendations.map((r) => [r.targetBlocks, r.fromMempool, r.fromRecentBlocks, r.feerate])).toEqual([[1, 1, 7, 7], [2, 1, 7, 7], [3, 1, 5, 5], [6, 1, 5, 5], [144, 1, 1, 1]]);
     expect(a.capacityFrom.blocks).toBe(4);
   });
 });

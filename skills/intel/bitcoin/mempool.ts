@@ -27,7 +27,7 @@ export const MEMPOOL_METHODOLOGY =
   'sibyl bitcoin-mempool v2: the Esplora /mempool fee_histogram ([feerate, vsize], each bucket holding transactions paying at least its feerate and less than the bucket above) filled highest feerate first into projected blocks of the chain\'s block capacity (the fullest of the recent blocks\' weights / 4); ' +
   'recommendation for N blocks: the higher of (a) the feerate at which the vsize already waiting and paying more reaches N blocks (interpolated inside the bucket that crosses it; the minimum relay feerate when the whole mempool fits) and ' +
   `(b) for transactions still to arrive, the feerate that cleared recent blocks: each of the last ${CLEARING_BLOCKS} blocks cleared at its lowest included feerate when full (no room for a mean transaction), at the relay floor when not; ` +
-  `the quantile 1 - (1 - ${CONFIDENCE})^(1/N) of those, so that at least one of N such blocks would take the transaction with probability ${CONFIDENCE} (needs the index at the tip; from the API alone only (a)); ` +
+  `the quantile 1 - (1 - ${CONFIDENCE})^(1/√N) of those: at least one of √N independent such blocks would take the transaction with probability ${CONFIDENCE} (√N, not N: congestion lasts, so N blocks in a row are not N independent draws) (needs the index at the tip; from the API alone only (a)); ` +
   'congestion: the backlog in blocks and against the recent blocks\' average vsize.';
 
 export interface RecentBlock {
@@ -135,10 +135,14 @@ export function clearingFeerates(blocks: readonly RecentBlock[], capacity: numbe
   return blocks.map((b) => (vsizeOf(b.weight) > capacity - meanTxVsize && b.minFeerate !== null ? b.minFeerate! : MIN_RELAY_FEERATE));
 }
 
-/** The feerate at which one of `target` blocks like the recent ones would have taken a transaction with probability CONFIDENCE. */
+/**
+ * The feerate at which one of `target` blocks like the recent ones would take a transaction with
+ * probability CONFIDENCE. Blocks in a row are not independent (a congested hour stays congested):
+ * they count as √target independent draws.
+ */
 export function arrivalsFloor(clearing: readonly number[], target: number): number {
   if (!clearing.length) return MIN_RELAY_FEERATE;
-  const q = 1 - (1 - CONFIDENCE) ** (1 / target);
+  const q = 1 - (1 - CONFIDENCE) ** (1 / Math.sqrt(target));
   const sorted = [...clearing].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
