@@ -4,6 +4,7 @@
  * 402 challenge, or the payments core's charge (verify + reserve → run → settle) answered with
  * the receipt. Failed work releases the reservation and moves no money.
  */
+import { disabledRefusal } from '../skills/registry.js';
 import type { Express, Request, Response } from 'express';
 import { decodePaymentHeader, PaymentRefused, type Paywall } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/context.js';
@@ -72,7 +73,7 @@ function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): PaidOpe
     const capabilities = deps.registry.capabilitiesOf(skill);
     const target = capabilities.find((s) => s.id === id);
     const declared = deps.registry.byId(String(id));
-    if (!target && declared?.disabledReason) throw new SibylError('domain_disabled', declared.disabledReason, { reason: 'domain_disabled' });
+    if (!target && declared?.disabledReason) throw disabledRefusal(declared);
     if (!target) {
       const rule = `must be one of ${capabilities.map((s) => s.id).join(', ')}`;
       throw new SibylError('invalid_body', `${field}: ${rule}`, { fields: [{ field, rule }] });

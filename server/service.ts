@@ -212,12 +212,12 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     });
     const outbox = new Outbox({ log });
     const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId, log, outbox);
-    const registry = createRegistry(options.extraSkills);
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
     const bitcoin = (await bitcoinReady)?.source;
     const qrng = qrngProviderFromConfig(config.qrng);
+    const registry = createRegistry(options.extraSkills, new Set([...(bitcoin ? ['bitcoin' as const] : []), ...(qrng ? ['qrng' as const] : [])]));
     const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(qrng && { qrng }), ...(forecast && { forecast }) };
     const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);

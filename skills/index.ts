@@ -52,11 +52,10 @@ import { BITCOIN_TOKEN_SKILLS } from './bitcoin/token-skills.js';
 import { BITCOIN_BRIDGE_SKILLS } from './bitcoin/bridge-skills.js';
 import { QUANTUM_KEY_SKILLS } from './quantum/key-skills.js';
 import { QUANTUM_EXPOSURE_SKILLS } from './quantum/exposure-skills.js';
-import { Registry, type Skill } from './registry.js';
+import { disabledRefusal, Registry, type DeploymentPart, type Skill } from './registry.js';
+import type { ErrorCode } from './errors.js';
 
-/** Bitcoin and post-quantum skills; while a domain is being built its remaining skills stay planned. */
-const BITCOIN_AND_QUANTUM = [...BITCOIN_CHAIN_SKILLS, ...BITCOIN_TOKEN_SKILLS, ...BITCOIN_BRIDGE_SKILLS, ...QUANTUM_KEY_SKILLS, ...QUANTUM_EXPOSURE_SKILLS];
-const built = new Set(BITCOIN_AND_QUANTUM.map((s) => s.id));
+
 
 export const ALL_SKILLS: readonly Skill<any>[] = [
   latestPairsSkill, walletHoldingsSkill, tokenchartSkill, tokenchartRawSkill, ohlcvSkill, topTokensSkill, topVolumeSkill,
@@ -75,10 +74,30 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   tokenSafetyTool, smartMoneyInflowTool, launchpadRadarTool, socialHypeTool, serviceCapabilitiesTool,
   // Served on its own API path, paid with x402 or a service-token quota.
   forecastInferenceSkill,
-  ...BITCOIN_AND_QUANTUM,
-  ...PLANNED_SKILLS.filter((s) => !built.has(s.id)),
+  // Bitcoin (read through the Esplora API) and post-quantum.
+  ...BITCOIN_CHAIN_SKILLS, ...BITCOIN_TOKEN_SKILLS, ...BITCOIN_BRIDGE_SKILLS, ...QUANTUM_KEY_SKILLS, ...QUANTUM_EXPOSURE_SKILLS,
+  ...PLANNED_SKILLS,
 ];
 
-export function createRegistry(extra: readonly Skill<any>[] = []): Registry {
-  return new Registry([...ALL_SKILLS, ...extra]);
+/** Why a skill is off where a part of the deployment is missing, and the code it is refused with. */
+const MISSING: Readonly<Record<DeploymentPart, { code: ErrorCode; why: string }>> = {
+  bitcoin: { code: 'domain_disabled', why: 'needs a Bitcoin chain, and this deployment has none (BITCOIN=off, or no EVM world to build the embedded one from, and no BITCOIN_ESPLORA_URL)' },
+  // Never OS randomness under a quantum name.
+  qrng: { code: 'provider_unavailable', why: 'needs a quantum random-number provider, and none is configured (QRNG_URL)' },
+};
+
+/**
+ * The registry of this deployment: every skill, those that need a part it lacks declared
+ * disabled (refused with `domain_disabled` before any payment, left out of what is advertised).
+ */
+export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlySet<DeploymentPart> = new Set(['bitcoin', 'qrng'])): Registry {
+  return new Registry([...ALL_SKILLS, ...extra].map((skill) => {
+    const missing = skill.needs?.find((part) => !has.has(part));
+    if (!missing || skill.disabledReason) return skill;
+    const off = { disabledReason: `${skill.title} ${MISSING[missing].why}; nothing was charged`, disabledCode: MISSING[missing].code };
+    const refuse = async (): Promise<never> => {
+      throw disabledRefusal(off);
+    };
+    return { ...skill, ...off, admit: refuse, handler: refuse };
+  }));
 }

@@ -3,6 +3,7 @@
  * (paid HTTP routes, OpenAPI, the marketplace catalogue, and later A2A, MCP and the report
  * agent) is a projection of it. Prices, enums, defaults and limits live only here.
  */
+import { SibylError, type ErrorCode } from './errors.js';
 import type { z } from 'zod';
 import { checkedHandler } from './output-check.js';
 import { notingSecrets } from './issued-secrets.js';
@@ -66,6 +67,13 @@ export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = 
    * `domain_disabled` before any payment is asked for, and left out of advertised prices.
    */
   readonly disabledReason?: string;
+  /** The code a disabled skill is refused with (default `domain_disabled`; a missing provider: `provider_unavailable`). */
+  readonly disabledCode?: ErrorCode;
+  /**
+   * Parts of a deployment the skill cannot work without (a Bitcoin chain): where one is missing,
+   * createRegistry declares the skill disabled, so every surface and document says so.
+   */
+  readonly needs?: readonly DeploymentPart[];
   /**
    * What the request alone decides (chain served, chain indexed, token known, provider configured),
    * run after validation and before any payment is asked for on every surface; it throws the
@@ -122,6 +130,9 @@ export interface Skill<S extends z.ZodObject = z.ZodObject, O extends z.ZodObjec
   /** Priced FREE_USD (the tool server's free tools): never behind a paywall, never in paid price bounds. */
   readonly free: boolean;
 }
+
+/** A part of a deployment that may be absent. */
+export type DeploymentPart = 'bitcoin' | 'qrng';
 
 export function defineSkill<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject>(def: SkillDefinition<S, O>): Skill<S, O> {
   const variants = priceVariants(def.price);
@@ -200,4 +211,9 @@ export function httpPaths(skill: Pick<Skill, 'httpPath' | 'httpAliases'>): strin
 function claim(map: Map<string, Skill>, key: string, skill: Skill, what: string): void {
   if (map.has(key)) throw new Error(`duplicate skill ${what} "${key}" (${map.get(key)!.id} and ${skill.id})`);
   map.set(key, skill);
+}
+
+/** How a disabled skill is refused, wherever it is asked for (before any payment). */
+export function disabledRefusal(skill: Pick<Skill, 'disabledReason' | 'disabledCode'>): SibylError {
+  return new SibylError(skill.disabledCode ?? 'domain_disabled', skill.disabledReason ?? 'not available on this deployment', { reason: skill.disabledCode ?? 'domain_disabled' });
 }

@@ -59,6 +59,7 @@ export const brc20AnalyticsSkill = defineSkill({
     if (!t.length) return `No BRC-20 ticker deployed in blocks ${r.blockRange.from}-${r.blockRange.to}.`;
     return `${r.totals.tickers} BRC-20 tickers, ${r.totals.holders} holders: ${t.slice(0, 5).map((x) => `${x.tick} ${x.minted}/${x.max} minted (${x.mintProgressPct}%), ${x.holders} holders`).join('; ')}.`;
   },
+  needs: ['bitcoin'],
   admit: (_input, ctx) => admitObserver(ctx, BRC20_OBSERVER, 'BRC-20 analytics', 'brc20'),
   async handler(input, ctx) {
     const { bitcoin, index, observer } = observerOf<Brc20Index>(ctx, BRC20_OBSERVER);

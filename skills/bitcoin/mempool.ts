@@ -61,6 +61,7 @@ export const bitcoinMempoolSkill = defineSkill({
     const rec = r.recommendations.map((x) => `${x.targetBlocks} block${x.targetBlocks > 1 ? 's' : ''} ${x.feerate}`).join(', ');
     return `Bitcoin mempool ${r.congestion.level}: ${r.mempool.count} transactions, ${r.congestion.backlogBlocks} blocks of backlog; pay (sat/vB) ${rec}.`;
   },
+  needs: ['bitcoin'],
   admit: async (_input, ctx) => void admitBitcoin(ctx, 'Bitcoin mempool intelligence'),
   async handler(input, ctx) {
     const { provenance, ...rest } = await mempoolIntelligence(ctx.bitcoin!, input.limit);

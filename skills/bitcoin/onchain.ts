@@ -68,6 +68,7 @@ export const bitcoinOnchainSkill = defineSkill({
     const f = r.exchangeFlows.last7d;
     return `Bitcoin at height ${r.asOf.height}: ${v}${s}; exchanges 7 d in ${f.inflowBtc.toFixed(2)} / out ${f.outflowBtc.toFixed(2)} BTC.`;
   },
+  needs: ['bitcoin'],
   admit: async (_input, ctx) => void admitBitcoinIndex(ctx, 'Bitcoin on-chain analytics'),
   async handler(input, ctx) {
     const { bitcoin, index } = admitBitcoinIndex(ctx, 'Bitcoin on-chain analytics');

@@ -57,6 +57,7 @@ export const runesAnalyticsSkill = defineSkill({
     if (!top.length) return `No rune etched in blocks ${r.blockRange.from}-${r.blockRange.to}.`;
     return `${r.totals.runes} runes, ${r.totals.mints} mints, ${r.totals.holders} holders: ${top.slice(0, 5).map((x) => `${x.name} ${x.mints}${x.terms?.cap ? `/${x.terms.cap}` : ''} mints (${x.mintStatus}), ${x.holders} holders`).join('; ')}.`;
   },
+  needs: ['bitcoin'],
   admit: (_input, ctx) => admitObserver(ctx, RUNES_OBSERVER, 'Runes analytics', 'runes'),
   async handler(input, ctx) {
     const { bitcoin, index, observer } = observerOf<RunesIndex>(ctx, RUNES_OBSERVER);

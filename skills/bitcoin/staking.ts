@@ -52,6 +52,7 @@ export const bitcoinStakingSkill = defineSkill({
     if (!r.available) return `Bitcoin staking analysis not available: ${r.reason}`;
     return `${r.totalStaked.btc} BTC staked in ${r.activeStakes} active stakes by ${r.stakers.count} stakers with ${r.finalityProviders.count} finality providers; unbonding ${r.unbonding.inProgress.btc} BTC (${r.unbonding.inProgress.count}), ${r.timelockExpired.btc} BTC past its timelock.`;
   },
+  needs: ['bitcoin'],
   admit: (_input, ctx) => admitObserver(ctx, STAKING_OBSERVER, 'Bitcoin staking analysis', 'staking'),
   async handler(input, ctx) {
     const { bitcoin, index, observer } = observerOf<StakingIndex>(ctx, STAKING_OBSERVER);

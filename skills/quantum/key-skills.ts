@@ -1,4 +1,4 @@
-/** Skills of this domain that are built (the rest are still declared in skills/planned). */
+/** The skills of this part of the domain, as skills/index.ts lists them. */
 import type { Skill } from '../registry.js';
 import { crqcProximityBenchmarkSkill } from './crqc.js';
 import { quantumEncryptionKeySkill, quantumSigningKeySkill } from './keys.js';

@@ -38,6 +38,8 @@ export const quantumHardwareQrngSkill = defineSkill({
     generatedAt: isoTime,
   }),
   summarize: (r) => `${r.bytes} quantum random bytes from ${r.provider} (${r.format}).`,
+  // Without a provider the registry declares it off (503 provider_unavailable before any 402, not advertised).
+  needs: ['qrng'],
   async admit(_input, ctx) {
     if (!qrngOf(ctx)) throw new SibylError(PROVIDER_UNAVAILABLE, NO_PROVIDER, { reason: 'no_qrng_provider' });
   },

@@ -4,7 +4,8 @@ import { createRegistry } from '../../skills/index.js';
 import { json, postJson, useTestSibyl, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
-const registry = createRegistry();
+// As the test server is: no Bitcoin chain, no QRNG.
+const registry = createRegistry([], new Set());
 const catalog = (id: keyof typeof SPEC_SKILL_PRICE) => SPEC_SKILL_PRICE[id];
 
 describe('A2A skills over HTTP', () => {
@@ -19,7 +20,7 @@ describe('A2A skills over HTTP', () => {
     expect(whales.params.properties.chain.enum).toContain('base');
     expect(list.skills.find((s: { id: string }) => s.id === 'general-analysis').priceUsd).toBe('1.00');
     expect(list.skills.find((s: { id: string }) => s.id === 'tokenchart').priceUsd).toBe('0.25-0.65');
-    expect(ids).not.toContain('pqc-wallet-scan');
+    expect(ids).not.toContain('insider-scan');
   });
 
   it('runs a skill paid with x402 at its catalogue price, not the HTTP operation price', async () => {
@@ -101,6 +102,6 @@ describe('A2A skills over HTTP', () => {
     const missing = await post('no-such-skill', { params: {} });
     expect(missing.status).toBe(404);
     expect((await json(missing)).error.code).toBe('not_found');
-    expect((await post('pqc-wallet-scan', { params: {} })).status).toBe(404);
+    expect((await post('insider-scan', { params: {} })).status).toBe(404);
   });
 });

@@ -55,8 +55,8 @@ const SPEC_PRICES: Record<string, string> = { 'whale-tracking': '0.45', 'smart-m
  * before any 402).
  */
 function sampleBody(schema: any): Record<string, unknown> {
-  const sample = (prop: any, name: string) => {
-    if (prop.type === 'array') return [prop.items.enum[0]];
+  const sample = (prop: any, name: string): unknown => {
+    if (prop.type === 'array') return [prop.items.enum?.[0] ?? sample(prop.items, name)];
     if (prop.enum) return prop.enum[0];
     if (prop.pattern?.includes('{64}')) return `0x${'ab'.repeat(32)}`;
     // A plan is refused before payment when the wallet cannot fund it: one USDC, which demo account #1 holds.

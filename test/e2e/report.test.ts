@@ -110,7 +110,7 @@ describe('report (offline planner, rooms on Redis)', () => {
     expect(body.error.message).toMatch(/Prediction-market insider scan.*domain_disabled.*nothing was charged/s);
     expect(await p.balance()).toBe(before);
     // The same capability asked for directly is refused the same way.
-    const direct = await p.post({ service: 'pqc-wallet-scan' });
+    const direct = await p.post({ service: 'insider-scan' });
     expect(direct.status).toBe(503);
     expect((await json(direct)).error.code).toBe('domain_disabled');
     expect(await p.balance()).toBe(before);
