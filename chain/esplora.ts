@@ -130,6 +130,8 @@ export interface Esplora {
   tipHash(): Promise<string>;
   blockHashAt(height: number): Promise<string | null>;
   block(hash: string): Promise<EsploraBlock | null>;
+  /** Up to ten blocks' headers, from `startHeight` down (`GET /blocks/:start_height`); optional: the index reads one block at a time without it. */
+  blocks?(startHeight: number): Promise<EsploraBlock[]>;
   /** Up to 25 transactions of a block from `start` (a multiple of 25). */
   blockTxs(hash: string, start?: number): Promise<EsploraTx[]>;
   /** The txids of a block, in order. */
@@ -169,6 +171,7 @@ export class EsploraClient implements Esplora {
   tipHash = () => this.text('/blocks/tip/hash');
   blockHashAt = (height: number) => this.text(`/block-height/${height}`, true);
   block = (hash: string) => this.json<EsploraBlock>(`/block/${hash}`, true);
+  blocks = async (startHeight: number) => (await this.json<EsploraBlock[]>(`/blocks/${startHeight}`))!;
   blockTxs = async (hash: string, start = 0) => (await this.json<EsploraTx[]>(`/block/${hash}/txs/${start}`, true)) ?? [];
   blockTxids = async (hash: string) => (await this.json<string[]>(`/block/${hash}/txids`, true)) ?? [];
   tx = (txid: string) => this.json<EsploraTx>(`/tx/${txid}`, true);

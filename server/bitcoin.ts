@@ -11,6 +11,7 @@ import type { BitcoinEntity, BitcoinSource } from '../skills/bitcoin/source.js';
 import type { ReferencePaths } from '../world/reference.js';
 import { BitcoinIndexer } from '../indexer/bitcoin/indexer.js';
 import { bitcoinObservers } from '../skills/intel/bitcoin/observers.js';
+import { ExposureObserver } from '../skills/intel/quantum/readiness-observer.js';
 import { ConfigError, type Config } from './config.js';
 
 export interface BitcoinRuntime {
@@ -84,8 +85,8 @@ export async function indexBitcoin(
   log: (msg: string, err?: unknown) => void,
   onProgress?: (msg: string) => void,
 ): Promise<BitcoinRuntime> {
-  // The BRC-20, runes and staking indexes ride on the same read of each block.
-  const index = new BitcoinIndexer({ esplora: source.esplora, prices: source.prices, entities: source.entities, observers: bitcoinObservers(), from, onError: (err) => log('bitcoin index failed', err) });
+  // The BRC-20, runes, staking and key-exposure indexes ride on the same read of each block.
+  const index = new BitcoinIndexer({ esplora: source.esplora, prices: source.prices, entities: source.entities, observers: [...bitcoinObservers(), new ExposureObserver()], from, onError: (err) => log('bitcoin index failed', err) });
   if (from === 0) {
     const started = Date.now();
     await index.sync();

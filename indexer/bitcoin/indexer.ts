@@ -44,7 +44,6 @@ const HEADER_PAGE = 10;
  * Esplora's GET /blocks/:start_height (ten headers, newest first), where the client offers it:
  * one call for ten blocks' headers instead of two per block.
  */
-type HeaderPages = { blocks?(startHeight: number): Promise<EsploraBlock[]> };
 
 interface FetchedBlock {
   readonly block: EsploraBlock;
@@ -187,7 +186,7 @@ export class BitcoinIndexer implements BitcoinIndex {
     const next = (this.indexedHeight() ?? this.fromHeight - 1) + 1;
     const ahead = new Map<number, Promise<FetchedBlock | null>>();
     const headers = new Map<number, Promise<EsploraBlock | null>>();
-    const pages = (this.esplora as HeaderPages).blocks?.bind(this.esplora);
+    const pages = this.esplora.blocks?.bind(this.esplora);
     const headerAt = (k: number): Promise<EsploraBlock | null> => {
       if (!pages) return this.headerAt(k);
       if (!headers.has(k)) {

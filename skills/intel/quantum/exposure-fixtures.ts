@@ -54,7 +54,7 @@ export function fixtureVout(o: FixtureOut): EsploraVout {
 
 export class FixtureEsplora implements Esplora {
   readonly baseUrl = 'fixture://esplora';
-  readonly blocks: { block: EsploraBlock; txs: EsploraTx[] }[] = [];
+  readonly mined: { block: EsploraBlock; txs: EsploraTx[] }[] = [];
   readonly mempoolTxs: EsploraTx[] = [];
   private readonly byName = new Map<string, EsploraTx>();
   /** Calls per method (tests check what was read). */
@@ -62,14 +62,14 @@ export class FixtureEsplora implements Esplora {
 
   /** Mines a block of these transactions at `time` (a coinbase is not added: give one when needed). */
   mine(time: number, txs: readonly FixtureTx[]): this {
-    const height = this.blocks.length;
+    const height = this.mined.length;
     const id = sha(`block:${height}:${time}`);
     const built = txs.map((t) => this.build(t, { confirmed: true, block_height: height, block_hash: id, block_time: time }));
     const block: EsploraBlock = {
       id, height, version: 0x20000000, timestamp: time, tx_count: built.length, size: 1000, weight: 4000,
-      merkle_root: sha(id), previousblockhash: this.blocks.at(-1)?.block.id ?? null, nonce: 0, bits: 0x207fffff,
+      merkle_root: sha(id), previousblockhash: this.mined.at(-1)?.block.id ?? null, nonce: 0, bits: 0x207fffff,
     };
-    this.blocks.push({ block, txs: built });
+    this.mined.push({ block, txs: built });
     return this;
   }
 
@@ -109,7 +109,7 @@ export class FixtureEsplora implements Esplora {
   }
 
   private allTxs(): EsploraTx[] {
-    return [...this.blocks.flatMap((b) => b.txs), ...this.mempoolTxs];
+    return [...this.mined.flatMap((b) => b.txs), ...this.mempoolTxs];
   }
 
   private touches(t: EsploraTx, a: string) {
@@ -120,12 +120,12 @@ export class FixtureEsplora implements Esplora {
     return this.allTxs().find((t) => t.vin.some((i) => i.txid === txid && i.vout === vout && !i.is_coinbase));
   }
 
-  tipHeight = async () => this.blocks.length - 1;
-  tipHash = async () => this.blocks.at(-1)!.block.id;
-  blockHashAt = async (h: number) => this.blocks[h]?.block.id ?? null;
-  block = async (hash: string) => this.blocks.find((b) => b.block.id === hash)?.block ?? null;
-  blockTxs = async (hash: string, start = 0) => this.blocks.find((b) => b.block.id === hash)?.txs.slice(start, start + 25) ?? [];
-  blockTxids = async (hash: string) => this.blocks.find((b) => b.block.id === hash)?.txs.map((t) => t.txid) ?? [];
+  tipHeight = async () => this.mined.length - 1;
+  tipHash = async () => this.mined.at(-1)!.block.id;
+  blockHashAt = async (h: number) => this.mined[h]?.block.id ?? null;
+  block = async (hash: string) => this.mined.find((b) => b.block.id === hash)?.block ?? null;
+  blockTxs = async (hash: string, start = 0) => this.mined.find((b) => b.block.id === hash)?.txs.slice(start, start + 25) ?? [];
+  blockTxids = async (hash: string) => this.mined.find((b) => b.block.id === hash)?.txs.map((t) => t.txid) ?? [];
   tx = async (txid: string) => this.allTxs().find((t) => t.txid === txid) ?? null;
   outspends = async () => [];
   address = async (a: string) => {
@@ -148,7 +148,7 @@ export class FixtureEsplora implements Esplora {
   };
   addressTxs = async (a: string, after?: string) => {
     this.count('addressTxs');
-    const confirmed = this.blocks.flatMap((b) => b.txs).filter((t) => this.touches(t, a)).reverse();
+    const confirmed = this.mined.flatMap((b) => b.txs).filter((t) => this.touches(t, a)).reverse();
     const pending = this.mempoolTxs.filter((t) => this.touches(t, a)).reverse();
     if (after) {
       const k = confirmed.findIndex((t) => t.txid === after);

@@ -7,7 +7,7 @@ import { walletScore } from './readiness.js';
 const a = fixtureKey('a'), b = fixtureKey('b'), t = fixtureKey('t'), early = fixtureKey('early');
 
 function feed(c: FixtureEsplora, o: ExposureObserver, from = 0) {
-  for (const blk of c.blocks.slice(from)) o.onBlock(blk.block, blk.txs);
+  for (const blk of c.mined.slice(from)) o.onBlock(blk.block, blk.txs);
 }
 
 describe('exposure plug-in of the Bitcoin index', () => {
