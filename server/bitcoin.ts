@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EsploraClient } from '../chain/esplora.js';
-import type { BitcoinEntity, BitcoinSource } from '../skills/bitcoin/source.js';
+import type { BitcoinEntity, BitcoinSource } from '../chain/bitcoin.js';
 import type { ReferencePaths } from '../world/reference.js';
 import { BitcoinIndexer } from '../indexer/bitcoin/indexer.js';
 import { bitcoinObservers } from '../skills/intel/bitcoin/observers.js';

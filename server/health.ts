@@ -16,7 +16,7 @@ import { X402_NETWORK } from '../payments/terms.js';
 import type { Store } from '../store/store.js';
 import { knownPersistence } from '../store/persistence.js';
 import { within } from '../lib/time.js';
-import type { BitcoinSource } from '../skills/bitcoin/source.js';
+import type { BitcoinSource } from '../chain/bitcoin.js';
 
 /**
  * A chain URL as /healthz shows it: an embedded devnet's in full (local, no secrets; wallets

@@ -18,7 +18,7 @@ import { startReconciler } from '../payments/reconciler.js';
 import { defaultCurveGenesis, EmbeddedCurveVenue } from '../world/curve/embedded.js';
 import { EmbeddedSocialFeed } from '../world/social/embedded.js';
 import type { SocialFeed } from '../world/social/feed.js';
-import type { BitcoinSource } from '../skills/bitcoin/source.js';
+import type { BitcoinSource } from '../chain/bitcoin.js';
 import { startIndexedBitcoin } from './bitcoin.js';
 import { qrngProviderFromConfig } from '../skills/intel/quantum/qrng.js';
 import { createApp } from './app.js';

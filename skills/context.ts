@@ -6,7 +6,7 @@ import type { AccuracyLedger } from './forecast/ledger.js';
 import type { ForecastService } from './forecast/service.js';
 import type { Store } from '../store/store.js';
 import type { Skill } from './registry.js';
-import type { BitcoinSource } from './bitcoin/source.js';
+import type { BitcoinSource } from '../chain/bitcoin.js';
 import type { QrngProvider } from './intel/quantum/qrng.js';
 
 export interface SkillContext {

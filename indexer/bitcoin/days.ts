@@ -1,5 +1,5 @@
 /** Block records summed into UTC days (by the running maximum of block times, so days never go back). */
-import type { BitcoinDay, ExchangeFlows, SpentValue } from '../../skills/bitcoin/source.js';
+import type { BitcoinDay, ExchangeFlows, SpentValue } from '../../chain/bitcoin.js';
 import { dayOf, type BlockRecord } from './ledger.js';
 
 const addSpent = (a: SpentValue, b: SpentValue): SpentValue => ({ sats: a.sats + b.sats, atSpend: a.atSpend + b.atSpend, atCreation: a.atCreation + b.atCreation, unpriced: a.unpriced + b.unpriced });

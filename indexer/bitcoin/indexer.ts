@@ -11,7 +11,7 @@
  * forget from there, then reads the new branch. Deeper than its undo depth, it starts over.
  */
 import { EsploraUnavailableError, type Esplora, type EsploraBlock, type EsploraTx } from '../../chain/esplora.js';
-import type { BitcoinDay, BitcoinEntity, BitcoinIndex, BitcoinTxObserver, BtcPrices, IndexedBlock, IndexedUtxo } from '../../skills/bitcoin/source.js';
+import type { BitcoinDay, BitcoinEntity, BitcoinIndex, BitcoinTxObserver, BtcPrices, IndexedBlock, IndexedUtxo } from '../../chain/bitcoin.js';
 import { summariseDays } from './days.js';
 import { Ledger } from './ledger.js';
 

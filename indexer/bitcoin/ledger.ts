@@ -6,7 +6,7 @@
  * so a reorganisation can be unwound. Pure and synchronous: the indexer feeds it blocks in order.
  */
 import type { EsploraBlock, EsploraTx } from '../../chain/esplora.js';
-import type { BitcoinEntity, ExchangeFlows, IndexedBlock, IndexedUtxo, SpentValue } from '../../skills/bitcoin/source.js';
+import type { BitcoinEntity, ExchangeFlows, IndexedBlock, IndexedUtxo, SpentValue } from '../../chain/bitcoin.js';
 
 /** Age at which a holder counts as long-term (the usual 155 days). */
 export const LONG_TERM_SECONDS = 155 * 86_400;

@@ -1,6 +1,6 @@
 /** Where a Bitcoin answer's figures come from: the Esplora API read, the blocks, the method, the prices. */
 import { z } from 'zod';
-import type { BitcoinSource, IndexedBlock } from '../../skills/bitcoin/source.js';
+import type { BitcoinSource, IndexedBlock } from '../../chain/bitcoin.js';
 
 export const bitcoinProvenanceShape = z.object({
   source: z.enum(['embedded', 'esplora']).describe('embedded: the world\'s Bitcoin chain; esplora: BITCOIN_ESPLORA_URL.'),

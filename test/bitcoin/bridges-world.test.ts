@@ -13,7 +13,7 @@ import { startDevnet, type Devnet } from '../../chain/devnet.js';
 import { viemChain } from '../../chain/runtime.js';
 import type { Esplora } from '../../chain/esplora.js';
 import { bitcoinBridgeComparisonSkill } from '../../skills/bitcoin/bridges.js';
-import type { BitcoinSource } from '../../skills/bitcoin/source.js';
+import type { BitcoinSource } from '../../chain/bitcoin.js';
 import { startWorld, worldGenesisTimestamp, type RunningWorld } from '../../world/index.js';
 import { json, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EsploraClient, type Esplora, type EsploraTx } from '../../chain/esplora.js';
 import { BitcoinIndexer } from '../../indexer/bitcoin/indexer.js';
-import type { BitcoinSource } from '../../skills/bitcoin/source.js';
+import type { BitcoinSource } from '../../chain/bitcoin.js';
 import { bitcoinCycleTool } from '../../skills/bitcoin/cycle.js';
 import { bitcoinMempoolSkill } from '../../skills/bitcoin/mempool.js';
 import { bitcoinOnchainSkill } from '../../skills/bitcoin/onchain.js';

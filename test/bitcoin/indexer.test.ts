@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EsploraUnavailableError, type EsploraBlock, type EsploraTx } from '../../chain/esplora.js';
-import type { BitcoinTxObserver, BtcPrices } from '../../skills/bitcoin/source.js';
+import type { BitcoinTxObserver, BtcPrices } from '../../chain/bitcoin.js';
 import { BitcoinIndexer } from '../../indexer/bitcoin/indexer.js';
 import { TestChain, type TestBlock } from '../../indexer/bitcoin/test-chain.js';
 

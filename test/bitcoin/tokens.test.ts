@@ -9,7 +9,7 @@ import { EsploraClient, type Esplora, type EsploraBlock, type EsploraTx } from '
 import { BitcoinIndexer } from '../../indexer/bitcoin/indexer.js';
 import { brc20AnalyticsSkill } from '../../skills/bitcoin/brc20.js';
 import { runesAnalyticsSkill } from '../../skills/bitcoin/runes.js';
-import type { BitcoinSource } from '../../skills/bitcoin/source.js';
+import type { BitcoinSource } from '../../chain/bitcoin.js';
 import { bitcoinStakingSkill } from '../../skills/bitcoin/staking.js';
 import type { SkillContext } from '../../skills/context.js';
 import type { Brc20Index } from '../../skills/intel/bitcoin/brc20-index.js';

@@ -3,7 +3,7 @@
  * Esplora would be): the chain's labels stay with the test.
  */
 import { EsploraClient } from '../../chain/esplora.js';
-import type { BitcoinSource } from '../../skills/bitcoin/source.js';
+import type { BitcoinSource } from '../../chain/bitcoin.js';
 import { startEmbeddedBitcoin, type EmbeddedBitcoin } from '../../world/bitcoin/index.js';
 import { worldOrigin } from '../../world/index.js';
 import { ReferencePaths } from '../../world/reference.js';

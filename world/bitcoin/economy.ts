@@ -21,7 +21,7 @@ import type { BitcoinLabels } from './labels.js';
 import type { BtcPricePath } from './prices.js';
 import type { TxOutput } from './tx.js';
 import type { AddressKind, Coin, OwnedScript, Registry, Wallet } from './wallets.js';
-import type { BitcoinEntity } from '../../skills/bitcoin/source.js';
+import type { BitcoinEntity } from '../../chain/bitcoin.js';
 
 export const GENESIS_TIME = 1231006505;
 /** Early 50-BTC coinbases to P2PK keys (2009 to mid-2010). */

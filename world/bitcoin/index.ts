@@ -4,7 +4,7 @@
  * Engines only ever talk to that API (chain/esplora.ts), so a real Esplora serves them the same.
  */
 import { join } from 'node:path';
-import type { BitcoinEntity, BtcPrices } from '../../skills/bitcoin/source.js';
+import type { BitcoinEntity, BtcPrices } from '../../chain/bitcoin.js';
 import type { ReferencePaths } from '../reference.js';
 import { BitcoinWorld } from './bitcoin-world.js';
 import type { BitcoinChain } from './chain.js';

@@ -6,7 +6,7 @@
  */
 import { Rng } from '../../lib/random.js';
 import type { ReferencePaths } from '../reference.js';
-import type { BtcPrices } from '../../skills/bitcoin/source.js';
+import type { BtcPrices } from '../../chain/bitcoin.js';
 
 /** (date, USD) levels the pre-history passes near; the last one joins the reference path at the origin. */
 const ANCHORS: readonly (readonly [string, number])[] = [

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { startEmbeddedBitcoin } from './index.js';
-import type { BitcoinEntity } from '../../skills/bitcoin/source.js';
+import type { BitcoinEntity } from '../../chain/bitcoin.js';
 import { ReferencePaths } from '../reference.js';
 import type { BitcoinLabels } from './labels.js';
 

@@ -11,7 +11,7 @@
  * application/json, are not BRC-20 operations.
  */
 import type { EsploraBlock, EsploraTx, EsploraVout } from '../../../chain/esplora.js';
-import type { BitcoinTxObserver } from '../../bitcoin/source.js';
+import type { BitcoinTxObserver } from '../../../chain/bitcoin.js';
 import { envelopesInTx } from './brc20-envelope.js';
 import { brc20OpOf, BRC20_MAX_AMOUNT, scaledAmount, type Brc20Op } from './brc20-ops.js';
 import { CoverageTracker, Journal, type ObserverCoverage } from './observers-journal.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Esplora, EsploraAddress } from '../../../chain/esplora.js';
-import type { BitcoinEntity, BitcoinSource } from '../../bitcoin/source.js';
+import type { BitcoinEntity, BitcoinSource } from '../../../chain/bitcoin.js';
 import { proofOfReserves } from './bridges-reserves.js';
 
 const stats = (funded: number, spent: number) => ({ funded_txo_count: 1, funded_txo_sum: funded, spent_txo_count: 1, spent_txo_sum: spent, tx_count: 2 });

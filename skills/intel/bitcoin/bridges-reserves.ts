@@ -6,7 +6,7 @@
  * a published custody address, the reserves are `available: false` with the reason.
  */
 import { formatUnits, parseUnits } from 'viem';
-import type { BitcoinSource } from '../../bitcoin/source.js';
+import type { BitcoinSource } from '../../../chain/bitcoin.js';
 import { round } from '../market.js';
 
 export interface ReserveAddress {

@@ -4,7 +4,7 @@
  * supply and exchange flows, and a daily series. Read from the index as it stands (the
  * background poll keeps it at the tip): nothing is fetched on the request path.
  */
-import type { BitcoinDay, BitcoinSource } from '../../bitcoin/source.js';
+import type { BitcoinDay, BitcoinSource } from '../../../chain/bitcoin.js';
 import { btc, dayComplete, dayValuation, wholeSetGap } from './onchain.js';
 
 /** MVRV bands, lowest first: each applies below its bound. */

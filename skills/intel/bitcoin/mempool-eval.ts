@@ -9,7 +9,7 @@
  */
 import { EsploraClient, type Esplora } from '../../../chain/esplora.js';
 import { BitcoinIndexer } from '../../../indexer/bitcoin/indexer.js';
-import type { BitcoinSource } from '../../bitcoin/source.js';
+import type { BitcoinSource } from '../../../chain/bitcoin.js';
 import { FEE_TARGETS, MIN_RELAY_FEERATE, mempoolIntelligence } from './mempool.js';
 
 /** What cleared in a block (from the world's labels, or any record of the chain's blocks). */

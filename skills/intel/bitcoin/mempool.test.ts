@@ -1,7 +1,7 @@
 /** Mempool projection and recommendations on a histogram worked out by hand. */
 import { describe, expect, it } from 'vitest';
 import { TestChain } from '../../../indexer/bitcoin/test-chain.js';
-import type { BitcoinSource } from '../../bitcoin/source.js';
+import type { BitcoinSource } from '../../../chain/bitcoin.js';
 import { BitcoinIndexer } from '../../../indexer/bitcoin/indexer.js';
 import { arrivalsFloor, blockCapacity, clearingFeerates, congestionLevel, feerateFor, mempoolIntelligence, projectBlocks } from './mempool.js';
 

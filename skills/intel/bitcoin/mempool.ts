@@ -6,7 +6,7 @@
  * /fee-estimates beside ours.
  */
 import type { EsploraMempool } from '../../../chain/esplora.js';
-import type { BitcoinSource } from '../../bitcoin/source.js';
+import type { BitcoinSource } from '../../../chain/bitcoin.js';
 import { vsizeOf } from '../../../indexer/bitcoin/ledger.js';
 import { iso, type BitcoinProvenance } from '../../../indexer/bitcoin/provenance.js';
 

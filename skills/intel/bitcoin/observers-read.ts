@@ -7,7 +7,7 @@
 import { iso, type BitcoinProvenance } from '../../../indexer/bitcoin/provenance.js';
 import type { SkillContext } from '../../context.js';
 import { SibylError } from '../../errors.js';
-import type { BitcoinIndex, BitcoinSource, BitcoinTxObserver } from '../../bitcoin/source.js';
+import type { BitcoinIndex, BitcoinSource, BitcoinTxObserver } from '../../../chain/bitcoin.js';
 import type { ObserverCoverage } from './observers-journal.js';
 
 export const MAINNET_GENESIS = '000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f';

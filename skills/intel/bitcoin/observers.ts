@@ -2,7 +2,7 @@
  * The token and staking plug-ins of the Bitcoin index: the lead passes `bitcoinObservers()` to
  * the indexer, and skills find each one again by name (`ctx.bitcoin.index.observer(name)`).
  */
-import type { BitcoinTxObserver } from '../../bitcoin/source.js';
+import type { BitcoinTxObserver } from '../../../chain/bitcoin.js';
 import { Brc20Index, BRC20_OBSERVER } from './brc20-index.js';
 import { RunesIndex, RUNES_OBSERVER } from './runes-index.js';
 import { StakingIndex, STAKING_OBSERVER } from './staking-index.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { BitcoinIndexer } from '../../../indexer/bitcoin/indexer.js';
 import { TestChain, type TestBlock } from '../../../indexer/bitcoin/test-chain.js';
-import type { BitcoinSource, BtcPrices } from '../../bitcoin/source.js';
+import type { BitcoinSource, BtcPrices } from '../../../chain/bitcoin.js';
 import { cyclePosition, flowSignal, mvrvSignal } from './cycle.js';
 import { coinAgeBands, onchainAnalytics } from './onchain.js';
 

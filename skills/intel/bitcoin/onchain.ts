@@ -5,7 +5,7 @@
  * set and exchange flows. Figures over the whole UTXO set need it whole (an index read from
  * genesis) and need prices: otherwise those sections answer `available: false` with the reason.
  */
-import type { BitcoinDay, BitcoinIndex, BitcoinSource, IndexedUtxo } from '../../bitcoin/source.js';
+import type { BitcoinDay, BitcoinIndex, BitcoinSource, IndexedUtxo } from '../../../chain/bitcoin.js';
 import { LONG_TERM_SECONDS, SATS_PER_BTC } from '../../../indexer/bitcoin/ledger.js';
 import { indexProvenance, iso, type BitcoinProvenance } from '../../../indexer/bitcoin/provenance.js';
 

@@ -14,7 +14,7 @@
  * is not applied (it only decides which names could be etched when).
  */
 import type { EsploraBlock, EsploraTx } from '../../../chain/esplora.js';
-import type { BitcoinTxObserver } from '../../bitcoin/source.js';
+import type { BitcoinTxObserver } from '../../../chain/bitcoin.js';
 import { CoverageTracker, Journal, type ObserverCoverage } from './observers-journal.js';
 import { instructions, isPush, ownerOf, tapscriptOf } from './observers-script.js';
 import { decipher, reservedRune, RESERVED_RUNE, runeCommitment, runeIdKey, spacedRuneName, type Artifact, type RuneId, type Terms } from './runes-runestone.js';

@@ -10,7 +10,7 @@
  */
 import { p2tr } from '@scure/btc-signer';
 import type { EsploraBlock, EsploraTx } from '../../../chain/esplora.js';
-import type { BitcoinTxObserver } from '../../bitcoin/source.js';
+import type { BitcoinTxObserver } from '../../../chain/bitcoin.js';
 import { CoverageTracker, Journal, type ObserverCoverage } from './observers-journal.js';
 import { bytesToHex, hexToBytes, instructions, isOp, isPush, OP_CHECKSEQUENCEVERIFY, OP_CHECKSIGVERIFY, OP_RETURN, scriptNumber, tapscriptOf } from './observers-script.js';
 

@@ -8,7 +8,7 @@
  * checked against the address's hash.
  */
 import type { Esplora, EsploraTx } from '../../../chain/esplora.js';
-import type { BtcPrices } from '../../bitcoin/source.js';
+import type { BtcPrices } from '../../../chain/bitcoin.js';
 import type { ParsedAddress } from './exposure-address.js';
 import { revealedBy } from './exposure-script.js';
 

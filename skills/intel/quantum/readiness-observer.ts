@@ -6,7 +6,7 @@
  * holding) by the spend. A reorg is undone from a per-block journal.
  */
 import type { EsploraBlock, EsploraTx, EsploraVout } from '../../../chain/esplora.js';
-import type { BitcoinTxObserver } from '../../bitcoin/source.js';
+import type { BitcoinTxObserver } from '../../../chain/bitcoin.js';
 
 export const EXPOSURE_OBSERVER = 'quantum-exposure';
 /** Blocks whose changes are kept for a reorg. */

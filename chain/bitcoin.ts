@@ -1,10 +1,11 @@
 /**
- * What a Bitcoin engine is given: the Esplora API (the only way to the chain), the BTC/USD price
- * where this deployment knows it, the published entities (exchange and custodian addresses, as
+ * The Bitcoin chain as Sibyl reads it (a chain-layer shape, so the simulator, the index and the
+ * skills share it): the Esplora API (the only way to the chain), the BTC/USD price where this
+ * deployment knows it, the published entities (exchange and custodian addresses, as
  * tag lists publish them) and the index that follows the chain through that API. The embedded
  * chain (world/bitcoin) and a real Esplora (BITCOIN_ESPLORA_URL) give the same shape.
  */
-import type { Esplora, EsploraBlock, EsploraTx } from '../../chain/esplora.js';
+import type { Esplora, EsploraBlock, EsploraTx } from './esplora.js';
 
 /** Addresses the world (or a tag list, for a real chain) attributes to a known entity. */
 export interface BitcoinEntity {
