@@ -10,7 +10,7 @@ import { stem, termParts, type AddressKind, type AddressMention, type PromptFact
 import type { AgentTool, JsonSchemaProperty } from './tools.js';
 
 export interface FieldRole {
-  readonly kind: 'chain' | 'chains' | 'period' | 'candle' | 'address' | 'addresses' | 'txHash' | 'symbol' | 'amount' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
+  readonly kind: 'chain' | 'chains' | 'period' | 'candle' | 'address' | 'addresses' | 'chainAddresses' | 'txHash' | 'symbol' | 'amount' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
   readonly required: boolean;
   /** Allowed values of an enum field. */
   readonly values?: readonly string[];
@@ -20,6 +20,8 @@ export interface FieldRole {
   readonly accepts?: readonly AddressKind[];
   readonly minimum?: number;
   readonly maximum?: number;
+  /** A number field's unit as its description writes it after a number or a range ("1-1024 bytes", "sat/vB"). */
+  readonly units?: readonly string[];
 }
 
 const DURATION = /^(\d+)(m|h|d|w|M)$/;
@@ -35,6 +37,13 @@ export function classifyFields(tool: AgentTool): Map<string, FieldRole> {
   const roles = new Map<string, FieldRole>();
   for (const [name, p] of Object.entries(tool.parameters.properties)) roles.set(name, { ...classify(name, p), required: required.has(name) });
   return roles;
+}
+
+/** A number field's units: its own name ("bytes") and a unit its description writes ("sat/vB", "random bytes"). */
+function unitsOf(name: string, description = ''): string[] {
+  const own = name.split(/(?=[A-Z])|[_-]/).map((w) => w.toLowerCase());
+  const written = [...description.matchAll(/\b([a-z]+\/[a-z]+)\b/gi)].map((m) => m[1]!.toLowerCase());
+  return [...own, ...written].filter((u) => u.length > 2);
 }
 
 /** Chains outside the EVM catalogue that a chain field may also list (the exposure scans read Bitcoin). */
@@ -81,6 +90,11 @@ function classify(name: string, p: JsonSchemaProperty): Omit<FieldRole, 'require
     return { kind: 'address', acceptsSymbol: patternAccepts(p.pattern, ADDRESS_SAMPLES.symbol), accepts: accepts.length ? accepts : ['evm'] };
   }
   if (p.type === 'string' && !p.pattern && !values && ADDRESS_NAME.test(name)) return { kind: 'address', accepts: ADDRESS_KINDS };
+  // An object keyed by chain whose values are addresses: where to send on each chain (a migration's destinations).
+  const keys = Object.keys((p as JsonSchemaProperty & { properties?: Record<string, unknown> }).properties ?? {});
+  if (p.type === 'object' && keys.length && isChainList(keys)) {
+    return { kind: 'chainAddresses', values: keys, accepts: ADDRESS_KINDS.filter((k) => (k === 'bitcoin' ? keys.includes('bitcoin') : keys.some((c) => c !== 'bitcoin'))) };
+  }
   // A token quantity written as a decimal string (plans: "deposit 1000 USDC").
   if (p.type === 'string' && /amount/i.test(name)) return { kind: 'amount' };
   if (p.type === 'string' && /token|symbol|asset/i.test(name)) return { kind: 'symbol' };
@@ -88,6 +102,7 @@ function classify(name: string, p: JsonSchemaProperty): Omit<FieldRole, 'require
   if (p.type === 'integer' && /days/i.test(name)) return { kind: 'days', ...range };
   if ((p.type === 'integer' || p.type === 'number') && /window|period/i.test(`${name} ${p.description ?? ''}`)) return { kind: 'window', ...range };
   if (p.type === 'boolean') return { kind: 'flag' };
+  if (p.type === 'integer' || p.type === 'number') return { kind: 'other', ...range, units: unitsOf(name, p.description) };
   return { kind: 'other', ...range };
 }
 
@@ -110,6 +125,7 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
   const windows = [...(facts.pair ?? [])];
   // Words one by one, a compound's parts among them: "front-running" names a front-running flag.
   const words = facts.terms.flatMap((t) => termParts(t).flat());
+  const quantityFor = (role: FieldRole) => facts.quantities.find((q) => role.units?.some((u) => q.units.some((w) => u === w || stem(u) === stem(w))))?.value;
 
   // Address fields first, cued ones before the rest, so "wallet 0x.. token 0x.." lands right; those
   // that take only an address before those a ticker also fills ("deposit 1000 USDC from 0x..").
@@ -163,13 +179,25 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
         value = name.split(/(?=[A-Z])|[_-]/).some((w) => words.includes(stem(w))) ? true : undefined;
         break;
       case 'choice':
-        value = bestChoice(role.values!, words, tool.parameters.properties[name]?.description);
+        value = bestChoice(role.values!, [...words, ...facts.numerals], tool.parameters.properties[name]?.description);
+        break;
+      case 'chainAddresses':
+        // Filled once the single-address fields took theirs (below): what is left is where to send.
+        value = undefined;
         break;
       default:
-        value = undefined;
+        value = quantityFor(role);
     }
     if (value === undefined && ['address', 'addresses', 'symbol', 'txHash', 'chain', 'chains'].includes(role.kind) && previous[name] !== undefined) value = previous[name];
     if (value !== undefined) args[name] = clamp(value, role);
+  }
+  // Addresses left after the others took theirs ("move 0x.. to 0x.."), each under its chain: a Bitcoin
+  // address under bitcoin, an EVM one under the chain the prompt names (none named: no key to put it under).
+  for (const [name, role] of roles) {
+    if (role.kind !== 'chainAddresses') continue;
+    const keyOf = (a: AddressMention) => (a.kind === 'bitcoin' ? 'bitcoin' : facts.chains.find((c) => role.values!.includes(c)));
+    const entries = addresses.map((a) => [keyOf(a), a.value] as const).filter(([key]) => key !== undefined && role.values!.includes(key));
+    if (entries.length) args[name] = Object.fromEntries(entries);
   }
   const missing = [...roles.entries()].filter(([name, role]) => role.required && args[name] === undefined).map(([name]) => name);
   return { args, missing };
@@ -192,9 +220,16 @@ function fieldsWanting(roles: ReadonlyMap<string, FieldRole>, cue: string): bool
   return [...roles.entries()].some(([name, r]) => r.kind === 'address' && name.toLowerCase().includes(cue));
 }
 
-/** Whether an address (or address-list) field takes this kind of address. */
+/** Whether an address field (one address, a list, or one per chain) takes this kind of address. */
 export function takes(role: FieldRole, address: Pick<AddressMention, 'kind'>): boolean {
-  return (role.kind === 'address' || role.kind === 'addresses') && (role.accepts ?? ['evm']).includes(address.kind);
+  return (role.kind === 'address' || role.kind === 'addresses' || role.kind === 'chainAddresses') && (role.accepts ?? ['evm']).includes(address.kind);
+}
+
+/** How many addresses a tool's fields can take: one per address field, any number in a list or per chain. */
+export function addressCapacity(roles: ReadonlyMap<string, FieldRole>): number {
+  let n = 0;
+  for (const role of roles.values()) n += role.kind === 'address' ? 1 : role.kind === 'addresses' || role.kind === 'chainAddresses' ? Infinity : 0;
+  return n;
 }
 
 /** The smallest allowed duration that covers the wanted one (the largest when none does). */
@@ -213,7 +248,9 @@ function bestChoice(values: readonly string[], terms: readonly string[], descrip
   const glosses = new Map([...description.matchAll(/([\w-]+) \(([^)]*)\)/g)].map((m) => [m[1]!, m[2]!]));
   const matches = (w: string) => {
     const s = stem(w);
-    return terms.some((t) => t === s || (t.length >= 4 && s.startsWith(t)) || (s.length >= 4 && t.startsWith(s)));
+    // A prefix with letters after it ("graduat" / "graduation"), not a number ("base" is not "base64").
+    const extends_ = (long: string, short: string) => short.length >= 4 && long.startsWith(short) && /[a-z]/.test(long.slice(short.length));
+    return terms.some((t) => t === s || extends_(s, t) || extends_(t, s));
   };
   let best: { value: string; hits: number } | undefined;
   for (const value of values) {

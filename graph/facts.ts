@@ -34,6 +34,10 @@ export interface PromptFacts {
   readonly pair: readonly [number, number] | null;
   /** A quantity of a token, in its own units: "1000 USDC", "0.5 ETH", "2,500 WETH". */
   readonly amounts: readonly { readonly value: string; readonly symbol: string }[];
+  /** A number with the words written after it (its unit among them), lower-case: "64 bytes", "20 sat/vB", "32 random bytes". */
+  readonly quantities: readonly { readonly value: number; readonly units: readonly string[] }[];
+  /** Numbers the prompt writes on their own or inside a name ("ML-DSA-87" → 87), for enum values that carry one. */
+  readonly numerals: readonly string[];
   /** The prompt speaks of its own account ("my wallet", "our bitcoin address") without writing one. */
   readonly ownAccountUnwritten: boolean;
   /** Stemmed content words, for ranking. */
@@ -50,7 +54,7 @@ const BITCOIN_ADDRESS = /(?<![A-Za-z0-9])(?:bc1[02-9ac-hj-np-z]{11,87}|BC1[02-9A
 const TX_HASH = /0x[0-9a-fA-F]{64}(?![0-9a-fA-F])/g;
 const OWN_ACCOUNT = /\b(?:my|our)\s+(?:[a-z-]+\s+)?(?:wallets?|address(?:es)?|accounts?)\b/i;
 /** Units and abbreviations written for the word the registry uses ("sat/vB" is satoshis per vbyte). */
-const ABBREVIATIONS: Record<string, string> = { vb: 'vbyte', vbytes: 'vbyte', vsize: 'vbyte', satoshi: 'sats', satoshis: 'sats' };
+const ABBREVIATIONS: Record<string, string> = { vb: 'vbyte', vbytes: 'vbyte', vsize: 'vbyte', sat: 'sats', satoshi: 'sats', satoshis: 'sats' };
 const ADDRESS_CUES = ['wallet', 'address', 'token', 'contract', 'pool', 'pair', 'account', 'deployer', 'creator', 'holder', 'trader'];
 
 const UNIT_SECONDS: Record<string, number> = {
@@ -129,6 +133,9 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
     count: countOf(lower),
     pair: pairOf(text),
     amounts: amountsOf(text, symbols),
+    // The unit may follow a word or two that qualify it ("32 random bytes").
+    quantities: [...text.matchAll(/(?<![\w.,])(\d+(?:\.\d+)?)\s*((?:[A-Za-z][A-Za-z/]*\s+){0,2}[A-Za-z][A-Za-z/]*)/g)].map((m) => ({ value: Number(m[1]), units: m[2]!.toLowerCase().split(/\s+/) })),
+    numerals: [...new Set([...text.matchAll(/(?<![A-Za-z0-9_.])\d+(?![\d.])/g)].map((m) => m[0]))],
     ownAccountUnwritten: !addresses.length && OWN_ACCOUNT.test(text),
     // A ticker names the subject, not the question: it must not match skills whose examples name that token.
     terms: words
@@ -157,8 +164,13 @@ function termOf(word: string, symbols: readonly string[], vocabulary: ReadonlySe
   return stems.length ? stems.join('-') : null;
 }
 
+/** The word the registry uses for an abbreviation or unit ("vB" → vbyte, "sat" → sats, not the verb). */
+export function spelledOut(word: string): string {
+  return ABBREVIATIONS[word] ?? word;
+}
+
 function wordTerm(word: string, symbols: readonly string[]): string | null {
-  const w = ABBREVIATIONS[word] ?? word;
+  const w = spelledOut(word);
   if (w.length <= 1 || !/[a-z]/.test(w) || /^\d+[a-z]{1,3}$/.test(w) || STOPWORDS.has(w) || CHAIN_WORDS.has(w) || symbols.includes(w.toUpperCase())) return null;
   return stem(w);
 }

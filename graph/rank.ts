@@ -6,10 +6,10 @@
  * the score: a transaction hash favours skills that take one, a missing required address
  * disfavours skills that need one.
  */
-import { lemmaOf, stem, termParts, type PromptFacts } from './facts.js';
+import { lemmaOf, spelledOut, stem, termParts, type PromptFacts } from './facts.js';
 import { synonymsOf } from './synonyms.js';
 import { CHAIN_NAMES } from '../chain/chains.js';
-import { OTHER_CHAINS, classifyFields, takes, type FieldRole } from './args.js';
+import { OTHER_CHAINS, addressCapacity, classifyFields, takes, type FieldRole } from './args.js';
 import type { AgentTool } from './tools.js';
 import type { Dossier } from './dossiers.js';
 
@@ -18,6 +18,8 @@ const FIELD_WEIGHTS = { name: 3, tags: 3, examples: 2, description: 1 } as const
 const SYNONYM_SHARE = 0.5;
 /** A compound matched through its parts counts half too. */
 const COMPOUND_SHARE = 0.5;
+/** A skill that can take only some of the addresses a prompt names fits this much worse. */
+const PARTIAL_ADDRESS_FIT = 0.8;
 /** Two of the prompt's words in a row that are a skill's two-word tag add half that tag's weight again. */
 const PHRASE_SHARE = 0.5;
 
@@ -44,7 +46,7 @@ export class ToolIndex {
       const add = (text: string, weight: number, isVocabulary = true) => {
         for (const word of wordsOf(text)) {
           if (isVocabulary) vocabulary.add(word);
-          const term = stem(word);
+          const term = stem(spelledOut(word));
           weights.set(term, Math.max(weights.get(term) ?? 0, weight));
         }
       };
@@ -60,7 +62,7 @@ export class ToolIndex {
       }
       // A compound tag is also a phrase ("fresh-pools" → "fresh pool"): the prompt's words in that order match it whole.
       for (const tag of words.tags) {
-        const phrase = wordsOf(tag).map(stem);
+        const phrase = wordsOf(tag).map((w) => stem(spelledOut(w)));
         if (phrase.length === 2) weights.set(phrase.join(' '), FIELD_WEIGHTS.tags);
       }
       add(words.examples.join(' '), FIELD_WEIGHTS.examples, false);
@@ -160,6 +162,8 @@ function argumentFit(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>, 
   // (an EVM-only skill, for a Bitcoin address) fit worse.
   const kinds = new Set([...roles.values()].map((r) => r.kind));
   if (facts.addresses.length && !facts.addresses.some((a) => [...roles.values()].some((r) => takes(r, a)))) fit *= 0.6;
+  // One that takes some of the addresses named but not all ("move 0x.. to 0x..") answers part of it.
+  else if (facts.addresses.length > addressCapacity(roles)) fit *= PARTIAL_ADDRESS_FIT;
   if (facts.txHashes.length && !kinds.has('txHash')) fit *= 0.5;
   return fit;
 }

@@ -1,6 +1,8 @@
 /** The offline planner's reading of prompts: facts, arguments by schema, ranking, follow-ups. */
 import { describe, expect, it } from 'vitest';
 import { promptFacts } from '../../graph/facts.js';
+import { classifyFields, fillArgs } from '../../graph/args.js';
+import type { AgentTool } from '../../graph/tools.js';
 import { OfflinePlanner } from '../../graph/offline-planner.js';
 import { agentTools } from '../../graph/tools.js';
 import { createRegistry } from '../../skills/index.js';
@@ -12,6 +14,15 @@ const first = (prompt: string, previous?: Parameters<OfflinePlanner['plan']>[1])
 };
 const A = '0x1111111111111111111111111111111111111111';
 const B = '0x2222222222222222222222222222222222222222';
+// Published Bitcoin addresses: BIP-173's P2WPKH vector, a well-known P2WPKH, BIP-13's P2SH example, the genesis coinbase's P2PKH.
+const BECH32 = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+const BECH32_2 = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const P2SH = '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy';
+const P2PKH = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
+
+/** A tool built from a bare JSON Schema, to test argument filling apart from any registry skill. */
+const toolOf = (properties: AgentTool['parameters']['properties'], required: string[] = []): AgentTool =>
+  ({ name: 't', skill: { id: 't', title: 't' } as AgentTool['skill'], parameters: { properties, required } });
 
 describe('prompt facts', () => {
   it('tells windows from candle sizes, tickers from chain names, and keeps each address\'s noun', () => {
@@ -28,10 +39,75 @@ describe('prompt facts', () => {
     expect(promptFacts('top 10 tokens over 30d').amounts).toEqual([]);
   });
 
+  it('reads Bitcoin addresses by shape, in the order written, keeping base58 case and each one\'s noun', () => {
+    const f = promptFacts(`compare wallet ${P2SH} with ${BECH32.toUpperCase()}, ${A} and address ${P2PKH}`);
+    expect(f.addresses).toEqual([
+      { value: P2SH, cue: 'wallet', kind: 'bitcoin' },
+      { value: BECH32, cue: null, kind: 'bitcoin' },
+      { value: A, cue: null, kind: 'evm' },
+      { value: P2PKH, cue: 'address', kind: 'bitcoin' },
+    ]);
+    // Neither a long number, a word, nor a string outside the bech32 alphabet ('b', 'i', 'o' and '1' after the prefix) is one.
+    expect(promptFacts('supply of 1234567891234567891234567891 sats, bc1 fees, bc1qbbbbbbbbbbbbbbbbbbbbbbbb').addresses).toEqual([]);
+  });
+
+  it('a verb after an address makes it a wallet: "did 0x.. make or lose", "what does 0x.. hold"', () => {
+    expect(promptFacts(`how much did ${A} make this week`).addresses[0]!.cue).toBe('wallet');
+    expect(promptFacts(`what does ${A} hold`).addresses[0]!.cue).toBe('wallet');
+    expect(promptFacts(`who holds ${A}`).addresses[0]!.cue).toBeNull();
+  });
+
+  it('reads a compound as one term of its parts, units as the registry writes them, and a number with its unit', () => {
+    const f = promptFacts('post-quantum sat/vB fee for 32 random bytes, ML-DSA-87 or BRC-20', planner.index.vocabulary);
+    expect(f.terms).toEqual(['post-quantum', 'sat-vbyte', 'fee', 'random', 'byte', 'ml-dsa', 'brc|brc20']);
+    expect(f.quantities).toContainEqual({ value: 32, units: ['random', 'bytes'] });
+    expect(f.numerals).toEqual(['32', '87', '20']);
+    // A ticker in a compound stays a ticker.
+    expect(promptFacts('the ETH/USDC pool').terms).toEqual(['pool']);
+  });
+
+  it('knows when a prompt speaks of its own account without writing it', () => {
+    expect(promptFacts('is my bitcoin address exposed?').ownAccountUnwritten).toBe(true);
+    expect(promptFacts(`is my address ${BECH32} exposed?`).ownAccountUnwritten).toBe(false);
+    expect(promptFacts('is the bitcoin mempool congested?').ownAccountUnwritten).toBe(false);
+  });
+
   it('reads counts and pairs without taking a window for a count', () => {
     expect(promptFacts('top 10 tokens').count).toBe(10);
     expect(promptFacts('over the last 12 hours').count).toBeNull();
     expect(promptFacts('a 20/50 crossover').pair).toEqual([20, 50]);
+  });
+});
+
+describe('arguments by what each field takes', () => {
+  const evmOnly = toolOf({ walletAddress: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } }, ['walletAddress']);
+  const anyAddress = toolOf({ address: { type: 'string' }, chain: { type: 'string', enum: ['ethereum', 'base', 'bitcoin'] } }, ['address']);
+  const list = toolOf({ addresses: { type: 'array', items: { type: 'string' } } }, ['addresses']);
+  const migration = toolOf({
+    address: { type: 'string' },
+    destinations: { type: 'object', properties: { base: { type: 'string' }, bitcoin: { type: 'string' } } } as never,
+    feeRate: { type: 'number', description: 'Sweep feerate, sat/vB.' },
+  }, ['address']);
+
+  it('classifies address fields by the kinds their schema lets through', () => {
+    expect(classifyFields(evmOnly).get('walletAddress')).toMatchObject({ kind: 'address', accepts: ['evm'], acceptsSymbol: false });
+    expect(classifyFields(anyAddress).get('address')).toMatchObject({ kind: 'address', accepts: ['evm', 'bitcoin'] });
+    expect(classifyFields(anyAddress).get('chain')).toMatchObject({ kind: 'chain' });
+    expect(classifyFields(list).get('addresses')).toMatchObject({ kind: 'addresses' });
+    expect(classifyFields(migration).get('destinations')).toMatchObject({ kind: 'chainAddresses', values: ['base', 'bitcoin'] });
+  });
+
+  it('gives a field only the addresses it takes', () => {
+    expect(fillArgs(evmOnly, promptFacts(`is ${BECH32} safe`))).toEqual({ args: {}, missing: ['walletAddress'] });
+    expect(fillArgs(anyAddress, promptFacts(`is ${P2SH} exposed on base`)).args).toEqual({ address: P2SH, chain: 'base' });
+    expect(fillArgs(list, promptFacts(`watch ${A}, ${BECH32} and ${P2PKH}`)).args).toEqual({ addresses: [A, BECH32, P2PKH] });
+  });
+
+  it('puts the address to move to under its chain, and a number under the field its unit names', () => {
+    expect(fillArgs(migration, promptFacts(`move ${BECH32_2} to ${BECH32} at 12 sat/vB`)).args).toEqual({ address: BECH32_2, destinations: { bitcoin: BECH32 }, feeRate: 12 });
+    expect(fillArgs(migration, promptFacts(`move ${A} to ${B} on base`)).args).toEqual({ address: A, destinations: { base: B } });
+    // An EVM destination with no chain named has no key to go under.
+    expect(fillArgs(migration, promptFacts(`move ${A} to ${B}`)).args).toEqual({ address: A });
   });
 });
 
@@ -62,6 +138,18 @@ describe('offline planner', () => {
     expect(first('loans near liquidation threshold on ethereum')).toMatchObject({ skill: 'liquidation-monitor' });
     expect(first('MVRV and where are we in the bitcoin cycle')).toMatchObject({ skill: 'bitcoin-onchain-analytics' });
     expect(first(`revoke risky approvals on ${A}`)).toMatchObject({ skill: 'approval-security-scan' });
+  });
+
+  it('routes Bitcoin and post-quantum questions and fills their arguments', () => {
+    expect(first(`is ${BECH32} vulnerable to shor's algorithm?`)).toEqual({ skill: 'pqc-wallet-scan', args: { address: BECH32 } });
+    expect(first(`watch ${A} and ${P2SH} for quantum exposure`)).toEqual({ skill: 'quantum-portfolio-monitor', args: { addresses: [A, P2SH] } });
+    expect(first('generate 32 random bytes from a quantum source in base64')).toEqual({ skill: 'quantum-hardware-qrng', args: { bytes: 32, format: 'base64' } });
+    expect(first('generate an ML-DSA-87 signing key')).toEqual({ skill: 'quantum-signing-key', args: { scheme: 'ml-dsa-87' } });
+    expect(first('what sat/vB gets me into the next block?')).toMatchObject({ skill: 'bitcoin-mempool-intelligence' });
+    // A Bitcoin-only skill is not the answer to a question about an EVM chain's coins.
+    expect(first('which coins had the highest trading volume on base this week')).toMatchObject({ skill: 'topvolume' });
+    // "My address" without one: the scan asks for it rather than another skill answering something else.
+    expect(planner.plan('Is my bitcoin address exposed to quantum attacks?')).toMatchObject({ kind: 'reply', reason: 'missing_arguments', suggestions: [{ skill: 'pqc-wallet-scan' }] });
   });
 
   it('resolves a symbol on the chain its asset lives on when no chain is named', () => {
