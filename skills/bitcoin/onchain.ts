@@ -34,7 +34,7 @@ export const bitcoinOnchainSkill = defineSkill({
   id: 'bitcoin-onchain-analytics',
   title: 'Bitcoin on-chain analytics',
   description: 'Bitcoin valuation from the UTXO set: realised cap (each unspent output at the BTC/USD when it was created), market cap, MVRV and realised price; SOPR per day, and for long- and short-term holders (155-day split); coin-age bands (<1d to >10y) with each band\'s supply and realised price; exchange flows (in, out, net, by exchange, from published exchange addresses). With the Esplora source, blocks read, methodology and price source.',
-  tags: ['bitcoin', 'btc', 'utxo', 'hodl', 'realized-price', 'realized-cap', 'mvrv', 'sopr', 'coin-age', 'exchange-flows', 'cycle'],
+  tags: ['bitcoin', 'btc', 'utxo', 'hodl', 'realized-price', 'realized-cap', 'mvrv', 'sopr', 'age-bands', 'hodl-waves', 'exchange-flows', 'cycle'],
   examples: ['Are long-term bitcoin holders selling?', 'What is bitcoin\'s MVRV and realised price?', 'Bitcoin exchange inflows this week'],
   input: z.strictObject({ limit: rowsParam(TOOL_ROWS) }),
   price: '0.85',

@@ -62,7 +62,7 @@ export const pqcMigrationPlannerSkill = defineSkill({
   id: 'pqc-migration-planner',
   title: 'PQC migration planner',
   description: 'Ordered steps per chain to move a wallet\'s funds out from behind a public key already revealed on chain, with the unsigned transactions to do it: on EVM chains ERC-20 transfers and the native send to a contract wallet with an upgradeable signature check (or an account that has never sent), on Bitcoin a PSBT sweeping the address to a fresh P2WPKH/P2WSH address (not a taproot key path). Give a destination per chain to get transactions; without one the plan marks a placeholder. Sibyl never signs.',
-  tags: ['quantum', 'migration', 'pqc', 'post-quantum', 'psbt', 'bitcoin', 'wallet-safety'],
+  tags: ['quantum', 'migration', 'pqc', 'post-quantum', 'psbt', 'bitcoin', 'wallet-safety', 'move', 'sweep'],
   examples: ['Plan my post-quantum migration for 0x...', 'Move my exposed bitcoin at bc1q... to bc1q... safely'],
   input: z.strictObject({
     address: walletAddressParam('The wallet to migrate: an EVM address or a Bitcoin mainnet address.'),
