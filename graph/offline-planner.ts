@@ -5,8 +5,8 @@
  * guessing.
  */
 import { promptFacts, type PromptFacts } from './facts.js';
-import { classifyFields, fillArgs } from './args.js';
-import { ToolIndex, type Ranked } from './rank.js';
+import { classifyFields, fillArgs, OTHER_CHAINS } from './args.js';
+import { promptNamesChain, ToolIndex, type Ranked } from './rank.js';
 import { DOSSIERS, type Dossier } from './dossiers.js';
 import type { AgentTool } from './tools.js';
 
@@ -75,7 +75,8 @@ export class OfflinePlanner {
     // cannot run ("deposit 1000 USDC from 0x.. into the best vault": the plan that picks the vault).
     // Not when the prompt is about its own account and leaves it out ("is my wallet exposed?"): that
     // skill asks for the address rather than another answering about something else.
-    const runnable = facts.ownAccountUnwritten ? undefined : fits.find((r) => r.score >= (fits[0]?.score ?? 0) * CLOSE_FIT && !fillArgs(r.tool, facts, {}).missing.length);
+    // The stand-in must be a skill this deployment runs, and one about another chain (Bitcoin) only when the prompt names it.
+    const runnable = facts.ownAccountUnwritten ? undefined : fits.find((r) => !r.tool.skill.disabledReason && namesHomeChain(r.tool, facts) && r.score >= (fits[0]?.score ?? 0) * CLOSE_FIT && !fillArgs(r.tool, facts, {}).missing.length);
     const chosen = runnable?.tool ?? fits[0]?.tool ?? (followUp ? prior : undefined);
     if (!chosen) {
       const near = (ranked[0]?.score ?? 0) >= MIN_FIT_SCORE || (own.chains.length + own.addresses.length + own.txHashes.length > 0 && ranked.some((r) => r.matched.size > 0));
@@ -189,6 +190,15 @@ export class OfflinePlanner {
     }
     return { calls, pending };
   }
+}
+
+/**
+ * A skill about one non-EVM chain (its first tag names it: "bitcoin") stands in for a skill that
+ * cannot run only when the prompt speaks of that chain: "top holders" of a token is not BRC-20's.
+ */
+function namesHomeChain(tool: AgentTool, facts: PromptFacts): boolean {
+  const home = OTHER_CHAINS.find((c) => tool.skill.tags[0] === c);
+  return !home || promptNamesChain(facts, home);
 }
 
 /** Most calls one offline plan makes. */

@@ -73,7 +73,7 @@ export class ToolIndex {
       const { skill } = tool;
       const weights = document({ ...skill, name: `${skill.id.replace(/-/g, ' ')} ${tool.name.replace(/_/g, ' ')} ${skill.title}` });
       const roles = classifyFields(tool);
-      return { tool, weights, roles, home: homeChainOf(skill.id, roles) };
+      return { tool, weights, roles, home: homeChainOf(skill, roles) };
     });
     // A dossier whose parts are all served here is ranked like a skill, with its first part's arguments.
     for (const dossier of dossiers) {
@@ -142,15 +142,29 @@ function partialMatch(term: string, weights: ReadonlyMap<string, number>, idf: R
  * The one chain a skill without a chain field is about, when its id names one
  * ("bitcoin-mempool-intelligence"): a prompt that names only other chains is not about it.
  */
-function homeChainOf(id: string, roles: ReadonlyMap<string, FieldRole>): string | null {
+function homeChainOf(skill: { id: string; tags: readonly string[] }, roles: ReadonlyMap<string, FieldRole>): string | null {
   if ([...roles.values()].some((r) => r.kind === 'chain' || r.kind === 'chains')) return null;
-  return id.split('-').find((w) => (CHAIN_NAMES as readonly string[]).includes(w) || OTHER_CHAINS.includes(w)) ?? null;
+  // Named in its id, or (a chain outside the EVM catalogue: "brc20-analytics" is Bitcoin's) its first tag.
+  return skill.id.split('-').find((w) => (CHAIN_NAMES as readonly string[]).includes(w) || OTHER_CHAINS.includes(w)) ?? (OTHER_CHAINS.includes(skill.tags[0] ?? '') ? skill.tags[0]! : null);
+}
+
+/** Words that say a prompt is about a chain outside the EVM catalogue (stemmed as prompt terms are). */
+const HOME_CHAIN_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  bitcoin: new Set(['bitcoin', 'btc', 'sat', 'sats', 'satoshi', 'brc20', 'ordinal', 'inscription', 'rune', 'runestone', 'babylon', 'wbtc', 'btcb', 'mempool'].map((w) => stem(w))),
+};
+
+/** Whether the prompt speaks of a chain outside the EVM catalogue: its words, or an address of that chain. */
+export function promptNamesChain(facts: PromptFacts, chain: string): boolean {
+  const words = HOME_CHAIN_WORDS[chain] ?? new Set([stem(chain)]);
+  return facts.terms.some((t) => words.has(t)) || facts.addresses.some((a) => a.kind === chain);
 }
 
 /** Scales a skill down when the prompt cannot give it what it requires or names a chain it lacks. */
 function argumentFit(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>, home: string | null): number {
   let fit = 1;
   if (home && facts.chains.length && !(facts.chains as readonly string[]).includes(home)) fit *= 0.6;
+  // A Bitcoin skill for a prompt that never speaks of Bitcoin ("top holders" of a token) fits worse.
+  else if (home && OTHER_CHAINS.includes(home) && !promptNamesChain(facts, home)) fit *= 0.6;
   for (const role of roles.values()) {
     const fillable = facts.addresses.some((a) => takes(role, a));
     // "Is my wallet exposed?" is about an address the skill needs: it is asked for, not held against the skill.

@@ -98,6 +98,7 @@ export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlyS
     const refuse = async (): Promise<never> => {
       throw disabledRefusal(off);
     };
-    return { ...skill, ...off, admit: refuse, handler: refuse };
+    // Refused by every surface's disabled check (the report agent names it and charges nothing); the handler too, should one call it.
+    return { ...skill, ...off, admit: undefined, handler: refuse };
   }));
 }

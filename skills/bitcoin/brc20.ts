@@ -37,8 +37,8 @@ const transferRow = z.object({
 export const brc20AnalyticsSkill = defineSkill({
   id: 'brc20-analytics',
   title: 'BRC-20 analytics',
-  description: 'BRC-20 tokens on Bitcoin, from an inscription index read through the Esplora API: per ticker the supply minted against max, mint progress, valid and refused mints, holders with the top holders, and completed transfers, with the most recent transfers. Each answer names the blocks read.',
-  tags: ['bitcoin', 'brc20', 'ordinals', 'inscriptions', 'holders', 'mints'],
+  description: 'BRC-20 tokens on Bitcoin, from an inscription index read through the Esplora API: per ticker the amount minted against max, mint progress, valid and refused mints, the addresses holding it with the largest balances, and completed transfers, with the most recent transfers. Each answer names the blocks read.',
+  tags: ['bitcoin', 'brc20', 'ordinals', 'inscriptions', 'brc20-holders', 'mints'],
   examples: ['Top BRC-20 tokens by holders', 'How much of ordi is minted?', 'Recent BRC-20 transfers'],
   input: z.strictObject({ limit: rowsParam(TOOL_ROWS) }),
   price: '0.50',

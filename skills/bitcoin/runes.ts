@@ -37,7 +37,7 @@ export const runesAnalyticsSkill = defineSkill({
   id: 'runes-analytics',
   title: 'Runes analytics',
   description: 'Bitcoin runes from a runestone index read through the Esplora API: every etching (name, symbol, premine, mint terms), mints counted against the cap and whether minting is still open, supply issued, burned and circulating, holders with the top holders, and the most recent etchings. Each answer names the blocks read.',
-  tags: ['bitcoin', 'runes', 'etching', 'mints', 'holders', 'runestone'],
+  tags: ['bitcoin', 'runes', 'etching', 'mints', 'rune-holders', 'runestone'],
   examples: ['Most minted runes', 'Which runes can still be minted?', 'Top runes by holders'],
   input: z.strictObject({ limit: rowsParam(TOOL_ROWS) }),
   price: '0.75',

@@ -19,7 +19,8 @@ import { createRegistry } from '../../skills/index.js';
 import { fundedPayer, json, usdcBalance, useTestSibyl } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
-const registry = createRegistry();
+// As the test server is: no Bitcoin chain, no QRNG.
+const registry = createRegistry([], new Set());
 /** Clients that know the a2a-x402 extension declare it (the card offers it, not required). */
 const x402 = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) };
 
