@@ -14,6 +14,7 @@ import { catalogLimits, type Registry } from '../../skills/registry.js';
 import type { X402Payments } from '../../payments/x402-method.js';
 import { creditDebit } from '../../payments/credits-method.js';
 import { toSibylError } from '../../skills/error-mapping.js';
+import { SibylError } from '../../skills/errors.js';
 import { parseBody } from '../../skills/validation.js';
 import { kindOfCall, kindPrice, kindSkill, type PaidTool } from '../../skills/tools/paid-tools.js';
 import type { ToolResult } from '../../skills/free.js';
@@ -66,7 +67,7 @@ export async function callPaidTool(tool: PaidTool, input: Record<string, unknown
     amount: price,
     description: tool.title,
     limits,
-    run: async (signal?: AbortSignal) => (agent ? { ...(await agent.capability(skill, params, signal)) } : { results: [{ result: await skill.handler(params, { ...deps.context, signal }) }], analysis: '' }),
+    run: async (signal?: AbortSignal) => (agent ? { ...(await agent.capability(skill, params, signal)) } : { results: [{ result: answered(await skill.handler(params, { ...deps.context, signal })) }], analysis: '' }),
   };
   try {
     const { answer, receipt } = await deps.payments.charge(operation, debit, account, { url: `mcp:${tool.name}`, description: tool.title, mimeType: 'application/json' });
@@ -82,4 +83,10 @@ export async function callPaidTool(tool: PaidTool, input: Record<string, unknown
     const reason = e.code === 'no_answer' ? 'nothing_produced' : e.code;
     return { available: false, reason, analysis: `${e.message}\nRefunded ${formatAtomic(price)}.`, ...base, billing: { debitedUsd: '$0', balanceUsd, ...(after === undefined && { refundQueued: true }) } };
   }
+}
+
+/** Without the report agent (which does the same), an answer that is `available: false` is nothing produced: refunded, never sold. */
+function answered(result: Record<string, unknown>): Record<string, unknown> {
+  if (result.available === false) throw new SibylError('no_answer', `${String(result.reason ?? 'nothing was produced')}; nothing was charged`);
+  return result;
 }
