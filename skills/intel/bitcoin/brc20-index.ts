@@ -11,10 +11,9 @@
  * application/json, are not BRC-20 operations.
  */
 import type { EsploraBlock, EsploraTx, EsploraVout } from '../../../chain/esplora.js';
-import type { BitcoinTxObserver } from '../../../chain/bitcoin.js';
 import { envelopesInTx } from './brc20-envelope.js';
 import { brc20OpOf, BRC20_MAX_AMOUNT, scaledAmount, type Brc20Op } from './brc20-ops.js';
-import { CoverageTracker, Journal, type ObserverCoverage } from './observers-journal.js';
+import { JournaledObserver } from './observers-journal.js';
 import { ownerOf } from './observers-script.js';
 
 export const BRC20_OBSERVER = 'brc20';
@@ -81,10 +80,8 @@ export function satDestination(vout: readonly Pick<EsploraVout, 'value'>[], offs
   return null;
 }
 
-export class Brc20Index implements BitcoinTxObserver {
+export class Brc20Index extends JournaledObserver {
   readonly name = BRC20_OBSERVER;
-  private journal = new Journal();
-  private tracker = new CoverageTracker();
   private readonly tickerMap = new Map<string, Brc20Ticker>();
   /** Per ticker, per owner. */
   private readonly balanceMap = new Map<string, Map<string, Brc20Balance>>();
@@ -92,30 +89,15 @@ export class Brc20Index implements BitcoinTxObserver {
   private readonly pending = new Map<string, PendingTransfer[]>();
   private readonly recent: Brc20Transfer[] = [];
 
-  onBlock(block: EsploraBlock, txs: readonly EsploraTx[]): void {
-    this.journal.begin(block.height);
-    this.tracker.onBlock(block.height, block.id, block.timestamp);
+  protected readBlock(block: EsploraBlock, txs: readonly EsploraTx[]): void {
     for (const tx of txs) this.onTx(tx, block);
   }
 
-  rewind(height: number): void {
-    const from = this.tracker.coverage.fromHeight;
-    // Back to (or before) the first block read: the index reads everything again.
-    if (from === null || height <= from) return this.reset();
-    this.tracker.rewind(height, this.journal.rewind(height));
-  }
-
-  private reset(): void {
-    this.journal = new Journal();
-    this.tracker = new CoverageTracker();
+  protected clear(): void {
     this.tickerMap.clear();
     this.balanceMap.clear();
     this.pending.clear();
     this.recent.length = 0;
-  }
-
-  get coverage(): ObserverCoverage {
-    return this.tracker.coverage;
   }
 
   tickers(): readonly Brc20Ticker[] {

@@ -1,3 +1,6 @@
+import type { BitcoinTxObserver } from '../../../chain/bitcoin.js';
+import type { EsploraBlock, EsploraTx } from '../../../chain/esplora.js';
+
 /**
  * Undo journal of an observer's state, kept per block for the last `depth` blocks, so a reorg
  * (`rewind(height)`) undoes exactly the blocks it drops. Every mutation of an observer's state
@@ -92,4 +95,43 @@ export class CoverageTracker {
     const tip = this.last[this.last.length - 1];
     return { fromHeight: this.from, toHeight: tip?.height ?? null, toHash: tip?.hash ?? null, toTime: tip?.time ?? null, consistent: !this.broken };
   }
+}
+
+/**
+ * An index plug-in whose state changes go through a journal: each block opens a journal entry
+ * and extends the coverage; a rewind undoes the dropped blocks, or (back to the first block read)
+ * clears everything so the index reads it all again. Subclasses read a block and clear their state.
+ */
+export abstract class JournaledObserver implements BitcoinTxObserver {
+  abstract readonly name: string;
+  protected journal = new Journal();
+  private tracker = new CoverageTracker();
+
+  onBlock(block: EsploraBlock, txs: readonly EsploraTx[]): void {
+    this.journal.begin(block.height);
+    this.tracker.onBlock(block.height, block.id, block.timestamp);
+    this.readBlock(block, txs);
+  }
+
+  rewind(height: number): void {
+    const from = this.tracker.coverage.fromHeight;
+    if (from === null || height <= from) {
+      this.journal = new Journal();
+      this.tracker = new CoverageTracker();
+      return this.clear();
+    }
+    this.forget(height);
+    this.tracker.rewind(height, this.journal.rewind(height));
+  }
+
+  get coverage(): ObserverCoverage {
+    return this.tracker.coverage;
+  }
+
+  /** Reads one block's transactions (its journal entry is open). */
+  protected abstract readBlock(block: EsploraBlock, txs: readonly EsploraTx[]): void;
+  /** Drops all state: the index reads everything again. */
+  protected abstract clear(): void;
+  /** Drops what the journal does not track, from `height` on (default: nothing). */
+  protected forget(_height: number): void {}
 }

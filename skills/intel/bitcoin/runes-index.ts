@@ -14,8 +14,7 @@
  * is not applied (it only decides which names could be etched when).
  */
 import type { EsploraBlock, EsploraTx } from '../../../chain/esplora.js';
-import type { BitcoinTxObserver } from '../../../chain/bitcoin.js';
-import { CoverageTracker, Journal, type ObserverCoverage } from './observers-journal.js';
+import { JournaledObserver } from './observers-journal.js';
 import { instructions, isPush, ownerOf, tapscriptOf } from './observers-script.js';
 import { decipher, reservedRune, RESERVED_RUNE, runeCommitment, runeIdKey, spacedRuneName, type Artifact, type RuneId, type Terms } from './runes-runestone.js';
 
@@ -75,10 +74,8 @@ export function unmintableReason(entry: Pick<RuneEntry, 'block' | 'terms' | 'min
 
 const add = (m: Map<string, bigint>, id: string, v: bigint) => m.set(id, (m.get(id) ?? 0n) + v);
 
-export class RunesIndex implements BitcoinTxObserver {
+export class RunesIndex extends JournaledObserver {
   readonly name = RUNES_OBSERVER;
-  private journal = new Journal();
-  private tracker = new CoverageTracker();
   private readonly entries = new Map<string, RuneEntry>();
   private readonly byName = new Map<bigint, string>();
   /** Outpoint (txid:vout) → the runes it holds. */
@@ -86,9 +83,7 @@ export class RunesIndex implements BitcoinTxObserver {
   /** Txids of the last blocks, for the commitment's confirmations (older ones are old enough). */
   private recentTxs: { height: number; txids: Set<string> }[] = [];
 
-  onBlock(block: EsploraBlock, txs: readonly EsploraTx[]): void {
-    this.journal.begin(block.height);
-    this.tracker.onBlock(block.height, block.id, block.timestamp);
+  protected readBlock(block: EsploraBlock, txs: readonly EsploraTx[]): void {
     this.recentTxs = this.recentTxs.filter((b) => b.height > block.height - COMMIT_CONFIRMATIONS && b.height < block.height);
     this.recentTxs.push({ height: block.height, txids: new Set() });
     txs.forEach((tx, i) => {
@@ -97,25 +92,15 @@ export class RunesIndex implements BitcoinTxObserver {
     });
   }
 
-  rewind(height: number): void {
-    const from = this.tracker.coverage.fromHeight;
-    // Back to (or before) the first block read: the index reads everything again.
-    if (from === null || height <= from) return this.reset();
+  protected override forget(height: number): void {
     this.recentTxs = this.recentTxs.filter((b) => b.height < height);
-    this.tracker.rewind(height, this.journal.rewind(height));
   }
 
-  private reset(): void {
-    this.journal = new Journal();
-    this.tracker = new CoverageTracker();
+  protected clear(): void {
     this.entries.clear();
     this.byName.clear();
     this.outputs.clear();
     this.recentTxs = [];
-  }
-
-  get coverage(): ObserverCoverage {
-    return this.tracker.coverage;
   }
 
   runes(): readonly RuneEntry[] {

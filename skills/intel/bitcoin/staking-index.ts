@@ -10,8 +10,7 @@
  */
 import { p2tr } from '@scure/btc-signer';
 import type { EsploraBlock, EsploraTx } from '../../../chain/esplora.js';
-import type { BitcoinTxObserver } from '../../../chain/bitcoin.js';
-import { CoverageTracker, Journal, type ObserverCoverage } from './observers-journal.js';
+import { JournaledObserver } from './observers-journal.js';
 import { bytesToHex, hexToBytes, instructions, isOp, isPush, OP_CHECKSEQUENCEVERIFY, OP_CHECKSIGVERIFY, OP_RETURN, scriptNumber, tapscriptOf } from './observers-script.js';
 
 export const STAKING_OBSERVER = 'staking';
@@ -87,36 +86,19 @@ function keyPathScript(xonlyHex: string): string | null {
   }
 }
 
-export class StakingIndex implements BitcoinTxObserver {
+export class StakingIndex extends JournaledObserver {
   readonly name = STAKING_OBSERVER;
-  private journal = new Journal();
-  private tracker = new CoverageTracker();
   private readonly stakeMap = new Map<string, Stake>();
   /** Outpoint (txid:vout) of a live staking or unbonding output → its stake's txid. */
   private readonly watched = new Map<string, { stake: string; kind: 'staking' | 'unbonding' }>();
 
-  onBlock(block: EsploraBlock, txs: readonly EsploraTx[]): void {
-    this.journal.begin(block.height);
-    this.tracker.onBlock(block.height, block.id, block.timestamp);
+  protected readBlock(block: EsploraBlock, txs: readonly EsploraTx[]): void {
     for (const tx of txs) this.onTx(tx, block);
   }
 
-  rewind(height: number): void {
-    const from = this.tracker.coverage.fromHeight;
-    // Back to (or before) the first block read: the index reads everything again.
-    if (from === null || height <= from) return this.reset();
-    this.tracker.rewind(height, this.journal.rewind(height));
-  }
-
-  private reset(): void {
-    this.journal = new Journal();
-    this.tracker = new CoverageTracker();
+  protected clear(): void {
     this.stakeMap.clear();
     this.watched.clear();
-  }
-
-  get coverage(): ObserverCoverage {
-    return this.tracker.coverage;
   }
 
   stakes(): readonly Stake[] {
