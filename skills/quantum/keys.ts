@@ -63,6 +63,16 @@ const keyPairShape = {
 
 const sizes = (pair: { publicKey: Uint8Array; secretKey: Uint8Array }) => `public ${pair.publicKey.length} B, secret ${pair.secretKey.length} B`;
 
+/** A generated pair's keys, fingerprint, self-check and entropy, as both key skills answer them. */
+function keyPairFields(pair: { publicKey: Uint8Array; secretKey: Uint8Array; seed: Uint8Array; selfCheck: 'passed'; selfCheckDetail: string }, enc: KeyEncoding, seeds: Pick<SeedSource, 'entropy' | 'entropyDetail'>) {
+  return {
+    publicKey: encode(pair.publicKey, enc), secretKey: encode(pair.secretKey, enc), seed: encode(pair.seed, enc),
+    publicKeySha256: fingerprint(pair.publicKey),
+    selfCheck: pair.selfCheck, selfCheckDetail: `${pair.selfCheckDetail} Sizes: ${sizes(pair)}.`,
+    entropy: seeds.entropy, entropyDetail: seeds.entropyDetail,
+  };
+}
+
 export const quantumEncryptionKeySkill = defineSkill({
   id: 'quantum-encryption-key',
   title: 'Post-quantum encryption key',
@@ -91,10 +101,7 @@ export const quantumEncryptionKeySkill = defineSkill({
         ...generatedProvenance(now),
         algorithm: { ...ML_KEM_768 },
         encoding: enc,
-        publicKey: encode(pair.publicKey, enc), secretKey: encode(pair.secretKey, enc), seed: encode(pair.seed, enc),
-        publicKeySha256: fingerprint(pair.publicKey),
-        selfCheck: pair.selfCheck, selfCheckDetail: `${pair.selfCheckDetail} Sizes: ${sizes(pair)}.`,
-        entropy: seeds.entropy, entropyDetail: seeds.entropyDetail,
+        ...keyPairFields(pair, enc, seeds),
         usage: [
           'Publish the public key to whoever will send you secrets; keep the secret key (or the seed) private.',
           'Sender: (cipherText, sharedSecret) = ML-KEM-768.Encaps(publicKey); encrypt the message with an AEAD (e.g. AES-256-GCM or ChaCha20-Poly1305) under a key derived from sharedSecret (HKDF-SHA-256), and send cipherText (1,088 B) with the encrypted message.',
@@ -144,10 +151,7 @@ export const quantumSigningKeySkill = defineSkill({
         ...generatedProvenance(now),
         algorithm: scheme,
         encoding: enc,
-        publicKey: encode(pair.publicKey, enc), secretKey: encode(pair.secretKey, enc), seed: encode(pair.seed, enc),
-        publicKeySha256: fingerprint(pair.publicKey),
-        selfCheck: pair.selfCheck, selfCheckDetail: `${pair.selfCheckDetail} Sizes: ${sizes(pair)}.`,
-        entropy: seeds.entropy, entropyDetail: seeds.entropyDetail,
+        ...keyPairFields(pair, enc, seeds),
         usage: [
           'Publish the public key (or its SHA-256 fingerprint) where verifiers can find it; keep the secret key (or the seed) private.',
           `Sign: signature = ${scheme.name}.Sign(secretKey, message) (${scheme.signatureBytes} B). Verify: ${scheme.name}.Verify(publicKey, message, signature).`,
