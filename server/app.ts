@@ -26,6 +26,8 @@ import type { PublicClient } from 'viem';
 import { RateLimiter, limitHooks } from '../payments/limits.js';
 import { PaymentsCore } from '../payments/core.js';
 import { x402Method } from '../payments/x402-method.js';
+import { mountOAuth } from './oauth/index.js';
+import { mountWeb } from '../web/index.js';
 import type { ForecastAccess } from '../skills/forecast/access.js';
 
 export const SERVICE_VERSION = '1.0.0';
@@ -64,6 +66,9 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   const { publicUrl } = paid;
+  const accounts = new Accounts(deps.store, deps.chains.get(PAYMENT_CHAIN).client as PublicClient);
+  // Before the body parsers: OAuth's token endpoint takes form bodies.
+  mountOAuth(app, { store: deps.store, accounts, signInOrigin: deps.signInOrigin, publicUrl, log: deps.log });
 
   app.use(express.json({
     limit: MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'],
@@ -82,7 +87,6 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
   mountA2aRoutes(app, paid);
   mountA2aServer(app, { ...paid, store: deps.store, version: SERVICE_VERSION });
   // Paid tools: accounts by sign-in with Ethereum, credits topped up with x402.
-  const accounts = new Accounts(deps.store, deps.chains.get(PAYMENT_CHAIN).client as PublicClient);
   const credits = new CreditLedger(deps.store);
   mountAccounts(app, accounts, credits, paid, MCP_PATH, deps.signInOrigin);
   mountMcp(app, { ...paid, accounts, credits, configuredOrigin: deps.signInOrigin, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
@@ -98,6 +102,8 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
   app.get('/api/marketplace/catalog', (req, res) => {
     res.json(buildCatalog(deps.registry, deps.paywall.terms, publicUrl(req), { [forecastInferenceSkill.id]: forecastApiWays }));
   });
+
+  mountWeb(app, { registry: deps.registry, paywall: deps.paywall, chains: deps.chains, context: deps.context, publicUrl, log: deps.log });
 
   app.use((req, _res, next) => next(new SibylError('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler(deps.log));

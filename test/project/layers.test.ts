@@ -18,6 +18,7 @@ const RANK: Record<string, number> = {
   graph: 5, payments: 5,
   cards: 6,
   agent: 7,
+  web: 7, // pages for people: read the registry and documents, mounted by the server
   server: 8,
   scripts: 9,
 };
