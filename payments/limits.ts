@@ -16,16 +16,24 @@ export interface Limits extends CatalogEntry {
   readonly id: string;
 }
 
+/** Where a caller stands against a limit after a call was counted (the RateLimit header's fields). */
+export interface RateLimitState {
+  readonly limits: Limits;
+  readonly remaining: number;
+  readonly resetSeconds: number;
+}
+
 export class RateLimiter {
   constructor(private readonly store: Store) {}
 
   /** Counts one call of `service` by `caller` in this minute; past the limit, `rate_limited`. */
-  async take(limits: Limits, caller: string): Promise<void> {
+  async take(limits: Limits, caller: string, onCounted?: (state: RateLimitState) => void): Promise<void> {
     const now = Date.now();
     const window = Math.floor(now / MINUTE_MS);
     const used = await this.store.incrBy(`ratelimit:${limits.id}:${caller.toLowerCase()}:${window}`, 1, MINUTE_MS + 5_000);
+    const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * MINUTE_MS - now) / 1000));
+    onCounted?.({ limits, remaining: Math.max(0, limits.rateLimitPerMinute - used), resetSeconds: retryAfterSeconds });
     if (used > limits.rateLimitPerMinute) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * MINUTE_MS - now) / 1000));
       throw new SibylError('rate_limited', `${limits.id} allows ${limits.rateLimitPerMinute} calls a minute per payer; retry in ${retryAfterSeconds} s; nothing was charged`, { retryAfterSeconds });
     }
   }
@@ -51,11 +59,14 @@ export async function withinTarget<T>(limits: Limits | undefined, work: (signal:
   }
 }
 
-/** The catalogue's limits as hooks of the payments core: the rate limit per payer once verified, the time target around the work. */
-export function limitHooks(limiter: RateLimiter): PaymentHooks {
+/**
+ * The catalogue's limits as hooks of the payments core: the rate limit per payer once verified,
+ * the time target around the work. `onCounted` hears where the payer stands (response headers).
+ */
+export function limitHooks(limiter: RateLimiter, onCounted?: (state: RateLimitState) => void): PaymentHooks {
   return {
     onAfterVerify: async ({ operation, payer }) => {
-      if (operation.limits) await limiter.take(operation.limits, payer);
+      if (operation.limits) await limiter.take(operation.limits, payer, onCounted);
     },
     aroundWork: ({ operation }, work) => withinTarget(operation.limits, work),
   };

@@ -12,6 +12,8 @@ import type { Receipt } from './paywall.js';
 import type { PaymentHooks } from './core.js';
 
 export interface PaidOperation {
+  /** What is sold, as logs and metrics name it: a registry skill id, or the product (credits-topup). */
+  readonly skill?: string;
   readonly amount: bigint;
   readonly description: string;
   /** The catalogue service it counts against: its rate limit and response-time target apply. */
@@ -34,6 +36,7 @@ export interface PaidOperation {
 /** A registry skill sold on one surface: its price from `list`, its catalogue limits, its admission, its handler. */
 export function skillOperation(skill: Skill, input: Record<string, unknown>, context: SkillContext, list: PriceList = 'http'): PaidOperation {
   return {
+    skill: skill.id,
     amount: skill.quote(input, list),
     description: skill.description,
     limits: catalogLimits(skill, input),

@@ -15,6 +15,7 @@ export function topUpOperation(credits: CreditLedger, outbox: Outbox, account: s
   let written = false;
   let balance: bigint | undefined;
   return {
+    skill: 'credits-topup',
     amount,
     description: `Sibyl tool-server credits for ${account}`,
     run: async () => ({}),

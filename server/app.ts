@@ -23,10 +23,18 @@ import { Accounts, mountAccounts } from './auth.js';
 import { CreditLedger } from '../payments/credits.js';
 import { PAYMENT_CHAIN } from '../chain/chains.js';
 import type { PublicClient } from 'viem';
-import { RateLimiter, limitHooks } from '../payments/limits.js';
+import { RateLimiter, limitHooks, type RateLimitState } from '../payments/limits.js';
 import { PaymentsCore } from '../payments/core.js';
 import { x402Method } from '../payments/x402-method.js';
 import { mountOAuth } from './oauth/index.js';
+import type { Config } from './config.js';
+import { front } from './http.js';
+import type { Logger } from './observability/logger.js';
+import { Metrics } from './observability/metrics.js';
+import { observabilityHooks } from './observability/payment-hooks.js';
+import { annotate, enterScope } from './observability/request-scope.js';
+import { serviceSampler } from './observability/sample.js';
+import { mountMetrics } from './observability/metrics-route.js';
 import { mountWeb } from '../web/index.js';
 import type { ForecastAccess } from '../skills/forecast/access.js';
 
@@ -46,6 +54,10 @@ export interface AppDeps {
   /** Browser origins the MCP endpoint allows besides its own (MCP_ALLOWED_ORIGINS). */
   mcpAllowedOrigins?: readonly string[];
   log: (msg: string, err?: unknown) => void;
+  /** Request lines and service messages (structured). */
+  logger: Logger;
+  cors: Config['cors'];
+  metrics: Config['metrics'];
 }
 
 /**
@@ -54,14 +66,17 @@ export interface AppDeps {
  */
 export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
-  // One charge flow for every surface: x402 by default, the catalogue's limits hooked in.
-  const payments = new PaymentsCore(x402Method(deps.paywall)).use(limitHooks(new RateLimiter(deps.store)));
+  const metrics = deps.metrics.enabled ? new Metrics(serviceSampler(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin)) : undefined;
+  // One charge flow for every surface: x402 by default, the catalogue's limits hooked in, observed.
+  const rateLimited = (state: RateLimitState) => annotate({ remaining: { calls: state.remaining, resetSeconds: state.resetSeconds } });
+  const payments = new PaymentsCore(x402Method(deps.paywall)).use(limitHooks(new RateLimiter(deps.store), rateLimited)).use(observabilityHooks(metrics));
   const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, payments, publicUrl, outbox: deps.paywall.outbox };
   const routes = paidRouteTable(paid);
-  return challengeLane({ routes, paywall: deps.paywall, publicUrl: deps.publicUrl, log: deps.log }, expressApp(deps, paid, routes));
+  const app = expressApp(deps, paid, routes, metrics);
+  return front({ logger: deps.logger, metrics, cors: deps.cors }, challengeLane({ routes, paywall: deps.paywall, publicUrl: deps.publicUrl, log: deps.log }, app));
 }
 
-function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['paywall']['outbox'] }, routes: ReturnType<typeof paidRouteTable>): Express {
+function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['paywall']['outbox'] }, routes: ReturnType<typeof paidRouteTable>, metrics: Metrics | undefined): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -82,6 +97,8 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
     }
     next();
   });
+  // Body parsing runs outside the request's async context: the handlers below run inside it again.
+  app.use((req, _res, next) => enterScope(req, next));
 
   mountPaidRoutes(app, paid, routes);
   mountA2aRoutes(app, paid);
@@ -96,6 +113,7 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
     const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin);
     res.status(report.status === 'ok' ? 200 : 503).json(report);
   });
+  if (metrics) mountMetrics(app, metrics, deps.metrics);
   app.get('/openapi.json', (req, res) => {
     res.json(buildOpenApi(deps.registry, deps.paywall.terms, publicUrl(req), SERVICE_VERSION));
   });

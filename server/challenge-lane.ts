@@ -14,6 +14,7 @@ import type { Paywall } from '../payments/paywall.js';
 import type { Resource } from '../payments/terms.js';
 import { SibylError } from '../skills/errors.js';
 import { writeError } from './errors.js';
+import { annotate, limitFacts } from './observability/request-scope.js';
 
 /** The largest JSON body accepted, here and by express's parser (app.ts). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -54,7 +55,9 @@ export function challengeLane(options: ChallengeLaneOptions, next: (req: Incomin
 
   const answer = async (req: IncomingMessage, res: ServerResponse, path: string, buy: (body: unknown) => PaidOperation, raw: Buffer) => {
     try {
+      annotate({ route: path }, req);
       const operation = buy(parseJsonObject(raw));
+      annotate({ ...limitFacts(operation) }, req);
       await operation.admit?.();
       const origin = options.publicUrl ?? `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${req.headers.host}`;
       const challenge = challengeFor(operation, { url: `${origin}${operation.resourcePath ?? path}`, description: operation.description, mimeType: 'application/json' });

@@ -2,6 +2,7 @@
  * Every environment variable Sibyl reads, parsed in one place. The README's configuration
  * table documents exactly these.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
 import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
@@ -30,6 +31,15 @@ export interface Config {
    * http://HOST:PORT and its loopback equivalents); any other `Origin` is refused with 403.
    */
   readonly mcpAllowedOrigins: readonly string[];
+  /**
+   * Browser origins the public API answers with CORS: `*` (any origin, never with credentials), a
+   * list (each listed origin reflected, with credentials), or none.
+   */
+  readonly cors: { readonly anyOrigin: boolean; readonly origins: readonly string[] };
+  /** Structured logs (pino): level, and JSON lines or pretty text (default: pretty on a terminal). */
+  readonly log: { readonly level: LogLevel; readonly format: 'json' | 'pretty' | undefined };
+  /** Prometheus metrics at /metrics: off, open, or restricted to a bearer token and/or client addresses. */
+  readonly metrics: { readonly enabled: boolean; readonly token: string | undefined; readonly allow: readonly string[] };
   readonly redisUrl: string | undefined;
   readonly redisPrefix: string;
   readonly chains: readonly ChainSource[];
@@ -75,6 +85,9 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 const address = z.string().refine(isAddress, 'must be a 0x-prefixed 20-byte address').transform((a) => getAddress(a));
 const privateKey = z.string().refine((k) => isHex(k) && k.length === 66, 'must be a 0x-prefixed 32-byte hex key').transform((k) => k as Hex);
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -84,6 +97,12 @@ const envSchema = z.object({
   PORT: int(0, 65_535).default(4021),
   PUBLIC_URL: z.url().optional(),
   MCP_ALLOWED_ORIGINS: z.string().default(''),
+  CORS_ORIGINS: z.string().default('*'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  METRICS: z.enum(['on', 'off']).default('on'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_ALLOW: z.string().default(''),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   REDIS_PREFIX: z.string().min(1).default('sibyl:'),
   EMBEDDED_CHAINS: z.string().default(DEFAULT_EMBEDDED_CHAINS.join(',')),
@@ -129,8 +148,8 @@ const envSchema = z.object({
   SNAPSHOT_JOBS: z.enum(['on', 'off']).default('on'),
 });
 
-/** MCP_ALLOWED_ORIGINS: comma-separated origins (scheme://host[:port], no path), kept as URL origins. */
-function parseOrigins(list: string): string[] {
+/** A comma-separated list of origins (scheme://host[:port], no path), kept as URL origins. */
+function parseOrigins(list: string, variable = 'MCP_ALLOWED_ORIGINS'): string[] {
   return list.split(',').map((s) => s.trim()).filter(Boolean).map((raw) => {
     let url: URL | undefined;
     try {
@@ -139,7 +158,7 @@ function parseOrigins(list: string): string[] {
       url = undefined;
     }
     if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
-      throw new ConfigError(`MCP_ALLOWED_ORIGINS: "${raw}" is not an origin (http(s)://host[:port], no path)`);
+      throw new ConfigError(`${variable}: "${raw}" is not an origin (http(s)://host[:port], no path)`);
     }
     return url.origin;
   });
@@ -167,6 +186,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   const mcpAllowedOrigins = parseOrigins(e.MCP_ALLOWED_ORIGINS);
+  const corsAny = e.CORS_ORIGINS.trim() === '*';
+  const corsOrigins = corsAny ? [] : parseOrigins(e.CORS_ORIGINS, 'CORS_ORIGINS');
+  const metricsAllow = e.METRICS_ALLOW.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const ip of metricsAllow) if (!isIP(ip)) throw new ConfigError(`METRICS_ALLOW: "${ip}" is not an IP address`);
 
   const chains: ChainSource[] = [];
   for (const name of EVM_CHAIN_NAMES) {
@@ -197,6 +220,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     mcpAllowedOrigins,
+    cors: { anyOrigin: corsAny, origins: corsOrigins },
+    log: { level: e.LOG_LEVEL, format: e.LOG_FORMAT },
+    metrics: { enabled: e.METRICS === 'on', token: e.METRICS_TOKEN, allow: metricsAllow },
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     chains,

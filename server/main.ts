@@ -1,27 +1,32 @@
 /** `npm start`: the service on its embedded defaults, or on whatever the environment configures. */
 import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
 import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './observability/logger.js';
 import { startSibyl } from './service.js';
 
 async function main() {
   const config = loadConfig();
+  const logger = createLogger(config.log);
   const started = Date.now();
-  console.log('Sibyl starting…');
-  const sibyl = await startSibyl(config, { onProgress: (m) => console.log(`  ${m}`) });
-  console.log(`Sibyl ready in ${Date.now() - started} ms at ${sibyl.url}  (store: ${sibyl.store.kind}, facilitator: ${sibyl.facilitator.kind})`);
-  for (const c of sibyl.chains.list()) console.log(`  ${c.name.padEnd(9)} chain ${String(c.spec.chainId).padEnd(6)} ${c.source.padEnd(8)} ${c.rpcUrl}`);
-  console.log(`  payments: USDC on eip155:8453 to ${config.payTo}`);
+  logger.info('Sibyl starting…');
+  // Start-up progress (world writing, indexing, the Bitcoin chain) as it happens.
+  const sibyl = await startSibyl(config, { logger, onProgress: (m) => logger.info({ phase: 'start-up' }, m) });
+  logger.info({ url: sibyl.url, store: sibyl.store.kind, facilitator: sibyl.facilitator.kind, readyMs: Date.now() - started }, `Sibyl ready in ${Date.now() - started} ms at ${sibyl.url}  (store: ${sibyl.store.kind}, facilitator: ${sibyl.facilitator.kind})`);
+  for (const c of sibyl.chains.list()) logger.info({ chain: c.name, chainId: c.spec.chainId, source: c.source }, `${c.name.padEnd(9)} chain ${String(c.spec.chainId).padEnd(6)} ${c.source.padEnd(8)} ${c.rpcUrl}`);
+  logger.info(`payments: USDC on eip155:8453 to ${config.payTo}`);
+  logger.info(`pages: ${sibyl.url}/ (catalogue and try-it), ${sibyl.url}/docs, ${sibyl.url}/forecast, ${sibyl.url}/llms.txt`);
   if (sibyl.devnet) {
-    console.log(`  demo payer (holds USDC on the devnet): ${demoAccount(1).address}`);
-    console.log(`    key ${demoPrivateKey(1)}  (public development mnemonic; worthless anywhere else)`);
-    console.log(`  try:  npm run pay -- /x402/data/latest-pairs '{"limit":5}'`);
+    logger.info(`demo payer (holds USDC on the devnet): ${demoAccount(1).address}`);
+    logger.info(`  key ${demoPrivateKey(1)}  (public development mnemonic; worthless anywhere else)`);
+    logger.info(`try:  npm run pay -- /x402/data/latest-pairs '{"limit":5}'`);
   }
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    console.log('Sibyl stopping…');
+    logger.info('Sibyl stopping…');
     await sibyl.close();
+    logger.flush();
     process.exit(0);
   };
   process.on('SIGINT', shutdown);

@@ -14,6 +14,7 @@ import type { X402Payments } from '../payments/x402-method.js';
 import { SibylError } from '../skills/errors.js';
 import { toSibylError } from '../skills/error-mapping.js';
 import { parseBody } from '../skills/validation.js';
+import { annotate, limitFacts } from './observability/request-scope.js';
 
 export interface PaidRouteDeps {
   registry: Registry;
@@ -40,6 +41,7 @@ export function mountPaidRoutes(app: Express, deps: PaidRouteDeps, table = paidR
 /** Charges for one operation over HTTP: 402 challenge, or the paid work answered with its receipt. */
 export async function servePaid(operation: PaidOperation, req: Request, res: Response, deps: Pick<PaidRouteDeps, 'paywall' | 'publicUrl' | 'payments'>): Promise<void> {
   const resource = { url: `${deps.publicUrl(req)}${operation.resourcePath ?? req.path}`, description: operation.description, mimeType: 'application/json' };
+  annotate({ ...limitFacts(operation) }, req);
   try {
     await operation.admit?.();
   } catch (err) {

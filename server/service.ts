@@ -41,6 +41,7 @@ import { ForecastService } from '../skills/forecast/service.js';
 import { AccuracyLedger } from '../skills/forecast/ledger.js';
 import { startForecastJobs } from '../skills/forecast/jobs.js';
 import { ForecastAccess } from '../skills/forecast/access.js';
+import { createLogger, messageLog, type Logger } from './observability/logger.js';
 
 /** The report agent over the registry's agent skills, with the configured planner; rooms kept in the store. */
 function reportAgent(config: Config, registry: Registry, context: SkillContext, store: Store, log: (msg: string) => void): ReportAgent {
@@ -94,6 +95,9 @@ export interface Sibyl {
 export interface StartOptions {
   /** Extra skills (tests use this to register a skill that fails). */
   extraSkills?: readonly Skill<any>[];
+  /** Structured logs (request lines, messages); default: one made from LOG_LEVEL and LOG_FORMAT. */
+  logger?: Logger;
+  /** Where the service's own messages go (default: the logger's warn/error lines). */
   log?: (msg: string, err?: unknown) => void;
   onProgress?: (msg: string) => void;
   reconcileIntervalMs?: number;
@@ -106,7 +110,8 @@ export interface StartOptions {
 }
 
 export async function startSibyl(config: Config, options: StartOptions = {}): Promise<Sibyl> {
-  const log = options.log ?? ((msg, err) => console.error(`[sibyl] ${msg}`, err ?? ''));
+  const logger = options.logger ?? createLogger(config.log);
+  const log = options.log ?? messageLog(logger);
   if (!config.chains.some((c) => c.name === PAYMENT_CHAIN)) {
     throw new ConfigError(`payments settle on ${PAYMENT_CHAIN}: embed it (EMBEDDED_CHAINS) or set CHAIN_RPC_URL_BASE`);
   }
@@ -234,7 +239,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
 
     let listeningPort = config.port;
     const signInOrigin = () => config.publicUrl ?? `http://${config.host}:${listeningPort}`;
-    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, mcpAllowedOrigins: config.mcpAllowedOrigins, log });
+    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, mcpAllowedOrigins: config.mcpAllowedOrigins, log, logger, cors: config.cors, metrics: config.metrics });
     const server: Server = await new Promise((resolve, reject) => {
       const s = createServer(app).listen(config.port, config.host, () => resolve(s));
       s.once('error', reject);
@@ -267,6 +272,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
         await outbox.drained(2_000);
         outbox.close();
         for (const r of resources) await r.close();
+        logger.flush();
       },
     };
   } catch (err) {

@@ -64,6 +64,7 @@ export async function callPaidTool(tool: PaidTool, input: Record<string, unknown
   const limits = catalogLimits(skill, params);
   const agent = deps.context.agent;
   const operation = {
+    skill: skill.id,
     amount: price,
     description: tool.title,
     limits,

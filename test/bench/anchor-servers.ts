@@ -7,6 +7,7 @@
  *
  * Env: ANCHOR_PAYERS, comma-separated addresses funded with USDC before the servers start.
  */
+import { benchLogger } from './bench-logger.js';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { encodeFunctionData, parseAbi, parseUnits, type Address, type Hex } from 'viem';
@@ -49,7 +50,7 @@ const fund = (key: Hex) => rpc(url, 'anvil_setBalance', [privateKeyToAccount(key
 
 const sibylKey = generatePrivateKey();
 await fund(sibylKey);
-const sibyl = await startSibyl(loadConfig({ HOST: '127.0.0.1', PORT: '0', EMBEDDED_CHAINS: '', CHAIN_RPC_URL_BASE: url, X402_PAY_TO: payTo, X402_SETTLER_PRIVATE_KEY: sibylKey }), { extraSkills: [echoSkill], log: () => {} });
+const sibyl = await startSibyl(loadConfig({ HOST: '127.0.0.1', PORT: '0', EMBEDDED_CHAINS: '', CHAIN_RPC_URL_BASE: url, X402_PAY_TO: payTo, X402_SETTLER_PRIVATE_KEY: sibylKey }), { extraSkills: [echoSkill], log: () => {}, logger: benchLogger() });
 
 // The stock middleware with the SDK facilitator as the x402 examples wire it: one transaction per payment.
 const stockKey = generatePrivateKey();

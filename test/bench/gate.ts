@@ -7,6 +7,7 @@
  *   - stock `@x402/express` paymentMiddleware with the same local facilitator (verify + settle);
  *   - bare express with the same handler, the ceiling.
  */
+import { benchLogger } from './bench-logger.js';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -105,7 +106,7 @@ export async function benchGate(n = 600, concurrency = Number(process.env.BENCH_
   });
 
   // Sibyl, full paid request over HTTP.
-  const sibyl = await startSibyl(loadConfig({ HOST: '127.0.0.1', PORT: '0', EMBEDDED_CHAINS: '', CHAIN_RPC_URL_BASE: url, X402_PAY_TO: payTo, X402_SETTLER_PRIVATE_KEY: generatePrivateKey() }), { extraSkills: [echoSkill], log: () => {} });
+  const sibyl = await startSibyl(loadConfig({ HOST: '127.0.0.1', PORT: '0', EMBEDDED_CHAINS: '', CHAIN_RPC_URL_BASE: url, X402_PAY_TO: payTo, X402_SETTLER_PRIVATE_KEY: generatePrivateKey() }), { extraSkills: [echoSkill], log: () => {}, logger: benchLogger() });
   await rpc(url, 'anvil_setBalance', [(sibyl.facilitator as unknown as { settler: Address }).settler, '0x56BC75E2D63100000']);
   const sibylAccepted = ((await (await post(`${sibyl.url}/x402/data/bench-echo`)).json()) as { accepts: PaymentRequirements[] }).accepts[0]!;
   results['sibyl: full paid request'] = await drive(await presign(keys, sibylAccepted, n), concurrency, async (p) =>

@@ -5,6 +5,7 @@
  * calls per second at a fixed concurrency. Sibyl runs on its embedded defaults for Base with a
  * 2-day world, snapshots built once before the run.
  */
+import { benchLogger } from './bench-logger.js';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -64,7 +65,7 @@ async function load(url: string, tool: string, args: Record<string, unknown>) {
   return { p50: quantile(latencies, 0.5), p90: quantile(latencies, 0.9), perSec: latencies.length / seconds };
 }
 
-const sibyl = await startSibyl(loadConfig({ ...process.env, PORT: '0', EMBEDDED_CHAINS: 'base', EMBEDDED_RPC_PORT: '0', WORLD_DAYS: '2', WORLD_LIVE_BLOCK_MS: '0', SNAPSHOT_JOBS: 'off', FORECAST_JOBS: 'off', CURVE_FEED: 'off' }), { log: () => {} });
+const sibyl = await startSibyl(loadConfig({ ...process.env, PORT: '0', EMBEDDED_CHAINS: 'base', EMBEDDED_RPC_PORT: '0', WORLD_DAYS: '2', WORLD_LIVE_BLOCK_MS: '0', SNAPSHOT_JOBS: 'off', FORECAST_JOBS: 'off', CURVE_FEED: 'off' }), { log: () => {}, logger: benchLogger() });
 const example = await sdkExample();
 try {
   await sibyl.snapshots.runAll();

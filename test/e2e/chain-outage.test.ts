@@ -59,7 +59,7 @@ describe('the embedded Base node dies', () => {
     const port = await freePort();
     const settlerKey = generatePrivateKey();
     sibyl = await startSibyl(loadConfig({
-      HOST: '127.0.0.1', PORT: '0', EMBEDDED_CHAINS: 'base', EMBEDDED_RPC_PORT: String(port), WORLD_DAYS: '0',
+      HOST: '127.0.0.1', LOG_LEVEL: 'silent', PORT: '0', EMBEDDED_CHAINS: 'base', EMBEDDED_RPC_PORT: String(port), WORLD_DAYS: '0',
       CURVE_FEED: 'off', FORECAST: 'off', SNAPSHOT_JOBS: 'off', X402_SETTLER_PRIVATE_KEY: settlerKey, X402_PAY_TO: payTo,
     }), { log: () => {}, embeddedStateIntervalSeconds: 1 });
     chainUrl = `http://127.0.0.1:${port}`;

@@ -17,6 +17,7 @@ import { freshAddress, fundedPayer, json, payingFetch, usdcBalance } from '../he
 
 const ENV = {
   HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
   PORT: '0',
   EMBEDDED_CHAINS: 'base',
   WORLD_DAYS: '0',

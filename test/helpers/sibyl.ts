@@ -112,6 +112,8 @@ export async function startTestSibyl(options: TestServerOptions = {}): Promise<S
     // The background forecasts cost every test server CPU; the forecast tests switch them on.
     FORECAST_JOBS: 'off',
     SNAPSHOT_JOBS: 'off',
+    // Request lines only when asked for (TEST_LOG=1); a test that reads them passes its own logger.
+    LOG_LEVEL: process.env.TEST_LOG ? 'info' : 'silent',
     ...Object.fromEntries(Object.entries(urls).map(([name, url]) => [`CHAIN_RPC_URL_${name.toUpperCase()}`, url])),
     ...(options.redis && {
       REDIS_URL: TEST_REDIS_URL,

@@ -18,7 +18,7 @@ async function start(cacheDir: string, labelsPath: string): Promise<{ sibyl: Sib
   const progress: string[] = [];
   const sibyl = await startSibyl(
     loadConfig({
-      HOST: '127.0.0.1', PORT: '0', EMBEDDED_CHAINS: 'base', EMBEDDED_RPC_PORT: '0', WORLD_DAYS: '1', WORLD_BLOCK_SECONDS: '1200', WORLD_LIVE_BLOCK_MS: '0',
+      HOST: '127.0.0.1', LOG_LEVEL: 'silent', PORT: '0', EMBEDDED_CHAINS: 'base', EMBEDDED_RPC_PORT: '0', WORLD_DAYS: '1', WORLD_BLOCK_SECONDS: '1200', WORLD_LIVE_BLOCK_MS: '0',
       WORLD_SEED: 'cached-world', WORLD_CACHE_DIR: cacheDir, WORLD_LABELS_PATH: labelsPath, CURVE_FEED: 'off', FORECAST: 'off', SNAPSHOT_JOBS: 'off',
     }),
     { log: () => {}, onProgress: (m) => progress.push(m) },

@@ -1,0 +1,5 @@
+/** Benchmarked servers log every request as in production (info, JSON lines), into /dev/null so the figures stay readable. */
+import pino from 'pino';
+import { createLogger } from '../../server/observability/logger.js';
+
+export const benchLogger = () => createLogger({ level: 'info', format: 'json' }, pino.destination({ dest: '/dev/null', sync: false }));

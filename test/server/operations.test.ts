@@ -1,0 +1,178 @@
+/**
+ * The conventions of an API people run: request ids, CORS, RateLimit headers, one structured log
+ * line per request (never a key or a signature) and Prometheus metrics, on a real server with real
+ * payments.
+ */
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineSkill } from '../../skills/registry.js';
+import { createLogger } from '../../server/observability/logger.js';
+import { fundedPayer, json, postJson, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
+import { signedPayment } from '../helpers/payments.js';
+
+const limitedSkill = defineSkill({
+  id: 'test-limited', title: 'Limited echo', description: 'Answers its input; two calls a minute per payer (this test only).',
+  tags: ['test'], examples: [], input: z.strictObject({ n: z.number().int() }), output: z.object({ n: z.number() }),
+  price: '0.01', httpPath: '/x402/data/test-limited', surfaces: ['http'],
+  catalog: { rateLimitPerMinute: 2, timeTargetSeconds: 30 },
+  async handler(input) {
+    return { n: input.n };
+  },
+});
+const failingSkill = defineSkill({
+  id: 'test-failing', title: 'Always fails', description: 'A handler that throws (this test only).',
+  tags: ['test'], examples: [], input: z.strictObject({}), output: z.object({}),
+  price: '0.01', httpPath: '/x402/data/test-failing', surfaces: ['http'],
+  async handler() {
+    throw new Error('engine exploded');
+  },
+});
+
+/** Log lines the server writes, parsed. */
+function capturedLogger() {
+  const lines: string[] = [];
+  const stream = new Writable({ write(chunk, _enc, done) { lines.push(...String(chunk).split('\n').filter(Boolean)); done(); } });
+  return { logger: createLogger({ level: 'info', format: 'json' }, stream), lines, entries: () => lines.map((l) => JSON.parse(l) as Record<string, any>) };
+}
+
+const until = async (check: () => boolean, ms = 2_000) => {
+  for (const end = Date.now() + ms; !check() && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+};
+
+describe('operational conventions', () => {
+  const log = capturedLogger();
+  const sibyl = useTestSibyl({ extraSkills: [limitedSkill, failingSkill], logger: log.logger });
+
+  it('gives every answer an X-Request-Id: the caller\'s when well formed, a fresh one otherwise', async () => {
+    const own = await fetch(`${sibyl.url}/healthz`, { headers: { 'X-Request-Id': 'trace-42.a:b' } });
+    expect(own.headers.get('x-request-id')).toBe('trace-42.a:b');
+    const made = await fetch(`${sibyl.url}/healthz`);
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const bad = await fetch(`${sibyl.url}/healthz`, { headers: { 'X-Request-Id': 'no spaces allowed' } });
+    expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // Also on the 402 answered before express.
+    const challenge = await postJson(`${sibyl.url}/x402/data/test-limited`, { n: 1 }, { 'X-Request-Id': 'lane-1' });
+    expect(challenge.status).toBe(402);
+    expect(challenge.headers.get('x-request-id')).toBe('lane-1');
+  });
+
+  it('answers CORS preflights for any origin, without credentials, and exposes the payment headers', async () => {
+    const pre = await fetch(`${sibyl.url}/x402/data/test-limited`, {
+      method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-payment,payment-signature' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(pre.headers.get('access-control-allow-headers')!.toLowerCase()).toContain('x-payment');
+    const challenge = await postJson(`${sibyl.url}/x402/data/test-limited`, { n: 1 }, { Origin: 'https://agent.example' });
+    expect(challenge.headers.get('access-control-allow-origin')).toBe('*');
+    expect(challenge.headers.get('access-control-expose-headers')).toContain('PAYMENT-REQUIRED');
+  });
+
+  it('a paid call carries RateLimit and RateLimit-Policy; past the limit, 429 with Retry-After and nothing charged', async () => {
+    const { key } = await fundedPayer('1');
+    // Near a minute boundary the window may turn mid-test; start in a fresh one.
+    if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
+    const challenge = await postJson(`${sibyl.url}/x402/data/test-limited`, { n: 1 });
+    expect(challenge.headers.get('ratelimit-policy')).toBe('"test-limited";q=2;w=60');
+    const pay = async () => postJson(`${sibyl.url}/x402/data/test-limited`, { n: 1 }, { 'X-PAYMENT': (await signedPayment({ key, payTo: sibyl.payTo, amount: 10_000n })).header });
+    const first = await pay();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe('"test-limited";q=2;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"test-limited";r=1;t=\d+$/);
+    expect((await pay()).headers.get('ratelimit')).toMatch(/;r=0;/);
+    const over = await pay();
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(over.headers.get('ratelimit')).toMatch(/;r=0;t=\d+$/);
+    expect(over.headers.get('payment-response')).toBeNull();
+  });
+
+  it('logs one JSON line per request with its id, skill, price, payer, settlement and duration — and no payment header or signature', async () => {
+    const { key, account } = await fundedPayer('1');
+    const { header, payload } = await signedPayment({ key, payTo: sibyl.payTo, amount: 10_000n });
+    const res = await postJson(`${sibyl.url}/x402/data/test-limited`, { n: 7 }, { 'X-PAYMENT': header, 'X-Request-Id': 'log-check-1' });
+    expect(res.status).toBe(200);
+    const settlement = JSON.parse(Buffer.from(res.headers.get('payment-response')!, 'base64').toString()).transaction as string;
+    await until(() => log.entries().some((e) => e.requestId === 'log-check-1'));
+    const line = log.entries().find((e) => e.requestId === 'log-check-1')!;
+    expect(line).toMatchObject({
+      level: 30, service: 'sibyl', skill: 'test-limited', method: 'x402', priceUsd: '$0.01', settlement, settlementStatus: 'settled',
+      req: { method: 'POST', path: '/x402/data/test-limited' }, res: { status: 200 },
+    });
+    expect(line.payer.toLowerCase()).toBe(account.address.toLowerCase());
+    expect(line.durationMs).toBeGreaterThanOrEqual(0);
+    const all = log.lines.join('\n');
+    const signature = (payload as unknown as { payload: { signature: string } }).payload.signature;
+    expect(all).not.toContain(signature.slice(2, 40));
+    expect(all).not.toContain(header.slice(0, 40));
+    expect(all.toLowerCase()).not.toContain('x-payment');
+  });
+
+  it('publishes Prometheus metrics: requests, 402s, paid answers, settlements, refunds, skill latency, indexer lag', async () => {
+    const { key } = await fundedPayer('1');
+    await postJson(`${sibyl.url}/x402/data/test-failing`, {});
+    const failed = await postJson(`${sibyl.url}/x402/data/test-failing`, {}, { 'X-PAYMENT': (await signedPayment({ key, payTo: sibyl.payTo, amount: 10_000n })).header });
+    expect(failed.status).toBe(500);
+    const res = await fetch(`${sibyl.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = await res.text();
+    const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN);
+    expect(value(/^sibyl_payment_challenges_total\{route="\/x402\/data\/test-failing"\} (\d+)/m)).toBe(1);
+    expect(value(/^sibyl_paid_answers_total\{skill="test-limited",method="x402"\} (\d+)/m)).toBeGreaterThanOrEqual(3);
+    expect(value(/^sibyl_settlements_total\{outcome="settled"\} (\d+)/m)).toBeGreaterThanOrEqual(3);
+    expect(value(/^sibyl_refunds_total\{method="x402",reason="internal_error"\} (\d+)/m)).toBe(1);
+    expect(value(/^sibyl_refunds_total\{method="x402",reason="rate_limited"\} (\d+)/m)).toBe(1);
+    expect(value(/^sibyl_skill_duration_seconds_count\{skill="test-failing",outcome="error"\} (\d+)/m)).toBe(1);
+    expect(value(/^sibyl_http_requests_total\{method="POST",route="\/x402\/data\/test-limited",status="200"\} (\d+)/m)).toBeGreaterThanOrEqual(3);
+    expect(value(/^sibyl_indexer_lag_blocks\{chain="base"\} (\d+)/m)).toBeGreaterThanOrEqual(0);
+    expect(text).toMatch(/^sibyl_settlements_pending 0$/m);
+    expect(text).toMatch(/^sibyl_process_cpu_seconds_total /m);
+    // No payer, URL or key in any label.
+    expect(text).not.toMatch(/0x[0-9a-fA-F]{40}/);
+  });
+});
+
+describe('restricted /metrics and CORS to listed origins', () => {
+  it('METRICS_TOKEN asks for the bearer token; METRICS_ALLOW refuses other addresses; METRICS=off has no route', async () => {
+    const token = 'metrics-token-0123456789';
+    const guarded = await startTestSibyl({ env: { METRICS_TOKEN: token, CORS_ORIGINS: 'https://app.example' } });
+    try {
+      const none = await fetch(`${guarded.url}/metrics`);
+      expect(none.status).toBe(401);
+      expect((await json(none)).error.code).toBe('unauthorized');
+      expect((await fetch(`${guarded.url}/metrics`, { headers: { Authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+      expect((await fetch(`${guarded.url}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+
+      // Listed origin: reflected, with credentials; another: no CORS grant at all.
+      const listed = await fetch(`${guarded.url}/healthz`, { headers: { Origin: 'https://app.example' } });
+      expect(listed.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(listed.headers.get('access-control-allow-credentials')).toBe('true');
+      const other = await fetch(`${guarded.url}/healthz`, { headers: { Origin: 'https://evil.example' } });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      expect(other.headers.get('access-control-allow-credentials')).toBeNull();
+    } finally {
+      await guarded.close();
+    }
+    const walled = await startTestSibyl({ env: { METRICS_ALLOW: '10.9.8.7' } });
+    try {
+      const res = await fetch(`${walled.url}/metrics`);
+      expect(res.status).toBe(403);
+      expect((await json(res)).error).toMatchObject({ code: 'forbidden', message: expect.stringContaining('METRICS_ALLOW') });
+    } finally {
+      await walled.close();
+    }
+    const off = await startTestSibyl({ env: { METRICS: 'off' } });
+    try {
+      expect((await fetch(`${off.url}/metrics`)).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('refuses a CORS_ORIGINS entry that is not an origin, naming the variable', async () => {
+    await expect(startTestSibyl({ env: { CORS_ORIGINS: 'https://app.example/path' } })).rejects.toThrow(/CORS_ORIGINS: "https:\/\/app.example\/path" is not an origin/);
+  });
+});
