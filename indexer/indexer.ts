@@ -28,6 +28,8 @@ export interface IndexerOptions {
   readonly reorgDepth: number;
   /** Where a first run starts on a chain with history (blocks back from head). */
   readonly lookbackBlocks: number;
+  /** Hears each window written during a pass: the block reached, of the pass's [start, head]. */
+  readonly onWindow?: (reached: number, start: number, head: number) => void;
 }
 
 export interface IndexProgress {
@@ -171,6 +173,7 @@ export class ChainIndexer {
           break;
         }
         read += await this.apply(window);
+        this.options.onWindow?.(windows[i]![1], start, Number(head));
       }
     } finally {
       clearInterval(heartbeat);

@@ -75,6 +75,24 @@ const EMBEDDED_STATE_INTERVAL_SECONDS = { payments: 10, other: 60 };
 /** Blocks per getLogs on an embedded chain (a world block holds a few hundred logs). */
 export const EMBEDDED_LOG_RANGE = 25;
 
+/**
+ * Start-up progress of each chain's indexer: a line at most every 2 s per chain while a pass that
+ * has more than a few windows to read runs (a first start reads the world's whole history).
+ */
+function indexingProgress(onProgress: ((msg: string) => void) | undefined) {
+  return (chain: string) => {
+    if (!onProgress) return undefined;
+    let said = 0;
+    return (reached: number, start: number, head: number) => {
+      const now = Date.now();
+      if (now - said < 2_000 || reached >= head) return;
+      said = now;
+      const pct = Math.round((100 * (reached - start + 1)) / (head - start + 1));
+      onProgress(`indexing ${chain}: block ${reached} of ${head} (${pct}% of this pass)`);
+    };
+  };
+}
+
 export interface Sibyl {
   readonly url: string;
   readonly port: number;
@@ -185,7 +203,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     // so its first pass runs in the background (health shows how far it has come).
     // An embedded node answers whole days of a busy world in one getLogs only slowly: it is read in short ranges.
     const range = (c: { source: string }) => (c.source === 'embedded' ? Math.min(config.logRange, EMBEDDED_LOG_RANGE) : config.logRange);
-    const indexers = chains.list().map((c) => new ChainIndexer(c, store, { range: range(c), reorgDepth: config.indexer.reorgDepth, lookbackBlocks: config.logLookbackBlocks }));
+    const indexing = indexingProgress(options.onProgress);
+    const indexers = chains.list().map((c) => new ChainIndexer(c, store, { range: range(c), reorgDepth: config.indexer.reorgDepth, lookbackBlocks: config.logLookbackBlocks, onWindow: indexing(c.name) }));
     resources.unshift({ close: async () => void (await Promise.all(indexers.map((i) => i.stop()))) });
     const follow = (i: ChainIndexer) => i.start(config.indexer.pollMs, (err) => log(`indexer ${i.chain.name} failed`, err));
     const indexStarted = Date.now();
