@@ -1,12 +1,33 @@
 /**
- * The pages for people (issue 18): `/`, `/docs`, `/forecast`, `/llms.txt` and their scripts.
+ * The pages for people (issue 18): `/` (catalogue and try-it panel), `/docs`, `/forecast`,
+ * `/llms.txt`, their scripts and stylesheet, and the small free JSON endpoints the pages read
+ * (example answers, the forecast chart's data, the devnet's demo account).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Express, Request } from 'express';
+import { z } from 'zod';
+import { buildOpenApi } from '../cards/openapi.js';
 import type { ChainRuntime } from '../chain/runtime.js';
+import { PAYMENT_CHAIN } from '../chain/chains.js';
 import type { Paywall } from '../payments/paywall.js';
+import { X402_NETWORK } from '../payments/terms.js';
+import { forecastApiWays } from '../server/forecast-routes.js';
 import type { SkillContext } from '../skills/context.js';
-import type { Registry } from '../skills/registry.js';
-import { ClientBundles, mountAssets } from './assets.js';
+import { SibylError } from '../skills/errors.js';
+import { forecastInferenceSkill } from '../skills/forecast-inference.js';
+import { disabledRefusal, type Registry } from '../skills/registry.js';
+import { parseBody } from '../skills/validation.js';
+import { ASSETS_PATH, ClientBundles, mountAssets } from './assets.js';
+import { DevnetProbe, mountDemoAccount } from './demo.js';
+import { chainSubjects } from './example-body.js';
+import { ExampleRunner } from './examples.js';
+import { mountForecast } from './forecast.js';
+import { buildLlmsTxt } from './llms.js';
+import { buildOffers, type Offer } from './offers.js';
+import { renderDocs } from './pages/docs.js';
+import { renderHome } from './pages/home.js';
+import { twoCommands } from './readme.js';
 
 export interface WebDeps {
   readonly registry: Registry;
@@ -17,8 +38,54 @@ export interface WebDeps {
   readonly log: (msg: string, err?: unknown) => void;
 }
 
+export const EXAMPLES_PATH = '/api/examples';
+const SITE_CSS = readFileSync(join(import.meta.dirname, 'site.css'), 'utf8');
+
+/** A skill id as the registry spells them. */
+const exampleParams = z.strictObject({ skillId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a skill id: lowercase letters, digits and dashes, at most 64') });
+
 export function mountWeb(app: Express, deps: WebDeps): void {
   const bundles = new ClientBundles();
   bundles.warm(deps.log);
   mountAssets(app, bundles);
+  app.get(`${ASSETS_PATH}/site.css`, (_req, res) => void res.type('text/css').set('Cache-Control', 'no-cache').send(SITE_CSS));
+
+  const { registry, paywall } = deps;
+  const rail = { network: X402_NETWORK, asset: paywall.terms.asset, payTo: paywall.terms.payTo };
+  // The registry does not change while the process runs: the offers are projected once.
+  const offers: readonly Offer[] = buildOffers(registry, rail, { [forecastInferenceSkill.id]: forecastApiWays });
+  const examples = new ExampleRunner(registry, deps.context, chainSubjects(deps.chains));
+  const probe = new DevnetProbe(deps.chains);
+  const readme = twoCommands();
+  const accountPaths = (serverUrl: string) => Object.entries(buildOpenApi(registry, paywall.terms, serverUrl, '').paths as Record<string, Record<string, { tags?: string[] }>>)
+    .filter(([, ops]) => Object.values(ops).some((op) => op.tags?.includes('accounts'))).map(([path]) => path);
+
+  app.get('/', async (req, res) => {
+    const serverUrl = deps.publicUrl(req);
+    const [devnet, bodies] = await Promise.all([
+      probe.isDevnet(),
+      Promise.all(offers.map(async (o) => [o.skill.id, await examples.body(o.skill).catch(() => ({}))] as const)).then((e) => new Map(e)),
+    ]);
+    res.type('html').set('Cache-Control', 'no-cache').send(renderHome({
+      registry, offers, bodies, serverUrl, payTo: paywall.terms.payTo, asset: paywall.terms.asset,
+      chainId: deps.chains.get(PAYMENT_CHAIN).spec.chainId, devnet, accountPaths: accountPaths(serverUrl), ...(readme && { twoCommands: readme }),
+    }));
+  });
+
+  app.get(`${EXAMPLES_PATH}/:skillId`, async (req, res) => {
+    const { skillId } = parseBody(exampleParams, { skillId: req.params.skillId });
+    const skill = registry.byId(skillId);
+    if (!skill) throw new SibylError('not_found', `no skill ${skillId}; the working skills are listed at /llms.txt and /`, { fields: [{ field: 'skillId', rule: 'must name a skill of the registry' }] });
+    if (skill.disabledReason) throw disabledRefusal(skill);
+    res.set('Cache-Control', 'no-cache').json(await examples.example(skill));
+  });
+
+  mountDemoAccount(app, probe, deps.chains);
+  mountForecast(app, deps);
+
+  app.get('/docs', (_req, res) => void res.type('html').send(renderDocs()));
+  app.get('/llms.txt', (req, res) => {
+    const serverUrl = deps.publicUrl(req);
+    res.type('text/plain; charset=utf-8').send(buildLlmsTxt(registry, offers, serverUrl, accountPaths(serverUrl)));
+  });
 }

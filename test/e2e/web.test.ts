@@ -1,0 +1,155 @@
+/**
+ * The pages for people over plain HTTP (issue 18): `/` lists every working skill with its prices
+ * on each surface (projected from the registry), `/docs`, `/llms.txt` and the page scripts answer,
+ * example answers are computed once per skill per 10 minutes and shared, the JSON endpoints refuse
+ * bad input with a 400 naming the field, and the demo account exists only on a devnet.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { a2aPriceUsd, a2aSkills } from '../../cards/a2a-skills.js';
+import { priceOptions } from '../../cards/openapi.js';
+import { demoAccount, demoPrivateKey } from '../../chain/accounts.js';
+import { createRegistry } from '../../skills/index.js';
+import { CLIENT_ENTRIES } from '../../web/assets.js';
+import { json, rpcUrl, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
+
+// A test server has no Bitcoin chain and no QRNG: the skills that need them are off.
+const registry = createRegistry([], new Set());
+const working = registry.list().filter((s) => !s.disabledReason);
+
+describe('pages', () => {
+  const sibyl = useTestSibyl();
+
+  it('/ lists every working skill with its price on each surface', async () => {
+    const res = await fetch(`${sibyl.url}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    const page = await res.text();
+    const ids = [...page.matchAll(/<details class="skill" data-skill-id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.sort()).toEqual(working.map((s) => s.id).sort());
+    expect(page).toContain(`data-testid="skill-count">${working.length}<`);
+    // Prices come from the registry: each paid HTTP path and each A2A skill at its catalogue price.
+    const card = (id: string) => page.slice(page.indexOf(`data-skill-id="${id}"`), page.indexOf('</details>', page.indexOf(`data-skill-id="${id}"`)));
+    for (const skill of working.filter((s) => s.httpPath)) {
+      expect(card(skill.id), skill.id).toContain(`POST ${skill.httpPath}`);
+      expect(card(skill.id), skill.id).toContain(`$${priceOptions(skill)[0]}`);
+    }
+    for (const skill of a2aSkills(registry)) expect(card(skill.id), skill.id).toMatch(new RegExp(`/api/a2a/skills/${skill.id}</code></td><td class="amount">\\$${a2aPriceUsd(skill).split('-')[0]!.replace('.', '\\.')}`));
+    // The variant price is named with the body field that selects it.
+    expect(card('tokenchart')).toMatch(/\$0\.\d\d with forecast: true/);
+    // Nothing from a skill's text reaches the page unescaped; the page names no CDN.
+    expect(page).not.toMatch(/<script[^>]+src="https?:/);
+    expect(page).toContain('npm install &amp;&amp; npm start');
+  });
+
+  it('every page script builds; /docs renders Swagger UI from local assets; /llms.txt lists the surfaces and skills', async () => {
+    for (const entry of CLIENT_ENTRIES) {
+      const res = await fetch(`${sibyl.url}/assets/${entry}.js`);
+      expect(res.status, entry).toBe(200);
+      expect((await res.text()).length, entry).toBeGreaterThan(100);
+    }
+    const docs = await (await fetch(`${sibyl.url}/docs`)).text();
+    expect(docs).toContain('/assets/swagger-ui/swagger-ui-bundle.js');
+    expect((await fetch(`${sibyl.url}/assets/swagger-ui/swagger-ui-bundle.js`)).status).toBe(200);
+    expect((await fetch(`${sibyl.url}/assets/site.css`)).status).toBe(200);
+
+    const llms = await fetch(`${sibyl.url}/llms.txt`);
+    expect(llms.headers.get('content-type')).toMatch(/text\/plain/);
+    const text = await llms.text();
+    expect(text).toMatch(/^# Sibyl\n\n> /);
+    for (const heading of ['## Surfaces', '## Paid skills', '## Free tools', '## Optional']) expect(text).toContain(heading);
+    for (const skill of working) expect(text, skill.id).toContain(`\`${skill.id}\``);
+    const latest = text.split('\n').find((l) => l.includes('`latest-pairs`'))!;
+    expect(latest).toContain(`HTTP x402 POST /x402/data/latest-pairs $${priceOptions(registry.byId('latest-pairs')!)[0]}`);
+    expect(text).toContain(`${sibyl.url}/openapi.json`);
+  });
+
+  it('an example answer runs once and is shared (concurrent requests included), labelled with when it ran', async () => {
+    const [a, b] = await Promise.all([1, 2].map(async () => json(await fetch(`${sibyl.url}/api/examples/latest-pairs`))));
+    expect(a).toEqual(b);
+    expect(a).toMatchObject({ skill: 'latest-pairs', outcome: 'answer', body: { limit: 5 } });
+    expect(a.answer.pairs.length).toBeGreaterThan(0);
+    expect(Date.parse(a.computedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(a.nextRunAfter) - Date.parse(a.computedAt)).toBeGreaterThan(9 * 60_000);
+    const again = await json(await fetch(`${sibyl.url}/api/examples/latest-pairs`));
+    expect(again.computedAt).toBe(a.computedAt);
+  });
+
+  it('a refusal is the example, shown as such; an issued secret never is', async () => {
+    // A transaction no chain holds: the debugger refuses (nothing is charged), and that is shown.
+    const tx = await json(await fetch(`${sibyl.url}/api/examples/transaction-debugger`));
+    expect(['answer', 'refused']).toContain(tx.outcome);
+    const keys = await json(await fetch(`${sibyl.url}/api/examples/quantum-encryption-key`));
+    expect(keys.outcome).toBe('answer');
+    expect(JSON.stringify(keys.answer)).toContain('[secret returned once, not kept]');
+  });
+
+  it('bad input on the JSON endpoints is a 400 naming the field', async () => {
+    const bad = async (path: string) => {
+      const res = await fetch(`${sibyl.url}${path}`);
+      return { status: res.status, body: await json(res) };
+    };
+    const id = await bad('/api/examples/Not_A_Skill!');
+    expect(id.status).toBe(400);
+    expect(id.body.error.fields[0].field).toBe('skillId');
+    expect((await bad('/api/examples/no-such-skill')).status).toBe(404);
+    const asset = await bad('/api/web/forecast?asset=DOGE');
+    expect(asset.status).toBe(400);
+    expect(asset.body.error.fields).toEqual([{ field: 'asset', rule: expect.stringContaining('must be one of BTC, ETH, SOL, BNB') }]);
+    const interval = await bad('/api/web/forecast?asset=ETH&interval=2h');
+    expect(interval.status).toBe(400);
+    expect(interval.body.error.fields[0].field).toBe('interval');
+    const unknown = await bad('/api/web/forecast?asset=ETH&extra=1');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.fields[0].field).toBe('extra');
+  });
+
+  it('on the devnet the demo account is offered', async () => {
+    const res = await fetch(`${sibyl.url}/api/web/demo-account`);
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ address: demoAccount(1).address, chainId: 8453 });
+    expect(await (await fetch(`${sibyl.url}/`)).text()).toMatch(/<label id="demo-option" >/);
+  });
+});
+
+describe('on a chain that is not a devnet', () => {
+  // The same node behind a proxy that answers web3_clientVersion as a production client would.
+  let proxy: Server;
+  let url: string;
+  beforeAll(async () => {
+    const target = rpcUrl();
+    proxy = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', async () => {
+        const body = JSON.parse(raw) as { id: number; method: string } | { id: number; method: string }[];
+        const calls = Array.isArray(body) ? body : [body];
+        if (calls.some((c) => c.method === 'web3_clientVersion')) {
+          const answers = calls.map((c) => ({ jsonrpc: '2.0', id: c.id, result: 'Geth/v1.14.12-stable/linux-amd64/go1.23' }));
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
+        }
+        const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw });
+        res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((r) => proxy.close(r)));
+
+  it('no demo key is served and the page does not offer one', async () => {
+    const server = await startTestSibyl({ rpcUrls: { base: url } });
+    try {
+      const res = await fetch(`${server.url}/api/web/demo-account`);
+      expect(res.status).toBe(404);
+      expect((await json(res)).error.code).toBe('not_found');
+      const page = await (await fetch(`${server.url}/`)).text();
+      expect(page).toMatch(/<label id="demo-option" hidden>/);
+      expect(page).not.toContain(demoPrivateKey(1).slice(2));
+      expect(page).toContain('"devnet":false');
+    } finally {
+      await server.close();
+    }
+  });
+});

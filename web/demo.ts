@@ -1,0 +1,49 @@
+/**
+ * The demo account for the try-it panel: only while the payment chain's node says it is anvil
+ * (`web3_clientVersion`), i.e. the embedded devnet of `npm start` or a test devnet, where demo
+ * account #1 of the public test mnemonic holds devnet USDC. On any other chain the endpoint is a
+ * 404 and the page never offers it: no key is served for a real chain.
+ */
+import type { Express } from 'express';
+import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
+import { PAYMENT_CHAIN } from '../chain/chains.js';
+import type { ChainRuntime } from '../chain/runtime.js';
+import { SibylError } from '../skills/errors.js';
+
+export const DEMO_ACCOUNT_PATH = '/api/web/demo-account';
+/** The demo account the panel pays from (#0 is the devnet's deployer and settler). */
+const DEMO_INDEX = 1;
+
+/** Whether the payment chain is a devnet; a node that does not answer is not one. Asked once per node, once it answered. */
+export class DevnetProbe {
+  private answer: Promise<boolean> | undefined;
+
+  constructor(private readonly chains: ChainRuntime) {}
+
+  isDevnet(): Promise<boolean> {
+    this.answer ??= (async () => {
+      const version = await this.chains.get(PAYMENT_CHAIN).client.request({ method: 'web3_clientVersion' });
+      return typeof version === 'string' && version.toLowerCase().startsWith('anvil');
+    })();
+    const answer = this.answer;
+    // A node that did not answer is asked again next time.
+    return answer.catch(() => {
+      if (this.answer === answer) this.answer = undefined;
+      return false;
+    });
+  }
+}
+
+export function mountDemoAccount(app: Express, probe: DevnetProbe, chains: ChainRuntime): void {
+  app.get(DEMO_ACCOUNT_PATH, async (_req, res) => {
+    if (!(await probe.isDevnet())) throw new SibylError('not_found', `no route for GET ${DEMO_ACCOUNT_PATH}: the payment chain is not a devnet, so no demo account is offered`);
+    const chain = chains.get(PAYMENT_CHAIN);
+    res.set('Cache-Control', 'no-store').json({
+      address: demoAccount(DEMO_INDEX).address,
+      privateKey: demoPrivateKey(DEMO_INDEX),
+      chainId: chain.spec.chainId,
+      rpcUrl: chain.rpcUrl,
+      note: `demo account #${DEMO_INDEX} of the public test mnemonic; it holds value only on this devnet`,
+    });
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * `/forecast` and its data, `GET /api/web/forecast?asset=ETH&interval=4h` (free): a major's candles
+ * from the market engine, the forecast record with its q10/q50/q90 band and consensus verdict —
+ * the same forecastSeries the background majors run, on the same candles, but never written to
+ * the accuracy ledger (a page view is not a call) — the precomputed call the free tool
+ * get_price_forecast serves, and the accuracy leaderboard of get_forecast_accuracy with its
+ * random-walk and always-bullish rows. The query is the free price-forecast tool's own input.
+ */
+import type { Express } from 'express';
+import { forecastSeries } from '../skills/forecast/chart.js';
+import { ALWAYS_BULLISH, RANDOM_WALK } from '../skills/forecast/ledger.js';
+import { locateMajor, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS, type PrecomputeInterval } from '../skills/forecast/jobs.js';
+import { ACCURACY_TOOL_ROWS, forecastAccuracyTool, priceForecastTool } from '../skills/forecast/tools.js';
+import { FORECAST_LIMITS } from '../skills/forecast/slots.js';
+import { toSibylError } from '../skills/error-mapping.js';
+import type { SkillContext } from '../skills/context.js';
+import type { Registry } from '../skills/registry.js';
+import { parseBody } from '../skills/validation.js';
+import { html, page } from './html.js';
+import { TimedMemo } from './memo.js';
+
+export const FORECAST_DATA_PATH = '/api/web/forecast';
+/** A page's chart is recomputed at most this often per asset and interval (shared by every viewer). */
+const FORECAST_TTL_MS = 10 * 60_000;
+/** Candles drawn before the forecast: the recent history, not all the models read. */
+const CHART_CANDLES = 240;
+
+interface ForecastDeps {
+  readonly registry: Registry;
+  readonly context: SkillContext;
+}
+
+export function mountForecast(app: Express, deps: ForecastDeps): void {
+  const memo = new TimedMemo<string, unknown>(FORECAST_TTL_MS);
+  app.get(FORECAST_DATA_PATH, async (req, res) => {
+    const query = parseBody(priceForecastTool.input, { ...req.query });
+    res.set('Cache-Control', 'no-cache').json(await memo.get(`${query.asset}:${query.interval}`, () => forecastData(deps, query.asset, query.interval)));
+  });
+  app.get('/forecast', (_req, res) => void res.type('html').send(renderForecastPage()));
+}
+
+/** Runs a registry's free tool as the MCP surface would (its answer as is, `available: false` included). */
+async function freeTool(deps: ForecastDeps, id: string, body: Record<string, unknown>) {
+  const skill = deps.registry.byId(id);
+  if (!skill || skill.disabledReason) return { available: false, reason: 'domain_disabled' };
+  return (await skill.handler(skill.input.parse(body), deps.context)) as Record<string, unknown>;
+}
+
+export async function forecastData(deps: ForecastDeps, asset: (typeof PRECOMPUTE_ASSETS)[number], interval: PrecomputeInterval) {
+  const computedAt = new Date().toISOString();
+  const { candleSeconds, steps } = PRECOMPUTE_INTERVALS[interval];
+  const [precomputed, accuracy] = await Promise.all([
+    freeTool(deps, priceForecastTool.id, { asset, interval }),
+    freeTool(deps, forecastAccuracyTool.id, { asset, limit: ACCURACY_TOOL_ROWS.max }),
+  ]);
+  // The baselines' names, so the page can tell them from models without importing the ledger.
+  const base = { asset, interval, candleSeconds, steps, computedAt, precomputed, accuracy, baselines: [RANDOM_WALK, ALWAYS_BULLISH] };
+  const found = await locateMajor(deps.context, asset);
+  if (!found) return { ...base, available: false, reason: 'no_market', message: `no indexed chain prices ${asset}` };
+  const { candles, fromBlock } = await found.market.candlesOver(found.token, candleSeconds * FORECAST_LIMITS.maxInputs, candleSeconds);
+  const source = { chain: found.chain, token: found.token, fromBlock, toBlock: found.market.head.block, methodology: 'market/v1 candles; forecast: the consensus record of get_price_forecast\'s precompute (not recorded in the ledger)' };
+  const chart = candles.slice(-CHART_CANDLES).map((c) => ({ time: Date.parse(c.time) / 1000, open: c.open, high: c.high, low: c.low, close: c.close }));
+  const service = deps.context.forecast?.service;
+  if (!service) return { ...base, available: false, reason: 'forecast_unavailable', message: 'the forecast engine is off on this deployment', source, candles: chart };
+  try {
+    const record = await forecastSeries(service, undefined, { asset, chain: found.chain, token: found.token }, candles, candleSeconds, steps, found.market.head.timestamp);
+    const { quantiles, verdict, direction, driftPct, noisePct, lastClose, horizons, commentary, servedBy, generatedAt, model, pair, interval: horizon } = record;
+    return {
+      ...base, available: true, source, candles: chart,
+      forecast: {
+        model, pair, verdict, direction, driftPct, noisePct, lastClose, horizon, horizons, servedBy, generatedAt, call: commentary.call, confidence: commentary.confidence,
+        band: quantiles && { model: quantiles.model, points: quantiles.times.map((t, i) => ({ time: Date.parse(t) / 1000, q10: quantiles.q10[i]!, q50: quantiles.q50[i]!, q90: quantiles.q90[i]! })) },
+      },
+    };
+  } catch (err) {
+    const e = toSibylError(err);
+    if (e.code === 'internal_error') throw err;
+    return { ...base, available: false, reason: e.code, message: e.message, source, candles: chart };
+  }
+}
+
+function renderForecastPage(): string {
+  return page({ title: 'Sibyl forecast', path: '/forecast', scripts: ['forecast'] }, html`<h1>Forecast</h1>
+<p>A major's candles from the index, with the consensus forecast's q10/q50/q90 band ahead of the last candle, its verdict (do the two models agree?), and the accuracy leaderboard: every model's scored record beside the random-walk and always-bullish baselines. Free data: the same forecast the background job precomputes for <code>get_price_forecast</code>, and the ledger <code>get_forecast_accuracy</code> reads.</p>
+<form class="controls" id="forecast-controls">
+  <label>Asset <select name="asset">${PRECOMPUTE_ASSETS.map((a) => html`<option ${a === 'ETH' ? 'selected' : ''}>${a}</option>`)}</select></label>
+  <label>Horizon <select name="interval">${Object.keys(PRECOMPUTE_INTERVALS).map((i) => html`<option value="${i}" ${i === '4h' ? 'selected' : ''}>${i}</option>`)}</select></label>
+  <button type="submit">Show</button>
+</form>
+<p class="verdict" id="verdict" data-testid="verdict">Loading…</p>
+<p class="muted" id="forecast-source"></p>
+<div class="legend"><span><i style="background:#26a69a"></i>candles</span><span><i style="background:rgba(43,95,217,.35)"></i>q10–q90 band</span><span><i style="background:#2b5fd9"></i>q50</span></div>
+<div class="chart" id="chart"></div>
+<h2>Precomputed call</h2>
+<p id="precomputed" class="muted">—</p>
+<h2>Accuracy leaderboard</h2>
+<p class="muted" id="board-note"></p>
+<table class="board" id="board"><thead><tr><th>Model</th><th>Chain</th><th>Horizon</th><th>Origin</th><th>Samples</th><th>Direction hit rate</th><th>Direction samples</th><th>MAPE %</th><th>RMSE</th></tr></thead><tbody></tbody></table>`);
+}
+
