@@ -18,8 +18,8 @@ export function createLogger(config: Config['log'], destination?: DestinationStr
   const format = config.format ?? (process.stdout.isTTY ? 'pretty' : 'json');
   const stream = destination ?? (format === 'pretty'
     ? pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })
-    // Buffered: a line per request must not cost a write each; flushed on shutdown.
-    : pino.destination({ sync: false, minLength: 4096 }));
+    // Asynchronous: a request never waits on stdout (lines written together are written at once); flushed on shutdown.
+    : pino.destination({ sync: false }));
   return pino({ level: config.level, base: { service: 'sibyl' }, redact: { paths: REDACTED, censor: '[redacted]' } }, stream);
 }
 
