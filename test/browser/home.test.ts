@@ -1,0 +1,112 @@
+/**
+ * `/` in Chromium: the catalogue renders every working skill with its prices, opening a skill
+ * fetches its real example answer, and the try-it panel completes a paid call on the devnet —
+ * from the demo account and from an injected EIP-1193 wallet — showing the 402, the signature,
+ * the answer and the settlement transaction, which is then checked on chain.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { parseAbi, parseEventLogs, type Address, type Hex } from 'viem';
+import { demoAccount } from '../../chain/accounts.js';
+import { createRegistry } from '../../skills/index.js';
+import { injectWallet, launchBrowser, saveScreenshot } from '../helpers/browser.js';
+import { baseClient, fundedPayer, USDC, useTestSibyl } from '../helpers/sibyl.js';
+
+const registry = createRegistry([], new Set());
+const working = registry.list().filter((s) => !s.disabledReason);
+const transfer = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+/** What the panel shows once a payment finished. */
+async function paid(page: Page) {
+  await page.waitForSelector('#try-form[data-state="done"]', { timeout: 60_000 });
+  const text = (id: string) => page.locator(`#${id}`).innerText();
+  return {
+    challenge: JSON.parse(await text('step-challenge')),
+    signature: JSON.parse(await text('step-signature')),
+    answer: JSON.parse(await text('step-answer')),
+    settlement: JSON.parse(await text('step-settlement')),
+    tx: (await text('step-tx')) as Hex,
+  };
+}
+
+/** The settlement moved `amount` USDC from `from` to the server's payTo, in a successful transaction. */
+async function checkOnChain(tx: Hex, from: Address, payTo: Address, amount: string) {
+  const receipt = await baseClient().getTransactionReceipt({ hash: tx });
+  expect(receipt.status).toBe('success');
+  // USDC's Transfer events (its AuthorizationUsed beside them is not one).
+  const moved = parseEventLogs({ abi: transfer, logs: receipt.logs, eventName: 'Transfer' }).filter((l) => l.address.toLowerCase() === USDC.toLowerCase()).map((l) => l.args);
+  expect(moved).toContainEqual({ from, to: payTo, value: BigInt(amount) });
+}
+
+describe('home page', () => {
+  const sibyl = useTestSibyl();
+
+  it('renders every working skill with its prices; opening one fetches its example answer', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${sibyl.url}/`);
+      await expect.poll(() => page.locator('details.skill').count()).toBe(working.length);
+      expect(await page.getByTestId('skill-count').innerText()).toBe(String(working.length));
+      // Each card has a price and a table of ways with at least one row.
+      expect(await page.locator('details.skill [data-testid="price"]').count()).toBe(working.length);
+      expect(await page.locator('details.skill:not(:has(table.ways tbody tr))').count()).toBe(0);
+      const card = page.locator('details[data-skill-id="latest-pairs"]');
+      await card.locator('summary').click();
+      await expect.poll(() => card.locator('.example').getAttribute('data-state'), { timeout: 30_000 }).toBe('done');
+      expect(await card.locator('.example .label').innerText()).toMatch(/^Answered — computed /);
+      expect(JSON.parse(await card.locator('.example pre').innerText()).pairs.length).toBeGreaterThan(0);
+      await saveScreenshot(page, 'home');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the try-it panel pays from the demo account on the devnet and shows every step', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${sibyl.url}/`);
+      await page.locator('details[data-skill-id="latest-pairs"] summary').click();
+      await page.locator('button[data-try="latest-pairs"]').click();
+      await page.locator('#demo-option input').check();
+      await page.locator('#try-body').fill('{"limit": 3}');
+      await page.locator('#try-pay').click();
+      const shown = await paid(page);
+      const price = registry.byId('latest-pairs')!.quote({ limit: 3 } as never);
+      expect(shown.challenge).toMatchObject({ status: 402, header: 'PAYMENT-REQUIRED', paymentRequired: { x402Version: 2, accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: String(price), payTo: sibyl.payTo }] } });
+      expect(shown.signature.header).toBe('PAYMENT-SIGNATURE');
+      expect(shown.signature.payload.payload.authorization).toMatchObject({ from: demoAccount(1).address, to: sibyl.payTo, value: String(price) });
+      expect(shown.answer.status).toBe(200);
+      expect(shown.answer.body.pairs.length).toBeLessThanOrEqual(3);
+      expect(shown.settlement.receipt).toMatchObject({ success: true, transaction: shown.tx });
+      await checkOnChain(shown.tx, demoAccount(1).address, sibyl.payTo, String(price));
+      await saveScreenshot(page, 'try-it');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the try-it panel pays from an injected browser wallet (EIP-1193)', async () => {
+    const { account } = await fundedPayer('5');
+    const page = await browser.newPage();
+    try {
+      const wallet = await injectWallet(page, account, 8453);
+      await page.goto(`${sibyl.url}/`);
+      await page.locator('#try-skill').selectOption('top-tokens');
+      await page.locator('#try-pay').click();
+      const shown = await paid(page);
+      expect(shown.answer.status, JSON.stringify(shown.answer)).toBe(200);
+      expect(shown.signature.payload.payload.authorization.from).toBe(account.address);
+      expect(wallet.requests.map((r) => r.method)).toContain('eth_signTypedData_v4');
+      const amount = shown.challenge.paymentRequired.accepts[0].amount;
+      await checkOnChain(shown.tx, account.address, sibyl.payTo, amount);
+    } finally {
+      await page.close();
+    }
+  });
+});
