@@ -18,12 +18,18 @@ import { SIGN_IN, signInBody, topUpBody, type creditsAnswer, type nonceAnswer, t
 import type { Store } from '../store/store.js';
 import { hasBody, servePaid, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from '../skills/validation.js';
+import { MCP_SCOPE } from './oauth/scopes.js';
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
+/** The account an issued bearer token stands for, or null when it is unknown, expired, revoked or not for this server. */
+export type TokenResolver = (token: string) => Promise<string | null>;
+
 export class Accounts {
+  private readonly resolvers: TokenResolver[] = [];
+
   constructor(private readonly store: Store, private readonly client: PublicClient) {}
 
   async nonce(): Promise<string> {
@@ -34,9 +40,11 @@ export class Accounts {
 
   /**
    * Verifies the signed message for this server's configured origin (domain, and the URI's origin)
-   * and spends its nonce; answers a bearer token.
+   * and spends its nonce; answers the address that signed. The headless sign-in and the OAuth
+   * authorize page both sign in through here. `statement`, when given, is the statement the
+   * message must carry (the OAuth page's names the client the signer consents to).
    */
-  async signIn(message: string, signature: Hex, origin: string): Promise<{ accessToken: string; expiresAt: number; address: string }> {
+  async verifySignIn(message: string, signature: Hex, origin: string, statement?: string): Promise<{ address: string }> {
     const domain = new URL(origin).host;
     let fields;
     try {
@@ -53,34 +61,56 @@ export class Accounts {
       uriOrigin = undefined;
     }
     if (uriOrigin !== new URL(origin).origin) throw new SibylError('sign_in_invalid', `message: uri must be on ${new URL(origin).origin}, got ${fields.uri ?? 'none'}`);
-    if (fields.chainId !== CHAINS[PAYMENT_CHAIN].chainId) throw new SibylError('sign_in_invalid', `message: chain id must be ${CHAINS[PAYMENT_CHAIN].chainId}`);
+    if (fields.chainId !== CHAINS[PAYMENT_CHAIN].chainId) throw new SibylError('sign_in_invalid', `message: chain id must be ${CHAINS[PAYMENT_CHAIN].chainId}, got ${fields.chainId ?? 'none'}`);
+    if (statement !== undefined && fields.statement !== statement) throw new SibylError('sign_in_invalid', `message: statement must be "${statement}"`);
     if (!(await this.store.get(`auth:nonce:${fields.nonce}`))) throw new SibylError('sign_in_invalid', 'message: unknown or expired nonce; get one from GET /api/auth/nonce');
     const valid = await verifySiweMessage(this.client, { message, signature, domain, nonce: fields.nonce }).catch(() => false);
     if (!valid) throw new SibylError('sign_in_invalid', 'signature: does not sign this message for its address (or the message is expired or not yet valid)');
     // Single use, also when two instances see the same message at once.
     if (!(await this.store.reserve(`auth:nonce-used:${fields.nonce}`, '1', SIGN_IN.nonceTtlMs))) throw new SibylError('sign_in_invalid', 'message: this nonce was already used');
     await this.store.delete(`auth:nonce:${fields.nonce}`);
-    const accessToken = randomBytes(32).toString('base64url');
-    const expiresAt = Math.floor((Date.now() + SIGN_IN.tokenTtlMs) / 1000);
-    await this.store.set(`auth:token:${sha(accessToken)}`, JSON.stringify({ address: fields.address, expiresAt }), SIGN_IN.tokenTtlMs);
-    return { accessToken, expiresAt, address: fields.address };
+    return { address: fields.address };
   }
 
-  /** The account behind an `Authorization: Bearer` header, or null. */
+  /** The headless sign-in: a verified message buys a short-lived bearer token. */
+  async signIn(message: string, signature: Hex, origin: string): Promise<{ accessToken: string; expiresAt: number; address: string }> {
+    const { address } = await this.verifySignIn(message, signature, origin);
+    const accessToken = randomBytes(32).toString('base64url');
+    const expiresAt = Math.floor((Date.now() + SIGN_IN.tokenTtlMs) / 1000);
+    await this.store.set(`auth:token:${sha(accessToken)}`, JSON.stringify({ address, expiresAt }), SIGN_IN.tokenTtlMs);
+    return { accessToken, expiresAt, address };
+  }
+
+  /**
+   * Further bearer tokens to accept (OAuth access tokens, ./oauth): each resolver answers the
+   * account behind a token it issued and still honours, else null.
+   */
+  acceptTokens(resolver: TokenResolver): void {
+    this.resolvers.push(resolver);
+  }
+
+  /** The account behind an `Authorization: Bearer` header (a sign-in token or an accepted OAuth token), or null. */
   async account(req: Request): Promise<string | null> {
     const match = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');
     if (!match) return null;
-    const raw = await this.store.get(`auth:token:${sha(match[1]!)}`);
-    if (!raw) return null;
-    const { address, expiresAt } = JSON.parse(raw) as { address: string; expiresAt: number };
-    return expiresAt * 1000 > Date.now() ? address : null;
+    const token = match[1]!;
+    const raw = await this.store.get(`auth:token:${sha(token)}`);
+    if (raw) {
+      const { address, expiresAt } = JSON.parse(raw) as { address: string; expiresAt: number };
+      return expiresAt * 1000 > Date.now() ? address : null;
+    }
+    for (const resolve of this.resolvers) {
+      const address = await resolve(token);
+      if (address) return address;
+    }
+    return null;
   }
 }
 
-/** The 401 a paid tool answers without a valid token, pointing to the metadata. */
+/** The 401 a paid tool answers without a valid token, pointing to the metadata and naming the scope to ask for. */
 export function unauthorized(publicUrl: string, resourcePath: string): SibylError {
-  return new SibylError('unauthorized', 'paid tools need a bearer token: sign in with Ethereum (GET /api/auth/nonce, POST /api/auth/siwe), then top up credits', {
-    wwwAuthenticate: `Bearer resource_metadata="${publicUrl}${PROTECTED_RESOURCE_PATH}${resourcePath}"`,
+  return new SibylError('unauthorized', 'paid tools need a bearer token: sign in with Ethereum (GET /api/auth/nonce, POST /api/auth/siwe) or through OAuth (the authorization server in the protected-resource metadata), then top up credits', {
+    wwwAuthenticate: `Bearer resource_metadata="${publicUrl}${PROTECTED_RESOURCE_PATH}${resourcePath}", scope="${MCP_SCOPE}"`,
   });
 }
 
@@ -94,7 +124,9 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
     const url = deps.publicUrl(req);
     return {
       resource: `${url}${resourcePath}`,
-      authorization_servers: [url],
+      // The issuer is the configured origin, never a request header (as sign-in messages' domain).
+      authorization_servers: [signInOrigin()],
+      scopes_supported: [MCP_SCOPE],
       bearer_methods_supported: ['header'],
       resource_name: 'Sibyl MCP tool server (paid tools)',
       resource_documentation: `${url}/openapi.json`,

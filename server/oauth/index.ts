@@ -1,10 +1,19 @@
 /**
- * OAuth 2.1 for the MCP tool server (MCP 2025-11-25 authorization): to be built (issue 18).
- * Mounted before the body parsers: the token endpoint takes form bodies.
+ * OAuth 2.1 for the MCP tool server (MCP 2025-11-25 authorization), by oidc-provider:
+ * authorization-server metadata at /.well-known/oauth-authorization-server (RFC 8414) and
+ * /.well-known/openid-configuration, endpoints under /oauth/ (./provider.ts), sign-in with
+ * Ethereum as the login step (./interaction.ts), and the access tokens it issues accepted by
+ * Accounts wherever a bearer token is. Mounted before the body parsers: the token endpoint takes
+ * form bodies, so every /oauth/ route is answered here.
  */
-import type { Express, Request } from 'express';
+import type { Express, Request, Response } from 'express';
+import type Provider from 'oidc-provider';
 import type { Store } from '../../store/store.js';
+import { SibylError } from '../../skills/errors.js';
 import type { Accounts } from '../auth.js';
+import { mountInteraction } from './interaction.js';
+import { buildProvider } from './provider.js';
+import { MCP_SCOPE, mcpResource } from './scopes.js';
 
 export interface OAuthDeps {
   readonly store: Store;
@@ -15,4 +24,69 @@ export interface OAuthDeps {
   readonly log: (msg: string, err?: unknown) => void;
 }
 
-export function mountOAuth(_app: Express, _deps: OAuthDeps): void {}
+export const AUTHORIZATION_SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server';
+const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
+
+/** The provider, built on first use: the issuer (the listening origin) is known only after listen. */
+function lazyProvider(deps: OAuthDeps): () => Promise<Provider> {
+  let built: Promise<Provider> | undefined;
+  return () => {
+    if (!built) {
+      built = buildProvider(deps.store, deps.signInOrigin(), deps.log);
+      // A failed build (the store did not answer) is tried again on the next request.
+      built.catch(() => (built = undefined));
+    }
+    return built;
+  };
+}
+
+/**
+ * The account an OAuth access token stands for: found (so not revoked), unexpired, bound to
+ * the MCP resource, carrying the tools scope, and its grant still standing.
+ */
+async function accountOf(provider: Provider, token: string, resource: string): Promise<string | null> {
+  const access = await provider.AccessToken.find(token);
+  // Strictly unexpired here (find() allows the provider's clock tolerance).
+  if (!access?.accountId || !access.grantId || access.isExpired) return null;
+  const audiences = [(access as { aud?: string | string[] }).aud].flat();
+  if (audiences.length !== 1 || audiences[0] !== resource) return null;
+  if (!access.scopes.has(MCP_SCOPE)) return null;
+  const grant = await provider.Grant.find(access.grantId);
+  return grant && grant.accountId === access.accountId && grant.clientId === access.clientId ? access.accountId : null;
+}
+
+export function mountOAuth(app: Express, deps: OAuthDeps): void {
+  const provider = lazyProvider(deps);
+  deps.accounts.acceptTokens(async (token) => accountOf(await provider(), token, mcpResource(deps.signInOrigin())));
+
+  // Endpoint URLs and cookies follow the configured origin, never the request's Host or X-Forwarded-* headers.
+  const asIssuer = (req: Request) => {
+    const issuer = new URL(deps.signInOrigin());
+    req.headers.host = issuer.host;
+    req.headers['x-forwarded-host'] = issuer.host;
+    req.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
+  };
+  const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+  const handOver = async (req: Request, res: Response) => {
+    const oidc = await provider();
+    let handle = handlers.get(oidc);
+    if (!handle) handlers.set(oidc, (handle = oidc.callback()));
+    asIssuer(req);
+    await handle(req, res);
+  };
+
+  // RFC 8414 metadata is the OpenID discovery document (a superset) under its own name.
+  app.get(AUTHORIZATION_SERVER_METADATA_PATH, async (req, res, next) => {
+    req.url = req.originalUrl = OPENID_CONFIGURATION_PATH;
+    await handOver(req, res).catch(next);
+  });
+  app.get(OPENID_CONFIGURATION_PATH, async (req, res, next) => void (await handOver(req, res).catch(next)));
+
+  mountInteraction(app, { provider, accounts: deps.accounts, signInOrigin: deps.signInOrigin, asIssuer });
+
+  app.use(async (req, res, next) => {
+    if (!req.path.startsWith('/oauth/')) return next();
+    if (req.path.startsWith('/oauth/interaction/')) return next(new SibylError('not_found', `no route for ${req.method} ${req.path}`));
+    await handOver(req, res).catch(next);
+  });
+}
