@@ -67,7 +67,7 @@ function describe(data: ForecastData): void {
   const verdict = byId('verdict');
   const f = data.forecast;
   if (data.available && f) {
-    verdict.textContent = `${data.asset} ${f.horizon}: ${f.verdict} (${f.pair.join(' vs ')}), ${f.direction} ${pct(f.driftPct)} — ${f.call}`;
+    verdict.textContent = `${data.asset} ${f.horizon}: ${f.verdict} (${f.pair.join(' vs ')}) — ${f.direction}, drift ${pct(f.driftPct)} by ${new Date((f.band?.points.at(-1)?.time ?? 0) * 1000).toLocaleString()}, confidence ${f.confidence}`;
     verdict.dataset.verdict = f.verdict;
   } else {
     verdict.textContent = `${data.asset} ${data.interval}: no forecast (${data.reason}: ${data.message ?? ''})`;

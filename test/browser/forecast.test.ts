@@ -1,0 +1,94 @@
+/**
+ * `/forecast` in Chromium on a world with three days of history: the chart draws the candles and
+ * the forecast's q10/q50/q90 band (checked on the series' own data and on the canvas pixels), the
+ * consensus verdict, and the accuracy leaderboard with the random-walk and always-bullish rows
+ * beside the models (after the ledger's backfill, as a fresh node's first round does).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { backfillLedger } from '../../skills/forecast/backfill.js';
+import { precomputeMajors } from '../../skills/forecast/jobs.js';
+import { ALWAYS_BULLISH, RANDOM_WALK } from '../../skills/forecast/ledger.js';
+import { launchBrowser, saveScreenshot } from '../helpers/browser.js';
+import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+
+let w: WorldSibyl;
+let browser: Browser;
+
+beforeAll(async () => {
+  [w, browser] = await Promise.all([startSharedWorldSibyl(), launchBrowser()]);
+  const ctx = w.sibyl.context;
+  const { service, ledger } = ctx.forecast!;
+  // The first forecast round of a fresh node: the majors' snapshots, then the ledger's backfill.
+  await precomputeMajors(ctx, service, ledger);
+  await backfillLedger(ctx, service, ledger);
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await w?.close();
+});
+
+interface Drawn {
+  candles: { time: number; close: number }[];
+  q10: { time: number; value: number }[];
+  q50: { time: number; value: number }[];
+  q90: { time: number; value: number }[];
+}
+
+describe('forecast page', () => {
+  it('draws the candles and the q10/q50/q90 band, says the verdict, and lists the leaderboard with its baselines', { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(`${w.sibyl.url}/forecast`);
+      await page.waitForSelector('body[data-forecast="ready"]', { timeout: 90_000 });
+      const drawn = await page.evaluate(() => (window as unknown as { sibylForecast: { drawn: unknown } }).sibylForecast.drawn) as Drawn;
+      expect(drawn.candles.length).toBeGreaterThan(16);
+      // The band starts at the last candle and runs the horizon ahead, q10 <= q50 <= q90 at every step, and widens.
+      const last = drawn.candles[drawn.candles.length - 1]!;
+      expect(drawn.q50.length).toBeGreaterThan(1);
+      expect(drawn.q10[0]!.time).toBe(last.time);
+      for (let i = 0; i < drawn.q50.length; i++) {
+        expect(drawn.q10[i]!.time).toBe(drawn.q50[i]!.time);
+        expect(drawn.q10[i]!.value).toBeLessThanOrEqual(drawn.q50[i]!.value);
+        expect(drawn.q50[i]!.value).toBeLessThanOrEqual(drawn.q90[i]!.value);
+      }
+      const end = drawn.q50.length - 1;
+      expect(drawn.q90[end]!.value - drawn.q10[end]!.value).toBeGreaterThan(0);
+      expect(drawn.q10.slice(1).every((p) => p.time > last.time)).toBe(true);
+
+      // On the canvas: the band's fill colour is painted, in the chart's right part (the future).
+      const band = await page.evaluate(() => {
+        const chart = (window as unknown as { sibylForecast: { chart: { takeScreenshot(): HTMLCanvasElement } } }).sibylForecast.chart;
+        const canvas = chart.takeScreenshot();
+        const { data, width, height } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+        let left = 0;
+        let right = 0;
+        for (let y = 0; y < height; y++) {
+          for (let x = 0; x < width; x++) {
+            const i = (y * width + x) * 4;
+            // rgba(43, 95, 217, 0.28) over white.
+            const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+            if (Math.abs(r - 195) < 14 && Math.abs(g - 210) < 14 && Math.abs(b - 245) < 12) x < width / 2 ? left++ : right++;
+          }
+        }
+        return { left, right };
+      });
+      expect(band.right).toBeGreaterThan(50);
+      expect(band.right).toBeGreaterThan(band.left);
+
+      const verdict = page.getByTestId('verdict');
+      expect(['CONSENSUS', 'DIVERGENCE']).toContain(await verdict.getAttribute('data-verdict'));
+      expect(await verdict.innerText()).toMatch(/^ETH 4h: (CONSENSUS|DIVERGENCE) \(/);
+
+      const models = await page.locator('#board tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.model));
+      expect(models).toContain(RANDOM_WALK);
+      expect(models).toContain(ALWAYS_BULLISH);
+      expect(models).toContain('consensus');
+      expect(await page.locator('#board tbody tr.baseline').count()).toBe(models.filter((m) => m === RANDOM_WALK || m === ALWAYS_BULLISH).length);
+      expect(await page.locator('#precomputed').innerText()).toMatch(/^get_price_forecast: (bullish|bearish|neutral) /);
+      await saveScreenshot(page, 'forecast');
+    } finally {
+      await page.close();
+    }
+  });
+});
