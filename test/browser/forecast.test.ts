@@ -41,7 +41,7 @@ describe('forecast page', () => {
     try {
       await page.goto(`${w.sibyl.url}/forecast`);
       await page.waitForSelector('body[data-forecast="ready"]', { timeout: 90_000 });
-      const drawn = await page.evaluate(() => (window as unknown as { sibylForecast: { drawn: unknown } }).sibylForecast.drawn) as Drawn;
+      const drawn = await page.evaluate(() => (globalThis as unknown as { sibylForecast: { drawn: unknown } }).sibylForecast.drawn) as Drawn;
       expect(drawn.candles.length).toBeGreaterThan(16);
       // The band starts at the last candle and runs the horizon ahead, q10 <= q50 <= q90 at every step, and widens.
       const last = drawn.candles[drawn.candles.length - 1]!;
@@ -58,9 +58,10 @@ describe('forecast page', () => {
 
       // On the canvas: the band's fill colour is painted, in the chart's right part (the future).
       const band = await page.evaluate(() => {
-        const chart = (window as unknown as { sibylForecast: { chart: { takeScreenshot(): HTMLCanvasElement } } }).sibylForecast.chart;
+        type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray; width: number; height: number } } };
+        const chart = (globalThis as unknown as { sibylForecast: { chart: { takeScreenshot(): Canvas } } }).sibylForecast.chart;
         const canvas = chart.takeScreenshot();
-        const { data, width, height } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+        const { data, width, height } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
         let left = 0;
         let right = 0;
         for (let y = 0; y < height; y++) {
@@ -80,7 +81,7 @@ describe('forecast page', () => {
       expect(['CONSENSUS', 'DIVERGENCE']).toContain(await verdict.getAttribute('data-verdict'));
       expect(await verdict.innerText()).toMatch(/^ETH 4h: (CONSENSUS|DIVERGENCE) \(/);
 
-      const models = await page.locator('#board tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.model));
+      const models = await page.locator('#board tbody tr').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: Record<string, string> }).dataset.model));
       expect(models).toContain(RANDOM_WALK);
       expect(models).toContain(ALWAYS_BULLISH);
       expect(models).toContain('consensus');

@@ -44,7 +44,7 @@ async function checkOnChain(tx: Hex, from: Address, payTo: Address, amount: stri
   expect(moved).toContainEqual({ from, to: payTo, value: BigInt(amount) });
 }
 
-describe('home page', () => {
+describe('pages in a browser', () => {
   const sibyl = useTestSibyl();
 
   it('renders every working skill with its prices; opening one fetches its example answer', async () => {
@@ -105,6 +105,26 @@ describe('home page', () => {
       expect(wallet.requests.map((r) => r.method)).toContain('eth_signTypedData_v4');
       const amount = shown.challenge.paymentRequired.accepts[0].amount;
       await checkOnChain(shown.tx, account.address, sibyl.payTo, amount);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('renders /openapi.json with Swagger UI served by Sibyl, response schemas included', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const external: string[] = [];
+    page.on('request', (r) => void (new URL(r.url()).host !== new URL(sibyl.url).host && external.push(r.url())));
+    try {
+      await page.goto(`${sibyl.url}/docs`);
+      const op = page.locator('.opblock').filter({ hasText: '/x402/data/latest-pairs' }).first();
+      await op.waitFor({ timeout: 30_000 });
+      await op.locator('.opblock-summary').click();
+      // The 200 response carries the skill's answer schema, the 402 the payment requirement.
+      const responses = op.locator('.responses-wrapper');
+      await expect.poll(() => responses.innerText(), { timeout: 10_000 }).toMatch(/402/);
+      expect(await responses.innerText()).toMatch(/pairs/);
+      expect(external).toEqual([]);
+      await saveScreenshot(page, 'docs');
     } finally {
       await page.close();
     }
