@@ -12,7 +12,7 @@ import type { Store } from '../../store/store.js';
 import { SibylError } from '../../skills/errors.js';
 import type { Accounts } from '../auth.js';
 import { mountInteraction } from './interaction.js';
-import { buildProvider } from './provider.js';
+import { OAUTH_ROUTES, buildProvider } from './provider.js';
 import { MCP_SCOPE, mcpResource } from './scopes.js';
 
 export interface OAuthDeps {
@@ -84,9 +84,12 @@ export function mountOAuth(app: Express, deps: OAuthDeps): void {
 
   mountInteraction(app, { provider, accounts: deps.accounts, signInOrigin: deps.signInOrigin, asIssuer });
 
+  // The provider's endpoints (and the authorization endpoint's resume path, /oauth/authorize/:uid);
+  // anything else under /oauth/ is answered here, before the 415 for a non-JSON body could be.
+  const providerPaths = Object.values(OAUTH_ROUTES);
   app.use(async (req, res, next) => {
     if (!req.path.startsWith('/oauth/')) return next();
-    if (req.path.startsWith('/oauth/interaction/')) return next(new SibylError('not_found', `no route for ${req.method} ${req.path}`));
+    if (!providerPaths.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return next(new SibylError('not_found', `no route for ${req.method} ${req.path}`));
     await handOver(req, res).catch(next);
   });
 }

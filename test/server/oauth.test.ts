@@ -425,4 +425,58 @@ describe('OAuth 2.1 for the MCP tool server', () => {
     expect(revoked.status).toBe(200);
     expect((await paidCall(sibyl.url, fresh.access_token, account.address)).status).toBe(401);
   });
+
+  it('answers unknown /oauth/ routes with 404 and a non-JSON token request without 415', async () => {
+    const unknown = await fetch(`${sibyl.url}/oauth/nothing-here`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    expect(unknown.status).toBe(404);
+    expect((await json(unknown)).error.code).toBe('not_found');
+    const interaction = await fetch(`${sibyl.url}/oauth/interaction/abc/other`);
+    expect(interaction.status).toBe(404);
+    expect((await json(interaction)).error.code).toBe('not_found');
+    const form = await fetch(`${sibyl.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=nope&client_id=nobody' });
+    expect(form.status).toBe(401);
+    expect(await json(form)).toMatchObject({ error: 'invalid_client' });
+  });
+});
+
+describe('OAuth on two instances behind one origin (one Redis)', () => {
+  // PUBLIC_URL names the origin both serve; the test reaches each by its own port.
+  const origin = 'http://sibyl.test';
+  const prefix = `sibyl-test:oauth-pair:${randomUUID()}:`;
+  const a = useTestSibyl({ redis: prefix, env: { PUBLIC_URL: origin } });
+  const b = useTestSibyl({ redis: prefix, env: { PUBLIC_URL: origin } });
+
+  /** The origin's URL on one instance. */
+  const on = (instance: { url: string }, url: string | URL) => new URL(String(url).replace(origin, instance.url));
+
+  it('signs in on one instance, redeems the code and uses the token on the other, and a revocation on one holds on both', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const metadata = await json(await fetch(`${b.url}/.well-known/oauth-authorization-server`));
+    expect(metadata).toMatchObject({ issuer: origin, token_endpoint: `${origin}/oauth/token` });
+
+    // Registered on A, authorized on A (the page's message names the public origin), redeemed on B.
+    const reg = await postJson(`${a.url}/oauth/register`, { client_name: 'pair client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const clientId = (await json(reg)).client_id as string;
+    const { verifier, challenge } = pkce();
+    const jar = new CookieJar();
+    const start = await jar.fetch(on(a, authorizeUrl(origin, clientId, challenge)));
+    const page = await jar.fetch(new URL(start.headers.get('location')!, a.url));
+    const data = JSON.parse(/id="sign-in">([\s\S]*?)<\/script>/.exec(await page.text())![1]!);
+    const signed = await signInMessage(a.url, account, data);
+    expect(parseSiweMessage(signed.message)).toMatchObject({ domain: 'sibyl.test', uri: origin });
+    const login = await postSignIn(jar, a.url, data.loginUrl, signed);
+    expect(login.status, await login.clone().text()).toBe(200);
+    const resumed = await jar.fetch(on(a, (await json(login)).redirectTo));
+    const back = new URL(resumed.headers.get('location')!);
+    expect(back.origin + back.pathname).toBe(REDIRECT);
+
+    const redeemed = await exchange(b.url, clientId, back.searchParams.get('code')!, verifier, `${origin}/api/mcp`);
+    const tokens = await json(redeemed);
+    expect(redeemed.status, JSON.stringify(tokens)).toBe(200);
+    for (const instance of [a, b]) expect((await paidCall(instance.url, tokens.access_token, account.address)).status).toBe(200);
+
+    const revoked = await fetch(`${a.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.access_token, client_id: clientId }) });
+    expect(revoked.status).toBe(200);
+    for (const instance of [a, b]) expect((await paidCall(instance.url, tokens.access_token, account.address)).status).toBe(401);
+  });
 });
