@@ -1,7 +1,8 @@
 /**
  * Accounts for the tool server's paid tools: sign-in with Ethereum (EIP-4361) against a
- * single-use nonce and this server's domain issues a short-lived bearer token; the
- * protected-resource metadata (RFC 9728) says where to get one. Credits are topped up with an
+ * single-use nonce and this server's domain issues a short-lived bearer token (headless agents);
+ * OAuth 2.1 access tokens (./oauth, whose login step is the same sign-in) are accepted too. The
+ * protected-resource metadata (RFC 9728) says where to get either. Credits are topped up with an
  * x402 payment and read back with their ledger. Nonces and tokens live in the store (hashed), so
  * any instance honours them.
  */
@@ -91,9 +92,8 @@ export class Accounts {
 
   /** The account behind an `Authorization: Bearer` header (a sign-in token or an accepted OAuth token), or null. */
   async account(req: Request): Promise<string | null> {
-    const match = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');
-    if (!match) return null;
-    const token = match[1]!;
+    const token = bearerToken(req);
+    if (!token) return null;
     const raw = await this.store.get(`auth:token:${sha(token)}`);
     if (raw) {
       const { address, expiresAt } = JSON.parse(raw) as { address: string; expiresAt: number };
@@ -107,11 +107,23 @@ export class Accounts {
   }
 }
 
-/** The 401 a paid tool answers without a valid token, pointing to the metadata and naming the scope to ask for. */
-export function unauthorized(publicUrl: string, resourcePath: string): SibylError {
-  return new SibylError('unauthorized', 'paid tools need a bearer token: sign in with Ethereum (GET /api/auth/nonce, POST /api/auth/siwe) or through OAuth (the authorization server in the protected-resource metadata), then top up credits', {
-    wwwAuthenticate: `Bearer resource_metadata="${publicUrl}${PROTECTED_RESOURCE_PATH}${resourcePath}", scope="${MCP_SCOPE}"`,
+/**
+ * The 401 a paid tool answers without a valid token, pointing to the metadata and naming the scope
+ * to ask for; when a token was sent but is not honoured (unknown, expired, revoked, another
+ * audience) it says so (RFC 6750 `invalid_token`), so an OAuth client refreshes or signs in again.
+ */
+export function unauthorized(publicUrl: string, resourcePath: string, req?: Request): SibylError {
+  const presented = req !== undefined && bearerToken(req) !== null;
+  return new SibylError('unauthorized', presented
+    ? 'the bearer token is unknown, expired, revoked or not for this server: sign in again (or refresh it), then retry'
+    : 'paid tools need a bearer token: sign in with Ethereum (GET /api/auth/nonce, POST /api/auth/siwe) or through OAuth (the authorization server in the protected-resource metadata), then top up credits', {
+    wwwAuthenticate: `Bearer resource_metadata="${publicUrl}${PROTECTED_RESOURCE_PATH}${resourcePath}", scope="${MCP_SCOPE}"${presented ? ', error="invalid_token"' : ''}`,
   });
+}
+
+/** The token of an `Authorization: Bearer` header, or null. */
+function bearerToken(req: Request): string | null {
+  return /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? null;
 }
 
 /**
@@ -150,7 +162,7 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
 
   const account = async (req: Request) => {
     const address = await accounts.account(req);
-    if (!address) throw unauthorized(deps.publicUrl(req), resourcePath);
+    if (!address) throw unauthorized(deps.publicUrl(req), resourcePath, req);
     return address;
   };
   app.get('/api/credits', async (req, res) => {

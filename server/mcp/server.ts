@@ -108,7 +108,7 @@ export function mountMcp(app: Express, deps: McpDeps): void {
     // The two answers HTTP must give before the SDK dispatches: 401 (paid tool, no account) and 402 (per-call tool, no payment).
     const call = toolCallOf(req.body);
     const account = await deps.accounts.account(req);
-    if (call && paid.has(call.name) && !account) throw unauthorized(deps.publicUrl(req), MCP_PATH);
+    if (call && paid.has(call.name) && !account) throw unauthorized(deps.publicUrl(req), MCP_PATH, req);
     const skill = call && perCall.get(call.name);
     if (call && skill) return servePerCall(skill, call, req, res, deps);
     const server = createMcpServer(deps, account);

@@ -259,6 +259,16 @@ describe('OAuth 2.1 for the MCP tool server', () => {
     const after = await json(await fetch(`${sibyl.url}/api/credits`, { headers: auth }));
     expect(BigInt(after.balance)).toBe(1_000_000n - SPEC_SKILL_PRICE['wallet-portfolio']);
     expect(after.movements[0]).toMatchObject({ kind: 'debit', amount: `-${SPEC_SKILL_PRICE['wallet-portfolio']}` });
+
+    // An hour later the access token has expired: the 401 says invalid_token, the SDK refreshes and retries.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 3601_000);
+    const later = await client.callTool({ name: 'analyze_wallet', arguments: args });
+    expect(later.structuredContent).toMatchObject({ available: true, skill: 'wallet-portfolio' });
+    expect(provider.tokens()!.access_token).not.toBe(tokens.access_token);
+    vi.useRealTimers();
+    const last = await json(await fetch(`${sibyl.url}/api/credits`, { headers: { authorization: `Bearer ${provider.tokens()!.access_token}` } }));
+    expect(BigInt(last.balance)).toBe(1_000_000n - 2n * SPEC_SKILL_PRICE['wallet-portfolio']);
     await client.close();
   });
 
@@ -408,7 +418,9 @@ describe('OAuth 2.1 for the MCP tool server', () => {
 
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 3601_000);
-    expect((await paidCall(sibyl.url, tokens.access_token, account.address)).status).toBe(401);
+    const expired = await paidCall(sibyl.url, tokens.access_token, account.address);
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toMatch(/scope="mcp:tools", error="invalid_token"$/);
     const refreshed = await fetch(`${sibyl.url}/oauth/token`, {
       method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId, resource: `${sibyl.url}/api/mcp` }),
