@@ -54,9 +54,9 @@ class StoreAdapter implements Adapter {
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const ttlMs = typeof expiresIn === 'number' ? (expiresIn + SLACK_SECONDS) * 1000 : undefined;
-    // The raw id stays out of the store; find() is always asked with it and puts it back.
-    const { jti: _jti, ...rest } = payload;
-    await this.store.set(this.key(id), JSON.stringify(rest), ttlMs);
+    // The raw id stays out of the store (an empty jti says there was one); find() is asked with it and puts it back.
+    const { jti, ...rest } = payload;
+    await this.store.set(this.key(id), JSON.stringify(jti === undefined ? rest : { ...rest, jti: '' }), ttlMs);
     if (this.model === 'Session' && payload.uid) await this.store.set(this.uidKey(payload.uid), id, ttlMs);
     if (payload.userCode) await this.store.set(this.userCodeKey(payload.userCode), id, ttlMs);
   }
@@ -67,7 +67,7 @@ class StoreAdapter implements Adapter {
     if (!raw) return undefined;
     const payload = JSON.parse(raw) as AdapterPayload;
     if (GRANTABLE.has(this.model) && payload.grantId && (await this.store.get(this.revokedKey(payload.grantId)))) return undefined;
-    return { ...payload, jti: id, ...(consumed && { consumed: Number(consumed) }) };
+    return { ...payload, ...('jti' in payload && { jti: id }), ...(consumed && { consumed: Number(consumed) }) };
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {

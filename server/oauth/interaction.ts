@@ -65,7 +65,8 @@ export function mountInteraction(app: Express, deps: InteractionDeps): void {
     try {
       details = await provider.interactionDetails(req, res);
     } catch (err) {
-      if (err instanceof errors.SessionNotFound || err instanceof errors.OIDCProviderError) return null;
+      // No interaction cookie, or an interaction that expired or was finished.
+      if (err instanceof errors.OIDCProviderError) return null;
       throw err;
     }
     if (details.uid !== req.params.uid) return null;

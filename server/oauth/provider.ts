@@ -80,6 +80,8 @@ export async function buildProvider(store: Store, issuer: string, log: (msg: str
         },
       },
     },
+    // Browser-based clients may call the token and revocation endpoints from their redirect URIs' origins.
+    clientBasedCORS: (_ctx, origin, client) => origin !== 'null' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
     // A public client that registered for refresh tokens gets them without asking for offline_access.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     ttl: {
