@@ -18,7 +18,9 @@ import { TimedMemo } from './memo.js';
 /** Rows an example asks for where the skill takes a row count: enough to read, short enough to show. */
 const EXAMPLE_ROWS = 5;
 /** Blocks walked back from the head to find a transaction to point at. */
-const TX_SEARCH_BLOCKS = 64;
+const TX_SEARCH_BLOCKS = 256;
+/** The documented demo accounts (#0-#9), never the example of a market's wallet. */
+const DEMO_ADDRESSES = new Set(Array.from({ length: 10 }, (_, i) => demoAccount(i).address.toLowerCase()));
 const SUBJECTS_TTL_MS = 10 * 60_000;
 
 /** Real things on the payment chain for the fields that name them. */
@@ -43,12 +45,16 @@ export function chainSubjects(chains: ChainRuntime): Subjects {
   async function findRecentTx() {
     const client = chain().client;
     const head = await client.getBlockNumber();
+    let fallback: { hash: Hex; from: Address } | undefined;
     for (let n = head; n >= 0n && n > head - BigInt(TX_SEARCH_BLOCKS); n--) {
       const block = await client.getBlock({ blockNumber: n, includeTransactions: true });
-      const tx = block.transactions.find((t) => t.to);
+      // A wallet of the market, not a demo account (the devnet's deployer and settler, or the payer of the panel).
+      const tx = block.transactions.find((t) => t.to && !DEMO_ADDRESSES.has(t.from.toLowerCase()));
       if (tx) return { hash: tx.hash, from: tx.from };
+      const any = block.transactions.find((t) => t.to);
+      fallback ??= any && { hash: any.hash, from: any.from };
     }
-    return undefined;
+    return fallback;
   }
 }
 
