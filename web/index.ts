@@ -57,7 +57,8 @@ export function mountWeb(app: Express, deps: WebDeps): void {
   const examples = new ExampleRunner(registry, deps.context, chainSubjects(deps.chains));
   const probe = new DevnetProbe(deps.chains);
   const readme = twoCommands();
-  const accountPaths = (serverUrl: string) => Object.entries(buildOpenApi(registry, paywall.terms, serverUrl, '').paths as Record<string, Record<string, { tags?: string[] }>>)
+  // The paid MCP tools' account routes, as OpenAPI lists them (paths do not depend on the server's URL).
+  const accounts = Object.entries(buildOpenApi(registry, paywall.terms, '', '').paths as Record<string, Record<string, { tags?: string[] }>>)
     .filter(([, ops]) => Object.values(ops).some((op) => op.tags?.includes('accounts'))).map(([path]) => path);
 
   app.get('/', async (req, res) => {
@@ -68,7 +69,7 @@ export function mountWeb(app: Express, deps: WebDeps): void {
     ]);
     res.type('html').set('Cache-Control', 'no-cache').send(renderHome({
       registry, offers, bodies, serverUrl, payTo: paywall.terms.payTo, asset: paywall.terms.asset,
-      chainId: deps.chains.get(PAYMENT_CHAIN).spec.chainId, devnet, accountPaths: accountPaths(serverUrl), ...(readme && { twoCommands: readme }),
+      chainId: deps.chains.get(PAYMENT_CHAIN).spec.chainId, devnet, rpcUrl: deps.chains.get(PAYMENT_CHAIN).rpcUrl, accountPaths: accounts, ...(readme && { twoCommands: readme }),
     }));
   });
 
@@ -86,6 +87,6 @@ export function mountWeb(app: Express, deps: WebDeps): void {
   app.get('/docs', (_req, res) => void res.type('html').send(renderDocs()));
   app.get('/llms.txt', (req, res) => {
     const serverUrl = deps.publicUrl(req);
-    res.type('text/plain; charset=utf-8').send(buildLlmsTxt(registry, offers, serverUrl, accountPaths(serverUrl)));
+    res.type('text/plain; charset=utf-8').send(buildLlmsTxt(registry, offers, serverUrl, accounts));
   });
 }

@@ -91,16 +91,19 @@ describe('pages in a browser', () => {
     }
   });
 
-  it('the try-it panel pays from an injected browser wallet (EIP-1193)', async () => {
+  it('the try-it panel pays from an injected browser wallet (EIP-1193), for a skill sold on A2A only', async () => {
     const { account } = await fundedPayer('5');
     const page = await browser.newPage();
     try {
       const wallet = await injectWallet(page, account, 8453);
       await page.goto(`${sibyl.url}/`);
-      await page.locator('#try-skill').selectOption('top-tokens');
+      // No HTTP path of its own: the panel posts its A2A endpoint with the {"params": ...} envelope.
+      expect(registry.byId('top-gainers')!.httpPath).toBeUndefined();
+      await page.locator('#try-skill').selectOption('top-gainers');
       await page.locator('#try-pay').click();
       const shown = await paid(page);
       expect(shown.answer.status, JSON.stringify(shown.answer)).toBe(200);
+      expect(shown.answer.body).toMatchObject({ status: 'completed', skill: 'top-gainers', payment: { transaction: shown.tx } });
       expect(shown.signature.payload.payload.authorization.from).toBe(account.address);
       expect(wallet.requests.map((r) => r.method)).toContain('eth_signTypedData_v4');
       const amount = shown.challenge.paymentRequired.accepts[0].amount;

@@ -8,7 +8,7 @@
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import type { ClientEvmSigner } from '@x402/evm';
-import { createWalletClient, custom, type Address, type EIP1193Provider } from 'viem';
+import { createWalletClient, custom, defineChain, type Address, type EIP1193Provider } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { byId, island, pretty } from './lib/dom.js';
 import { PAYMENT_HEADERS, PAYMENT_REQUIRED, PAYMENT_RESPONSE_HEADERS, decodeHeader, firstHeader } from './lib/x402-headers.js';
@@ -24,6 +24,8 @@ interface Config {
   network: `${string}:${string}`;
   chainId: number;
   devnet: boolean;
+  /** The devnet's JSON-RPC URL (only on a devnet), for a wallet that does not know the chain yet. */
+  devnetRpcUrl?: string;
   skills: Record<string, TrySkill>;
 }
 
@@ -86,8 +88,15 @@ async function walletSigner(): Promise<ClientEvmSigner> {
   const wallet = createWalletClient({ transport: custom(provider) });
   const [address] = await wallet.requestAddresses();
   if (!address) throw new Error('the wallet gave no account');
-  // Wallets sign EIP-712 only for the chain they are on: ask for the payment chain.
-  if ((await wallet.getChainId()) !== config.chainId) await wallet.switchChain({ id: config.chainId });
+  // Wallets sign EIP-712 only for the chain they are on: ask for the payment chain (on a devnet, add it when the wallet does not know it).
+  if ((await wallet.getChainId()) !== config.chainId) {
+    try {
+      await wallet.switchChain({ id: config.chainId });
+    } catch (err) {
+      if (!config.devnetRpcUrl || (err as { code?: number }).code !== 4902) throw err;
+      await wallet.addChain({ chain: defineChain({ id: config.chainId, name: 'Sibyl devnet', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [config.devnetRpcUrl] } } }) });
+    }
+  }
   return {
     address: address as Address,
     // The scheme hands viem's own typed-data shape through loosely typed fields.

@@ -23,6 +23,8 @@ export interface HomeView {
   readonly chainId: number;
   /** The payment chain is a devnet (anvil): the demo account is offered. */
   readonly devnet: boolean;
+  /** The payment chain's JSON-RPC URL (given to the page only on a devnet). */
+  readonly rpcUrl?: string;
   readonly twoCommands?: string;
   /** The account routes of the paid MCP tools, from the OpenAPI document. */
   readonly accountPaths: readonly string[];
@@ -48,6 +50,7 @@ export function renderHome(v: HomeView): string {
   const free = v.offers.filter((o) => o.skill.free);
   const config = {
     serverUrl: v.serverUrl, network: X402_NETWORK, chainId: v.chainId, asset: v.asset, payTo: v.payTo, devnet: v.devnet,
+    ...(v.devnet && v.rpcUrl && { devnetRpcUrl: v.rpcUrl }),
     skills: Object.fromEntries(v.offers.filter((o) => o.tryIt).map((o) => [o.skill.id, { title: o.skill.title, ...o.tryIt, body: v.bodies.get(o.skill.id) ?? {} }])),
   };
   return page({ title: 'Sibyl: pay-per-request blockchain intelligence', path: '/', scripts: ['catalogue', 'try-it'] }, html`
