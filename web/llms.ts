@@ -11,6 +11,9 @@ import { formatUsd } from '../skills/money.js';
 import type { Registry } from '../skills/registry.js';
 import { priceLabel, type Offer, type Way } from './offers.js';
 
+/** The SDK names the card's path without its leading slash. */
+const AGENT_CARD = `/${AGENT_CARD_PATH.replace(/^\//, '')}`;
+
 const WAY: Record<Way['kind'], string> = {
   http: 'HTTP x402', report: 'report path x402', a2a: 'A2A x402', 'a2a-jsonrpc': 'A2A JSON-RPC', 'mcp-per-call': 'MCP per call x402',
   'mcp-credits': 'MCP credits', 'mcp-free': 'MCP free', own: 'own API',
@@ -38,7 +41,7 @@ Payments: x402 v2, scheme \`exact\`, network \`${X402_NETWORK}\`, USDC (EIP-3009
 
 - [OpenAPI](${serverUrl}/openapi.json): every paid HTTP operation with its request and response schemas and price; rendered at [${serverUrl}/docs](${serverUrl}/docs).
 - [Marketplace catalogue](${serverUrl}/api/marketplace/catalog): the catalogue services, each way to buy them, rate limits and response-time targets.
-- [A2A agent card](${serverUrl}${AGENT_CARD_PATH}): the A2A agent; JSON-RPC \`message/send\` at \`${A2A_JSONRPC_PATH}\` with the a2a-x402 extension (\`X-A2A-Extensions: ${X402_EXTENSION_URI}\`).
+- [A2A agent card](${serverUrl}${AGENT_CARD}): the A2A agent; JSON-RPC \`message/send\` at \`${A2A_JSONRPC_PATH}\` with the a2a-x402 extension (\`X-A2A-Extensions: ${X402_EXTENSION_URI}\`).
 - [A2A skills](${serverUrl}${A2A_SKILLS_PATH}): every A2A skill with price, params and output schemas; \`POST ${A2A_SKILLS_PATH}/<id>\` with \`{"params": {...}}\`, paid with x402.
 - [MCP tools](${serverUrl}${MCP_PATH}/tools): the MCP tool server at \`${MCP_PATH}\` (streamable HTTP, stateless, JSON-RPC over POST). Free tools answer anyone; paid tools are billed from credits (sign in with Ethereum, top up with x402: ${accountPaths.map((p) => `\`${p}\``).join(', ')}); a skill's own tool name is also sold per call with \`X-PAYMENT\`.
 - [Health](${serverUrl}/healthz): chains, their RPC URLs and head blocks, the store, the payment terms.

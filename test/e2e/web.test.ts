@@ -63,6 +63,10 @@ describe('pages', () => {
     const latest = text.split('\n').find((l) => l.includes('`latest-pairs`'))!;
     expect(latest).toContain(`HTTP x402 POST /x402/data/latest-pairs $${priceOptions(registry.byId('latest-pairs')!)[0]}`);
     expect(text).toContain(`${sibyl.url}/openapi.json`);
+    // Every link an agent is given answers.
+    const links = [...new Set([...text.matchAll(/\]\((http[^)#]+)/g)].map((m) => m[1]!))];
+    expect(links.length).toBeGreaterThan(8);
+    for (const link of links) expect((await fetch(link)).status, link).toBe(200);
   });
 
   it('an example answer runs once and is shared (concurrent requests included), labelled with when it ran', async () => {

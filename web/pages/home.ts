@@ -13,6 +13,9 @@ import type { Registry } from '../../skills/registry.js';
 import { html, jsonIsland, page, raw, type Markup } from '../html.js';
 import { priceLabel, type Offer, type Way, type WayKind } from '../offers.js';
 
+/** The SDK names the card's path without its leading slash. */
+const AGENT_CARD = `/${AGENT_CARD_PATH.replace(/^\//, '')}`;
+
 export interface HomeView {
   readonly registry: Registry;
   readonly offers: readonly Offer[];
@@ -91,7 +94,7 @@ function howToBuy(v: HomeView): Markup {
     <li>Sign an EIP-3009 <code>transferWithAuthorization</code> for that amount (the official <code>@x402/fetch</code> client does it) and send the request again with the payload in <code>PAYMENT-SIGNATURE</code> (or <code>X-PAYMENT</code>).</li>
     <li>Sibyl verifies, runs the skill, settles only a successful answer and returns <code>200</code> with the receipt in <code>PAYMENT-RESPONSE</code>. A failure moves no money.</li>
   </ol></article>
-  <article><h3>A2A</h3><p>The agent card is at <a href="${AGENT_CARD_PATH}"><code>${AGENT_CARD_PATH}</code></a>, the skill list with prices and schemas at <a href="${A2A_SKILLS_PATH}"><code>${A2A_SKILLS_PATH}</code></a>.
+  <article><h3>A2A</h3><p>The agent card is at <a href="${AGENT_CARD}"><code>${AGENT_CARD}</code></a>, the skill list with prices and schemas at <a href="${A2A_SKILLS_PATH}"><code>${A2A_SKILLS_PATH}</code></a>.
     Call <code>POST ${A2A_SKILLS_PATH}/&lt;id&gt;</code> with <code>{"params": {...}}</code> (x402 as above), or JSON-RPC <code>message/send</code> at <code>${A2A_JSONRPC_PATH}</code> with the a2a-x402 extension (<code>X-A2A-Extensions: ${X402_EXTENSION_URI}</code>).</p></article>
   <article><h3>MCP</h3><p>The tool server is at <code>${MCP_PATH}</code> (streamable HTTP, stateless; list at <a href="${MCP_PATH}/tools"><code>${MCP_PATH}/tools</code></a>). Free tools answer anyone.
     Paid tools are billed from prepaid credits: sign in with Ethereum for a bearer token, top up with x402, then call (${v.accountPaths.map((p, i) => html`${i ? ', ' : ''}<code>${p}</code>`)}).
