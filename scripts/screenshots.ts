@@ -20,7 +20,7 @@ import { startWorld, worldGenesisTimestamp } from '../world/index.js';
 import { launchBrowser } from '../test/helpers/browser.js';
 
 const OUT = join(import.meta.dirname, '..', 'docs', 'screenshots');
-const WORLD = { seed: 'screenshots', days: 3 } as const;
+const WORLD = { seed: 'sec-b', days: 3 } as const;
 const VIEWPORT = { width: 1280, height: 900 };
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {

@@ -22,8 +22,8 @@ import { TimedMemo } from './memo.js';
 export const FORECAST_DATA_PATH = '/api/web/forecast';
 /** A page's chart is recomputed at most this often per asset and interval (shared by every viewer). */
 const FORECAST_TTL_MS = 10 * 60_000;
-/** Candles drawn before the forecast: the recent history, not all the models read. */
-const CHART_CANDLES = 240;
+/** Candles drawn before the forecast: a dozen horizons of recent history (within bounds), not all the models read, so the band stays readable. */
+const CHART_CANDLES = { perStep: 12, min: 48, max: 240 } as const;
 
 interface ForecastDeps {
   readonly registry: Registry;
@@ -59,7 +59,8 @@ export async function forecastData(deps: ForecastDeps, asset: (typeof PRECOMPUTE
   if (!found) return { ...base, available: false, reason: 'no_market', message: `no indexed chain prices ${asset}` };
   const { candles, fromBlock } = await found.market.candlesOver(found.token, candleSeconds * FORECAST_LIMITS.maxInputs, candleSeconds);
   const source = { chain: found.chain, token: found.token, fromBlock, toBlock: found.market.head.block, methodology: 'market/v1 candles; forecast: the consensus record of get_price_forecast\'s precompute (not recorded in the ledger)' };
-  const chart = candles.slice(-CHART_CANDLES).map((c) => ({ time: Date.parse(c.time) / 1000, open: c.open, high: c.high, low: c.low, close: c.close }));
+  const shown = Math.min(CHART_CANDLES.max, Math.max(CHART_CANDLES.min, steps * CHART_CANDLES.perStep));
+  const chart = candles.slice(-shown).map((c) => ({ time: Date.parse(c.time) / 1000, open: c.open, high: c.high, low: c.low, close: c.close }));
   const service = deps.context.forecast?.service;
   if (!service) return { ...base, available: false, reason: 'forecast_unavailable', message: 'the forecast engine is off on this deployment', source, candles: chart };
   try {
@@ -80,11 +81,13 @@ export async function forecastData(deps: ForecastDeps, asset: (typeof PRECOMPUTE
 }
 
 function renderForecastPage(): string {
+  // The page opens on the free tool's own default horizon (ETH: every world and chain trades it).
+  const { interval } = priceForecastTool.input.parse({});
   return page({ title: 'Sibyl forecast', path: '/forecast', scripts: ['forecast'] }, html`<h1>Forecast</h1>
 <p>A major's candles from the index, with the consensus forecast's q10/q50/q90 band ahead of the last candle, its verdict (do the two models agree?), and the accuracy leaderboard: every model's scored record beside the random-walk and always-bullish baselines. Free data: the same forecast the background job precomputes for <code>get_price_forecast</code>, and the ledger <code>get_forecast_accuracy</code> reads.</p>
 <form class="controls" id="forecast-controls">
   <label>Asset <select name="asset">${PRECOMPUTE_ASSETS.map((a) => html`<option ${a === 'ETH' ? 'selected' : ''}>${a}</option>`)}</select></label>
-  <label>Horizon <select name="interval">${Object.keys(PRECOMPUTE_INTERVALS).map((i) => html`<option value="${i}" ${i === '4h' ? 'selected' : ''}>${i}</option>`)}</select></label>
+  <label>Horizon <select name="interval">${Object.keys(PRECOMPUTE_INTERVALS).map((i) => html`<option value="${i}" ${i === interval ? 'selected' : ''}>${i}</option>`)}</select></label>
   <button type="submit">Show</button>
 </form>
 <p class="verdict" id="verdict" data-testid="verdict">Loading…</p>

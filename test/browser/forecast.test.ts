@@ -79,7 +79,7 @@ describe('forecast page', () => {
 
       const verdict = page.getByTestId('verdict');
       expect(['CONSENSUS', 'DIVERGENCE']).toContain(await verdict.getAttribute('data-verdict'));
-      expect(await verdict.innerText()).toMatch(/^ETH 4h: (CONSENSUS|DIVERGENCE) \(/);
+      expect(await verdict.innerText()).toMatch(/^ETH 1d: (CONSENSUS|DIVERGENCE) \(/);
 
       const models = await page.locator('#board tbody tr').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: Record<string, string> }).dataset.model));
       expect(models).toContain(RANDOM_WALK);
