@@ -7,16 +7,14 @@
 import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
 import { SibylError } from '../skills/errors.js';
-import { ACCESS_TIERS, QuotaRequired, type ForecastAccess } from '../skills/forecast/access.js';
-import type { OwnWays } from '../cards/catalog.js';
+import { QuotaRequired, type ForecastAccess } from '../skills/forecast/access.js';
 import { FORECAST_LIMITS } from '../skills/forecast/slots.js';
-import { FREE_USD, formatUsd } from '../skills/money.js';
-import { accuracyAnswer, accuracyQuery, FORECAST_API_EXAMPLE_BODY, FORECAST_API_PATH, forecastAnswer, forecastInferenceSkill, modelsAnswer, quotaState } from '../skills/forecast-inference.js';
+import { formatUsd } from '../skills/money.js';
+import { accuracyAnswer, accuracyQuery, FORECAST_API_PATH, forecastAnswer, forecastInferenceSkill, modelsAnswer, quotaState } from '../skills/forecast-inference.js';
 import { skillOperation, type PaidOperation } from '../payments/operation.js';
 import { quotaMethod } from '../payments/quota-method.js';
 import { servePaid, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from '../skills/validation.js';
-import { priceOptions } from '../cards/openapi.js';
 
 export interface ForecastRouteDeps extends PaidRouteDeps {
   access?: ForecastAccess | undefined;
@@ -24,15 +22,6 @@ export interface ForecastRouteDeps extends PaidRouteDeps {
 
 const skill = forecastInferenceSkill;
 
-/** The catalogue's ways to buy the forecast API besides the registry's (none project it): x402 here, or the quota. */
-export const forecastApiWays: OwnWays = (serverUrl, rail) => [{
-  method: 'x402', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_API_PATH}`, path: FORECAST_API_PATH,
-  priceUsd: priceOptions(skill)[0]!, exampleBody: FORECAST_API_EXAMPLE_BODY, ...rail,
-}, {
-  method: 'service-token-quota', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_API_PATH}`, path: FORECAST_API_PATH,
-  priceUsd: FREE_USD, headers: ['X-Wallet', 'X-Timestamp', 'X-Signature'],
-  tiers: ACCESS_TIERS.map((t) => ({ tier: t.tier, minTokens: t.minTokens, forecastsPerDay: t.dailyQuota })),
-}];
 
 /** The cheaper way every refusal also names: the chart forecast on its paid HTTP path. */
 function paidChartForecast(deps: ForecastRouteDeps, req: Request) {

@@ -12,7 +12,7 @@ import type { ChainRuntime } from '../chain/runtime.js';
 import { PAYMENT_CHAIN } from '../chain/chains.js';
 import type { Paywall } from '../payments/paywall.js';
 import { X402_NETWORK } from '../payments/terms.js';
-import { forecastApiWays } from '../server/forecast-routes.js';
+import { forecastApiWays } from '../cards/forecast-ways.js';
 import type { SkillContext } from '../skills/context.js';
 import { SibylError } from '../skills/errors.js';
 import { forecastInferenceSkill } from '../skills/forecast-inference.js';
