@@ -16,7 +16,7 @@ import { toSibylError } from '../skills/error-mapping.js';
 import type { SkillContext } from '../skills/context.js';
 import type { Registry } from '../skills/registry.js';
 import { parseBody } from '../skills/validation.js';
-import { html, page } from './html.js';
+import { html, page, PAGE_HEADERS } from './html.js';
 import { TimedMemo } from './memo.js';
 
 export const FORECAST_DATA_PATH = '/api/web/forecast';
@@ -36,7 +36,7 @@ export function mountForecast(app: Express, deps: ForecastDeps): void {
     const query = parseBody(priceForecastTool.input, { ...req.query });
     res.set('Cache-Control', 'no-cache').json(await memo.get(`${query.asset}:${query.interval}`, () => forecastData(deps, query.asset, query.interval)));
   });
-  app.get('/forecast', (_req, res) => void res.type('html').send(renderForecastPage()));
+  app.get('/forecast', (_req, res) => void res.type('html').set(PAGE_HEADERS).send(renderForecastPage()));
 }
 
 /** Runs a registry's free tool as the MCP surface would (its answer as is, `available: false` included). */

@@ -58,3 +58,17 @@ export function page(options: PageOptions, body: Markup): string {
 ${(options.scripts ?? []).map((s) => html`<script type="module" src="/assets/${s}.js"></script>`)}
 </body></html>`}`;
 }
+
+/**
+ * Every page's security headers: scripts, styles, images and requests only from Sibyl itself (so
+ * no CDN can creep in and no injected markup can load a script), never framed (the sign-in page
+ * cannot be clickjacked). JSON islands are data, not scripts; inline `style` attributes are allowed.
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': [
+    "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "font-src 'self' data:",
+    "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  ].join('; '),
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};

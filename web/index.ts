@@ -19,6 +19,7 @@ import { forecastInferenceSkill } from '../skills/forecast-inference.js';
 import { disabledRefusal, type Registry } from '../skills/registry.js';
 import { parseBody } from '../skills/validation.js';
 import { ASSETS_PATH, ClientBundles, mountAssets } from './assets.js';
+import { PAGE_HEADERS } from './html.js';
 import { DevnetProbe, mountDemoAccount } from './demo.js';
 import { chainSubjects } from './example-body.js';
 import { ExampleRunner } from './examples.js';
@@ -67,7 +68,7 @@ export function mountWeb(app: Express, deps: WebDeps): void {
       probe.isDevnet(),
       Promise.all(offers.map(async (o) => [o.skill.id, await examples.body(o.skill).catch(() => ({}))] as const)).then((e) => new Map(e)),
     ]);
-    res.type('html').set('Cache-Control', 'no-cache').send(renderHome({
+    res.type('html').set(PAGE_HEADERS).set('Cache-Control', 'no-cache').send(renderHome({
       registry, offers, bodies, serverUrl, payTo: paywall.terms.payTo, asset: paywall.terms.asset,
       chainId: deps.chains.get(PAYMENT_CHAIN).spec.chainId, devnet, rpcUrl: deps.chains.get(PAYMENT_CHAIN).rpcUrl, accountPaths: accounts, ...(readme && { twoCommands: readme }),
     }));
@@ -84,7 +85,7 @@ export function mountWeb(app: Express, deps: WebDeps): void {
   mountDemoAccount(app, probe, deps.chains);
   mountForecast(app, deps);
 
-  app.get('/docs', (_req, res) => void res.type('html').send(renderDocs()));
+  app.get('/docs', (_req, res) => void res.type('html').set(PAGE_HEADERS).send(renderDocs()));
   app.get('/llms.txt', (req, res) => {
     const serverUrl = deps.publicUrl(req);
     res.type('text/plain; charset=utf-8').send(buildLlmsTxt(registry, offers, serverUrl, accounts));

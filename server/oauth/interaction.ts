@@ -5,6 +5,7 @@
  * exactly as the headless sign-in does (Accounts.verifySignIn), then finishes the interaction with
  * the login and a grant of the requested scopes on the MCP resource: signing is the consent.
  */
+import { PAGE_HEADERS } from '../../web/html.js';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors, type Client, type InteractionResults } from 'oidc-provider';
@@ -81,12 +82,12 @@ export function mountInteraction(app: Express, deps: InteractionDeps): void {
       const found = await load(req, res);
       res.set('Cache-Control', 'no-store');
       if (!found) {
-        return void res.status(404).type('html').send(renderErrorPage({ error: 'not_found', error_description: missingInteraction().message }));
+        return void res.status(404).type('html').set(PAGE_HEADERS).send(renderErrorPage({ error: 'not_found', error_description: missingInteraction().message }));
       }
       const origin = deps.signInOrigin();
       const resource = mcpResource(origin);
       const redirect = URL.parse(String(found.details.params.redirect_uri ?? ''));
-      res.type('html').send(renderSignInPage({
+      res.type('html').set(PAGE_HEADERS).send(renderSignInPage({
         clientName: displayName(found.client),
         clientId: found.client.clientId,
         ...(found.client.clientUri && { clientUri: found.client.clientUri }),

@@ -10,6 +10,7 @@ import type { Store } from '../../store/store.js';
 import { storeAdapterFactory } from './adapter.js';
 import { sharedKeys } from './keys.js';
 import { renderErrorPage } from './page.js';
+import { PAGE_HEADERS } from '../../web/html.js';
 import { MCP_SCOPE, OAUTH_TTL, mcpResource } from './scopes.js';
 
 /** Where each endpoint lives under the issuer (the configured origin). */
@@ -95,6 +96,7 @@ export async function buildProvider(store: Store, issuer: string, log: (msg: str
     },
     renderError: (ctx: KoaContextWithOIDC, out) => {
       ctx.type = 'html';
+      ctx.set({ ...PAGE_HEADERS });
       ctx.body = renderErrorPage(out);
     },
   };

@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { backfillLedger } from '../../skills/forecast/backfill.js';
 import { precomputeMajors } from '../../skills/forecast/jobs.js';
 import { ALWAYS_BULLISH, RANDOM_WALK } from '../../skills/forecast/ledger.js';
-import { launchBrowser, saveScreenshot } from '../helpers/browser.js';
+import { launchBrowser, saveScreenshot, trackCspViolations } from '../helpers/browser.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 let w: WorldSibyl;
@@ -38,6 +38,7 @@ interface Drawn {
 describe('forecast page', () => {
   it('draws the candles and the q10/q50/q90 band, says the verdict, and lists the leaderboard with its baselines', { timeout: 120_000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const blocked = trackCspViolations(page);
     try {
       await page.goto(`${w.sibyl.url}/forecast`);
       await page.waitForSelector('body[data-forecast="ready"]', { timeout: 90_000 });
@@ -88,6 +89,7 @@ describe('forecast page', () => {
       expect(await page.locator('#board tbody tr.baseline').count()).toBe(models.filter((m) => m === RANDOM_WALK || m === ALWAYS_BULLISH).length);
       expect(await page.locator('#precomputed').innerText()).toMatch(/^get_price_forecast: (bullish|bearish|neutral) /);
       await saveScreenshot(page, 'forecast');
+      expect(blocked).toEqual([]);
     } finally {
       await page.close();
     }

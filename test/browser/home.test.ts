@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { parseAbi, parseEventLogs, type Address, type Hex } from 'viem';
 import { demoAccount } from '../../chain/accounts.js';
 import { createRegistry } from '../../skills/index.js';
-import { injectWallet, launchBrowser, saveScreenshot } from '../helpers/browser.js';
+import { injectWallet, launchBrowser, saveScreenshot, trackCspViolations } from '../helpers/browser.js';
 import { baseClient, fundedPayer, USDC, useTestSibyl } from '../helpers/sibyl.js';
 
 const registry = createRegistry([], new Set());
@@ -49,6 +49,7 @@ describe('pages in a browser', () => {
 
   it('renders every working skill with its prices; opening one fetches its example answer', async () => {
     const page = await browser.newPage();
+    const blocked = trackCspViolations(page);
     try {
       await page.goto(`${sibyl.url}/`);
       await expect.poll(() => page.locator('details.skill').count()).toBe(working.length);
@@ -62,6 +63,7 @@ describe('pages in a browser', () => {
       expect(await card.locator('.example .label').innerText()).toMatch(/^Answered — computed /);
       expect(JSON.parse(await card.locator('.example pre').innerText()).pairs.length).toBeGreaterThan(0);
       await saveScreenshot(page, 'home');
+      expect(blocked).toEqual([]);
     } finally {
       await page.close();
     }
@@ -69,6 +71,7 @@ describe('pages in a browser', () => {
 
   it('the try-it panel pays from the demo account on the devnet and shows every step', async () => {
     const page = await browser.newPage();
+    const blocked = trackCspViolations(page);
     try {
       await page.goto(`${sibyl.url}/`);
       await page.locator('details[data-skill-id="latest-pairs"] summary').click();
@@ -86,6 +89,7 @@ describe('pages in a browser', () => {
       expect(shown.settlement.receipt).toMatchObject({ success: true, transaction: shown.tx });
       await checkOnChain(shown.tx, demoAccount(1).address, sibyl.payTo, String(price));
       await saveScreenshot(page, 'try-it');
+      expect(blocked).toEqual([]);
     } finally {
       await page.close();
     }
@@ -94,6 +98,7 @@ describe('pages in a browser', () => {
   it('the try-it panel pays from an injected browser wallet (EIP-1193), for a skill sold on A2A only', async () => {
     const { account } = await fundedPayer('5');
     const page = await browser.newPage();
+    const blocked = trackCspViolations(page);
     try {
       const wallet = await injectWallet(page, account, 8453);
       await page.goto(`${sibyl.url}/`);
@@ -108,6 +113,7 @@ describe('pages in a browser', () => {
       expect(wallet.requests.map((r) => r.method)).toContain('eth_signTypedData_v4');
       const amount = shown.challenge.paymentRequired.accepts[0].amount;
       await checkOnChain(shown.tx, account.address, sibyl.payTo, amount);
+      expect(blocked).toEqual([]);
     } finally {
       await page.close();
     }
@@ -115,6 +121,7 @@ describe('pages in a browser', () => {
 
   it('renders /openapi.json with Swagger UI served by Sibyl, response schemas included', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const blocked = trackCspViolations(page);
     const external: string[] = [];
     page.on('request', (r) => void (new URL(r.url()).host !== new URL(sibyl.url).host && external.push(r.url())));
     try {
@@ -128,6 +135,7 @@ describe('pages in a browser', () => {
       expect(await responses.innerText()).toMatch(/pairs/);
       expect(external).toEqual([]);
       await saveScreenshot(page, 'docs');
+      expect(blocked).toEqual([]);
     } finally {
       await page.close();
     }

@@ -14,7 +14,7 @@ import type { Browser } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseSiweMessage } from 'viem/siwe';
 import { hexToString, type Hex } from 'viem';
-import { injectWallet, launchBrowser, saveScreenshot } from '../helpers/browser.js';
+import { injectWallet, launchBrowser, saveScreenshot, trackCspViolations } from '../helpers/browser.js';
 import { json, postJson, useTestSibyl } from '../helpers/sibyl.js';
 
 const CLIENT_NAME = 'Browser Test MCP Client';
@@ -58,6 +58,7 @@ describe('OAuth sign-in page', () => {
     const context = await browser.newContext({ viewport: { width: 900, height: 760 } });
     try {
       const page = await context.newPage();
+      const blocked = trackCspViolations(page);
       const wallet = await injectWallet(page, account, 8453);
 
       await page.goto(url.href);
@@ -89,6 +90,7 @@ describe('OAuth sign-in page', () => {
       const credits = await fetch(`${sibyl.url}/api/credits`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
       expect(credits.status).toBe(200);
       expect(await json(credits)).toMatchObject({ account: account.address, balance: '0' });
+      expect(blocked).toEqual([]);
     } finally {
       await context.close();
     }
@@ -100,6 +102,7 @@ describe('OAuth sign-in page', () => {
     const context = await browser.newContext({ viewport: { width: 900, height: 760 } });
     try {
       const page = await context.newPage();
+      const blocked = trackCspViolations(page);
       await injectWallet(page, account, 8453);
       // A phishing page's nonce: the real nonce, but another site's domain and URI.
       await page.route('**/api/auth/nonce', async (route) => {
@@ -114,6 +117,7 @@ describe('OAuth sign-in page', () => {
       expect(await status.textContent()).toBe(`Sign-in refused: message: signed for domain evil.example, not ${new URL(sibyl.url).host}`);
       expect(page.url()).toBe(interaction);
       await saveScreenshot(page, 'oauth-authorize-refused');
+      expect(blocked).toEqual([]);
     } finally {
       await context.close();
     }

@@ -13,6 +13,8 @@ import { demoAccount, demoPrivateKey } from '../../chain/accounts.js';
 import { createRegistry } from '../../skills/index.js';
 import { CLIENT_ENTRIES } from '../../web/assets.js';
 import { json, rpcUrl, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
+import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
+import { httpPaths } from '../../skills/registry.js';
 
 // A test server has no Bitcoin chain and no QRNG: the skills that need them are off.
 const registry = createRegistry([], new Set());
@@ -20,6 +22,32 @@ const working = registry.list().filter((s) => !s.disabledReason);
 
 describe('pages', () => {
   const sibyl = useTestSibyl();
+
+  it('/ shows the spec\'s own prices (not the registry\'s) on the paths and A2A skills the spec prices', async () => {
+    const page = await (await fetch(`${sibyl.url}/`)).text();
+    const usd = (atomic: bigint) => `$${(Number(atomic) / 1e6).toFixed(2)}`;
+    const escapeRe = (text: string) => text.replace(/[$.]/g, '\\$&');
+    const card = (id: string) => page.slice(page.indexOf(`data-skill-id="${id}"`), page.indexOf('</details>', page.indexOf(`data-skill-id="${id}"`)));
+    for (const [suffix, price] of Object.entries(SPEC_PATH_PRICE)) {
+      const skill = working.find((s) => httpPaths(s).some((p) => p.endsWith(`/${suffix}`)))!;
+      expect(skill, suffix).toBeDefined();
+      expect(card(skill.id), suffix).toMatch(new RegExp(`/${suffix}</code></td><td class="amount">${escapeRe(usd(price))}`));
+    }
+    for (const [id, price] of Object.entries(SPEC_SKILL_PRICE)) {
+      if (!working.some((s) => s.id === id)) continue;
+      expect(card(id), id).toContain(`/api/a2a/skills/${id}</code></td><td class="amount">${usd(price)}`);
+    }
+  });
+
+  it('pages are served with a content security policy: scripts only from Sibyl, never framed', async () => {
+    for (const path of ['/', '/docs', '/forecast']) {
+      const res = await fetch(`${sibyl.url}${path}`);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("script-src 'self'");
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+  });
 
   it('/ lists every working skill with its price on each surface', async () => {
     const res = await fetch(`${sibyl.url}/`);

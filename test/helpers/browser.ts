@@ -24,6 +24,18 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   return path;
 }
 
+/**
+ * Records what the page's content security policy blocked (Chromium reports each refusal on the
+ * console): a page that needs a script, style or request from elsewhere shows up here.
+ */
+export function trackCspViolations(page: Page): string[] {
+  const blocked: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) blocked.push(m.text());
+  });
+  return blocked;
+}
+
 /** What the injected wallet was asked to do, for assertions. */
 export interface WalletLog {
   readonly requests: { method: string; params?: unknown }[];
