@@ -2,4 +2,4 @@
 import pino from 'pino';
 import { createLogger } from '../../server/observability/logger.js';
 
-export const benchLogger = () => createLogger({ level: 'info', format: 'json' }, pino.destination({ dest: '/dev/null', sync: false }));
+export const benchLogger = () => createLogger({ level: (process.env.BENCH_LOG_LEVEL ?? 'info') as 'info', format: 'json' }, pino.destination({ dest: '/dev/null', sync: false }));

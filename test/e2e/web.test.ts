@@ -39,6 +39,18 @@ describe('pages', () => {
     }
   });
 
+  it('/ names the skills this deployment lacks, with the code and reason they are refused with', async () => {
+    const page = await (await fetch(`${sibyl.url}/`)).text();
+    const off = registry.list().filter((s) => s.disabledReason);
+    expect(off.length).toBeGreaterThan(0);
+    for (const s of off) {
+      const item = page.slice(page.indexOf(`data-disabled-skill="${s.id}"`), page.indexOf('</li>', page.indexOf(`data-disabled-skill="${s.id}"`)));
+      expect(item, s.id).toContain(`<code>${s.disabledCode ?? 'domain_disabled'}</code>`);
+    }
+    // The Bitcoin skills are off on a server without a Bitcoin chain.
+    expect(page).toContain('data-disabled-skill="bitcoin-mempool-intelligence"');
+  });
+
   it('pages are served with a content security policy: scripts only from Sibyl, never framed', async () => {
     for (const path of ['/', '/docs', '/forecast']) {
       const res = await fetch(`${sibyl.url}${path}`);

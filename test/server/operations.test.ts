@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineSkill } from '../../skills/registry.js';
-import { createLogger } from '../../server/observability/logger.js';
+import { createLogger, serializeError } from '../../server/observability/logger.js';
 import { fundedPayer, json, postJson, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
 
@@ -132,6 +132,22 @@ describe('operational conventions', () => {
     expect(text).toMatch(/^sibyl_process_cpu_seconds_total /m);
     // No payer, URL or key in any label.
     expect(text).not.toMatch(/0x[0-9a-fA-F]{40}/);
+  });
+});
+
+describe('error lines', () => {
+  it('withhold every long hex string of an error (a viem contract error lists the signature, r and s among its arguments)', () => {
+    const r = `0x${'ab'.repeat(32)}`;
+    const s = `0x${'cd'.repeat(32)}`;
+    const signature = `0x${'ef'.repeat(65)}`;
+    const err = Object.assign(new Error(`The contract function "transferWithAuthorization" reverted.\n  args: (0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 400000, 27, ${r}, ${s})`), {
+      args: ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8', 400_000n, 27, r, s], metaMessages: [`signature: ${signature}`], cause: new Error(`inner ${signature}`),
+    });
+    const text = JSON.stringify(serializeError(err));
+    for (const secret of [r, s, signature]) expect(text).not.toContain(secret.slice(2, 40));
+    expect(text).toContain('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    expect(text).toContain('32 bytes withheld');
+    expect(text).toContain('transferWithAuthorization');
   });
 });
 

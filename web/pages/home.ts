@@ -81,8 +81,18 @@ ${tryItPanel(v)}
   <div class="skills">${paid.map((o) => skillCard(o, v))}</div>
   <h3>Free tools</h3>
   <div class="skills">${free.map((o) => skillCard(o, v))}</div>
+  ${notHere(v.registry)}
 </section>
 ${jsonIsland('sibyl-config', config)}`);
+}
+
+/** The spec's capabilities this deployment lacks: named with why, so nobody pays to find out (they are refused before any 402). */
+function notHere(registry: Registry): Markup {
+  const off = registry.list().filter((s) => s.disabledReason);
+  if (!off.length) return raw('');
+  return html`<h3>Not on this deployment</h3>
+  <p>Declared in the interface but refused here before any payment is asked for (nothing is charged):</p>
+  <ul class="not-here">${off.map((s) => html`<li data-disabled-skill="${s.id}"><strong>${s.title}</strong> <code>${s.id}</code>: <code>${s.disabledCode ?? 'domain_disabled'}</code>, ${s.disabledReason}</li>`)}</ul>`;
 }
 
 function howToBuy(v: HomeView): Markup {
@@ -97,7 +107,7 @@ function howToBuy(v: HomeView): Markup {
   <article><h3>A2A</h3><p>The agent card is at <a href="${AGENT_CARD}"><code>${AGENT_CARD}</code></a>, the skill list with prices and schemas at <a href="${A2A_SKILLS_PATH}"><code>${A2A_SKILLS_PATH}</code></a>.
     Call <code>POST ${A2A_SKILLS_PATH}/&lt;id&gt;</code> with <code>{"params": {...}}</code> (x402 as above), or JSON-RPC <code>message/send</code> at <code>${A2A_JSONRPC_PATH}</code> with the a2a-x402 extension (<code>X-A2A-Extensions: ${X402_EXTENSION_URI}</code>).</p></article>
   <article><h3>MCP</h3><p>The tool server is at <code>${MCP_PATH}</code> (streamable HTTP, stateless; list at <a href="${MCP_PATH}/tools"><code>${MCP_PATH}/tools</code></a>). Free tools answer anyone.
-    Paid tools are billed from prepaid credits: sign in with Ethereum for a bearer token, top up with x402, then call (${v.accountPaths.map((p, i) => html`${i ? ', ' : ''}<code>${p}</code>`)}).
+    Paid tools are billed from prepaid credits: sign in with Ethereum for a bearer token (or through standard OAuth 2.1, which an MCP client finds from the 401: <a href="/.well-known/oauth-authorization-server"><code>/.well-known/oauth-authorization-server</code></a>), top up with x402, then call (${v.accountPaths.map((p, i) => html`${i ? ', ' : ''}<code>${p}</code>`)}).
     A skill's own tool name is also sold per call with <code>X-PAYMENT</code>.</p></article>
   <article><h3>Documents</h3><p><a href="/docs">OpenAPI (rendered)</a>, <a href="/openapi.json"><code>/openapi.json</code></a>, the <a href="/api/marketplace/catalog">marketplace catalogue</a>, <a href="/llms.txt"><code>/llms.txt</code></a> for agents, <a href="/healthz"><code>/healthz</code></a>.</p></article>
 </div></section>`;
