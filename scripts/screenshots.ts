@@ -2,9 +2,11 @@
  * Screenshots of the pages for the README: starts a Sibyl the way the tests do (its own Base
  * devnet with three days of world history, the forecast ledger backfilled as a fresh node's first
  * round does), opens `/`, `/docs`, `/forecast` and the try-it panel (a paid call from the demo
- * account) in Debian's Chromium, and writes docs/screenshots/{home,docs,forecast,try-it}.png.
+ * account) and the OAuth sign-in page in Debian's Chromium, and writes
+ * docs/screenshots/{home,docs,forecast,try-it,oauth-sign-in}.png.
  * Every process it starts is stopped before it exits.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +44,20 @@ async function shoot(page: Page, name: string, options: { fullPage?: boolean; el
   if (options.element) await page.locator(options.element).screenshot({ path });
   else await page.screenshot({ path, fullPage: options.fullPage ?? false });
   console.log(`wrote ${path}`);
+}
+
+/** An authorization request as an MCP client sends it: a client registered for a loopback callback, PKCE S256, the MCP resource. */
+async function authorizationUrl(base: string): Promise<string> {
+  const redirect = 'http://127.0.0.1:33418/callback';
+  const reg = await fetch(`${base}/oauth/register`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Example MCP client', redirect_uris: [redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+  });
+  const { client_id: clientId } = (await reg.json()) as { client_id: string };
+  const url = new URL(`${base}/oauth/authorize`);
+  const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
+  for (const [k, v] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: redirect, scope: 'mcp:tools', resource: `${base}/api/mcp`, state: 'screenshot', code_challenge: challenge, code_challenge_method: 'S256' })) url.searchParams.set(k, v);
+  return url.href;
 }
 
 async function main(): Promise<void> {
@@ -88,6 +104,12 @@ async function main(): Promise<void> {
     await page.goto(`${sibyl.url}/forecast`);
     await page.waitForSelector('body[data-forecast="ready"]', { timeout: 120_000 });
     await shoot(page, 'forecast', { fullPage: true });
+
+    // The OAuth sign-in page an MCP client sends its user to (a registered client, PKCE, the MCP resource).
+    const signIn = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    await signIn.goto(await authorizationUrl(sibyl.url));
+    await signIn.waitForSelector('#sign-in-button');
+    await shoot(signIn, 'oauth-sign-in');
   } finally {
     await browser?.close();
     await sibyl?.close();
