@@ -11,7 +11,8 @@ import { ERROR_CODES } from '../skills/errors.js';
 import { CREDIT_TOP_UP_USD, atomicToUsdString, usdToAtomic } from '../skills/money.js';
 import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import { httpPaths, priceVariants, type PriceList, type Registry, type Skill } from '../skills/registry.js';
-import { SIGN_IN, creditsAnswer, nonceAnswer, signInAnswer, signInBody, topUpAnswer, topUpBody, topUpPendingAnswer } from '../payments/accounts.js';
+import { MCP_SCOPE, SCOPE_MEANINGS, SIGN_IN, creditsAnswer, nonceAnswer, signInAnswer, signInBody, topUpAnswer, topUpBody, topUpPendingAnswer } from '../payments/accounts.js';
+import { MCP_PATH } from './mcp-tools.js';
 import { accuracyAnswer, accuracyQuery, forecastAnswer, FORECAST_API_PATH as FORECAST_PATH, forecastInferenceSkill as FORECAST_INFERENCE_API, modelsAnswer, quotaState } from '../skills/forecast-inference.js';
 import { forecastInput } from '../skills/forecast/engine.js';
 import { A2A_SKILLS_PATH } from './a2a-skills.js';
@@ -54,7 +55,7 @@ const errorResponse = (description: string) => ({ description, content: json(ref
  * for a bearer token, the balance and ledger, and a top-up paid with x402.
  */
 function accountPaths() {
-  const bearer = [{ bearer: [] }];
+  const bearer = [{ bearer: [] }, { oauth2: [MCP_SCOPE] }];
   const unauthorized = errorResponse('No valid bearer token (`unauthorized`); `WWW-Authenticate` points to the protected-resource metadata.');
   return {
     '/api/auth/nonce': {
@@ -239,7 +240,17 @@ export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl:
     info: { title: 'Sibyl', version, description: 'Pay-per-request blockchain intelligence. Paid operations settle per call in USDC with x402 v2.' },
     servers: [{ url: serverUrl }],
     paths: { ...paths, ...accountPaths(), ...forecastPaths(terms), ...discoveryPaths() },
-    components: { schemas: { ...shared, ...answers }, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token from POST /api/auth/siwe (sign-in with Ethereum).' } } },
+    components: {
+      schemas: { ...shared, ...answers },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The token from POST /api/auth/siwe (sign-in with Ethereum), or an OAuth access token (the oauth2 scheme).' },
+        oauth2: {
+          type: 'oauth2',
+          description: `OAuth 2.1 (authorization code with PKCE S256, dynamic client registration at ${serverUrl}/oauth/register, resource ${serverUrl}${MCP_PATH}); the login is sign-in with Ethereum. Metadata: ${serverUrl}/.well-known/oauth-authorization-server.`,
+          flows: { authorizationCode: { authorizationUrl: `${serverUrl}/oauth/authorize`, tokenUrl: `${serverUrl}/oauth/token`, refreshUrl: `${serverUrl}/oauth/token`, scopes: SCOPE_MEANINGS } },
+        },
+      },
+    },
     'x-x402': {
       version: '2.0',
       networks: [X402_NETWORK],

@@ -9,6 +9,16 @@ import { CREDIT_TOP_UP_USD } from '../skills/money.js';
 /** How long a sign-in nonce and a bearer token live. */
 export const SIGN_IN = { nonceTtlMs: 10 * 60_000, tokenTtlMs: 60 * 60_000 } as const;
 
+/** The OAuth scope of the paid MCP tools (the authorization server grants it; OpenAPI and the metadata name it). */
+export const MCP_SCOPE = 'mcp:tools';
+
+/** What each scope a client can ask for gives it, as the consent page and OpenAPI say it. */
+export const SCOPE_MEANINGS: Readonly<Record<string, string>> = {
+  [MCP_SCOPE]: 'call Sibyl\'s paid MCP tools, each billed from your prepaid credits',
+  offline_access: 'stay signed in: renew its access without asking you again (a refresh token)',
+  openid: 'learn your wallet address (an ID token)',
+};
+
 /** Bodies of the sign-in and top-up routes (also published in /openapi.json). */
 export const signInBody = z.strictObject({
   message: z.string().min(1).max(4_000).describe('The EIP-4361 message.'),

@@ -6,15 +6,7 @@
 import { MCP_PATH } from '../../cards/mcp-tools.js';
 import { SIGN_IN } from '../../payments/accounts.js';
 
-/** Calls to paid MCP tools, billed from the signed-in account's prepaid credits. */
-export const MCP_SCOPE = 'mcp:tools';
-
-/** What each scope a client can ask for gives it, as the consent page says it. */
-export const SCOPE_MEANINGS: Readonly<Record<string, string>> = {
-  [MCP_SCOPE]: 'call Sibyl\'s paid MCP tools, each billed from your prepaid credits',
-  offline_access: 'stay signed in: renew its access without asking you again (a refresh token)',
-  openid: 'learn your wallet address (an ID token)',
-};
+export { MCP_SCOPE, SCOPE_MEANINGS } from '../../payments/accounts.js';
 
 /** The one resource (RFC 8707) access tokens are issued for: the MCP endpoint of the configured origin. */
 export function mcpResource(origin: string): string {

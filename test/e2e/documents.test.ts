@@ -61,9 +61,16 @@ describe('published documents agree with each other', () => {
     expect(response(topUp, '200').required).toEqual(['account', 'toppedUp', 'balance', 'balanceUsd', 'payment']);
     expect(response(topUp, '202').properties.status).toMatchObject({ const: 'settlement_pending' });
     expect(Object.keys(topUp.responses).sort()).toEqual(['200', '202', '400', '401', '402']);
-    expect(topUp.security).toEqual([{ bearer: [] }]);
-    expect(openapi.paths['/api/credits'].get.security).toEqual([{ bearer: [] }]);
+    expect(topUp.security).toEqual([{ bearer: [] }, { oauth2: ['mcp:tools'] }]);
+    expect(openapi.paths['/api/credits'].get.security).toEqual([{ bearer: [] }, { oauth2: ['mcp:tools'] }]);
     expect(openapi.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // The OAuth scheme names the endpoints and scope the authorization server really publishes.
+    const metadata = await get('/.well-known/oauth-authorization-server');
+    const flow = openapi.components.securitySchemes.oauth2.flows.authorizationCode;
+    expect(flow.authorizationUrl).toBe(metadata.authorization_endpoint);
+    expect(flow.tokenUrl).toBe(metadata.token_endpoint);
+    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(Object.keys(flow.scopes)));
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
     // The protected-resource metadata points here for its documentation.
     expect((await get('/.well-known/oauth-protected-resource')).resource_documentation).toBe(`${sibyl.url}/openapi.json`);
 

@@ -22,3 +22,25 @@ export async function longestStall(work: () => Promise<unknown>): Promise<number
   }
   return longest;
 }
+
+/**
+ * How many turns the event loop took while `work` ran: work done in pieces lets it turn between
+ * them (dozens of turns), work done in one synchronous step gives it none. Counted, not timed, so
+ * the machine's load and the process's garbage collector cannot change the verdict.
+ */
+export async function loopTurns(work: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let running = true;
+  const turn = () => {
+    if (!running) return;
+    turns++;
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+  try {
+    await work();
+  } finally {
+    running = false;
+  }
+  return turns;
+}
