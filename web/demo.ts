@@ -1,12 +1,14 @@
 /**
- * The demo account for the try-it panel: only while the payment chain's node says it is anvil
- * (`web3_clientVersion`), i.e. the embedded devnet of `npm start` or a test devnet, where demo
- * account #1 of the public test mnemonic holds devnet USDC. On any other chain the endpoint is a
- * 404 and the page never offers it: no key is served for a real chain.
+ * The demo account for the try-it panel: only while the payment chain is a devnet Sibyl built —
+ * its node says it is anvil (`web3_clientVersion`) and carries Sibyl's genesis marker (the
+ * embedded devnet of `npm start`, or a test devnet Sibyl's devnet code started) — where demo
+ * account #1 of the public test mnemonic holds devnet USDC. On any other chain (a real one,
+ * another project's anvil) the endpoint is a 404 and the page never offers it.
  */
 import type { Express } from 'express';
 import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
 import { PAYMENT_CHAIN } from '../chain/chains.js';
+import { notSibylDevnet } from '../chain/genesis-marker.js';
 import type { ChainRuntime } from '../chain/runtime.js';
 import { SibylError } from '../skills/errors.js';
 
@@ -22,8 +24,9 @@ export class DevnetProbe {
 
   isDevnet(): Promise<boolean> {
     this.answer ??= (async () => {
-      const version = await this.chains.get(PAYMENT_CHAIN).client.request({ method: 'web3_clientVersion' });
-      return typeof version === 'string' && version.toLowerCase().startsWith('anvil');
+      const chain = this.chains.get(PAYMENT_CHAIN);
+      const [version, notOurs] = await Promise.all([chain.client.request({ method: 'web3_clientVersion' }), notSibylDevnet(chain.client, chain.spec.chainId)]);
+      return typeof version === 'string' && version.toLowerCase().startsWith('anvil') && notOurs === null;
     })();
     const answer = this.answer;
     // A node that did not answer is asked again next time.

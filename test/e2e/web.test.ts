@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { a2aPriceUsd, a2aSkills } from '../../cards/a2a-skills.js';
 import { priceOptions } from '../../cards/openapi.js';
 import { demoAccount, demoPrivateKey } from '../../chain/accounts.js';
+import { GENESIS_MARKER_ADDRESS } from '../../chain/genesis-marker.js';
 import { createRegistry } from '../../skills/index.js';
 import { CLIENT_ENTRIES } from '../../web/assets.js';
 import { json, rpcUrl, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
@@ -157,33 +158,38 @@ describe('pages', () => {
   });
 });
 
-describe('on a chain that is not a devnet', () => {
-  // The same node behind a proxy that answers web3_clientVersion as a production client would.
-  let proxy: Server;
-  let url: string;
-  beforeAll(async () => {
-    const target = rpcUrl();
-    proxy = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c) => (raw += c));
-      req.on('end', async () => {
-        const body = JSON.parse(raw) as { id: number; method: string } | { id: number; method: string }[];
-        const calls = Array.isArray(body) ? body : [body];
-        if (calls.some((c) => c.method === 'web3_clientVersion')) {
-          const answers = calls.map((c) => ({ jsonrpc: '2.0', id: c.id, result: 'Geth/v1.14.12-stable/linux-amd64/go1.23' }));
-          return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
-        }
-        const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw });
-        res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
-      });
+/** The test devnet behind a proxy that answers some calls itself (as another node would). */
+async function rpcProxy(answer: (call: { method: string; params?: unknown[] }) => unknown): Promise<{ url: string; close: () => Promise<void> }> {
+  const target = rpcUrl();
+  const proxy = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', async () => {
+      const body = JSON.parse(raw) as { id: number; method: string; params?: unknown[] } | { id: number; method: string; params?: unknown[] }[];
+      const calls = Array.isArray(body) ? body : [body];
+      const own = calls.map((c) => answer(c));
+      // The calls it does not answer go to the node (viem batches several calls in one request).
+      const rest = calls.filter((_, i) => own[i] === undefined);
+      const upstream = rest.length
+        ? ((await (await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rest) })).json()) as { id: number }[])
+        : [];
+      const answers = calls.map((c, i) => (own[i] !== undefined ? { jsonrpc: '2.0', id: c.id, result: own[i] } : upstream.find((u) => u.id === c.id)));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
     });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise((r) => proxy.close(r)));
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, close: () => new Promise((r) => proxy.close(() => r())) };
+}
 
-  it('no demo key is served and the page does not offer one', async () => {
-    const server = await startTestSibyl({ rpcUrls: { base: url } });
+describe('on a chain that is not a Sibyl devnet', () => {
+  it.each([
+    // A production client's version string.
+    ['a node that is not anvil (Geth)', (c: { method: string }) => (c.method === 'web3_clientVersion' ? 'Geth/v1.14.12-stable/linux-amd64/go1.23' : undefined)],
+    // Another project's anvil: no Sibyl genesis marker.
+    ['an anvil Sibyl did not build (no genesis marker)', (c: { method: string; params?: unknown[] }) => (c.method === 'eth_getCode' && String(c.params?.[0]).toLowerCase() === GENESIS_MARKER_ADDRESS.toLowerCase() ? '0x' : undefined)],
+  ])('%s: no demo key is served and the page does not offer one', async (_name, answer) => {
+    const proxy = await rpcProxy(answer);
+    const server = await startTestSibyl({ rpcUrls: { base: proxy.url } });
     try {
       const res = await fetch(`${server.url}/api/web/demo-account`);
       expect(res.status).toBe(404);
@@ -194,6 +200,7 @@ describe('on a chain that is not a devnet', () => {
       expect(page).toContain('"devnet":false');
     } finally {
       await server.close();
+      await proxy.close();
     }
   });
 });
