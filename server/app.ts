@@ -33,7 +33,7 @@ import { front } from './http.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { observabilityHooks } from './observability/payment-hooks.js';
-import { annotate, enterScope } from './observability/request-scope.js';
+import { annotate, enterScope, limitFacts } from './observability/request-scope.js';
 import { serviceSampler } from './observability/sample.js';
 import { mountMetrics } from './observability/metrics-route.js';
 import { mountWeb } from '../web/index.js';
@@ -69,7 +69,8 @@ export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResp
   const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
   const metrics = deps.metrics.enabled ? new Metrics(serviceSampler(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin)) : undefined;
   // One charge flow for every surface: x402 by default, the catalogue's limits hooked in, observed.
-  const rateLimited = (state: RateLimitState) => annotate({ remaining: { calls: state.remaining, resetSeconds: state.resetSeconds } });
+  // Every surface's limited call (HTTP, A2A, MCP tools from credits) answers with where its payer stands.
+  const rateLimited = (state: RateLimitState) => annotate({ ...limitFacts({ limits: state.limits }), remaining: { calls: state.remaining, resetSeconds: state.resetSeconds } });
   const payments = new PaymentsCore(x402Method(deps.paywall)).use(limitHooks(new RateLimiter(deps.store), rateLimited)).use(observabilityHooks(metrics));
   const paid = { registry: deps.registry, paywall: deps.paywall, context: deps.context, payments, publicUrl, outbox: deps.paywall.outbox };
   const routes = paidRouteTable(paid);

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineSkill } from '../../skills/registry.js';
 import { createLogger, serializeError } from '../../server/observability/logger.js';
-import { fundedPayer, json, postJson, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
+import { fundedPayer, json, postJson, rpcUrl, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
+import { creditedMcpClient } from '../helpers/mcp-credits.js';
 import { signedPayment } from '../helpers/payments.js';
 
 const limitedSkill = defineSkill({
@@ -87,6 +88,15 @@ describe('operational conventions', () => {
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(over.headers.get('ratelimit')).toMatch(/;r=0;t=\d+$/);
     expect(over.headers.get('payment-response')).toBeNull();
+  });
+
+  it('a paid MCP tool billed from credits carries the RateLimit headers of its service too', async () => {
+    const { auth } = await creditedMcpClient(sibyl.url, rpcUrl(), '1');
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'detect_mev', arguments: { kind: 'detection', chain: 'base', timeframe: '24h' } } };
+    const res = await postJson(`${sibyl.url}/api/mcp`, call, { ...auth, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit-policy')).toBe('"mev-detection";q=20;w=60');
+    expect(res.headers.get('ratelimit')).toMatch(/^"mev-detection";r=19;t=\d+$/);
   });
 
   it('logs one JSON line per request with its id, skill, price, payer, settlement and duration — and no payment header or signature', async () => {
