@@ -26,7 +26,8 @@ async function main() {
     closing = true;
     logger.info('Sibyl stopping…');
     await sibyl.close();
-    logger.flush();
+    // The last lines are written before the process goes.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
     process.exit(0);
   };
   process.on('SIGINT', shutdown);
