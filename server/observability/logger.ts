@@ -14,7 +14,7 @@ export type { Logger } from 'pino';
 /** Exact paths (no wildcards: a wildcard path costs every line several microseconds). */
 const CENSORED = [
   'headers', 'req.headers', 'authorization', 'privateKey', 'signature', 'accessToken', 'refreshToken', 'apiKey', 'secret',
-  'payment', 'payload', 'err.config', 'err.request',
+  'payment', 'payload', 'err.signature', 'err.privateKey', 'err.config', 'err.request',
 ];
 
 /** 32 bytes or more of hex: keys, signatures and their r and s (transaction hashes too, in error texts). */
@@ -35,7 +35,7 @@ export function serializeError(err: unknown): unknown {
 export function createLogger(config: Config['log'], destination?: DestinationStream): Logger {
   const format = config.format ?? (process.stdout.isTTY ? 'pretty' : 'json');
   const stream = destination ?? (format === 'pretty'
-    ? pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })
+    ? pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service', singleLine: true })
     // Asynchronous: a request never waits on stdout (lines written together are written at once); flushed on shutdown.
     : pino.destination({ sync: false }));
   return pino({
