@@ -1,16 +1,17 @@
 /**
  * `/forecast` and its data, `GET /api/web/forecast?asset=ETH&interval=4h` (free): a major's candles
  * from the market engine, the forecast record with its q10/q50/q90 band and consensus verdict —
- * the same forecastSeries the background majors run, on the same candles, but never written to
- * the accuracy ledger (a page view is not a call) — the precomputed call the free tool
- * get_price_forecast serves, and the accuracy leaderboard of get_forecast_accuracy with its
+ * the very record the background precompute stored for the free tool get_price_forecast while it
+ * is fresh (one forecast on the page and in the tool), else one computed for the page on the same
+ * candles and never written to the accuracy ledger (a page view is not a call) — the precomputed
+ * call get_price_forecast serves, and the accuracy leaderboard of get_forecast_accuracy with its
  * random-walk and always-bullish rows. The query is the free price-forecast tool's own input.
  */
 import type { Express } from 'express';
 import { forecastSeries } from '../skills/forecast/chart.js';
 import { ALWAYS_BULLISH, RANDOM_WALK } from '../skills/forecast/ledger.js';
-import { locateMajor, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS, type PrecomputeInterval } from '../skills/forecast/jobs.js';
-import { ACCURACY_TOOL_ROWS, forecastAccuracyTool, priceForecastTool } from '../skills/forecast/tools.js';
+import { locateMajor, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS, readPrecomputed, type PrecomputeInterval } from '../skills/forecast/jobs.js';
+import { ACCURACY_TOOL_ROWS, forecastAccuracyTool, PRECOMPUTE_FRESH_MS, priceForecastTool } from '../skills/forecast/tools.js';
 import { FORECAST_LIMITS } from '../skills/forecast/slots.js';
 import { toSibylError } from '../skills/error-mapping.js';
 import type { SkillContext } from '../skills/context.js';
@@ -58,13 +59,19 @@ export async function forecastData(deps: ForecastDeps, asset: (typeof PRECOMPUTE
   const found = await locateMajor(deps.context, asset);
   if (!found) return { ...base, available: false, reason: 'no_market', message: `no indexed chain prices ${asset}` };
   const { candles, fromBlock } = await found.market.candlesOver(found.token, candleSeconds * FORECAST_LIMITS.maxInputs, candleSeconds);
-  const source = { chain: found.chain, token: found.token, fromBlock, toBlock: found.market.head.block, methodology: 'market/v1 candles; forecast: the consensus record of get_price_forecast\'s precompute (not recorded in the ledger)' };
+  const source = { chain: found.chain, token: found.token, fromBlock, toBlock: found.market.head.block, methodology: 'market/v1 candles' };
   const shown = Math.min(CHART_CANDLES.max, Math.max(CHART_CANDLES.min, steps * CHART_CANDLES.perStep));
   const chart = candles.slice(-shown).map((c) => ({ time: Date.parse(c.time) / 1000, open: c.open, high: c.high, low: c.low, close: c.close }));
   const service = deps.context.forecast?.service;
   if (!service) return { ...base, available: false, reason: 'forecast_unavailable', message: 'the forecast engine is off on this deployment', source, candles: chart };
   try {
-    const record = await forecastSeries(service, undefined, { asset, chain: found.chain, token: found.token }, candles, candleSeconds, steps, found.market.head.timestamp);
+    // The precomputed forecast get_price_forecast serves, while fresh: one forecast on the page and in the tool.
+    const stored = await readPrecomputed(deps.context, asset, interval);
+    const precomputed = stored && Date.now() - stored.fetchedAt <= PRECOMPUTE_FRESH_MS ? stored : null;
+    const record = precomputed?.record ?? await forecastSeries(service, undefined, { asset, chain: found.chain, token: found.token }, candles, candleSeconds, steps, found.market.head.timestamp);
+    source.methodology = precomputed
+      ? `market/v1 candles; forecast: the record get_price_forecast serves, precomputed at block ${precomputed.block} (${new Date(precomputed.fetchedAt).toISOString()})`
+      : 'market/v1 candles; forecast: computed for this page on these candles (the precompute has not run yet; not recorded in the ledger)';
     const { quantiles, verdict, direction, driftPct, noisePct, lastClose, horizons, commentary, servedBy, generatedAt, model, pair, interval: horizon } = record;
     return {
       ...base, available: true, source, candles: chart,

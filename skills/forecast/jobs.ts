@@ -35,6 +35,8 @@ export async function precomputeMajors(ctx: SkillContext, service: ForecastServi
           available: true, asset, interval, direction: record.direction, driftPct: record.driftPct,
           consensus: record.verdict === 'CONSENSUS', verdict: record.verdict, chain: found.chain, token: found.token,
           source: `index:${found.chain}@${found.market.head.block}`, candleSeconds, steps, inputs: record.inputs, fetchedAt,
+          // The whole record (band, commentary): the forecast page draws this very forecast, not another run.
+          block: found.market.head.block, record,
         };
         done++;
       } catch (err) {
@@ -44,6 +46,14 @@ export async function precomputeMajors(ctx: SkillContext, service: ForecastServi
     }
   }
   return done;
+}
+
+/** A precomputed major's forecast as stored: its record, block and when it was made; null when there is none (or it failed). */
+export async function readPrecomputed(ctx: SkillContext, asset: string, interval: string): Promise<{ record: Awaited<ReturnType<typeof forecastSeries>>; block: number; fetchedAt: number } | null> {
+  const raw = await ctx.store.get(snapshotKey(asset, interval));
+  if (!raw) return null;
+  const s = JSON.parse(raw) as { available?: boolean; record?: Awaited<ReturnType<typeof forecastSeries>>; block?: number; fetchedAt: number };
+  return s.available && s.record && s.block !== undefined ? { record: s.record, block: s.block, fetchedAt: s.fetchedAt } : null;
 }
 
 /** Scores the ledger's due events at the price the index holds for their due time. */

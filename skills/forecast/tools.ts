@@ -9,7 +9,7 @@ import { rowsParam } from '../params.js';
 export const ACCURACY_TOOL_ROWS = { min: ACCURACY_ROW_LIMIT.min, max: ACCURACY_ROW_LIMIT.max, default: 10 } as const;
 const INTERVALS = Object.keys(PRECOMPUTE_INTERVALS) as [keyof typeof PRECOMPUTE_INTERVALS, ...(keyof typeof PRECOMPUTE_INTERVALS)[]];
 /** The majors are precomputed every 4 hours: an older snapshot is stale. */
-const REFRESH_MS = 4 * 3_600_000;
+export const PRECOMPUTE_FRESH_MS = 4 * 3_600_000;
 
 export const priceForecastTool = defineFreeTool({
   id: 'price-forecast', toolName: 'get_price_forecast', title: 'Price forecast (majors)',
@@ -30,7 +30,7 @@ export const priceForecastTool = defineFreeTool({
     const raw = await ctx.store.get(snapshotKey(asset, interval));
     if (!raw) return { available: false, reason: 'snapshot_not_warm', asset, interval, fetchedAt: null, stale: true };
     const s = JSON.parse(raw) as Record<string, unknown> & { fetchedAt: number };
-    const stale = Date.now() - s.fetchedAt > REFRESH_MS;
+    const stale = Date.now() - s.fetchedAt > PRECOMPUTE_FRESH_MS;
     if (s.available === false) return { available: false, reason: String(s.reason), asset, interval, fetchedAt: s.fetchedAt, stale };
     return { available: true, asset, interval, direction: s.direction, driftPct: s.driftPct, consensus: s.consensus ?? null, source: s.source, chain: s.chain, fetchedAt: s.fetchedAt, stale };
   },

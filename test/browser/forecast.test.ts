@@ -53,6 +53,11 @@ describe('forecast page', () => {
         expect(drawn.q10[i]!.value).toBeLessThanOrEqual(drawn.q50[i]!.value);
         expect(drawn.q50[i]!.value).toBeLessThanOrEqual(drawn.q90[i]!.value);
       }
+      // The page draws the very forecast get_price_forecast serves (precomputed before the test), not another run.
+      const data = await (await fetch(`${w.sibyl.url}/api/web/forecast?asset=ETH&interval=4h`)).json() as { forecast: { driftPct: number; direction: string }; precomputed: { driftPct: number; direction: string }; source: { methodology: string } };
+      expect(data.source.methodology).toMatch(/precomputed at block \d+/);
+      expect(data.forecast.driftPct).toBe(data.precomputed.driftPct);
+      expect(data.forecast.direction).toBe(data.precomputed.direction);
       const end = drawn.q50.length - 1;
       expect(drawn.q90[end]!.value - drawn.q10[end]!.value).toBeGreaterThan(0);
       expect(drawn.q10.slice(1).every((p) => p.time > last.time)).toBe(true);
