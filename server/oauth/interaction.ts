@@ -17,7 +17,7 @@ import type { Accounts } from '../auth.js';
 import { MAX_BODY_BYTES } from '../challenge-lane.js';
 import { renderErrorPage, renderSignInPage } from './page.js';
 import { INTERACTION_PATH, OAUTH_SCOPES } from './provider.js';
-import { MCP_SCOPE, mcpResource } from './scopes.js';
+import { MCP_SCOPE, mcpResource, mcpResourceNames } from './scopes.js';
 
 export interface InteractionDeps {
   readonly provider: () => Promise<Provider>;
@@ -55,6 +55,13 @@ function missingInteraction(): SibylError {
 function asBadRequest(err: SibylError): SibylError {
   const field = /^(message|signature):/.exec(err.message)?.[1] ?? 'message';
   return new SibylError('invalid_body', err.message, { fields: [{ field, rule: err.message.replace(/^\w+:\s*/, '') }] });
+}
+
+/** The resources a grant covers: those the request named that name the MCP endpoint, else the canonical one. */
+function grantedResources(asked: unknown, origin: string): string[] {
+  const names = mcpResourceNames(origin);
+  const named = [asked].flat().filter((r): r is string => typeof r === 'string' && names.has(r));
+  return named.length ? named : [mcpResource(origin)];
 }
 
 export function mountInteraction(app: Express, deps: InteractionDeps): void {
@@ -125,7 +132,8 @@ export function mountInteraction(app: Express, deps: InteractionDeps): void {
       if (scopes.length) grant.addOIDCScope(scopes.join(' '));
       const missingClaims = (details.prompt.details as { missingOIDCClaims?: string[] }).missingOIDCClaims;
       if (missingClaims?.length) grant.addOIDCClaims(missingClaims);
-      if (scopes.includes(MCP_SCOPE)) grant.addResourceScope(mcpResource(deps.signInOrigin()), MCP_SCOPE);
+      // On the resource the client named (the canonical one, or a loopback alias of it the provider accepted).
+      if (scopes.includes(MCP_SCOPE)) for (const resource of grantedResources(details.params.resource, deps.signInOrigin())) grant.addResourceScope(resource, MCP_SCOPE);
       const result: InteractionResults = { login: { accountId: address }, consent: { grantId: await grant.save() } };
       const redirectTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
       res.set('Cache-Control', 'no-store').json({ redirectTo, account: address });

@@ -11,7 +11,7 @@ import { storeAdapterFactory } from './adapter.js';
 import { sharedKeys } from './keys.js';
 import { renderErrorPage } from './page.js';
 import { PAGE_HEADERS } from '../../web/html.js';
-import { MCP_SCOPE, OAUTH_TTL, mcpResource } from './scopes.js';
+import { MCP_SCOPE, OAUTH_TTL, mcpResource, mcpResourceNames } from './scopes.js';
 
 /** Where each endpoint lives under the issuer (the configured origin). */
 export const OAUTH_ROUTES = {
@@ -43,6 +43,8 @@ function checkRedirectUris(metadata: { redirect_uris?: unknown }): void {
 export async function buildProvider(store: Store, issuer: string, log: (msg: string, err?: unknown) => void): Promise<Provider> {
   const keys = await sharedKeys(store, `${STORE_PREFIX}keys`);
   const resource = mcpResource(issuer);
+  // Its loopback aliases too (a client that reached localhost): the token's audience is always the canonical one.
+  const resourceNames = mcpResourceNames(issuer);
   const configuration: Configuration = {
     adapter: storeAdapterFactory(store, { prefix: STORE_PREFIX, revokedGrantTtlSeconds: OAUTH_TTL.grant + OAUTH_TTL.refreshToken }),
     jwks: keys.jwks,
@@ -76,7 +78,7 @@ export async function buildProvider(store: Store, issuer: string, log: (msg: str
         defaultResource: () => resource,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== resource) throw new errors.InvalidTarget(`resource: the only resource here is ${resource}`);
+          if (!resourceNames.has(indicator)) throw new errors.InvalidTarget(`resource: the only resource here is ${resource}`);
           return { scope: MCP_SCOPE, audience: resource, accessTokenTTL: OAUTH_TTL.accessToken, accessTokenFormat: 'opaque' };
         },
       },

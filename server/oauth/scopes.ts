@@ -23,3 +23,18 @@ export const OAUTH_TTL = {
   session: 14 * 24 * 3600,
   interaction: 60 * 60,
 } as const;
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The resource indicators that name the MCP endpoint: its canonical URL, and on a loopback
+ * server the same endpoint under each loopback name (a client that reached `localhost` asks for
+ * that one; the protected-resource metadata names the URL the client used). Tokens are always
+ * bound to the canonical one.
+ */
+export function mcpResourceNames(origin: string): ReadonlySet<string> {
+  const canonical = mcpResource(origin);
+  const url = URL.parse(origin);
+  if (!url || !(LOOPBACK_NAMES.includes(url.hostname) || /^127(\.\d{1,3}){3}$/.test(url.hostname))) return new Set([canonical]);
+  return new Set([canonical, ...LOOPBACK_NAMES.map((name) => mcpResource(`${url.protocol}//${name}${url.port ? `:${url.port}` : ''}`))]);
+}

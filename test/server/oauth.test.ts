@@ -272,6 +272,25 @@ describe('OAuth 2.1 for the MCP tool server', () => {
     await client.close();
   });
 
+  it('a client that reaches the loopback server as localhost signs in too: the token is for the same tool server', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const provider = new MemoryOAuthProvider(REDIRECT);
+    const viaLocalhost = sibyl.url.replace('127.0.0.1', 'localhost');
+    const transport = new StreamableHTTPClientTransport(new URL(`${viaLocalhost}/api/mcp`), { authProvider: provider });
+    const client = new Client({ name: 'oauth-test-localhost', version: '1.0.0' });
+    await client.connect(transport);
+    const args = { walletAddress: account.address, kind: 'portfolio' };
+    await expect(client.callTool({ name: 'analyze_wallet', arguments: args })).rejects.toBeInstanceOf(UnauthorizedError);
+    const authUrl = provider.authorizationUrl!;
+    expect(authUrl.searchParams.get('resource')).toBe(`${viaLocalhost}/api/mcp`);
+    const back = await signInThroughPage(authUrl, account);
+    await transport.finishAuth(back.searchParams.get('code')!);
+    // Signed in (no credits yet): the tool answers, uncharged, instead of a 401.
+    const answer = await client.callTool({ name: 'analyze_wallet', arguments: args });
+    expect(answer.structuredContent).toMatchObject({ available: false, reason: 'insufficient_credit' });
+    await client.close();
+  });
+
   it('publishes RFC 8414 metadata (PKCE S256, registration, resource scopes) and the resource metadata points to it', async () => {
     const as = await json(await fetch(`${sibyl.url}/.well-known/oauth-authorization-server`));
     expect(as).toMatchObject({
