@@ -3,12 +3,8 @@
  * a person to (its script is web/client/authorize.ts) and the page for an authorization request
  * that cannot go on (a redirect URI that is not registered, an unknown client).
  */
+import { html, jsonIsland, raw } from '../../web/html.js';
 import { SCOPE_MEANINGS } from './scopes.js';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** JSON inside a <script> element: nothing in it may close the element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /** What the page's script needs to sign in (read from #sign-in). */
 export interface SignInPageData {
@@ -45,45 +41,34 @@ button:disabled{opacity:.6;cursor:wait}
 #status.error{color:#b3261e;background:#fdecea;border-radius:6px;padding:.6rem .8rem}
 `;
 
+/** The page frame: its own small stylesheet (it stands apart from the site's pages), every value escaped by `html`. */
+function frame(title: string, body: ReturnType<typeof html>): string {
+  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><title>${title}</title><style>${raw(STYLE)}</style></head>
+<body><main>${body}</main></body></html>`}`;
+}
+
 export function renderSignInPage(page: SignInPage): string {
   const scopes = page.scopes.length
-    ? page.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_MEANINGS[s] ?? s)}</li>`).join('')
-    : '<li>no scope: it asks only to know that you signed in</li>';
+    ? page.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_MEANINGS[s] ?? s}</li>`)
+    : html`<li>no scope: it asks only to know that you signed in</li>`;
   const client = page.clientUri && /^https?:\/\//.test(page.clientUri)
-    ? `<a href="${escapeHtml(page.clientUri)}" rel="noopener noreferrer">${escapeHtml(page.clientName)}</a>`
-    : escapeHtml(page.clientName);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Sign in to Sibyl · ${escapeHtml(page.clientName)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-<h1>Sign in to Sibyl</h1>
-<p><strong id="client-name">${client}</strong> asks to act for your wallet on Sibyl's tool server <code>${escapeHtml(page.resource)}</code>. It would be able to:</p>
+    ? html`<a href="${page.clientUri}" rel="noopener noreferrer">${page.clientName}</a>`
+    : page.clientName;
+  return frame(`Sign in to Sibyl · ${page.clientName}`, html`<h1>Sign in to Sibyl</h1>
+<p><strong id="client-name">${client}</strong> asks to act for your wallet on Sibyl's tool server <code>${page.resource}</code>. It would be able to:</p>
 <ul id="scopes">${scopes}</ul>
-<p class="small">Client id <code>${escapeHtml(page.clientId)}</code>. After you sign, you are sent back to <code>${escapeHtml(page.redirectHost)}</code>.</p>
+<p class="small">Client id <code>${page.clientId}</code>. After you sign, you are sent back to <code>${page.redirectHost}</code>.</p>
 <p class="small">Your wallet signs a sign-in message (EIP-4361); it moves no funds. Signing it is your consent.</p>
 <button id="sign-in-button" type="button">Sign in with Ethereum</button>
 <div id="status" role="alert" aria-live="polite"></div>
-</main>
-<script type="application/json" id="sign-in">${scriptJson(page.data)}</script>
-<script type="module" src="/assets/authorize.js"></script>
-</body>
-</html>`;
+${jsonIsland('sign-in', page.data)}
+<script type="module" src="/assets/authorize.js"></script>`);
 }
 
 /** oidc-provider's error page, in words a person can act on (the fields are the OAuth error's). */
 export function renderErrorPage(out: object): string {
-  const rows = Object.entries(out).map(([k, v]) => `<li><strong>${escapeHtml(k)}</strong>: ${escapeHtml(String(v))}</li>`).join('');
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in cannot continue · Sibyl</title><style>${STYLE}</style></head>
-<body><main><h1>Sign-in cannot continue</h1><p>The application that sent you here made a request Sibyl cannot accept:</p><ul id="error">${rows}</ul>
-<p class="small">Go back to the application and start again; if it keeps happening, its OAuth settings are wrong.</p></main></body>
-</html>`;
+  return frame('Sign-in cannot continue · Sibyl', html`<h1>Sign-in cannot continue</h1><p>The application that sent you here made a request Sibyl cannot accept:</p>
+<ul id="error">${Object.entries(out).map(([k, v]) => html`<li><strong>${k}</strong>: ${String(v)}</li>`)}</ul>
+<p class="small">Go back to the application and start again; if it keeps happening, its OAuth settings are wrong.</p>`);
 }
