@@ -19,9 +19,8 @@
  */
 import type { RequestHandler } from 'express';
 import { SibylError } from '../../skills/errors.js';
+import { isLoopback, LOOPBACK_NAMES, loopbackAliases } from '../loopback.js';
 
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
-const isLoopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 /** Listening on every interface: the server is also reached on loopback. */
 const isUnspecified = (hostname: string) => hostname === '0.0.0.0' || hostname === '[::]';
 
@@ -48,7 +47,7 @@ export function originPolicy(configuredOrigin: string, allowed: readonly string[
   if (!own) return { origins, hosts: null };
   origins.add(own.origin);
   if (isLoopback(own.hostname) || isUnspecified(own.hostname)) {
-    for (const name of LOOPBACK_NAMES) origins.add(new URL(`${own.protocol}//${name}${own.port ? `:${own.port}` : ''}`).origin);
+    for (const alias of loopbackAliases(own)) origins.add(alias);
   }
   const hosts = isLoopback(own.hostname) ? new Set<string>([...LOOPBACK_NAMES, own.hostname, ...[...origins].map((o) => new URL(o).hostname)]) : null;
   return { origins, hosts };

@@ -12,6 +12,7 @@ import { sharedKeys } from './keys.js';
 import { renderErrorPage } from './page.js';
 import { PAGE_HEADERS } from '../../web/html.js';
 import { MCP_SCOPE, OAUTH_TTL, mcpResource, mcpResourceNames } from './scopes.js';
+import { isLoopback, LOOPBACK_NAMES } from '../loopback.js';
 
 /** Where each endpoint lives under the issuer (the configured origin). */
 export const OAUTH_ROUTES = {
@@ -28,14 +29,13 @@ export const INTERACTION_PATH = '/oauth/interaction';
 export const OAUTH_SCOPES = ['openid', 'offline_access', MCP_SCOPE] as const;
 
 const STORE_PREFIX = 'oauth:';
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** OAuth 2.1: a redirect URI is https, or http on a loopback host (a native app's local listener). */
 function checkRedirectUris(metadata: { redirect_uris?: unknown }): void {
   for (const uri of Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : []) {
     const url = URL.parse(String(uri));
-    if (url?.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
-      throw new errors.InvalidClientMetadata(`redirect_uris: http is allowed only on a loopback host (localhost, 127.0.0.1, [::1]), got ${String(uri)}`);
+    if (url?.protocol === 'http:' && !isLoopback(url.hostname)) {
+      throw new errors.InvalidClientMetadata(`redirect_uris: http is allowed only on a loopback host (${LOOPBACK_NAMES.join(', ')}), got ${String(uri)}`);
     }
   }
 }

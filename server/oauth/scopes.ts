@@ -4,6 +4,7 @@
  * provider and the consent page all read these.
  */
 import { MCP_PATH } from '../../cards/mcp-tools.js';
+import { isLoopback, loopbackAliases } from '../loopback.js';
 import { SIGN_IN } from '../../payments/accounts.js';
 
 export { MCP_SCOPE, SCOPE_MEANINGS } from '../../payments/accounts.js';
@@ -24,8 +25,6 @@ export const OAUTH_TTL = {
   interaction: 60 * 60,
 } as const;
 
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
-
 /**
  * The resource indicators that name the MCP endpoint: its canonical URL, and on a loopback
  * server the same endpoint under each loopback name (a client that reached `localhost` asks for
@@ -35,6 +34,6 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 export function mcpResourceNames(origin: string): ReadonlySet<string> {
   const canonical = mcpResource(origin);
   const url = URL.parse(origin);
-  if (!url || !(LOOPBACK_NAMES.includes(url.hostname) || /^127(\.\d{1,3}){3}$/.test(url.hostname))) return new Set([canonical]);
-  return new Set([canonical, ...LOOPBACK_NAMES.map((name) => mcpResource(`${url.protocol}//${name}${url.port ? `:${url.port}` : ''}`))]);
+  if (!url || !isLoopback(url.hostname)) return new Set([canonical]);
+  return new Set([canonical, ...loopbackAliases(url).map(mcpResource)]);
 }
