@@ -20,7 +20,8 @@ import { disabledRefusal, type Registry } from '../skills/registry.js';
 import { parseBody } from '../skills/validation.js';
 import { ASSETS_PATH, ClientBundles, mountAssets } from './assets.js';
 import { PAGE_HEADERS } from './html.js';
-import { DevnetProbe, mountDemoAccount } from './demo.js';
+import { within } from '../lib/time.js';
+import { DEVNET_PROBE_WAIT_MS, DevnetProbe, mountDemoAccount } from './demo.js';
 import { chainSubjects } from './example-body.js';
 import { ExampleRunner } from './examples.js';
 import { mountForecast } from './forecast.js';
@@ -40,6 +41,8 @@ export interface WebDeps {
 }
 
 export const EXAMPLES_PATH = '/api/examples';
+/** How long `/` waits for the example bodies read from the chain. */
+const EXAMPLE_BODY_WAIT_MS = 3_000;
 const SITE_CSS = readFileSync(join(import.meta.dirname, 'site.css'), 'utf8');
 
 /** A skill id as the registry spells them. */
@@ -65,8 +68,10 @@ export function mountWeb(app: Express, deps: WebDeps): void {
   app.get('/', async (req, res) => {
     const serverUrl = deps.publicUrl(req);
     const [devnet, bodies] = await Promise.all([
-      probe.isDevnet(),
-      Promise.all(offers.map(async (o) => [o.skill.id, await examples.body(o.skill).catch(() => ({}))] as const)).then((e) => new Map(e)),
+      // A node that does not answer in time is not taken for a devnet (no demo account offered).
+      within(DEVNET_PROBE_WAIT_MS, probe.isDevnet(), false),
+      // Bodies that name things on the chain wait on it: a slow or unreachable node leaves them empty, never the page hanging.
+      Promise.all(offers.map(async (o) => [o.skill.id, await within(EXAMPLE_BODY_WAIT_MS, examples.body(o.skill).catch(() => ({})), {})] as const)).then((e) => new Map(e)),
     ]);
     res.type('html').set(PAGE_HEADERS).set('Cache-Control', 'no-cache').send(renderHome({
       registry, offers, bodies, serverUrl, payTo: paywall.terms.payTo, asset: paywall.terms.asset,

@@ -14,6 +14,7 @@ import { GENESIS_MARKER_ADDRESS } from '../../chain/genesis-marker.js';
 import { createRegistry } from '../../skills/index.js';
 import { CLIENT_ENTRIES } from '../../web/assets.js';
 import { json, rpcUrl, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
+import { startBlackholeRpc } from '../helpers/blackhole-rpc.js';
 import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { httpPaths } from '../../skills/registry.js';
 
@@ -201,6 +202,28 @@ describe('on a chain that is not a Sibyl devnet', () => {
     } finally {
       await server.close();
       await proxy.close();
+    }
+  });
+});
+
+describe('when the payment chain stops answering', () => {
+  it('/ still answers within seconds (example bodies that need the chain are left empty), and /docs and /llms.txt at once', async () => {
+    const hole = await startBlackholeRpc(rpcUrl());
+    const server = await startTestSibyl({ rpcUrls: { base: hole.url } });
+    try {
+      hole.set(true);
+      const started = Date.now();
+      const res = await fetch(`${server.url}/`, { signal: AbortSignal.timeout(20_000) });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('data-skill-id="latest-pairs"');
+      // Bounded by the page's 3 s wait for the chain, not by the RPC client's retries (a liveness bound, generous for a loaded machine).
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect((await fetch(`${server.url}/llms.txt`, { signal: AbortSignal.timeout(5_000) })).status).toBe(200);
+      expect((await fetch(`${server.url}/docs`, { signal: AbortSignal.timeout(5_000) })).status).toBe(200);
+    } finally {
+      hole.set(false);
+      await server.close();
+      await hole.close();
     }
   });
 });
