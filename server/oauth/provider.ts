@@ -106,5 +106,13 @@ export async function buildProvider(store: Store, issuer: string, log: (msg: str
   // Host and scheme are set from the issuer before each request (index.ts), so proxies are trusted only for that.
   provider.proxy = true;
   provider.on('server_error', (_ctx, err) => log('oauth: server error', err));
+  // A fault of ours (the store down, most likely) is a 503 to retry, not a 500: the request was fine.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 500) {
+      ctx.status = 503;
+      ctx.set('Retry-After', '5');
+    }
+  });
   return provider;
 }

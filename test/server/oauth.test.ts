@@ -21,8 +21,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe';
 import { createClient } from 'redis';
 import { TEST_REDIS_URL } from '../helpers/env.js';
-import { fundedPayer, json, payingFetch, postJson, useTestSibyl } from '../helpers/sibyl.js';
+import { fundedPayer, json, payingFetch, postJson, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
+import { startPrivateRedis } from '../helpers/redis-server.js';
 
 /** Cookies by name, as a browser keeps them for one site (paths ignored: every request sends all). */
 export class CookieJar {
@@ -509,5 +510,25 @@ describe('OAuth on two instances behind one origin (one Redis)', () => {
     const revoked = await fetch(`${a.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.access_token, client_id: clientId }) });
     expect(revoked.status).toBe(200);
     for (const instance of [a, b]) expect((await paidCall(instance.url, tokens.access_token, account.address)).status).toBe(401);
+  });
+});
+
+describe('OAuth while the store is down', () => {
+  it('answers 503 with Retry-After (a fault of the server, not of the request) and works again once the store is back', async () => {
+    const redis = await startPrivateRedis();
+    const server = await startTestSibyl({ env: { REDIS_URL: redis.url, REDIS_PREFIX: 'oauth-outage:' } });
+    try {
+      expect((await register(server.url)).res.status).toBe(201);
+      await redis.kill();
+      const refused = await register(server.url);
+      expect(refused.res.status).toBe(503);
+      expect(refused.res.headers.get('retry-after')).toBe('5');
+      expect(refused.body).toMatchObject({ error: 'server_error' });
+      await redis.restart();
+      await expect.poll(async () => (await register(server.url)).res.status, { timeout: 15_000 }).toBe(201);
+    } finally {
+      await server.close();
+      await redis.stop();
+    }
   });
 });
