@@ -14,6 +14,9 @@ const sha = (s: string) => createHash('sha256').update(s).digest('base64url');
 /** Models whose payload names the grant they were issued under. */
 const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 
+/** How long a registered client is kept (a client that registered once and is gone is forgotten; an MCP client registers again on invalid_client). */
+export const CLIENT_TTL_SECONDS = 90 * 24 * 3600;
+
 /** Room a payload needs beyond its own expiry before the store may drop it (clock skew between instances). */
 const SLACK_SECONDS = 60;
 
@@ -53,7 +56,9 @@ class StoreAdapter implements Adapter {
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-    const ttlMs = typeof expiresIn === 'number' ? (expiresIn + SLACK_SECONDS) * 1000 : undefined;
+    // Registered clients have no expiry of their own: they are kept CLIENT_TTL_SECONDS, so open registration cannot fill the store.
+    const seconds = typeof expiresIn === 'number' ? expiresIn + SLACK_SECONDS : this.model === 'Client' ? CLIENT_TTL_SECONDS : undefined;
+    const ttlMs = seconds === undefined ? undefined : seconds * 1000;
     // The raw id stays out of the store (an empty jti says there was one); find() is asked with it and puts it back.
     const { jti, ...rest } = payload;
     await this.store.set(this.key(id), JSON.stringify(jti === undefined ? rest : { ...rest, jti: '' }), ttlMs);

@@ -55,6 +55,21 @@ async function accountOf(provider: Provider, token: string, resource: string): P
   return grant && grant.accountId === access.accountId && grant.clientId === access.clientId ? access.accountId : null;
 }
 
+/** Client registrations one address may make in an hour (a person's tools register a few; a script filling the store, many). */
+export const REGISTRATIONS_PER_HOUR = 30;
+const HOUR_MS = 3_600_000;
+
+async function registrationAllowed(store: Store, address: string): Promise<void> {
+  const now = Date.now();
+  const window = Math.floor(now / HOUR_MS);
+  // Without the store the provider cannot register anyone either: it answers that (503), not this count.
+  const used = await store.incrBy(`oauth:registrations:${address}:${window}`, 1, HOUR_MS + 60_000).catch(() => 0);
+  if (used > REGISTRATIONS_PER_HOUR) {
+    const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * HOUR_MS - now) / 1000));
+    throw new SibylError('rate_limited', `client registration allows ${REGISTRATIONS_PER_HOUR} registrations an hour per address; retry in ${retryAfterSeconds} s, or reuse a client you registered`, { retryAfterSeconds });
+  }
+}
+
 export function mountOAuth(app: Express, deps: OAuthDeps): void {
   const provider = lazyProvider(deps);
   deps.accounts.acceptTokens(async (token) => accountOf(await provider(), token, mcpResource(deps.signInOrigin())));
@@ -83,6 +98,16 @@ export function mountOAuth(app: Express, deps: OAuthDeps): void {
   app.get(OPENID_CONFIGURATION_PATH, async (req, res, next) => void (await handOver(req, res).catch(next)));
 
   mountInteraction(app, { provider, accounts: deps.accounts, signInOrigin: deps.signInOrigin, asIssuer });
+
+  // Open registration, bounded: a client address may register so many clients an hour (one store count, every instance).
+  app.post(OAUTH_ROUTES.registration, async (req, _res, next) => {
+    try {
+      await registrationAllowed(deps.store, req.socket.remoteAddress ?? 'unknown');
+      next();
+    } catch (err) {
+      next(err);
+    }
+  });
 
   // The provider's endpoints (and the authorization endpoint's resume path, /oauth/authorize/:uid);
   // anything else under /oauth/ is answered here, before the 415 for a non-JSON body could be.

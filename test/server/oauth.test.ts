@@ -24,6 +24,7 @@ import { TEST_REDIS_URL } from '../helpers/env.js';
 import { fundedPayer, json, payingFetch, postJson, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { startPrivateRedis } from '../helpers/redis-server.js';
+import { REGISTRATIONS_PER_HOUR } from '../../server/oauth/index.js';
 
 /** Cookies by name, as a browser keeps them for one site (paths ignored: every request sends all). */
 export class CookieJar {
@@ -529,6 +530,26 @@ describe('OAuth while the store is down', () => {
     } finally {
       await server.close();
       await redis.stop();
+    }
+  });
+});
+
+describe('open registration, bounded', () => {
+  it(`lets one address register ${REGISTRATIONS_PER_HOUR} clients an hour, then 429 with Retry-After (other addresses unaffected)`, async () => {
+    const server = await startTestSibyl();
+    try {
+      // Near an hour boundary the window may turn mid-test; the count would restart.
+      const statuses: number[] = [];
+      for (let i = 0; i <= REGISTRATIONS_PER_HOUR; i++) statuses.push((await register(server.url)).res.status);
+      expect(statuses.slice(0, REGISTRATIONS_PER_HOUR).every((s) => s === 201)).toBe(true);
+      const refused = await register(server.url);
+      if (Date.now() % 3_600_000 > 5_000) {
+        expect(refused.res.status).toBe(429);
+        expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(refused.body.error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('registrations an hour') });
+      }
+    } finally {
+      await server.close();
     }
   });
 });
