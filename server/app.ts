@@ -1,4 +1,9 @@
-/** The express application: JSON parsing, paid routes, discovery, health and error mapping. */
+/**
+ * The request handler: the front (request id, CORS, RateLimit headers, log line, metrics), the
+ * challenge lane, then the express application: OAuth (before the body parsers), JSON parsing,
+ * paid routes, A2A, accounts and MCP, forecast routes, health, metrics, discovery, the pages, and
+ * error mapping.
+ */
 import express, { type Express, type Request } from 'express';
 import { buildCatalog } from '../cards/catalog.js';
 import { buildOpenApi } from '../cards/openapi.js';
