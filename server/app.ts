@@ -64,6 +64,8 @@ export interface AppDeps {
   logger: Logger;
   cors: Config['cors'];
   metrics: Config['metrics'];
+  /** How OAuth fetches client metadata documents (default: the network). */
+  fetchClientDocument?: typeof fetch;
 }
 
 /**
@@ -90,7 +92,7 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
   const { publicUrl } = paid;
   const accounts = new Accounts(deps.store, deps.chains.get(PAYMENT_CHAIN).client as PublicClient);
   // Before the body parsers: OAuth's token endpoint takes form bodies.
-  mountOAuth(app, { store: deps.store, accounts, signInOrigin: deps.signInOrigin, publicUrl, log: deps.log });
+  mountOAuth(app, { store: deps.store, accounts, signInOrigin: deps.signInOrigin, publicUrl, log: deps.log, fetchClientDocument: deps.fetchClientDocument });
 
   app.use(express.json({
     limit: MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'],

@@ -125,6 +125,8 @@ export interface StartOptions {
   socialFeed?: SocialFeed;
   /** A Bitcoin chain given by the caller (tests hand in an embedded chain they built), over BITCOIN's. */
   bitcoin?: BitcoinSource;
+  /** How OAuth fetches client metadata documents (tests, without a network, serve them); default: the network. */
+  fetchClientDocument?: typeof fetch;
 }
 
 export async function startSibyl(config: Config, options: StartOptions = {}): Promise<Sibyl> {
@@ -258,7 +260,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
 
     let listeningPort = config.port;
     const signInOrigin = () => config.publicUrl ?? `http://${config.host}:${listeningPort}`;
-    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, mcpAllowedOrigins: config.mcpAllowedOrigins, log, logger, cors: config.cors, metrics: config.metrics });
+    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, mcpAllowedOrigins: config.mcpAllowedOrigins, log, logger, cors: config.cors, metrics: config.metrics, ...(options.fetchClientDocument && { fetchClientDocument: options.fetchClientDocument }) });
     const server: Server = await new Promise((resolve, reject) => {
       const s = createServer(app).listen(config.port, config.host, () => resolve(s));
       s.once('error', reject);

@@ -22,6 +22,8 @@ export interface OAuthDeps {
   readonly signInOrigin: () => string;
   readonly publicUrl: (req: Request) => string;
   readonly log: (msg: string, err?: unknown) => void;
+  /** How client metadata documents are fetched (default: the network; tests serve them). */
+  readonly fetchClientDocument?: typeof fetch | undefined;
 }
 
 export const AUTHORIZATION_SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server';
@@ -32,7 +34,7 @@ function lazyProvider(deps: OAuthDeps): () => Promise<Provider> {
   let built: Promise<Provider> | undefined;
   return () => {
     if (!built) {
-      built = buildProvider(deps.store, deps.signInOrigin(), deps.log);
+      built = buildProvider(deps.store, deps.signInOrigin(), deps.log, deps.fetchClientDocument);
       // A failed build (the store did not answer) is tried again on the next request.
       built.catch(() => (built = undefined));
     }

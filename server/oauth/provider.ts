@@ -40,7 +40,12 @@ function checkRedirectUris(metadata: { redirect_uris?: unknown }): void {
   }
 }
 
-export async function buildProvider(store: Store, issuer: string, log: (msg: string, err?: unknown) => void): Promise<Provider> {
+/**
+ * @param fetchDocument how client metadata documents are fetched: the network (oidc-provider's own
+ * fetch, with its refusal of special-use addresses) unless a caller hands one in (tests, which
+ * have no network, serve the documents themselves).
+ */
+export async function buildProvider(store: Store, issuer: string, log: (msg: string, err?: unknown) => void, fetchDocument?: typeof fetch): Promise<Provider> {
   const keys = await sharedKeys(store, `${STORE_PREFIX}keys`);
   const resource = mcpResource(issuer);
   // Its loopback aliases too (a client that reached localhost): the token's audience is always the canonical one.
@@ -73,6 +78,8 @@ export async function buildProvider(store: Store, issuer: string, log: (msg: str
       pushedAuthorizationRequests: { enabled: false },
       // Plain bearer tokens: the tool server does not check DPoP proofs.
       dPoP: { enabled: false },
+      // MCP 2025-11-25: a client may name itself by the https URL of its metadata document instead of registering.
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
@@ -96,6 +103,7 @@ export async function buildProvider(store: Store, issuer: string, log: (msg: str
       Interaction: OAUTH_TTL.interaction,
       IdToken: OAUTH_TTL.accessToken,
     },
+    ...(fetchDocument && { fetch: fetchDocument }),
     renderError: (ctx: KoaContextWithOIDC, out) => {
       ctx.type = 'html';
       ctx.set({ ...PAGE_HEADERS });

@@ -535,7 +535,7 @@ describe('OAuth while the store is down', () => {
 });
 
 describe('open registration, bounded', () => {
-  it(`lets one address register ${REGISTRATIONS_PER_HOUR} clients an hour, then 429 with Retry-After (other addresses unaffected)`, async () => {
+  it(`lets one address register ${REGISTRATIONS_PER_HOUR} clients an hour, then 429 with Retry-After`, async () => {
     const server = await startTestSibyl();
     try {
       // Near an hour boundary the window may turn mid-test; the count would restart.
@@ -550,6 +550,64 @@ describe('open registration, bounded', () => {
       }
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('Client ID Metadata Documents (MCP 2025-11-25)', () => {
+  // The client's document at its https URL; the server fetches it through this (the tests have no network).
+  const CLIENT_URL = 'https://tools.example/mcp/sibyl-client.json';
+  const IMPOSTOR_URL = 'https://tools.example/mcp/impostor.json';
+  const document = { client_id: CLIENT_URL, client_name: 'Example tool (metadata document)', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  const fetched: string[] = [];
+  const fetchClientDocument = (async (input: string | URL | Request) => {
+    const url = String(input instanceof Request ? input.url : input);
+    fetched.push(url);
+    // A document at another URL that claims CLIENT_URL as its client_id (an impostor), and no document anywhere else.
+    const served = url === CLIENT_URL || url === IMPOSTOR_URL ? document : undefined;
+    return served
+      ? new Response(JSON.stringify(served), { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'max-age=60' } })
+      : new Response('not found', { status: 404 });
+  }) as typeof fetch;
+  const sibyl = useTestSibyl({ fetchClientDocument });
+
+  it('the metadata says so; the MCP SDK client signs in with its document URL as client_id, no registration, and calls a paid tool', async () => {
+    const as = await json(await fetch(`${sibyl.url}/.well-known/oauth-authorization-server`));
+    expect(as.client_id_metadata_document_supported).toBe(true);
+
+    const account = privateKeyToAccount(generatePrivateKey());
+    const provider = Object.assign(new MemoryOAuthProvider(REDIRECT, document.client_name), { clientMetadataUrl: CLIENT_URL });
+    const transport = new StreamableHTTPClientTransport(new URL(`${sibyl.url}/api/mcp`), { authProvider: provider });
+    const client = new Client({ name: 'oauth-cimd-test', version: '1.0.0' });
+    await client.connect(transport);
+    const args = { walletAddress: account.address, kind: 'portfolio' };
+    await expect(client.callTool({ name: 'analyze_wallet', arguments: args })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.clientInformation()).toMatchObject({ client_id: CLIENT_URL });
+    const authUrl = provider.authorizationUrl!;
+    expect(authUrl.searchParams.get('client_id')).toBe(CLIENT_URL);
+
+    const jar = new CookieJar();
+    const page = await openSignInPage(jar, authUrl);
+    // The page names the client as its document does.
+    expect(page.html).toContain('Example tool (metadata document)');
+    expect(fetched).toContain(CLIENT_URL);
+    const signed = await signInMessage(page.origin, account, page.data);
+    const login = await postSignIn(jar, page.origin, page.data.loginUrl, signed);
+    expect(login.status, await login.clone().text()).toBe(200);
+    const back = await followToClient(jar, (await json(login)).redirectTo, page.origin);
+    await transport.finishAuth(back.searchParams.get('code')!);
+    // Signed in (no credits): the tool answers, uncharged, instead of a 401.
+    const answer = await client.callTool({ name: 'analyze_wallet', arguments: args });
+    expect(answer.structuredContent).toMatchObject({ available: false, reason: 'insufficient_credit' });
+    await client.close();
+  });
+
+  it('refuses a client_id URL whose document is missing or names another client', async () => {
+    const { challenge } = pkce();
+    for (const clientId of ['https://tools.example/none.json', IMPOSTOR_URL]) {
+      const refused = await fetch(authorizeUrl(sibyl.url, clientId, challenge), { redirect: 'manual' });
+      expect(refused.status, clientId).toBe(400);
+      expect(await refused.text(), clientId).toMatch(/invalid_client/);
     }
   });
 });
