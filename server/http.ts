@@ -50,10 +50,14 @@ function routeLabel(req: IncomingMessage, res: ServerResponse, facts: RequestFac
   const r = req as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
   if (typeof r.route?.path === 'string') return `${r.baseUrl ?? ''}${r.route.path}`;
   if (res.statusCode === 404) return 'unmatched';
-  const path = (req.url ?? '/').split('?')[0]!;
-  // Mounted apps and static files (OAuth, assets): their first segment.
-  return `/${path.split('/')[1] ?? ''}/*`;
+  // Mounted apps and static files (OAuth, assets, metadata): their first segment. Anything else
+  // (a body refused before routing, on any path a caller invents) is one label, never the path.
+  const first = pathOf(req.url).split('/')[1] ?? '';
+  return MOUNTED.has(first) ? `/${first}/*` : 'other';
 }
+
+/** First path segments of the mounted apps whose routes express does not name. */
+const MOUNTED = new Set(['assets', 'oauth', '.well-known']);
 
 /** `RateLimit-Policy` for a limited service, `RateLimit` once the caller was counted (draft-ietf-httpapi-ratelimit-headers). */
 function rateLimitHeaders(res: ServerResponse, facts: RequestFacts): void {

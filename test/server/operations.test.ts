@@ -125,6 +125,9 @@ describe('operational conventions', () => {
     await postJson(`${sibyl.url}/x402/data/test-failing`, {});
     const failed = await postJson(`${sibyl.url}/x402/data/test-failing`, {}, { 'X-PAYMENT': (await signedPayment({ key, payTo: sibyl.payTo, amount: 10_000n })).header });
     expect(failed.status).toBe(500);
+    // A body refused before routing, on a path the caller made up: counted, but the path is no label.
+    const invented = await fetch(`${sibyl.url}/made-up-${Date.now()}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    expect(invented.status).toBe(415);
     const res = await fetch(`${sibyl.url}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
@@ -142,6 +145,8 @@ describe('operational conventions', () => {
     expect(text).toMatch(/^sibyl_process_cpu_seconds_total /m);
     // No payer, URL or key in any label.
     expect(text).not.toMatch(/0x[0-9a-fA-F]{40}/);
+    expect(text).not.toContain('made-up');
+    expect(value(/^sibyl_http_requests_total\{method="POST",route="other",status="415"\} (\d+)/m)).toBe(1);
   });
 });
 
