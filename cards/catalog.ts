@@ -90,15 +90,20 @@ export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl:
   };
 }
 
-/** The paid MCP tools (and kinds) this skill answers, billed from credits. */
-function mcpCreditWays(registry: Registry, skill: Skill, serverUrl: string): Purchase[] {
+/** The paid MCP tools (and kinds) a skill answers, billed from credits: the tool, its kind argument, what it debits. */
+export function creditTools(registry: Registry, skill: Skill): { tool: string; arguments: Record<string, string>; priceUsd: string }[] {
   return PAID_TOOLS.flatMap((tool) => Object.entries(tool.kinds)
     .filter(([, kind]) => kind.skill === skill.id)
-    .map(([kind]) => ({
-      method: 'credits' as const, protocol: 'mcp', url: `${serverUrl}${MCP_PATH}`, path: MCP_PATH, tool: tool.name,
+    .map(([kind, paid]) => ({
+      tool: tool.name,
       arguments: Object.keys(tool.kinds).length > 1 ? { [tool.kindField ?? 'kind']: kind } : {},
-      priceUsd: atomicToUsdString(kindPrice(registry, tool.kinds[kind]!)),
+      priceUsd: atomicToUsdString(kindPrice(registry, paid)),
     })));
+}
+
+/** The catalogue's credit purchases of a skill. */
+function mcpCreditWays(registry: Registry, skill: Skill, serverUrl: string): Purchase[] {
+  return creditTools(registry, skill).map((t) => ({ method: 'credits' as const, protocol: 'mcp', url: `${serverUrl}${MCP_PATH}`, path: MCP_PATH, ...t }));
 }
 
 /** What the skill's HTTP operation charges in this service: the variant its catalogue entry selects, else every price. */

@@ -9,9 +9,8 @@ import { A2A_SKILLS_PATH, a2aPriceUsd, a2aSkills } from '../cards/a2a-skills.js'
 import { A2A_JSONRPC_PATH } from '../cards/agent-card.js';
 import { MCP_PATH, freeToolSkills, perCallSkills } from '../cards/mcp-tools.js';
 import { priceOptions } from '../cards/openapi.js';
-import type { OwnWays, PaymentRail } from '../cards/catalog.js';
+import { creditTools, type OwnWays, type PaymentRail } from '../cards/catalog.js';
 import { atomicToUsdString, usdToAtomic } from '../skills/money.js';
-import { PAID_TOOLS, kindPrice } from '../skills/tools/paid-tools.js';
 import { httpPaths, priceVariants, type Registry, type Skill } from '../skills/registry.js';
 
 export type WayKind = 'http' | 'report' | 'a2a' | 'a2a-jsonrpc' | 'mcp-per-call' | 'mcp-credits' | 'mcp-free' | 'own';
@@ -78,13 +77,7 @@ export function buildOffers(registry: Registry, rail: PaymentRail, ownWays: Read
     }
     if (perCall.has(skill.id)) ways.push({ kind: 'mcp-per-call', payment: 'x402', path: MCP_PATH, tool: skill.toolName!, priceUsd: catalogPrice });
     if (free.has(skill.id)) ways.push({ kind: 'mcp-free', payment: 'free', path: MCP_PATH, tool: skill.toolName!, priceUsd: usd(0n) });
-    for (const tool of PAID_TOOLS) {
-      for (const [kind, paid] of Object.entries(tool.kinds)) {
-        if (paid.skill !== skill.id) continue;
-        const args = Object.keys(tool.kinds).length > 1 ? { [tool.kindField ?? 'kind']: kind } : {};
-        ways.push({ kind: 'mcp-credits', payment: 'credits', path: MCP_PATH, tool: tool.name, toolArguments: args, priceUsd: usd(kindPrice(registry, paid)) });
-      }
-    }
+    for (const t of creditTools(registry, skill)) ways.push({ kind: 'mcp-credits', payment: 'credits', path: MCP_PATH, tool: t.tool, toolArguments: t.arguments, priceUsd: t.priceUsd });
     for (const own of ownWays[skill.id]?.('', rail) ?? []) {
       ways.push({ kind: 'own', payment: own.method, path: String(own.path), priceUsd: own.priceUsd });
     }
