@@ -11,7 +11,8 @@ import type { ClientEvmSigner } from '@x402/evm';
 import { createWalletClient, custom, defineChain, type Address, type EIP1193Provider } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { byId, island, pretty } from './lib/dom.js';
-import { PAYMENT_HEADERS, PAYMENT_REQUIRED, PAYMENT_RESPONSE_HEADERS, decodeHeader, firstHeader } from './lib/x402-headers.js';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader } from '@x402/core/http';
+import { PAYMENT_HEADERS, PAYMENT_REQUIRED, PAYMENT_RESPONSE_HEADERS, decoded, firstHeader } from './lib/x402-headers.js';
 
 interface TrySkill {
   title: string;
@@ -109,11 +110,11 @@ function recordingFetch(): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const sent = firstHeader(request.headers, PAYMENT_HEADERS);
-    if (sent) show('signature', { header: sent.name, payload: decodeHeader(sent.value) });
+    if (sent) show('signature', { header: sent.name, payload: decoded(decodePaymentSignatureHeader, sent.value) });
     const res = await fetch(request);
     if (res.status === 402) {
       const asked = res.headers.get(PAYMENT_REQUIRED);
-      show('challenge', { status: 402, header: PAYMENT_REQUIRED, paymentRequired: asked ? decodeHeader(asked) : await res.clone().json() }, sent ? 'failed' : 'done');
+      show('challenge', { status: 402, header: PAYMENT_REQUIRED, paymentRequired: asked ? decoded(decodePaymentRequiredHeader, asked) : await res.clone().json() }, sent ? 'failed' : 'done');
     }
     return res;
   };
@@ -151,7 +152,7 @@ async function pay(): Promise<void> {
   show('answer', { status: res.status, from: signer.address, body: answer }, res.ok ? 'done' : 'failed');
   const receipt = firstHeader(res.headers, PAYMENT_RESPONSE_HEADERS);
   if (receipt) {
-    const settled = decodeHeader(receipt.value) as { transaction?: string; success?: boolean };
+    const settled = decoded(decodePaymentResponseHeader, receipt.value) as { transaction?: string; success?: boolean };
     show('settlement', { header: receipt.name, receipt: settled }, settled.success === false ? 'failed' : 'done');
     byId('step-tx').textContent = settled.transaction ?? '—';
   } else {

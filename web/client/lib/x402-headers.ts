@@ -1,15 +1,14 @@
-/** x402's headers are base64 of JSON: decoded here to show what was asked, signed and settled. */
+/** x402's headers, named once for the panel, which shows what was asked, signed and settled. */
 
 export const PAYMENT_REQUIRED = 'PAYMENT-REQUIRED';
 /** The payment a v2 client sends; v1 clients (and the spec) name it X-PAYMENT. */
 export const PAYMENT_HEADERS = ['PAYMENT-SIGNATURE', 'X-PAYMENT'] as const;
 export const PAYMENT_RESPONSE_HEADERS = ['PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE'] as const;
 
-export function decodeHeader(value: string | null): unknown {
-  if (!value) return undefined;
+/** A header decoded by x402's own codec (`@x402/core/http`), or what could not be decoded, as it came. */
+export function decoded<T>(decode: (value: string) => T, value: string): T | { undecodable: string } {
   try {
-    const bytes = Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return decode(value);
   } catch {
     return { undecodable: value };
   }
