@@ -54,6 +54,9 @@ const errorResponse = (description: string) => ({ description, content: json(ref
  * The account routes of the paid MCP tools: a single-use nonce, sign-in with Ethereum (EIP-4361)
  * for a bearer token, the balance and ledger, and a top-up paid with x402.
  */
+/** The account routes' paths (the pages and llms.txt name them). */
+export const accountRoutePaths = (): string[] => Object.keys(accountPaths());
+
 function accountPaths() {
   const bearer = [{ bearer: [] }, { oauth2: [MCP_SCOPE] }];
   const unauthorized = errorResponse('No valid bearer token (`unauthorized`); `WWW-Authenticate` points to the protected-resource metadata.');

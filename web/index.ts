@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Express, Request } from 'express';
 import { z } from 'zod';
-import { buildOpenApi } from '../cards/openapi.js';
+import { accountRoutePaths } from '../cards/openapi.js';
 import type { ChainRuntime } from '../chain/runtime.js';
 import { PAYMENT_CHAIN } from '../chain/chains.js';
 import type { Paywall } from '../payments/paywall.js';
@@ -62,8 +62,7 @@ export function mountWeb(app: Express, deps: WebDeps): void {
   const probe = new DevnetProbe(deps.chains);
   const readme = twoCommands();
   // The paid MCP tools' account routes, as OpenAPI lists them (paths do not depend on the server's URL).
-  const accounts = Object.entries(buildOpenApi(registry, paywall.terms, '', '').paths as Record<string, Record<string, { tags?: string[] }>>)
-    .filter(([, ops]) => Object.values(ops).some((op) => op.tags?.includes('accounts'))).map(([path]) => path);
+  const accounts = accountRoutePaths();
 
   app.get('/', async (req, res) => {
     const serverUrl = deps.publicUrl(req);
