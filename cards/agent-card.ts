@@ -11,7 +11,7 @@
  * payment is verified. A required extension would refuse every generic A2A client (-32008)
  * before it could learn any of that.
  */
-import type { AgentCard, AgentSkill } from '@a2a-js/sdk';
+import { AGENT_CARD_PATH, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
 import { X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import type { Registry } from '../skills/registry.js';
 import { a2aPriceUsd, a2aSkills } from './a2a-skills.js';
@@ -19,6 +19,8 @@ import { a2aPriceUsd, a2aSkills } from './a2a-skills.js';
 /** The a2a-x402 extension (v0.2): payment-required tasks, payment payloads in messages, receipts on completion. */
 export const X402_EXTENSION_URI = 'https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2';
 export const A2A_JSONRPC_PATH = '/a2a';
+/** Where the agent card is served (the SDK's well-known path, which it names without the leading slash). */
+export const AGENT_CARD_URL_PATH = `/${AGENT_CARD_PATH}`;
 
 export function buildAgentCard(registry: Registry, terms: PaymentTerms, serverUrl: string, version: string): AgentCard {
   const skills: AgentSkill[] = a2aSkills(registry).map((skill) => ({

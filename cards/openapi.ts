@@ -6,7 +6,7 @@
  * listed too, their request bodies from the routes' own schemas.
  */
 import { z } from 'zod';
-import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import { AGENT_CARD_URL_PATH } from './agent-card.js';
 import { ERROR_CODES } from '../skills/errors.js';
 import { CREDIT_TOP_UP_USD, atomicToUsdString, usdToAtomic } from '../skills/money.js';
 import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
@@ -182,7 +182,7 @@ function discoveryPaths() {
     get: { operationId, summary, tags: ['discovery'], responses: { '200': { description: summary, content: json(ref(schema)) }, ...extra } },
   });
   return {
-    [`/${AGENT_CARD_PATH}`]: doc('agent-card', 'The A2A agent card', 'AgentCard'),
+    [AGENT_CARD_URL_PATH]: doc('agent-card', 'The A2A agent card', 'AgentCard'),
     [A2A_SKILLS_PATH]: doc('a2a-skills', 'The A2A skills with prices, params and answer schemas', 'A2aSkillList'),
     '/api/mcp/tools': doc('mcp-tools', 'The MCP tools as JSON', 'McpToolList'),
     '/api/marketplace/catalog': doc('marketplace-catalog', 'The marketplace catalogue: every service and every way to buy it', 'MarketplaceCatalog'),

@@ -2,17 +2,14 @@
  * `/llms.txt` (llmstxt.org): what Sibyl is and how an agent uses each surface, then every working
  * skill with its price on each way to buy it — projected from the registry through offers.ts.
  */
-import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { A2A_SKILLS_PATH } from '../cards/a2a-skills.js';
-import { A2A_JSONRPC_PATH, X402_EXTENSION_URI } from '../cards/agent-card.js';
+import { A2A_JSONRPC_PATH, AGENT_CARD_URL_PATH as AGENT_CARD, X402_EXTENSION_URI } from '../cards/agent-card.js';
 import { MCP_PATH } from '../cards/mcp-tools.js';
 import { X402_NETWORK } from '../payments/terms.js';
 import { formatUsd } from '../skills/money.js';
 import type { Registry } from '../skills/registry.js';
 import { priceLabel, type Offer, type Way } from './offers.js';
 
-/** The SDK names the card's path without its leading slash. */
-const AGENT_CARD = `/${AGENT_CARD_PATH.replace(/^\//, '')}`;
 
 const WAY: Record<Way['kind'], string> = {
   http: 'HTTP x402', report: 'report path x402', a2a: 'A2A x402', 'a2a-jsonrpc': 'A2A JSON-RPC', 'mcp-per-call': 'MCP per call x402',

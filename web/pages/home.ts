@@ -3,9 +3,8 @@
  * surface, an example request, a real example answer fetched when the skill is opened, and the
  * try-it panel. Everything is projected from the registry by offers.ts.
  */
-import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { A2A_SKILLS_PATH } from '../../cards/a2a-skills.js';
-import { A2A_JSONRPC_PATH, X402_EXTENSION_URI } from '../../cards/agent-card.js';
+import { A2A_JSONRPC_PATH, AGENT_CARD_URL_PATH as AGENT_CARD, X402_EXTENSION_URI } from '../../cards/agent-card.js';
 import { MCP_PATH } from '../../cards/mcp-tools.js';
 import { X402_NETWORK } from '../../payments/terms.js';
 import { formatUsd } from '../../skills/money.js';
@@ -13,8 +12,6 @@ import type { Registry } from '../../skills/registry.js';
 import { html, jsonIsland, page, raw, type Markup } from '../html.js';
 import { priceLabel, type Offer, type Way, type WayKind } from '../offers.js';
 
-/** The SDK names the card's path without its leading slash. */
-const AGENT_CARD = `/${AGENT_CARD_PATH.replace(/^\//, '')}`;
 
 export interface HomeView {
   readonly registry: Registry;
