@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // Every answer a skill gives in a test is parsed with its output schema (skills/output-check.ts).
+    // Every answer a skill gives in a test is parsed with its output schema (skills/core/output-check.ts).
     env: { SIBYL_CHECK_OUTPUTS: '1' },
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -18,16 +18,16 @@ import type { PaymentPayload } from '@x402/core/types';
 import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { z } from 'zod';
-import { SibylError } from '../skills/errors.js';
-import { parseBody } from '../skills/validation.js';
+import { SibylError } from '../skills/core/errors.js';
+import { parseBody } from '../skills/core/validation.js';
 import { PaymentRefused, readPaymentPayload } from '../payments/paywall.js';
 import type { X402Payments } from '../payments/x402-method.js';
 import type { Paywall } from '../payments/paywall.js';
-import type { SkillContext } from '../skills/context.js';
-import type { Registry } from '../skills/registry.js';
+import type { SkillContext } from '../skills/core/context.js';
+import type { Registry } from '../skills/core/registry.js';
 import { a2aSkills } from '../cards/a2a-skills.js';
 import { a2aSkillOperation } from './a2a-operation.js';
-import { toSibylError } from '../skills/error-mapping.js';
+import { toSibylError } from '../skills/core/error-mapping.js';
 
 export const X402_META = {
   status: 'x402.payment.status',

@@ -3,10 +3,10 @@
  * against the skill's schema, charged at its catalogue price, under its catalogue limits and
  * admission. Shared by both A2A transports, so it lives with the agent, not the server.
  */
-import type { SkillContext } from '../skills/context.js';
-import { SibylError } from '../skills/errors.js';
-import type { Skill } from '../skills/registry.js';
-import { parseBody } from '../skills/validation.js';
+import type { SkillContext } from '../skills/core/context.js';
+import { SibylError } from '../skills/core/errors.js';
+import type { Skill } from '../skills/core/registry.js';
+import { parseBody } from '../skills/core/validation.js';
 import { skillOperation, type PaidOperation } from '../payments/operation.js';
 
 export function a2aSkillOperation(skill: Skill, params: unknown, context: SkillContext): PaidOperation {

@@ -14,7 +14,7 @@ import type { Artifact, ListTasksRequest, ListTasksResponse, Task } from '@a2a-j
 import { TaskState } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import type { Outbox } from '../payments/outbox.js';
-import { holdsIssued, redactIssued } from '../skills/issued-secrets.js';
+import { holdsIssued, redactIssued } from '../skills/core/issued-secrets.js';
 import type { Store } from '../store/store.js';
 
 const TASK_TTL_MS = 7 * 86_400_000;

@@ -1,6 +1,6 @@
 /** The A2A skill list (`GET /api/a2a/skills`), projected from the registry: each skill on the `a2a` surface with its catalogue price. */
 import { z } from 'zod';
-import type { Registry, Skill } from '../skills/registry.js';
+import type { Registry, Skill } from '../skills/core/registry.js';
 import { answerSchema, priceOptions } from './openapi.js';
 import type { a2aSkillListDocument } from './documents.js';
 

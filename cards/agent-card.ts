@@ -13,7 +13,7 @@
  */
 import { AGENT_CARD_PATH, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
 import { X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
-import type { Registry } from '../skills/registry.js';
+import type { Registry } from '../skills/core/registry.js';
 import { a2aPriceUsd, a2aSkills } from './a2a-skills.js';
 
 /** The a2a-x402 extension (v0.2): payment-required tasks, payment payloads in messages, receipts on completion. */

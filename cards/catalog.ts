@@ -4,13 +4,13 @@
  * rate limit per minute and response-time target (both enforced by the server), and whether
  * this deployment can serve it. Minimum and maximum prices are computed from the ways.
  */
-import { atomicToUsdString, usdToAtomic, type UsdPrice } from '../skills/money.js';
+import { atomicToUsdString, usdToAtomic, type UsdPrice } from '../skills/core/money.js';
 import { X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import { A2A_SKILLS_PATH } from './a2a-skills.js';
 import { A2A_JSONRPC_PATH, X402_EXTENSION_URI } from './agent-card.js';
-import { PAID_TOOLS, kindPrice } from '../skills/tools/paid-tools.js';
+import { PAID_TOOLS, kindPrice } from '../skills/catalog/paid-tools.js';
 import { MCP_PATH } from './mcp-tools.js';
-import { httpPaths, priceVariants, type CatalogEntry, type Registry, type Skill } from '../skills/registry.js';
+import { httpPaths, priceVariants, type CatalogEntry, type Registry, type Skill } from '../skills/core/registry.js';
 import { priceOptions } from './openapi.js';
 
 export const CATALOG_VERSION = '1.4.0';

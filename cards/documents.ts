@@ -5,7 +5,7 @@
  * loose: their key fields are named, the rest is that standard's.
  */
 import { z } from 'zod';
-import { ERROR_CODES, type ErrorCode } from '../skills/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../skills/core/errors.js';
 
 const jsonSchema = z.record(z.string(), z.unknown()).describe('A JSON Schema.');
 const usdString = z.string().describe('USD, e.g. "0.40", or "0.25-0.65" when the body selects the price.');
@@ -88,7 +88,7 @@ export const healthDocument = z.object({
   }).optional().describe('The Bitcoin chain, when this deployment has one.'),
 });
 
-/** Every 4xx/5xx answer (skills/errors.ts `ErrorBody`). */
+/** Every 4xx/5xx answer (skills/core/errors.ts `ErrorBody`). */
 export const errorDocument = z.object({
   error: z.object({
     code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),

@@ -5,8 +5,8 @@
 import type { OwnWays } from './catalog.js';
 import { priceOptions } from './openapi.js';
 import { ACCESS_TIERS } from '../skills/forecast/access.js';
-import { FREE_USD } from '../skills/money.js';
-import { FORECAST_API_EXAMPLE_BODY, FORECAST_API_PATH, forecastInferenceSkill } from '../skills/forecast-inference.js';
+import { FREE_USD } from '../skills/core/money.js';
+import { FORECAST_API_EXAMPLE_BODY, FORECAST_API_PATH, forecastInferenceSkill } from '../skills/forecast/inference.js';
 
 export const forecastApiWays: OwnWays = (serverUrl, rail) => [{
   method: 'x402', protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${FORECAST_API_PATH}`, path: FORECAST_API_PATH,

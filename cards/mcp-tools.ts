@@ -1,16 +1,16 @@
 /**
  * The tool server's tool list (spec 4.7), projected from the registry: the free tools are the
  * registry skills priced free on the `mcp` surface, the paid tools bundle registry skills by kind
- * (skills/tools/paid-tools.ts) at their catalogue prices. The MCP server registers exactly these
+ * (skills/catalog/paid-tools.ts) at their catalogue prices. The MCP server registers exactly these
  * tools, and `GET /api/mcp/tools` publishes the same list converted by the SDK's own converter,
  * so the document and `tools/list` cannot disagree.
  */
 import { z } from 'zod';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { ListedTool, ToolDirectory } from '../skills/context.js';
-import type { Registry, Skill } from '../skills/registry.js';
-import { PAID_TOOLS, toolPriceUsd, type PaidTool } from '../skills/tools/paid-tools.js';
+import type { ListedTool, ToolDirectory } from '../skills/core/context.js';
+import type { Registry, Skill } from '../skills/core/registry.js';
+import { PAID_TOOLS, toolPriceUsd, type PaidTool } from '../skills/catalog/paid-tools.js';
 import { uiMeta } from './mcp-ui.js';
 
 export const MCP_PATH = '/api/mcp';

@@ -7,13 +7,13 @@
  */
 import { z } from 'zod';
 import { AGENT_CARD_URL_PATH } from './agent-card.js';
-import { ERROR_CODES } from '../skills/errors.js';
-import { CREDIT_TOP_UP_USD, atomicToUsdString, usdToAtomic } from '../skills/money.js';
+import { ERROR_CODES } from '../skills/core/errors.js';
+import { CREDIT_TOP_UP_USD, atomicToUsdString, usdToAtomic } from '../skills/core/money.js';
 import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
-import { httpPaths, priceVariants, type PriceList, type Registry, type Skill } from '../skills/registry.js';
+import { httpPaths, priceVariants, type PriceList, type Registry, type Skill } from '../skills/core/registry.js';
 import { MCP_SCOPE, SCOPE_MEANINGS, SIGN_IN, creditsAnswer, nonceAnswer, signInAnswer, signInBody, topUpAnswer, topUpBody, topUpPendingAnswer } from '../payments/accounts.js';
 import { MCP_PATH } from './mcp-tools.js';
-import { accuracyAnswer, accuracyQuery, forecastAnswer, FORECAST_API_PATH as FORECAST_PATH, forecastInferenceSkill as FORECAST_INFERENCE_API, modelsAnswer, quotaState } from '../skills/forecast-inference.js';
+import { accuracyAnswer, accuracyQuery, forecastAnswer, FORECAST_API_PATH as FORECAST_PATH, forecastInferenceSkill as FORECAST_INFERENCE_API, modelsAnswer, quotaState } from '../skills/forecast/inference.js';
 import { forecastInput } from '../skills/forecast/engine.js';
 import { A2A_SKILLS_PATH } from './a2a-skills.js';
 import { a2aSkillListDocument, agentCardDocument, catalogDocument, errorDocument, healthDocument, mcpToolListDocument, openApiDocument, paymentRequiredDocument } from './documents.js';
@@ -37,7 +37,7 @@ const sharedSchemas = () => ({
 }) satisfies Record<string, z.ZodType>;
 const answerName = (id: string) => `${id.replace(/(^|-)([a-z0-9])/g, (_m, _d, c: string) => c.toUpperCase())}Answer`;
 
-/** Error statuses with every code each may carry (skills/errors.ts), projected, never typed. */
+/** Error statuses with every code each may carry (skills/core/errors.ts), projected, never typed. */
 function errorResponses(statuses: readonly number[]) {
   return Object.fromEntries(statuses.map((status) => {
     const codes = Object.entries(ERROR_CODES).filter(([, c]) => c.status === status).map(([code]) => code);

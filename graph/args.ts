@@ -5,7 +5,7 @@
  * wallet, the chain) from the room's previous call.
  */
 import { CHAINS, CHAIN_NAMES } from '../chain/chains.js';
-import { canonicalAsset } from '../skills/intel/resolve.js';
+import { canonicalAsset } from '../skills/data/resolve.js';
 import { stem, termParts, type AddressKind, type AddressMention, type PromptFacts } from './facts.js';
 import type { AgentTool, JsonSchemaProperty } from './tools.js';
 

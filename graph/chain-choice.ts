@@ -5,9 +5,9 @@
  * already sent a chain's own native asset home (BNB to bsc).
  */
 import type { ChainName } from '../chain/chains.js';
-import type { SkillContext } from '../skills/context.js';
-import { resolveToken } from '../skills/intel/resolve.js';
-import { loadMarket } from '../skills/market/load.js';
+import type { SkillContext } from '../skills/core/context.js';
+import { resolveToken } from '../skills/data/resolve.js';
+import { loadMarket } from '../skills/data/load.js';
 import { within } from '../lib/time.js';
 import { classifyFields } from './args.js';
 import type { AgentTool } from './tools.js';

@@ -18,7 +18,7 @@ import {
   type Checkpoint, type CheckpointListOptions, type CheckpointMetadata, type CheckpointPendingWrite, type CheckpointTuple,
   type PendingWrite, type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
-import { redactIssued, redactIssuedBytes } from '../skills/issued-secrets.js';
+import { redactIssued, redactIssuedBytes } from '../skills/core/issued-secrets.js';
 import type { Store } from '../store/store.js';
 
 export const KEEP_CHECKPOINTS = 12;

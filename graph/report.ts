@@ -12,10 +12,10 @@
 import { randomUUID } from 'node:crypto';
 import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from '@langchain/core/messages';
 import { Overwrite, type BaseCheckpointSaver } from '@langchain/langgraph';
-import { SibylError } from '../skills/errors.js';
-import { redactIssued } from '../skills/issued-secrets.js';
-import type { ReportRunner, SkillContext } from '../skills/context.js';
-import type { Skill } from '../skills/registry.js';
+import { SibylError } from '../skills/core/errors.js';
+import { redactIssued } from '../skills/core/issued-secrets.js';
+import type { ReportRunner, SkillContext } from '../skills/core/context.js';
+import type { Skill } from '../skills/core/registry.js';
 import type { Store } from '../store/store.js';
 import { bound, writeAnswer, MAX_ANALYSIS_CHARS, type ToolOutcome } from './answer.js';
 import { textOf, type ReportModel } from './planners.js';

@@ -11,9 +11,9 @@ import { tool, type StructuredToolInterface, type ToolRuntime } from '@langchain
 import { ToolMessage } from '@langchain/core/messages';
 import { Command } from '@langchain/langgraph';
 import { z } from 'zod';
-import { SibylError, type ErrorCode } from '../skills/errors.js';
-import type { SkillContext } from '../skills/context.js';
-import type { Registry, Skill } from '../skills/registry.js';
+import { SibylError, type ErrorCode } from '../skills/core/errors.js';
+import type { SkillContext } from '../skills/core/context.js';
+import type { Registry, Skill } from '../skills/core/registry.js';
 import { bound, type ToolOutcome } from './answer.js';
 import { chooseChain } from './chain-choice.js';
 

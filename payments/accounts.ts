@@ -4,7 +4,7 @@
  * here, so the document cannot drift from the routes.
  */
 import { z } from 'zod';
-import { CREDIT_TOP_UP_USD } from '../skills/money.js';
+import { CREDIT_TOP_UP_USD } from '../skills/core/money.js';
 
 /** How long a sign-in nonce and a bearer token live. */
 export const SIGN_IN = { nonceTtlMs: 10 * 60_000, tokenTtlMs: 60 * 60_000 } as const;

@@ -1,6 +1,6 @@
 /** The payments core in process: hook order, and nothing settled for failed or refused work. */
 import { describe, expect, it } from 'vitest';
-import { SibylError } from '../skills/errors.js';
+import { SibylError } from '../skills/core/errors.js';
 import { MemoryStore } from '../store/memory.js';
 import { PaymentsCore, type PaymentHooks, type PaymentMethod } from './core.js';
 import { limitHooks, RateLimiter } from './limits.js';

@@ -10,7 +10,7 @@
  * limits, response-time targets and credit top-ups plug in as hooks; the x402 exact scheme and
  * the forecast quota are payment methods.
  */
-import { toSibylError } from '../skills/error-mapping.js';
+import { toSibylError } from '../skills/core/error-mapping.js';
 import type { PaidOperation } from './operation.js';
 import { PaymentRefused } from './paywall.js';
 import type { Resource } from './terms.js';

@@ -4,7 +4,7 @@
  * once under a reference naming why, through the outbox when there is one (owed to the caller
  * whatever the store does), and settlement has nothing left to move.
  */
-import { toSibylError } from '../skills/error-mapping.js';
+import { toSibylError } from '../skills/core/error-mapping.js';
 import type { PaymentMethod } from './core.js';
 import type { CreditLedger } from './credits.js';
 import type { Outbox } from './outbox.js';

@@ -7,7 +7,7 @@
  * pays for it, so sending it again after a lost answer, or a late run of a queued command, never
  * credits twice. Every movement is written to the account's ledger in the same step as its change.
  */
-import { SibylError } from '../skills/errors.js';
+import { SibylError } from '../skills/core/errors.js';
 import type { Store } from '../store/store.js';
 
 export interface CreditMovement {

@@ -4,8 +4,8 @@
  * Retry-After), and a response-time target that bounds the work (504). Both refuse before any
  * money moves.
  */
-import { SibylError } from '../skills/errors.js';
-import type { CatalogEntry } from '../skills/registry.js';
+import { SibylError } from '../skills/core/errors.js';
+import type { CatalogEntry } from '../skills/core/registry.js';
 import type { Store } from '../store/store.js';
 import type { PaymentHooks } from './core.js';
 

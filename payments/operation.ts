@@ -3,10 +3,10 @@
  * the forecast API): its price, what a 402 describes, its catalogue limits, its admission, its
  * work. The payments core charges it; the surfaces only carry it.
  */
-import type { SkillContext } from '../skills/context.js';
-import { admit } from '../skills/admission.js';
-import { catalogLimits, type PriceList, type Skill } from '../skills/registry.js';
-import type { SibylError } from '../skills/errors.js';
+import type { SkillContext } from '../skills/core/context.js';
+import { admit } from '../skills/core/admission.js';
+import { catalogLimits, type PriceList, type Skill } from '../skills/core/registry.js';
+import type { SibylError } from '../skills/core/errors.js';
 import type { Limits } from './limits.js';
 import type { Receipt } from './paywall.js';
 import type { PaymentHooks } from './core.js';

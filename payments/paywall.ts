@@ -10,7 +10,7 @@ import { getAddress, isAddressEqual, type Address, type Hex } from 'viem';
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { parsePaymentPayload } from '@x402/core/schemas';
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
-import { SibylError } from '../skills/errors.js';
+import { SibylError } from '../skills/core/errors.js';
 import type { Store } from '../store/store.js';
 import type { Facilitator } from './facilitator.js';
 import { Outbox } from './outbox.js';

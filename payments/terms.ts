@@ -7,7 +7,7 @@ import type { Address } from 'viem';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import type { PaymentRequirementsV1 } from '@x402/core/schemas';
 import { CHAINS, PAYMENT_CHAIN } from '../chain/chains.js';
-import { USDC_DECIMALS } from '../skills/money.js';
+import { USDC_DECIMALS } from '../skills/core/money.js';
 
 export const X402_NETWORK = `eip155:${CHAINS[PAYMENT_CHAIN].chainId}` as const;
 export const X402_NETWORK_V1 = PAYMENT_CHAIN;

@@ -7,7 +7,7 @@
  * and the 1 sat/vB floor (the base rate), and the median overpayment.
  */
 import { parseArgs } from 'node:util';
-import { evaluateFees, spreadHeights } from '../skills/intel/bitcoin/mempool-eval.js';
+import { evaluateFees, spreadHeights } from '../skills/bitcoin/mempool/eval.js';
 import { serveEsplora, startEmbeddedBitcoin } from '../world/bitcoin/index.js';
 import { ReferencePaths } from '../world/reference.js';
 

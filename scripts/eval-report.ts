@@ -11,8 +11,8 @@ import { resolve } from 'node:path';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { OfflineChatModel } from '../graph/offline-model.js';
 import { agentTools } from '../graph/tools.js';
-import { createRegistry } from '../skills/index.js';
-import { PLANNED_SKILLS } from '../skills/planned/domains.js';
+import { createRegistry } from '../skills/catalog/index.js';
+import { PLANNED_SKILLS } from '../skills/catalog/planned.js';
 
 /** `expectRefusal`: nothing fits (off-topic, injection only); the planner must refuse, uncharged. */
 interface Case { prompt: string; expectAnyOf: string[]; expectArgs?: Record<string, string>; expectRefusal?: boolean }

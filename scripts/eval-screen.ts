@@ -9,11 +9,11 @@
 import { parseArgs } from 'node:util';
 import { withIndexedWorld } from './indexed-world.js';
 import type { EvmChainName } from '../chain/chains.js';
-import { MIN_LIQUIDITY_USD, investmentIdeas } from '../skills/intel/investment.js';
-import { Market, TRADEABLE_LIQUIDITY_USD } from '../skills/intel/market.js';
-import { PERIODS, type Period } from '../skills/intel/periods.js';
-import { tokenRows } from '../skills/intel/rankings.js';
-import { screenList, screenTokens } from '../skills/intel/screening.js';
+import { MIN_LIQUIDITY_USD, investmentIdeas } from '../skills/investment/engine.js';
+import { Market, TRADEABLE_LIQUIDITY_USD } from '../skills/data/market.js';
+import { PERIODS, type Period } from '../skills/data/periods.js';
+import { tokenRows } from '../skills/data/rankings.js';
+import { screenList, screenTokens } from '../skills/data/screening.js';
 
 const { values } = parseArgs({
   options: {

@@ -9,8 +9,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { demoPrivateKey } from '../chain/accounts.js';
 import { X402_NETWORK } from '../payments/terms.js';
-import { formatUsd } from '../skills/money.js';
-import { createRegistry } from '../skills/index.js';
+import { formatUsd } from '../skills/core/money.js';
+import { createRegistry } from '../skills/catalog/index.js';
 
 async function main() {
   const [path, body = '{}'] = process.argv.slice(2);

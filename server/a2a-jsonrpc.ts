@@ -27,7 +27,7 @@ import { SibylA2AExecutor } from '../agent/a2a-executor.js';
 import { StoreTaskStore } from '../agent/a2a-task-store.js';
 import { A2A_JSONRPC_PATH, buildAgentCard } from '../cards/agent-card.js';
 import type { Store } from '../store/store.js';
-import { toSibylError } from '../skills/error-mapping.js';
+import { toSibylError } from '../skills/core/error-mapping.js';
 import type { PaidRouteDeps } from './paid-routes.js';
 
 const LEGACY = { enabled: true };

@@ -3,17 +3,17 @@
  * `POST /api/a2a/skills/<id>` with `{ "params": { ... } }` runs one, paid with x402 at its
  * catalogue price. The answer is `{ status, skill, response, payment }`.
  */
-import { disabledRefusal } from '../skills/registry.js';
+import { disabledRefusal } from '../skills/core/registry.js';
 import type { Express, Request } from 'express';
 import { z } from 'zod';
 import { A2A_SKILLS_PATH, a2aSkills, buildA2aSkillList } from '../cards/a2a-skills.js';
-import { SibylError } from '../skills/errors.js';
+import { SibylError } from '../skills/core/errors.js';
 import type { Receipt } from '../payments/paywall.js';
 import type { PaidOperation } from '../payments/operation.js';
-import type { Skill } from '../skills/registry.js';
+import type { Skill } from '../skills/core/registry.js';
 import { a2aSkillOperation } from '../agent/a2a-operation.js';
 import { hasBody, servePaid, type PaidRouteDeps } from './paid-routes.js';
-import { parseBody } from '../skills/validation.js';
+import { parseBody } from '../skills/core/validation.js';
 
 const envelope = z.strictObject({ params: z.record(z.string(), z.unknown()).default({}).describe('The skill\'s parameters.') });
 

@@ -11,14 +11,14 @@ import type { Express, Request } from 'express';
 import { z } from 'zod';
 import { parseUnits, type Hex, type PublicClient } from 'viem';
 import { generateSiweNonce, parseSiweMessage, verifySiweMessage } from 'viem/siwe';
-import { SibylError } from '../skills/errors.js';
+import { SibylError } from '../skills/core/errors.js';
 import { CHAINS, PAYMENT_CHAIN } from '../chain/chains.js';
 import { CreditLedger, formatAtomic } from '../payments/credits.js';
 import { topUpOperation } from '../payments/topup.js';
 import { SIGN_IN, signInBody, topUpBody, type creditsAnswer, type nonceAnswer, type signInAnswer } from '../payments/accounts.js';
 import type { Store } from '../store/store.js';
 import { hasBody, servePaid, type PaidRouteDeps } from './paid-routes.js';
-import { parseBody } from '../skills/validation.js';
+import { parseBody } from '../skills/core/validation.js';
 import { MCP_SCOPE } from './oauth/scopes.js';
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';

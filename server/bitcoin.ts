@@ -10,8 +10,8 @@ import { EsploraClient } from '../chain/esplora.js';
 import type { BitcoinEntity, BitcoinSource } from '../chain/bitcoin.js';
 import type { ReferencePaths } from '../world/reference.js';
 import { BitcoinIndexer } from '../indexer/bitcoin/indexer.js';
-import { bitcoinObservers } from '../skills/intel/bitcoin/observers.js';
-import { ExposureObserver } from '../skills/intel/quantum/readiness-observer.js';
+import { bitcoinObservers } from '../skills/bitcoin/observers/observers.js';
+import { ExposureObserver } from '../skills/quantum/readiness/observer.js';
 import { ConfigError, type Config } from './config.js';
 
 export interface BitcoinRuntime {

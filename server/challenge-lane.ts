@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PaidOperation } from '../payments/operation.js';
 import type { Paywall } from '../payments/paywall.js';
 import type { Resource } from '../payments/terms.js';
-import { SibylError } from '../skills/errors.js';
+import { SibylError } from '../skills/core/errors.js';
 import { writeError } from './errors.js';
 import { annotate, limitFacts } from './observability/request-scope.js';
 

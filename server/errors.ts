@@ -2,8 +2,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { SibylError } from '../skills/errors.js';
-import { toSibylError } from '../skills/error-mapping.js';
+import { SibylError } from '../skills/core/errors.js';
+import { toSibylError } from '../skills/core/error-mapping.js';
 
 export function errorHandler(log: (msg: string, err: unknown) => void) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction) => writeError(res, err, log);

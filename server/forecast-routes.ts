@@ -6,15 +6,15 @@
  */
 import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
-import { SibylError } from '../skills/errors.js';
+import { SibylError } from '../skills/core/errors.js';
 import { QuotaRequired, type ForecastAccess } from '../skills/forecast/access.js';
 import { FORECAST_LIMITS } from '../skills/forecast/slots.js';
-import { formatUsd } from '../skills/money.js';
-import { accuracyAnswer, accuracyQuery, FORECAST_API_PATH, forecastAnswer, forecastInferenceSkill, modelsAnswer, quotaState } from '../skills/forecast-inference.js';
+import { formatUsd } from '../skills/core/money.js';
+import { accuracyAnswer, accuracyQuery, FORECAST_API_PATH, forecastAnswer, forecastInferenceSkill, modelsAnswer, quotaState } from '../skills/forecast/inference.js';
 import { skillOperation, type PaidOperation } from '../payments/operation.js';
 import { quotaMethod } from '../payments/quota-method.js';
 import { servePaid, type PaidRouteDeps } from './paid-routes.js';
-import { parseBody } from '../skills/validation.js';
+import { parseBody } from '../skills/core/validation.js';
 
 export interface ForecastRouteDeps extends PaidRouteDeps {
   access?: ForecastAccess | undefined;

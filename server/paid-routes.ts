@@ -4,16 +4,16 @@
  * 402 challenge, or the payments core's charge (verify + reserve → run → settle) answered with
  * the receipt. Failed work releases the reservation and moves no money.
  */
-import { disabledRefusal } from '../skills/registry.js';
+import { disabledRefusal } from '../skills/core/registry.js';
 import type { Express, Request, Response } from 'express';
 import { decodePaymentHeader, PaymentRefused, type Paywall } from '../payments/paywall.js';
-import type { SkillContext } from '../skills/context.js';
-import { httpPaths, type Registry, type Skill } from '../skills/registry.js';
+import type { SkillContext } from '../skills/core/context.js';
+import { httpPaths, type Registry, type Skill } from '../skills/core/registry.js';
 import { skillOperation, type PaidOperation } from '../payments/operation.js';
 import type { X402Payments } from '../payments/x402-method.js';
-import { SibylError } from '../skills/errors.js';
-import { toSibylError } from '../skills/error-mapping.js';
-import { parseBody } from '../skills/validation.js';
+import { SibylError } from '../skills/core/errors.js';
+import { toSibylError } from '../skills/core/error-mapping.js';
+import { parseBody } from '../skills/core/validation.js';
 import { annotate, limitFacts } from './observability/request-scope.js';
 
 export interface PaidRouteDeps {

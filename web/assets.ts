@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import express, { type Express } from 'express';
-import { SibylError } from '../skills/errors.js';
+import { SibylError } from '../skills/core/errors.js';
 
 const CLIENT_DIR = join(import.meta.dirname, 'client');
 /** The entries: web/client/<name>.ts files that are pages' scripts (modules under lib/ are not). */

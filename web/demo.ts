@@ -10,7 +10,7 @@ import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
 import { PAYMENT_CHAIN } from '../chain/chains.js';
 import { notSibylDevnet } from '../chain/genesis-marker.js';
 import type { ChainRuntime } from '../chain/runtime.js';
-import { SibylError } from '../skills/errors.js';
+import { SibylError } from '../skills/core/errors.js';
 import { within } from '../lib/time.js';
 
 export const DEMO_ACCOUNT_PATH = '/api/web/demo-account';

@@ -10,9 +10,9 @@ import type { Address, Hex } from 'viem';
 import { demoAccount } from '../chain/accounts.js';
 import { PAYMENT_CHAIN, CHAINS } from '../chain/chains.js';
 import type { ChainRuntime } from '../chain/runtime.js';
-import { factoryVaults } from '../skills/intel/vaults.js';
-import { FORECAST_API_EXAMPLE_BODY, forecastInferenceSkill } from '../skills/forecast-inference.js';
-import type { Skill } from '../skills/registry.js';
+import { factoryVaults } from '../skills/vaults/engine.js';
+import { FORECAST_API_EXAMPLE_BODY, forecastInferenceSkill } from '../skills/forecast/inference.js';
+import type { Skill } from '../skills/core/registry.js';
 import { TimedMemo } from './memo.js';
 
 /** Rows an example asks for where the skill takes a row count: enough to read, short enough to show. */

@@ -6,10 +6,10 @@
  * never shown: an example is served to everyone, and such a value is returned once, to its buyer.
  */
 import { toolDirectory } from '../cards/mcp-tools.js';
-import { toSibylError } from '../skills/error-mapping.js';
-import { NOT_KEPT } from '../skills/issued-secrets.js';
-import type { SkillContext } from '../skills/context.js';
-import type { Registry, Skill } from '../skills/registry.js';
+import { toSibylError } from '../skills/core/error-mapping.js';
+import { NOT_KEPT } from '../skills/core/issued-secrets.js';
+import type { SkillContext } from '../skills/core/context.js';
+import type { Registry, Skill } from '../skills/core/registry.js';
 import { exampleBody, type Subjects } from './example-body.js';
 import { TimedMemo } from './memo.js';
 

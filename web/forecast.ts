@@ -13,10 +13,10 @@ import { ALWAYS_BULLISH, RANDOM_WALK } from '../skills/forecast/ledger.js';
 import { locateMajor, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS, readPrecomputed, type PrecomputeInterval } from '../skills/forecast/jobs.js';
 import { ACCURACY_TOOL_ROWS, forecastAccuracyTool, PRECOMPUTE_FRESH_MS, priceForecastTool } from '../skills/forecast/tools.js';
 import { FORECAST_LIMITS } from '../skills/forecast/slots.js';
-import { toSibylError } from '../skills/error-mapping.js';
-import type { SkillContext } from '../skills/context.js';
-import type { Registry } from '../skills/registry.js';
-import { parseBody } from '../skills/validation.js';
+import { toSibylError } from '../skills/core/error-mapping.js';
+import type { SkillContext } from '../skills/core/context.js';
+import type { Registry } from '../skills/core/registry.js';
+import { parseBody } from '../skills/core/validation.js';
 import { html, page, PAGE_HEADERS } from './html.js';
 import { TimedMemo } from './memo.js';
 

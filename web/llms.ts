@@ -6,8 +6,8 @@ import { A2A_SKILLS_PATH } from '../cards/a2a-skills.js';
 import { A2A_JSONRPC_PATH, AGENT_CARD_URL_PATH as AGENT_CARD, X402_EXTENSION_URI } from '../cards/agent-card.js';
 import { MCP_PATH } from '../cards/mcp-tools.js';
 import { X402_NETWORK } from '../payments/terms.js';
-import { formatUsd } from '../skills/money.js';
-import type { Registry } from '../skills/registry.js';
+import { formatUsd } from '../skills/core/money.js';
+import type { Registry } from '../skills/core/registry.js';
 import { priceLabel, type Offer, type Way } from './offers.js';
 
 

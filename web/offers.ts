@@ -10,8 +10,8 @@ import { A2A_JSONRPC_PATH } from '../cards/agent-card.js';
 import { MCP_PATH, freeToolSkills, perCallSkills } from '../cards/mcp-tools.js';
 import { priceOptions } from '../cards/openapi.js';
 import { creditTools, type OwnWays, type PaymentRail } from '../cards/catalog.js';
-import { atomicToUsdString, usdToAtomic } from '../skills/money.js';
-import { httpPaths, priceVariants, type Registry, type Skill } from '../skills/registry.js';
+import { atomicToUsdString, usdToAtomic } from '../skills/core/money.js';
+import { httpPaths, priceVariants, type Registry, type Skill } from '../skills/core/registry.js';
 
 export type WayKind = 'http' | 'report' | 'a2a' | 'a2a-jsonrpc' | 'mcp-per-call' | 'mcp-credits' | 'mcp-free' | 'own';
 

@@ -8,16 +8,16 @@
 import type { CreditLedger } from '../../payments/credits.js';
 import { formatAtomic } from '../../payments/credits.js';
 import type { Outbox } from '../../payments/outbox.js';
-import type { SkillContext } from '../../skills/context.js';
-import { admit } from '../../skills/admission.js';
-import { catalogLimits, type Registry } from '../../skills/registry.js';
+import type { SkillContext } from '../../skills/core/context.js';
+import { admit } from '../../skills/core/admission.js';
+import { catalogLimits, type Registry } from '../../skills/core/registry.js';
 import type { X402Payments } from '../../payments/x402-method.js';
 import { creditDebit } from '../../payments/credits-method.js';
-import { toSibylError } from '../../skills/error-mapping.js';
-import { SibylError } from '../../skills/errors.js';
-import { parseBody } from '../../skills/validation.js';
-import { kindOfCall, kindPrice, kindSkill, type PaidTool } from '../../skills/tools/paid-tools.js';
-import type { ToolResult } from '../../skills/free.js';
+import { toSibylError } from '../../skills/core/error-mapping.js';
+import { SibylError } from '../../skills/core/errors.js';
+import { parseBody } from '../../skills/core/validation.js';
+import { kindOfCall, kindPrice, kindSkill, type PaidTool } from '../../skills/catalog/paid-tools.js';
+import type { ToolResult } from '../../skills/core/free.js';
 
 export interface BillingDeps {
   readonly registry: Registry;

@@ -18,7 +18,7 @@
  * JSON-RPC body; this one answers Sibyl's error shape (`403 forbidden_origin`), like the endpoint's 401.
  */
 import type { RequestHandler } from 'express';
-import { SibylError } from '../../skills/errors.js';
+import { SibylError } from '../../skills/core/errors.js';
 import { isLoopback, LOOPBACK_NAMES, loopbackAliases } from '../loopback.js';
 
 /** Listening on every interface: the server is also reached on loopback. */

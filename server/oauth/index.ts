@@ -9,7 +9,7 @@
 import type { Express, Request, Response } from 'express';
 import type Provider from 'oidc-provider';
 import type { Store } from '../../store/store.js';
-import { SibylError } from '../../skills/errors.js';
+import { SibylError } from '../../skills/core/errors.js';
 import type { Accounts } from '../auth.js';
 import { mountInteraction } from './interaction.js';
 import { OAUTH_ROUTES, buildProvider } from './provider.js';

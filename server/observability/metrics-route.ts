@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Express, Request } from 'express';
-import { SibylError } from '../../skills/errors.js';
+import { SibylError } from '../../skills/core/errors.js';
 import type { Config } from '../config.js';
 import type { Metrics } from './metrics.js';
 

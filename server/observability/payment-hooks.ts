@@ -3,8 +3,8 @@
  * line and rate-limit headers) and in the metrics. They observe only; they never refuse.
  */
 import type { PaymentHooks } from '../../payments/core.js';
-import { formatUsd } from '../../skills/money.js';
-import { toSibylError } from '../../skills/error-mapping.js';
+import { formatUsd } from '../../skills/core/money.js';
+import { toSibylError } from '../../skills/core/error-mapping.js';
 import type { Metrics } from './metrics.js';
 import { annotate } from './request-scope.js';
 

@@ -1,7 +1,7 @@
 /** What the scrape-time gauges read: /healthz's view of chains and settlements, and each snapshot's age. */
 import type { ChainRuntime } from '../../chain/runtime.js';
 import type { Paywall } from '../../payments/paywall.js';
-import { SNAPSHOT_JOBS, snapshotStoreKey } from '../../skills/snapshots.js';
+import { SNAPSHOT_JOBS, snapshotStoreKey } from '../../skills/catalog/snapshots.js';
 import type { BitcoinSource } from '../../chain/bitcoin.js';
 import type { Store } from '../../store/store.js';
 import { health } from '../health.js';

@@ -1,18 +1,18 @@
 /** Solana-only launchpad operations over the curve feed (spec 4.2: curve-launches, curve-volume, curve-graduation). */
 import { z } from 'zod';
-import { curveActivity, curveProvenance } from '../intel/curve.js';
-import { GRADUATION_PACE_SECONDS, GRADUATION_RANKING, graduationWatch } from '../intel/curve-graduation.js';
-import { round } from '../intel/market.js';
-import { PERIODS } from '../intel/periods.js';
-import { limitParam, onlyChainParam, periodParam } from '../params.js';
-import { coverage, intString, isoTime } from '../outputs.js';
-import { PERIOD_NAMES } from '../intel/periods.js';
-import { defineSkill } from '../registry.js';
+import { curveActivity, curveProvenance } from './engine.js';
+import { GRADUATION_PACE_SECONDS, GRADUATION_RANKING, graduationWatch } from './graduation.js';
+import { round } from '../data/market.js';
+import { PERIODS } from '../data/periods.js';
+import { limitParam, onlyChainParam, periodParam } from '../core/params.js';
+import { coverage, intString, isoTime } from '../core/outputs.js';
+import { PERIOD_NAMES } from '../data/periods.js';
+import { defineSkill } from '../core/registry.js';
 import { curveFeed } from './feed.js';
 
 const LAUNCH_SORTS = ['volume', 'time', 'progress'] as const;
 
-/** intel/curve.ts `curveProvenance`: the Solana launchpad feed's provenance. */
+/** curve/engine.ts `curveProvenance`: the Solana launchpad feed's provenance. */
 const curveHead = {
   source: z.string(),
   chain: z.string().describe('solana.'),
@@ -23,7 +23,7 @@ const curveHead = {
   solUsd: z.object({ usd: z.number().nullable(), source: z.string() }).describe('SOL/USD at the head, and where it came from.'),
   methodology: z.string(),
 };
-/** intel/curve.ts `TokenActivity`: a curve token and its trading over the window. */
+/** curve/engine.ts `TokenActivity`: a curve token and its trading over the window. */
 const curveToken = z.object({
   mint: z.string(), symbol: z.string().nullable(), name: z.string().nullable(), creator: z.string().nullable(), launchedAt: isoTime.nullable(),
   trades: z.number().int(), buys: z.number().int(), sells: z.number().int(), traders: z.number().int(),

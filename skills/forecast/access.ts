@@ -16,7 +16,7 @@
  * cheaper chart forecast beside it.
  */
 import { erc20Abi, formatUnits, getAddress, isAddress, isHex, keccak256, verifyMessage, type Address, type Hex, type PublicClient } from 'viem';
-import { SibylError } from '../errors.js';
+import { SibylError } from '../core/errors.js';
 import type { Store } from '../../store/store.js';
 
 /** Tiers by service-token balance, dearest first; quotas are forecasts per UTC day. */

@@ -11,7 +11,7 @@
  * the forecast worker threads after start-up, never in front of it.
  */
 import { randomUUID } from 'node:crypto';
-import type { SkillContext } from '../context.js';
+import type { SkillContext } from '../core/context.js';
 import { ledgerCalls, type SeriesPoint } from './chart.js';
 import { locateMajor, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS } from './majors.js';
 import { durationLabel, type AccuracyLedger, type ForecastEvent } from './ledger.js';

@@ -12,7 +12,7 @@ import { percent } from './precision.js';
 import { direction, NEUTRAL_BAND_PCT, SIGNAL_MULTIPLE } from './signal.js';
 import { ALWAYS_BULLISH, durationLabel, withBaselines, type AccuracyLedger, type ForecastCall, type Origin } from './ledger.js';
 import type { ForecastAnswer, ForecastService } from './service.js';
-import { SibylError } from '../errors.js';
+import { SibylError } from '../core/errors.js';
 
 export interface SeriesPoint {
   readonly time: string;

@@ -6,8 +6,8 @@
  */
 import type { ChainName } from '../../chain/chains.js';
 import { indexedToHead } from '../../indexer/reader.js';
-import { loadMarket } from '../market/load.js';
-import type { SkillContext } from '../context.js';
+import { loadMarket } from '../data/load.js';
+import type { SkillContext } from '../core/context.js';
 import { backfillLedger } from './backfill.js';
 import { forecastSeries } from './chart.js';
 import type { AccuracyLedger } from './ledger.js';

@@ -1,8 +1,8 @@
 /** The majors the background jobs forecast, their horizons, and where each is priced best. */
 import type { ChainName } from '../../chain/chains.js';
-import { resolveToken } from '../intel/resolve.js';
-import { loadMarket } from '../market/load.js';
-import type { SkillContext } from '../context.js';
+import { resolveToken } from '../data/resolve.js';
+import { loadMarket } from '../data/load.js';
+import type { SkillContext } from '../core/context.js';
 
 export const PRECOMPUTE_ASSETS = ['BTC', 'ETH', 'SOL', 'BNB'] as const;
 /** Each horizon is cut into candles small enough for 16+ of them in two weeks, so a short history still forecasts. */

@@ -4,7 +4,7 @@
  * parallel, assembles the record and, with `FORECAST_SIGNING_KEY`, attests it.
  */
 import { keccak256, toHex, type Address, type Hex } from 'viem';
-import { SibylError } from '../errors.js';
+import { SibylError } from '../core/errors.js';
 import { httpBackend } from './backends/http.js';
 import { BackendFailed, type ModelBackend } from './backends/types.js';
 import { ForecastWorkers } from './backends/worker-pool.js';

@@ -1,9 +1,9 @@
 /** The free forecast tools: the majors' precomputed direction (get_price_forecast) and the accuracy ledger (get_forecast_accuracy). */
 import { z } from 'zod';
-import { defineFreeTool, disabledResult, envelope, freeOutput, list } from '../free.js';
+import { defineFreeTool, disabledResult, envelope, freeOutput, list } from '../core/free.js';
 import { ACCURACY_ROW_LIMIT } from './ledger.js';
 import { PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS, snapshotKey } from './jobs.js';
-import { rowsParam } from '../params.js';
+import { rowsParam } from '../core/params.js';
 
 /** Spec 4.7: get_forecast_accuracy rows 1-50, default 10 (the HTTP leaderboard keeps its own default). */
 export const ACCURACY_TOOL_ROWS = { min: ACCURACY_ROW_LIMIT.min, max: ACCURACY_ROW_LIMIT.max, default: 10 } as const;

@@ -1,16 +1,16 @@
 /** The base launchpad (`creator` venue): recent launches and launchpad volume. */
 import { z } from 'zod';
-import { LAUNCHPAD_METHODOLOGY, launches, type Launch } from '../intel/launchpad.js';
-import { describeCoverage } from '../intel/coverage.js';
-import { indexProvenance } from '../intel/provenance.js';
-import { SCREEN_RULES, SCREEN_VERSION, screenList } from '../intel/screening.js';
-import { limitParam, onlyChainParam, periodParam } from '../params.js';
-import { address, coverage, isoTime, provenanceShape, rowScreenShape, screenSummary, usdOrNull } from '../outputs.js';
-import { PERIOD_NAMES } from '../intel/periods.js';
-import { defineSkill } from '../registry.js';
-import { admitMarket } from '../admission.js';
-import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
-import type { SkillContext } from '../context.js';
+import { LAUNCHPAD_METHODOLOGY, launches, type Launch } from './engine.js';
+import { describeCoverage } from '../data/coverage.js';
+import { indexProvenance } from '../data/provenance.js';
+import { SCREEN_RULES, SCREEN_VERSION, screenList } from '../data/screening.js';
+import { limitParam, onlyChainParam, periodParam } from '../core/params.js';
+import { address, coverage, isoTime, provenanceShape, rowScreenShape, screenSummary, usdOrNull } from '../core/outputs.js';
+import { PERIOD_NAMES } from '../data/periods.js';
+import { defineSkill } from '../core/registry.js';
+import { admitMarket } from '../core/admission.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../data/load.js';
+import type { SkillContext } from '../core/context.js';
 
 /** Spec 4.2: limit 1-25 (default 15), timeperiod without 14d (default 24h), base only. */
 export const creatorInput = z.strictObject({
@@ -19,7 +19,7 @@ export const creatorInput = z.strictObject({
   timeperiod: periodParam('24h', ['1h', '4h', '12h', '24h', '7d', '30d']),
 });
 
-/** intel/launchpad.ts `Launch` as listed, with the screen's verdict. */
+/** launchpad/engine.ts `Launch` as listed, with the screen's verdict. */
 const launchRow = z.object({
   token: address, venue: address, creator: address, name: z.string(), symbol: z.string(),
   launchedBlock: z.number().int(), launchedAt: isoTime, launchTx: z.string(),

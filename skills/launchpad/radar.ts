@@ -1,8 +1,8 @@
 /** The free launchpad radar (get_launchpad_radar), read from its snapshot. */
 import { z } from 'zod';
-import { defineFreeTool, freeOutput, fromSnapshot, list } from '../free.js';
-import { NARROW_ROWS, rowsParam } from '../params.js';
-import { SNAPSHOT_JOBS } from '../snapshots.js';
+import { defineFreeTool, freeOutput, fromSnapshot, list } from '../core/free.js';
+import { NARROW_ROWS, rowsParam } from '../core/params.js';
+import { SNAPSHOT_JOBS } from '../catalog/snapshots.js';
 
 export const launchpadRadarTool = defineFreeTool({
   id: 'launchpad-radar', toolName: 'get_launchpad_radar', title: 'Launchpad radar',

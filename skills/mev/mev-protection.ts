@@ -1,19 +1,19 @@
 /** How to send one swap without being sandwiched: its price impact, the pool's recent sandwiches, and the settings that protect it. */
 import { z } from 'zod';
 import { formatUnits, parseUnits } from 'viem';
-import { out, sides } from '../intel/arbitrage.js';
-import { MARKET_METHODOLOGY, round } from '../intel/market.js';
-import { SANDWICH_METHODOLOGY, detectSandwiches } from '../intel/mev.js';
-import { indexProvenance } from '../intel/provenance.js';
-import { resolveToken } from '../intel/resolve.js';
-import { SCREEN_VERSION, screenTokens, type TokenScreen } from '../intel/screening.js';
-import { SibylError } from '../errors.js';
-import { FIVE_CHAINS, chainParam, tokenParam } from '../params.js';
-import { address, provenanceShape, screenSummary } from '../outputs.js';
-import { defineSkill } from '../registry.js';
-import { admitToken } from '../admission.js';
-import { loadMarket } from '../market/load.js';
-import { pct, usd } from '../summary.js';
+import { out, sides } from '../arbitrage/engine.js';
+import { MARKET_METHODOLOGY, round } from '../data/market.js';
+import { SANDWICH_METHODOLOGY, detectSandwiches } from './engine.js';
+import { indexProvenance } from '../data/provenance.js';
+import { resolveToken } from '../data/resolve.js';
+import { SCREEN_VERSION, screenTokens, type TokenScreen } from '../data/screening.js';
+import { SibylError } from '../core/errors.js';
+import { FIVE_CHAINS, chainParam, tokenParam } from '../core/params.js';
+import { address, provenanceShape, screenSummary } from '../core/outputs.js';
+import { defineSkill } from '../core/registry.js';
+import { admitToken } from '../core/admission.js';
+import { loadMarket } from '../data/load.js';
+import { pct, usd } from '../core/summary.js';
 
 const LOOKBACK_SECONDS = 86_400;
 const SLIPPAGE_BUFFER_PCT = 0.3;

@@ -1,14 +1,14 @@
-import { SANDWICH_METHODOLOGY, detectSandwiches } from '../intel/mev.js';
-import { round } from '../intel/market.js';
-import { describeCoverage } from '../intel/coverage.js';
-import { indexProvenance } from '../intel/provenance.js';
-import { chainListInput } from '../params.js';
+import { SANDWICH_METHODOLOGY, detectSandwiches } from './engine.js';
+import { round } from '../data/market.js';
+import { describeCoverage } from '../data/coverage.js';
+import { indexProvenance } from '../data/provenance.js';
+import { chainListInput } from '../core/params.js';
 import { z } from 'zod';
-import { address, periodAnswerShape } from '../outputs.js';
-import { defineSkill } from '../registry.js';
-import { usd } from '../summary.js';
-import { admitMarket } from '../admission.js';
-import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
+import { address, periodAnswerShape } from '../core/outputs.js';
+import { defineSkill } from '../core/registry.js';
+import { usd } from '../core/summary.js';
+import { admitMarket } from '../core/admission.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../data/load.js';
 
 export const mevDetectionSkill = defineSkill({
   id: 'mev-detection',

@@ -1,14 +1,14 @@
 /** A contract read from its bytecode: the quick review, and the full audit that adds opcodes and, for a token, a live trade simulation. */
 import { z } from 'zod';
 import type { Address } from 'viem';
-import { provenance } from '../intel/provenance.js';
-import { REVIEW_METHODOLOGY, reviewContract } from '../intel/security/review.js';
-import { SECURITY_METHODOLOGY, scanToken } from '../intel/security/scan.js';
-import { EVM_CHAINS, chainParam, evmAddressParam } from '../params.js';
-import { address, ownerPowers, provenanceShape, securityScanShape } from '../outputs.js';
-import { defineSkill } from '../registry.js';
-import { admitChain } from '../admission.js';
-import { loadMarket } from '../market/load.js';
+import { provenance } from '../data/provenance.js';
+import { REVIEW_METHODOLOGY, reviewContract } from './review.js';
+import { SECURITY_METHODOLOGY, scanToken } from './scan.js';
+import { EVM_CHAINS, chainParam, evmAddressParam } from '../core/params.js';
+import { address, ownerPowers, provenanceShape, securityScanShape } from '../core/outputs.js';
+import { defineSkill } from '../core/registry.js';
+import { admitChain } from '../core/admission.js';
+import { loadMarket } from '../data/load.js';
 
 const input = z.strictObject({ address: evmAddressParam('Contract address (0x + 40 hex).'), chain: chainParam('base', EVM_CHAINS) });
 const review = z.object({

@@ -1,12 +1,12 @@
-import { indexProvenance } from '../intel/provenance.js';
-import { resolveToken } from '../intel/resolve.js';
-import { SECURITY_METHODOLOGY, scanToken } from '../intel/security/scan.js';
-import { tokenOnChainInput } from '../params.js';
+import { indexProvenance } from '../data/provenance.js';
+import { resolveToken } from '../data/resolve.js';
+import { SECURITY_METHODOLOGY, scanToken } from './scan.js';
+import { tokenOnChainInput } from '../core/params.js';
 import { z } from 'zod';
-import { provenanceShape, securityScanShape, tokenRef } from '../outputs.js';
-import { defineSkill } from '../registry.js';
-import { admitToken } from '../admission.js';
-import { loadMarket } from '../market/load.js';
+import { provenanceShape, securityScanShape, tokenRef } from '../core/outputs.js';
+import { defineSkill } from '../core/registry.js';
+import { admitToken } from '../core/admission.js';
+import { loadMarket } from '../data/load.js';
 
 export const rugPullScannerSkill = defineSkill({
   id: 'security-scan',

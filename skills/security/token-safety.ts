@@ -1,9 +1,9 @@
 /** The free token-safety check (check_token_safety): a token's row of the cached scan of every indexed token. */
 import { z } from 'zod';
 import { DEX_CHAIN_NAMES } from '../../chain/chains.js';
-import { defineFreeTool, freeOutput, fromSnapshot } from '../free.js';
-import { evmAddressParam } from '../params.js';
-import { SNAPSHOT_JOBS } from '../snapshots.js';
+import { defineFreeTool, freeOutput, fromSnapshot } from '../core/free.js';
+import { evmAddressParam } from '../core/params.js';
+import { SNAPSHOT_JOBS } from '../catalog/snapshots.js';
 
 const chain = z.enum(DEX_CHAIN_NAMES);
 

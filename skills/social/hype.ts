@@ -1,10 +1,10 @@
 /** The free social-hype tool (get_social_hype, BSC), read from its snapshot and filtered by the tokens' sentiment. */
 import { z } from 'zod';
-import { defineFreeTool, disabledResult, freeOutput, fromSnapshot, list } from '../free.js';
-import { NO_SOCIAL_FEED, SOCIAL_WINDOW_SECONDS } from '../intel/social-hype.js';
-import { SOCIAL_HYPE_FORMULA } from '../intel/social.js';
-import { NARROW_ROWS, rowsParam } from '../params.js';
-import { SNAPSHOT_JOBS } from '../snapshots.js';
+import { defineFreeTool, disabledResult, freeOutput, fromSnapshot, list } from '../core/free.js';
+import { NO_SOCIAL_FEED, SOCIAL_WINDOW_SECONDS } from './hype-snapshot.js';
+import { SOCIAL_HYPE_FORMULA } from './engine.js';
+import { NARROW_ROWS, rowsParam } from '../core/params.js';
+import { SNAPSHOT_JOBS } from '../catalog/snapshots.js';
 
 export const SOCIAL_SENTIMENTS = ['All', 'Positive', 'Negative', 'Neutral'] as const;
 

@@ -2,15 +2,15 @@
 import { z } from 'zod';
 import type { Hash } from 'viem';
 import { EVM_CHAIN_NAMES, type ChainName } from '../../chain/chains.js';
-import { provenance } from '../intel/provenance.js';
-import { DEBUGGER_METHODOLOGY, FLOW_METHODOLOGY, debugTransaction, findTransaction, traceFunds } from '../intel/transactions.js';
-import type { SkillContext } from '../context.js';
-import { EVM_CHAINS } from '../params.js';
-import { address, intString, isoTime, provenanceShape } from '../outputs.js';
-import { defineSkill } from '../registry.js';
-import { admitChain } from '../admission.js';
-import { usd } from '../summary.js';
-import { loadMarket } from '../market/load.js';
+import { provenance } from '../data/provenance.js';
+import { DEBUGGER_METHODOLOGY, FLOW_METHODOLOGY, debugTransaction, findTransaction, traceFunds } from './engine.js';
+import type { SkillContext } from '../core/context.js';
+import { EVM_CHAINS } from '../core/params.js';
+import { address, intString, isoTime, provenanceShape } from '../core/outputs.js';
+import { defineSkill } from '../core/registry.js';
+import { admitChain } from '../core/admission.js';
+import { usd } from '../core/summary.js';
+import { loadMarket } from '../data/load.js';
 
 const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex characters').transform((h) => h.toLowerCase() as Hash).describe('Transaction hash (0x + 64 hex).');
 const chain = z.enum(EVM_CHAINS).optional().describe(`Chain: one of ${EVM_CHAIN_NAMES.join(', ')}; every connected chain is searched when absent.`);

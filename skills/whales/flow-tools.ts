@@ -1,9 +1,9 @@
 /** The free flow tools: smart-money flow, whale prints and the BSC smart-money inflow, read from their snapshots. */
 import { z } from 'zod';
-import { defineFreeTool, freeOutput, fromSnapshot, list, record } from '../free.js';
-import { WHALE_PRINTS } from '../intel/whale-prints.js';
-import { FREE_ROWS, NARROW_ROWS, rowsParam } from '../params.js';
-import { SNAPSHOT_JOBS } from '../snapshots.js';
+import { defineFreeTool, freeOutput, fromSnapshot, list, record } from '../core/free.js';
+import { WHALE_PRINTS } from './prints.js';
+import { FREE_ROWS, NARROW_ROWS, rowsParam } from '../core/params.js';
+import { SNAPSHOT_JOBS } from '../catalog/snapshots.js';
 
 export const smartMoneyFlowTool = defineFreeTool({
   id: 'smart-money-flow', toolName: 'get_smart_money_flow', title: 'Smart-money flow',

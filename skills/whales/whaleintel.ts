@@ -1,16 +1,16 @@
-import { WHALE_METHODOLOGY, WHALE_MIN_USD, whaleActivity, whaleWallets } from '../intel/flows.js';
-import { round } from '../intel/market.js';
-import { usd } from '../summary.js';
-import { treasuryWallets } from '../intel/security/deployer.js';
-import { describeCoverage } from '../intel/coverage.js';
-import { indexProvenance } from '../intel/provenance.js';
-import { chainListForTokenInput } from '../params.js';
-import { resolveToken } from '../intel/resolve.js';
+import { WHALE_METHODOLOGY, WHALE_MIN_USD, whaleActivity, whaleWallets } from './flows.js';
+import { round } from '../data/market.js';
+import { usd } from '../core/summary.js';
+import { treasuryWallets } from '../security/deployer.js';
+import { describeCoverage } from '../data/coverage.js';
+import { indexProvenance } from '../data/provenance.js';
+import { chainListForTokenInput } from '../core/params.js';
+import { resolveToken } from '../data/resolve.js';
 import { z } from 'zod';
-import { address, isoTime, periodAnswerShape } from '../outputs.js';
-import { defineSkill } from '../registry.js';
-import { admitMarket, admitToken } from '../admission.js';
-import { loadMarket, periodCoverage, periodStartBlock } from '../market/load.js';
+import { address, isoTime, periodAnswerShape } from '../core/outputs.js';
+import { defineSkill } from '../core/registry.js';
+import { admitMarket, admitToken } from '../core/admission.js';
+import { loadMarket, periodCoverage, periodStartBlock } from '../data/load.js';
 
 export const whaleIntelSkill = defineSkill({
   id: 'whale-tracking',

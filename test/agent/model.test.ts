@@ -6,7 +6,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import { plannerModel, readinessWarning } from '../../agent/model.js';
 import { OfflineChatModel } from '../../graph/offline-model.js';
 import { agentTools } from '../../graph/tools.js';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 
 const KEY = 'sk-probe-0123456789';
 const tools = agentTools(createRegistry());

@@ -5,7 +5,7 @@ import { classifyFields, fillArgs } from '../../graph/args.js';
 import type { AgentTool } from '../../graph/tools.js';
 import { OfflinePlanner } from '../../graph/offline-planner.js';
 import { agentTools } from '../../graph/tools.js';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 
 const planner = new OfflinePlanner(agentTools(createRegistry()));
 const first = (prompt: string, previous?: Parameters<OfflinePlanner['plan']>[1]) => {

@@ -16,9 +16,9 @@ import { compileReportGraph } from '../../graph/report-graph.js';
 import { MAX_CALLS_PER_ROUND, ReportAgent } from '../../graph/report.js';
 import { StoreCheckpointSaver } from '../../graph/checkpointer.js';
 import { agentTools, skillTools } from '../../graph/tools.js';
-import { SibylError } from '../../skills/errors.js';
-import type { SkillContext } from '../../skills/context.js';
-import { defineSkill, Registry } from '../../skills/registry.js';
+import { SibylError } from '../../skills/core/errors.js';
+import type { SkillContext } from '../../skills/core/context.js';
+import { defineSkill, Registry } from '../../skills/core/registry.js';
 import { MemoryStore } from '../../store/memory.js';
 
 const SECRET = 'sk-test-0123456789';

@@ -22,7 +22,7 @@ import { startDevnet } from '../../chain/devnet.js';
 import { loadConfig } from '../../server/config.js';
 import { X402_NETWORK } from '../../payments/terms.js';
 import { startSibyl } from '../../server/service.js';
-import { defineSkill } from '../../skills/registry.js';
+import { defineSkill } from '../../skills/core/registry.js';
 import { ANCHOR_PATHS, ANCHOR_PRICE } from './anchor.js';
 import { stockFacilitator } from './stock-facilitator.js';
 

@@ -18,8 +18,8 @@ import type { InProcessMethod } from '../../skills/forecast/models/index.js';
 import type { ModelForecast } from '../../skills/forecast/models/types.js';
 import { CONSENSUS_PAIR, MODEL_SLOTS } from '../../skills/forecast/slots.js';
 import { ForecastService } from '../../skills/forecast/service.js';
-import { resolveToken } from '../../skills/intel/resolve.js';
-import { loadMarket } from '../../skills/market/load.js';
+import { resolveToken } from '../../skills/data/resolve.js';
+import { loadMarket } from '../../skills/data/load.js';
 import { indexedBenchWorld } from './world.js';
 
 const HORIZONS = [1, 5, 20];

@@ -29,7 +29,7 @@ import { decodePaymentHeader, Paywall } from '../../payments/paywall.js';
 import { SettlementLedger } from '../../payments/settlements.js';
 import { X402_NETWORK } from '../../payments/terms.js';
 import { startSibyl } from '../../server/service.js';
-import { defineSkill } from '../../skills/registry.js';
+import { defineSkill } from '../../skills/core/registry.js';
 import { MemoryStore } from '../../store/memory.js';
 import { stockFacilitator } from './stock-facilitator.js';
 

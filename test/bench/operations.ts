@@ -7,8 +7,8 @@
  */
 import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from '../../world/curve/embedded.js';
 import { demoAccount } from '../../chain/accounts.js';
-import { ALL_SKILLS } from '../../skills/index.js';
-import type { SkillContext } from '../../skills/context.js';
+import { ALL_SKILLS } from '../../skills/catalog/index.js';
+import type { SkillContext } from '../../skills/core/context.js';
 import { indexedBenchWorld } from './world.js';
 
 /** A body each operation accepts on base (or its only chain); defaults fill the rest. */

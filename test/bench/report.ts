@@ -13,8 +13,8 @@ import { StoreCheckpointSaver } from '../../graph/checkpointer.js';
 import { agentTools } from '../../graph/tools.js';
 import { AccuracyLedger } from '../../skills/forecast/ledger.js';
 import { ForecastService } from '../../skills/forecast/service.js';
-import { createRegistry } from '../../skills/index.js';
-import type { SkillContext } from '../../skills/context.js';
+import { createRegistry } from '../../skills/catalog/index.js';
+import type { SkillContext } from '../../skills/core/context.js';
 import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from '../../world/curve/embedded.js';
 import { indexedBenchWorld } from './world.js';
 

@@ -12,7 +12,7 @@ import { GENESIS } from '../../chain/genesis.js';
 import { startDevnet, type Devnet } from '../../chain/devnet.js';
 import { viemChain } from '../../chain/runtime.js';
 import type { Esplora } from '../../chain/esplora.js';
-import { bitcoinBridgeComparisonSkill } from '../../skills/bitcoin/bridges.js';
+import { bitcoinBridgeComparisonSkill } from '../../skills/bitcoin/bridges/bridges.js';
 import type { BitcoinSource } from '../../chain/bitcoin.js';
 import { startWorld, worldGenesisTimestamp, type RunningWorld } from '../../world/index.js';
 import { json, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';

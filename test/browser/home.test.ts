@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { parseAbi, parseEventLogs, type Address, type Hex } from 'viem';
 import { demoAccount } from '../../chain/accounts.js';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { injectWallet, launchBrowser, saveScreenshot, trackCspViolations } from '../helpers/browser.js';
 import { baseClient, fundedPayer, USDC, useTestSibyl } from '../helpers/sibyl.js';
 

@@ -1,6 +1,6 @@
 /** A2A skills over HTTP: the list, and a paid call with the `{ params }` envelope at the skill's catalogue price. */
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { json, postJson, useTestSibyl, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 

@@ -15,7 +15,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { X402_EXTENSION_URI } from '../../cards/agent-card.js';
 import { X402_META } from '../../agent/a2a-executor.js';
 import { X402_NETWORK } from '../../payments/terms.js';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { fundedPayer, json, usdcBalance, useTestSibyl } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 

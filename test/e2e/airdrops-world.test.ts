@@ -13,7 +13,7 @@ import { demoAccount } from '../../chain/accounts.js';
 import { EMBEDDED_AIRDROP_FACTORY } from '../../chain/chains.js';
 import { AirdropTree } from '../../chain/merkle-airdrop.js';
 import { viemChain } from '../../chain/runtime.js';
-import { loadMarket } from '../../skills/market/load.js';
+import { loadMarket } from '../../skills/data/load.js';
 import { json, postJson, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { creditedMcpClient } from '../helpers/mcp-credits.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, encodeFunctionData, http, parseAbi, parseEther, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { viemChain } from '../../chain/runtime.js';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { USDC, freshAddress, json, mintUsdc, rpc, untilIndexed, walletPoster } from '../helpers/sibyl.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';

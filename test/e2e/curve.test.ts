@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { base58 } from '@scure/base';
 import { base58Encode, defaultCurveGenesis, EmbeddedCurveVenue, EMBEDDED_VENUE } from '../../world/curve/embedded.js';
 import type { CurveFeed, CurvePoolTrade, CurveTrade } from '../../world/curve/feed.js';
-import { curveActivity } from '../../skills/intel/curve.js';
+import { curveActivity } from '../../skills/curve/engine.js';
 import { ReferencePaths } from '../../world/reference.js';
 import { json, paidPoster, postJson, useTestSibyl } from '../helpers/sibyl.js';
 

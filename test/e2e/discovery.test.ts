@@ -1,9 +1,9 @@
 /** Published documents agree with what the server really charges and accepts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRegistry } from '../../skills/index.js';
-import { httpPaths } from '../../skills/registry.js';
-import { formatUsd } from '../../skills/money.js';
+import { createRegistry } from '../../skills/catalog/index.js';
+import { httpPaths } from '../../skills/core/registry.js';
+import { formatUsd } from '../../skills/core/money.js';
 import { postJson, useTestSibyl, json } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 import { createWalletClient, erc20Abi, http, parseAbi, parseAbiItem, type Address } from 'viem';

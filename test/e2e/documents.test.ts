@@ -4,7 +4,7 @@
  * also checked against what the server charges in its own test: discovery, a2a, mcp-paid.)
  */
 import { describe, expect, it } from 'vitest';
-import { PAID_TOOLS } from '../../skills/tools/paid-tools.js';
+import { PAID_TOOLS } from '../../skills/catalog/paid-tools.js';
 import { json, useTestSibyl } from '../helpers/sibyl.js';
 
 describe('published documents agree with each other', () => {

@@ -12,7 +12,7 @@ import { createWalletClient, encodeFunctionData, erc20Abi, erc4626Abi, formatUni
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SibylPrincipalToken, SibylV2Router, SibylYieldToken } from '../../chain/artifacts/index.js';
 import { viemChain } from '../../chain/runtime.js';
-import { fixedYieldSkill } from '../../skills/defi/fixed-yield.js';
+import { fixedYieldSkill } from '../../skills/fixed-yield/fixed-yield.js';
 import { freshAddress, json, mintUsdc, postJson, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { creditedMcpClient } from '../helpers/mcp-credits.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccuracyLedger, RANDOM_WALK, withBaselines } from '../../skills/forecast/ledger.js';
 import { precomputeMajors, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS, scoreDue, snapshotKey } from '../../skills/forecast/jobs.js';
 import { volatilityForecast } from '../../skills/forecast/models/volatility.js';
-import { loadMarket } from '../../skills/market/load.js';
+import { loadMarket } from '../../skills/data/load.js';
 import { json } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 import { fundedPayer, payingFetch, usdcBalance } from '../helpers/sibyl.js';

@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { verifyMessage, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { accessMessage, ACCESS_TIERS, bodyHash, SIGNATURE_WINDOW_SECONDS } from '../../skills/forecast/access.js';
-import { forecastInferenceSkill } from '../../skills/forecast-inference.js';
+import { forecastInferenceSkill } from '../../skills/forecast/inference.js';
 import { canonicalJson } from '../../skills/forecast/engine.js';
 import { FORECAST_LIMITS } from '../../skills/forecast/slots.js';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { fundedPayer, giveServiceTokens, json, payingFetch, postJson, usdcBalance, useTestSibyl } from '../helpers/sibyl.js';
 
 const signingKey = generatePrivateKey();

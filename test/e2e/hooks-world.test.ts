@@ -10,7 +10,7 @@
 import { erc20Abi, formatUnits, getAddress, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V4_POOL_MANAGERS } from '../../chain/chains.js';
-import { SWAP_EVENT } from '../../skills/intel/hooks.js';
+import { SWAP_EVENT } from '../../skills/hooks/engine.js';
 import { json, postJson, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { creditedMcpClient } from '../helpers/mcp-credits.js';

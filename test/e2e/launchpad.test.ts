@@ -10,7 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { CHAINS } from '../../chain/chains.js';
 import { BondingCurveLaunchpad, DemoToken, SibylV2Factory, SibylV2Pair, SibylV2Router, WrappedNative } from '../../chain/artifacts/index.js';
 import { viemChain } from '../../chain/runtime.js';
-import { launchpadRadar } from '../../skills/intel/launchpad-radar.js';
+import { launchpadRadar } from '../../skills/launchpad/radar-snapshot.js';
 import type { WorldLabels } from '../../world/labels.js';
 import { json, rpc, untilIndexed } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';

@@ -12,8 +12,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { freeToolSkills } from '../../cards/mcp-tools.js';
-import { PAID_TOOLS } from '../../skills/tools/paid-tools.js';
-import { createRegistry } from '../../skills/index.js';
+import { PAID_TOOLS } from '../../skills/catalog/paid-tools.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { freshAddress, fundedPayer, json, payingFetch, postJson, useTestSibyl } from '../helpers/sibyl.js';
 import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { freeToolSkills } from '../../cards/mcp-tools.js';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { freshAddress, json } from '../helpers/sibyl.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 

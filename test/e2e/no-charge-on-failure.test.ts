@@ -1,7 +1,7 @@
 /** Failed work moves no money: a failing handler and an unindexed chain both leave the payer whole. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineSkill } from '../../skills/registry.js';
+import { defineSkill } from '../../skills/core/registry.js';
 import { fundedPayer, postJson, useTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
 

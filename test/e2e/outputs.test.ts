@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAINS } from '../../chain/chains.js';
 import { toolDirectory } from '../../cards/mcp-tools.js';
-import { FORECAST_API_EXAMPLE_BODY } from '../../skills/forecast-inference.js';
+import { FORECAST_API_EXAMPLE_BODY } from '../../skills/forecast/inference.js';
 import { precomputeMajors } from '../../skills/forecast/jobs.js';
-import { createRegistry } from '../../skills/index.js';
-import { SibylError } from '../../skills/errors.js';
-import { assertAnswer } from '../../skills/output-check.js';
-import type { Skill } from '../../skills/registry.js';
+import { createRegistry } from '../../skills/catalog/index.js';
+import { SibylError } from '../../skills/core/errors.js';
+import { assertAnswer } from '../../skills/core/output-check.js';
+import type { Skill } from '../../skills/core/registry.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 import { startTestBitcoin, type TestBitcoin } from '../helpers/bitcoin.js';
 import { startQrngStub, type QrngStub } from '../helpers/qrng-stub.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentTools } from '../../graph/tools.js';
 import { MAX_CALLS_PER_ROUND } from '../../graph/report.js';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { json, postJson, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
 import { SPEC_PATH_PRICE } from '../helpers/spec-prices.js';
 

@@ -14,7 +14,7 @@ import { CHAINS } from '../../chain/chains.js';
 import { viemChain } from '../../chain/runtime.js';
 import { json, postJson, usdcBalance, walletPoster } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const REPORT = '/x402/svc/report';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 import { freshAddress, json, postJson, usdcBalance, walletPoster } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';

@@ -12,7 +12,7 @@ import { createWalletClient, encodeFunctionData, http, parseAbi, parseEther, typ
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { CHAINS } from '../../chain/chains.js';
 import { viemChain } from '../../chain/runtime.js';
-import { SNAPSHOT_JOBS } from '../../skills/snapshots.js';
+import { SNAPSHOT_JOBS } from '../../skills/catalog/snapshots.js';
 import { json, rpc, untilIndexed } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 

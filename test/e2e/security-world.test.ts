@@ -11,7 +11,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DemoToken, OwnerPowersToken, SibylV2Pair, SibylV2Router, WrappedNative } from '../../chain/artifacts/index.js';
 import { CHAINS } from '../../chain/chains.js';
-import { unreachable } from '../../skills/intel/security/simulate.js';
+import { unreachable } from '../../skills/security/simulate.js';
 import { viemChain } from '../../chain/runtime.js';
 import { fundedPayer, json, payingFetch, postJson, untilIndexed, usdcBalance } from '../helpers/sibyl.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';

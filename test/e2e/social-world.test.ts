@@ -14,9 +14,9 @@ import { createPublicClient, erc20Abi, formatUnits, http, type Address, type Pub
 import { startDevnet, type Devnet } from '../../chain/devnet.js';
 import { viemChain } from '../../chain/runtime.js';
 import { ConfigError, loadConfig } from '../../server/config.js';
-import { createRegistry } from '../../skills/index.js';
-import { SOCIAL_RULES } from '../../skills/intel/social.js';
-import { SNAPSHOT_JOBS } from '../../skills/snapshots.js';
+import { createRegistry } from '../../skills/catalog/index.js';
+import { SOCIAL_RULES } from '../../skills/social/engine.js';
+import { SNAPSHOT_JOBS } from '../../skills/catalog/snapshots.js';
 import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
 import type { WorldLabels } from '../../world/labels.js';
 import { socialModule } from '../../world/modules/social.js';

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SibylError } from '../../skills/errors.js';
-import { NOT_KEPT } from '../../skills/issued-secrets.js';
-import { Registry, defineSkill } from '../../skills/registry.js';
-import type { SkillContext } from '../../skills/context.js';
+import { SibylError } from '../../skills/core/errors.js';
+import { NOT_KEPT } from '../../skills/core/issued-secrets.js';
+import { Registry, defineSkill } from '../../skills/core/registry.js';
+import type { SkillContext } from '../../skills/core/context.js';
 import { EXAMPLE_TTL_MS, ExampleRunner } from '../../web/examples.js';
 import type { Subjects } from '../../web/example-body.js';
 

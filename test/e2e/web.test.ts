@@ -11,12 +11,12 @@ import { a2aPriceUsd, a2aSkills } from '../../cards/a2a-skills.js';
 import { priceOptions } from '../../cards/openapi.js';
 import { demoAccount, demoPrivateKey } from '../../chain/accounts.js';
 import { GENESIS_MARKER_ADDRESS } from '../../chain/genesis-marker.js';
-import { createRegistry } from '../../skills/index.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { CLIENT_ENTRIES } from '../../web/assets.js';
 import { json, rpcUrl, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
 import { startBlackholeRpc } from '../helpers/blackhole-rpc.js';
 import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
-import { httpPaths } from '../../skills/registry.js';
+import { httpPaths } from '../../skills/core/registry.js';
 
 // A test server has no Bitcoin chain and no QRNG: the skills that need them are off.
 const registry = createRegistry([], new Set());

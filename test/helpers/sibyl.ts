@@ -19,8 +19,8 @@ import { viemChain } from '../../chain/runtime.js';
 import { loadConfig } from '../../server/config.js';
 import { startSibyl, type Sibyl, type StartOptions } from '../../server/service.js';
 import { X402_NETWORK } from '../../payments/terms.js';
-import { formatUsd } from '../../skills/money.js';
-import { createRegistry } from '../../skills/index.js';
+import { formatUsd } from '../../skills/core/money.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { TEST_REDIS_URL } from './env.js';
 
 export const USDC = CHAINS.base.usdc;

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerSchema, buildOpenApi } from '../../cards/openapi.js';
 import { buildA2aSkillList } from '../../cards/a2a-skills.js';
-import { createRegistry } from '../../skills/index.js';
-import { assertAnswer, checkedHandler } from '../../skills/output-check.js';
-import { httpPaths } from '../../skills/registry.js';
-import { provenanceShape, coverage } from '../../skills/outputs.js';
+import { createRegistry } from '../../skills/catalog/index.js';
+import { assertAnswer, checkedHandler } from '../../skills/core/output-check.js';
+import { httpPaths } from '../../skills/core/registry.js';
+import { provenanceShape, coverage } from '../../skills/core/outputs.js';
 import type { PaymentTerms } from '../../payments/terms.js';
 
 const registry = createRegistry();

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ChainRuntime } from '../../chain/runtime.js';
-import { SibylError } from '../../skills/errors.js';
-import { admit } from '../../skills/admission.js';
-import type { SkillContext } from '../../skills/context.js';
-import { createRegistry } from '../../skills/index.js';
+import { SibylError } from '../../skills/core/errors.js';
+import { admit } from '../../skills/core/admission.js';
+import type { SkillContext } from '../../skills/core/context.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 import { MemoryStore } from '../../store/memory.js';
 
 const registry = createRegistry();

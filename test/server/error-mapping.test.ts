@@ -1,6 +1,6 @@
 /** A store outage is an upstream outage (503, nothing charged), not an unexpected failure (500). */
 import { describe, expect, it } from 'vitest';
-import { toSibylError } from '../../skills/error-mapping.js';
+import { toSibylError } from '../../skills/core/error-mapping.js';
 import { StoreTimeoutError } from '../../store/deadline.js';
 
 describe('error mapping', () => {

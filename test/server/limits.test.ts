@@ -1,7 +1,7 @@
 /** The catalogue's limits: the rate limiter shared across instances on Redis, and the response-time target. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SibylError } from '../../skills/errors.js';
+import { SibylError } from '../../skills/core/errors.js';
 import { RateLimiter, withinTarget } from '../../payments/limits.js';
 import { CreditLedger } from '../../payments/credits.js';
 import { RedisStore } from '../../store/redis.js';

@@ -15,9 +15,9 @@ import { PaymentsCore, type PaymentMethod } from '../../payments/core.js';
 import { CreditLedger } from '../../payments/credits.js';
 import { limitHooks, RateLimiter } from '../../payments/limits.js';
 import type { Receipt } from '../../payments/paywall.js';
-import { createRegistry } from '../../skills/index.js';
-import { FREE_ROWS } from '../../skills/params.js';
-import { SNAPSHOT_JOBS, snapshotStoreKey } from '../../skills/snapshots.js';
+import { createRegistry } from '../../skills/catalog/index.js';
+import { FREE_ROWS } from '../../skills/core/params.js';
+import { SNAPSHOT_JOBS, snapshotStoreKey } from '../../skills/catalog/snapshots.js';
 import { MemoryStore } from '../../store/memory.js';
 
 const registry = createRegistry();

@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineSkill } from '../../skills/registry.js';
+import { defineSkill } from '../../skills/core/registry.js';
 import { createLogger, serializeError } from '../../server/observability/logger.js';
 import { fundedPayer, json, postJson, rpcUrl, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
 import { creditedMcpClient } from '../helpers/mcp-credits.js';

@@ -3,7 +3,7 @@
  * OP_RETURN OP_13 followed by data pushes; the pushes concatenate into a sequence of LEB128
  * integers read as tag/value pairs, then, after the Body tag, edicts as delta-encoded
  * (block, tx, amount, output) quadruples. This file holds the spec's constants and the world's
- * encoder; the decoder is written separately from the spec (skills/intel/bitcoin).
+ * encoder; the decoder is written separately from the spec (skills/bitcoin/runes).
  *
  * Heights here are the world's own: the mainnet activation height (840,000) and the name-length
  * unlock schedule do not apply to this chain.

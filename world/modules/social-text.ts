@@ -2,7 +2,7 @@
  * What the world's social accounts write (world/modules/social.ts): short posts in the register
  * of crypto social media, per kind of author and intended tone. Some say their tone plainly,
  * some only through slang, negation or numbers, as real posts do: the engine that scores them
- * (skills/intel/social.ts) never sees these lists, and its accuracy on them is measured.
+ * (skills/social/engine.ts) never sees these lists, and its accuracy on them is measured.
  */
 import type { Rng } from '../../lib/random.js';
 

@@ -1,0 +1,105 @@
+/**
+ * Capabilities the spec lists whose engine Sibyl does not have yet (prediction markets,
+ * tokenized equities, media, strategies, ...). They are declared so
+ * the report agent recognises such a question and says plainly that this deployment cannot
+ * answer it, instead of routing it to a skill that merely shares a word; calling one always
+ * fails with `domain_disabled` and charges nothing. They are not published as working skills.
+ */
+import { z } from 'zod';
+import { SibylError } from '../core/errors.js';
+import { defineFreeTool, disabledResult, freeOutput } from '../core/free.js';
+import type { UsdPrice } from '../core/money.js';
+import { FREE_ROWS, rowsParam } from '../core/params.js';
+import { neverAnswers } from '../core/outputs.js';
+import { defineSkill, type CatalogEntry } from '../core/registry.js';
+
+export const DISABLED_DOMAINS = {
+  'prediction-markets': 'prediction-market venues',
+  equities: 'tokenized-equity venues',
+  media: 'media generation',
+  signals: 'trade-signal and regime models',
+  perps: 'perpetual-futures venues',
+  strategies: 'a strategy engine',
+  launchpads: 'a multi-launchpad catalogue',
+  'agent-memory': 'an agent context store',
+  government: 'government disclosure and contract feeds',
+  'analyst-calls': 'a graded-calls feed',
+} as const;
+export type DisabledDomain = keyof typeof DISABLED_DOMAINS;
+
+interface Planned {
+  id: string;
+  title: string;
+  description: string;
+  tags: string[];
+  examples: string[];
+  price: UsdPrice;
+  domain: DisabledDomain;
+  catalog?: CatalogEntry;
+  /** Only a priced kind of a paid MCP tool: not offered to the report agent (its words would pull questions away from working skills). */
+  kindOnly?: boolean;
+}
+
+function planned(p: Planned) {
+  const { kindOnly: _kindOnly, ...declared } = p;
+  const reason = `${needs(p.title, p.domain)}; nothing was charged`;
+  return defineSkill({
+    ...declared,
+    disabledReason: reason,
+    description: `${p.description} Not available on this deployment yet (needs ${DISABLED_DOMAINS[p.domain]}).`,
+    input: z.strictObject({}),
+    output: neverAnswers,
+    toolName: p.id.replace(/-/g, '_'),
+    surfaces: p.kindOnly ? [] : ['agent'],
+    async handler() {
+      throw new SibylError('domain_disabled', reason, { reason: 'domain_disabled' });
+    },
+  });
+}
+
+const needs = (title: string, domain: DisabledDomain) => `${title} needs ${DISABLED_DOMAINS[domain]}, which this deployment does not have yet`;
+
+/** A free tool of the tool server (spec 4.7) without an engine: listed with its exact input, it answers `available: false, reason: domain_disabled`. */
+function plannedTool(p: Pick<Planned, 'id' | 'title' | 'description' | 'tags' | 'domain'> & { toolName: string; input: z.ZodObject }) {
+  return defineFreeTool({
+    ...p,
+    description: `${p.description} Not available on this deployment (needs ${DISABLED_DOMAINS[p.domain]}).`,
+    disabledReason: needs(p.title, p.domain),
+    output: freeOutput({}),
+    read: async (input) => disabledResult((input as { limit?: number }).limit ?? null),
+  });
+}
+
+const freeRows = z.strictObject({ limit: rowsParam(FREE_ROWS) });
+
+export const PLANNED_SKILLS = [
+  planned({ id: 'insider-scan', domain: 'prediction-markets', price: '1.50', title: 'Prediction-market insider scan', description: 'Prediction markets with unusual, well-timed positioning that suggests insider knowledge.', tags: ['prediction-markets', 'polymarket', 'kalshi', 'insider', 'betting', 'odds'], examples: ['Which prediction markets show insider trading?'] }),
+  planned({ id: 'prediction-market-discovery', domain: 'prediction-markets', price: '0.50', title: 'Prediction-market discovery', description: 'Prediction markets by volume, odds and time to resolution.', tags: ['prediction-markets', 'polymarket', 'betting', 'odds', 'election'], examples: ['Hottest prediction markets right now'] }),
+  planned({ id: 'rwa-intel', domain: 'equities', price: '0.25', title: 'Tokenized-equity intelligence', description: 'Tokenized stocks and real-world assets: wrapper trust, stock pairs, early buyers and event risk.', tags: ['rwa', 'tokenized-stocks', 'equities', 'stocks', 'real-world-assets'], examples: ['Which tokenized stocks trade at a premium?'] }),
+  planned({ id: 'generate-video', domain: 'media', price: '5.00', title: 'Video generation', description: 'Generate a short video from a prompt.', tags: ['video', 'generate', 'media'], examples: ['Make a video of a rocket launch'] }),
+  planned({ id: 'generate-song', domain: 'media', price: '1.25', title: 'Song generation', description: 'Generate a song from a prompt, with lyrics and genre.', tags: ['song', 'music', 'generate', 'lyrics', 'media'], examples: ['Write and produce a song about DeFi'] }),
+  // Priced kinds of the paid MCP tools (spec 4.6 prices) whose engines are not built yet.
+  planned({ id: 'regime-classification', domain: 'signals', price: '0.50', kindOnly: true, title: 'Regime classification', description: 'The market regime (trend, range, stress) per asset, with its inputs.', tags: ['regime', 'trend'], examples: ['Is BTC trending or ranging?'] }),
+  planned({ id: 'perp-smart-money', domain: 'perps', price: '0.50', kindOnly: true, title: 'Perp smart money', description: 'Positions of profitable perpetual-futures traders.', tags: ['perps', 'hyperliquid', 'positions'], examples: ['What are smart perp traders long?'] }),
+  planned({ id: 'meta-strategy', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Meta-strategy', description: 'Which strategy family fits the current regime.', tags: ['strategy', 'meta'], examples: ['Which strategy fits this market?'] }),
+  planned({ id: 'optimize-strategy-params', domain: 'strategies', price: '2.00', kindOnly: true, title: 'Strategy parameter optimisation', description: 'Parameters of a trading strategy optimised on history, out of sample.', tags: ['strategy', 'optimise', 'parameters'], examples: ['Optimise my moving-average strategy'] }),
+  planned({ id: 'portfolio-risk-allocation', domain: 'strategies', price: '0.50', kindOnly: true, title: 'Portfolio risk allocation', description: 'Position sizes by risk contribution for a portfolio.', tags: ['portfolio', 'risk', 'allocation'], examples: ['How should I size my positions?'] }),
+  planned({ id: 'strategy-allocation-recommendation', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Strategy allocation', description: 'Capital split across strategies from their track records.', tags: ['strategy', 'allocation'], examples: ['Split my capital across strategies'] }),
+  planned({ id: 'strategy-gate', domain: 'strategies', price: '0.50', kindOnly: true, title: 'Strategy gate', description: 'Whether a strategy may trade now, from regime and risk checks.', tags: ['strategy', 'gate', 'risk'], examples: ['Should my strategy trade today?'] }),
+  planned({ id: 'conviction-scanner', domain: 'prediction-markets', price: '1.00', kindOnly: true, title: 'Conviction scanner', description: 'Prediction markets where large, patient positions concentrate.', tags: ['prediction-markets', 'conviction'], examples: ['Where is conviction highest in prediction markets?'] }),
+  planned({ id: 'cross-platform-arbitrage', domain: 'prediction-markets', price: '1.00', kindOnly: true, title: 'Cross-platform arbitrage', description: 'The same event priced differently across prediction-market venues.', tags: ['prediction-markets', 'arbitrage'], examples: ['Prediction-market arbitrage across venues'] }),
+  planned({ id: 'longshot-fader', domain: 'prediction-markets', price: '0.75', kindOnly: true, title: 'Longshot fader', description: 'Longshot outcomes priced above their historical hit rate.', tags: ['prediction-markets', 'longshot'], examples: ['Which longshots are overpriced?'] }),
+  planned({ id: 'spread-analysis', domain: 'prediction-markets', price: '0.75', kindOnly: true, title: 'Spread analysis', description: 'Bid-ask spreads and depth of prediction markets.', tags: ['prediction-markets', 'spread', 'depth'], examples: ['Which prediction markets have tight spreads?'] }),
+  planned({ id: 'content-judge', domain: 'media', price: '0.05', kindOnly: true, title: 'Content judge', description: 'A quick judgement of a piece of content against a rubric.', tags: ['content', 'judge'], examples: ['Judge this post'] }),
+  planned({ id: 'integrity-deep-scan', domain: 'media', price: '1.00', kindOnly: true, title: 'Integrity deep scan', description: 'A deep check of content for manipulation and provenance.', tags: ['content', 'integrity', 'provenance'], examples: ['Is this image manipulated?'] }),
+  planned({ id: 'launchpad-catalog', domain: 'launchpads', price: '0.25', kindOnly: true, title: 'Launchpad catalogue', description: 'Launchpads across chains with their fees, volumes and graduation rules.', tags: ['launchpads', 'catalogue'], examples: ['Compare the launchpads'] }),
+  planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context'], examples: ['Give my agent the market context'] }),
+  // Free tools of the tool server (spec 4.7) whose feeds this deployment does not have.
+  plannedTool({ id: 'perp-whales', toolName: 'get_perp_whales', domain: 'perps', input: freeRows, title: 'Perpetuals whales', description: 'Positions and funding of the largest perpetual-futures traders.', tags: ['perps', 'whales', 'funding'] }),
+  plannedTool({ id: 'prediction-whales', toolName: 'get_prediction_whales', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market whales', description: 'Insider-like positioning in prediction markets.', tags: ['prediction-markets', 'whales'] }),
+  plannedTool({ id: 'prediction-catalysts', toolName: 'get_prediction_catalysts', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market catalysts', description: 'Upcoming events that move prediction markets.', tags: ['prediction-markets', 'catalysts'] }),
+  plannedTool({ id: 'prediction-yields', toolName: 'get_prediction_yields', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market yields', description: 'Near-certain prediction-market positions as yield.', tags: ['prediction-markets', 'yield'] }),
+  plannedTool({ id: 'congress-trades', toolName: 'get_congress_trades', domain: 'government', input: freeRows, title: 'Congress trades', description: 'Stock trades disclosed by members of Congress.', tags: ['congress', 'equities'] }),
+  plannedTool({ id: 'government-contracts', toolName: 'get_government_contracts', domain: 'government', input: freeRows, title: 'Government contracts', description: 'Government contract awards and the tickers they move.', tags: ['government', 'contracts', 'equities'] }),
+  plannedTool({ id: 'analyst-accuracy', toolName: 'get_analyst_accuracy', domain: 'analyst-calls', input: freeRows, title: 'Analyst accuracy', description: 'Track records of market callers.', tags: ['analysts', 'accuracy'] }),
+];

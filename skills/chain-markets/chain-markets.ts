@@ -1,0 +1,145 @@
+/**
+ * Markets across the indexed chains (spec 4.6's exact params): the chain-markets board (kind,
+ * sort, limit) and alpha-ranked gainers (optional `chain`). Tokenized stocks are a source this
+ * deployment cannot read, so asking for them answers 503, never an empty board.
+ */
+import { z } from 'zod';
+import { formatUnits } from 'viem';
+import { SibylError } from '../core/errors.js';
+import { MARKET_METHODOLOGY, TRADEABLE_LIQUIDITY_USD, round } from '../data/market.js';
+import { tokenRows, type TokenRow } from '../data/rankings.js';
+import { SCREEN_RULES, SCREEN_VERSION, screenList, type RowScreen } from '../data/screening.js';
+import type { Market } from '../data/market.js';
+import type { ChainName } from '../../chain/chains.js';
+import type { SkillContext } from '../core/context.js';
+import { EVM_CHAINS, limitParam } from '../core/params.js';
+import { chainGap, isoTime, rowScreenShape, screenSummary, tokenRowShape } from '../core/outputs.js';
+import { defineSkill } from '../core/registry.js';
+import { admitMarket } from '../core/admission.js';
+import { loadAllMarkets, periodStartBlock } from '../data/load.js';
+import { pct, usd } from '../core/summary.js';
+
+const MIN_LIQUIDITY_USD = TRADEABLE_LIQUIDITY_USD;
+const KINDS = ['all', 'crypto', 'stock'] as const;
+const SORTS = ['volume', 'mcap', 'liquidity', 'gainers', 'losers', 'premium'] as const;
+
+type Row = TokenRow & { chain: ChainName; marketCapUsd: number | null };
+type Listed = Row & RowScreen;
+
+/** Token rows of every indexed chain (or one), 24 h, with market cap from the indexed supply; unreadable chains listed. */
+async function crossChainRows(ctx: SkillContext, only?: ChainName): Promise<{ rows: Row[]; unavailable: { chain: string; reason: string }[]; sources: string[]; markets: Map<string, Market> }> {
+  const rows: Row[] = [];
+  const sources: string[] = [];
+  const markets = new Map<string, Market>();
+  const { loaded, unavailable } = await loadAllMarkets(ctx, only ? [only] : undefined);
+  for (const { chain: connected, market, checkpoint } of loaded) {
+    sources.push(`index:${connected.name}@${checkpoint.block}`);
+    markets.set(connected.name, market);
+    const fromBlock = await periodStartBlock(market, checkpoint, '24h');
+    for (const r of await tokenRows(market, checkpoint, '24h', fromBlock)) {
+      const decimals = market.decimals(r.token);
+      const supply = decimals === null ? null : Object.values(await market.reader.balances(r.token)).reduce((s, b) => s + BigInt(b), 0n);
+      rows.push({ ...r, chain: connected.name, marketCapUsd: supply === null ? null : round(Number(formatUnits(supply, decimals!)) * r.priceUsd, 2) });
+    }
+  }
+  if (only && unavailable.length) throw new SibylError('chain_unavailable', `${only}: ${unavailable[0]!.reason}; nothing was charged`);
+  return { rows, unavailable, sources, markets };
+}
+
+/** Tokenized stocks are a source this deployment cannot read: asking for them is refused, never answered with an empty board. */
+async function stocksRefusal(input: { kind: string; sort: string }): Promise<void> {
+  if (input.kind === 'stock' || input.sort === 'premium') throw new SibylError('domain_disabled', 'tokenized stocks (and their premium) are a source this deployment cannot read; nothing was charged', { reason: 'domain_disabled' });
+}
+
+/** A token on one of the indexed chains, with its market cap and the screen's verdict. */
+const chainRow = z.object({ ...tokenRowShape, chain: z.string(), marketCapUsd: z.number().nullable().describe('Indexed supply x price.'), ...rowScreenShape });
+const boardHead = {
+  source: z.string(),
+  asOf: z.object({ timestamp: isoTime }),
+  sources: z.array(z.string()).describe('index:<chain>@<block> for each chain read.'),
+  methodology: z.string(),
+  screen: screenSummary,
+  limit: z.number().int(),
+  count: z.number().int(),
+  unavailableChains: z.array(chainGap),
+};
+
+export const chainMarketsSkill = defineSkill({
+  id: 'chain-markets',
+  title: 'Chain markets',
+  description: `The markets board across every indexed chain: tokens with price, 24 h change, liquidity, volume and market cap (indexed supply x price), sorted by volume, market cap, liquidity, gainers or losers; each carries the screen's risks (${SCREEN_RULES} flag a token, and leave the gainers board). Tokenized stocks are not on this deployment.`,
+  tags: ['markets', 'board', 'tokens', 'market-cap', 'volume'],
+  examples: ['Biggest markets by volume across all chains', 'Largest tokens by market cap'],
+  input: z.strictObject({
+    kind: z.enum(KINDS).default('all').describe('all, crypto or stock; default all (tokenized stocks are not on this deployment).'),
+    sort: z.enum(SORTS).default('volume').describe(`Sort by: ${SORTS.join(', ')}; default volume (premium applies to stocks only).`),
+    limit: limitParam(1, 500, 50),
+  }),
+  price: '0.25',
+  toolName: 'chain_markets',
+  surfaces: ['a2a', 'mcp'],
+  output: z.object({
+    ...boardHead,
+    kind: z.enum(KINDS),
+    sort: z.enum(SORTS),
+    totalTokens: z.number().int(),
+    tokens: z.array(chainRow),
+    excludedByScreen: z.array(chainRow).optional().describe('sort gainers: tokens failing the screen.'),
+    note: z.string().optional(),
+  }),
+  summarize: (r) => `${r.count} of ${r.totalTokens} tokens by ${r.sort}; top: ${(r.tokens as Listed[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} (${usd(t.volumeUsd)} volume, ${pct(t.changePct)})${t.flagged ? ` flagged: ${t.risks.join('; ')}` : ''}`).join('; ')}.`,
+  admit: async (input) => stocksRefusal(input),
+  async handler(input, ctx) {
+    await stocksRefusal(input);
+    const { rows, unavailable, sources, markets } = await crossChainRows(ctx);
+    const key: Record<Exclude<(typeof SORTS)[number], 'premium'>, (r: Row) => number> = {
+      volume: (r) => r.volumeUsd, mcap: (r) => r.marketCapUsd ?? -1, liquidity: (r) => r.liquidityUsd,
+      gainers: (r) => r.changePct ?? -Infinity, losers: (r) => -(r.changePct ?? Infinity),
+    };
+    const sorted = [...rows].sort((a, b) => key[input.sort as keyof typeof key](b) - key[input.sort as keyof typeof key](a));
+    // Gainers recommend: failing tokens leave the list. Every other board ranks and flags.
+    const policy = input.sort === 'gainers' ? 'excluded' : 'flagged';
+    const { listed, excluded, screen } = await screenList(ctx.store, sorted, (r) => ({ market: markets.get(r.chain)!, token: r.token }), input.limit, policy);
+    return {
+      source: 'index', asOf: { timestamp: new Date().toISOString() }, sources, methodology: `chain-markets/v1 (${MARKET_METHODOLOGY}; market cap = indexed supply x price; ${SCREEN_VERSION})`, screen,
+      kind: input.kind, sort: input.sort, limit: input.limit, totalTokens: rows.length, count: listed.length,
+      unavailableChains: unavailable, tokens: listed, ...(policy === 'excluded' && { excludedByScreen: excluded }),
+      ...(input.kind === 'all' && { note: 'tokenized stocks are not on this deployment: all is crypto' }),
+    };
+  },
+});
+
+export const alphaGainersSkill = defineSkill({
+  id: 'top-gainers-comprehensive',
+  title: 'Alpha-ranked gainers',
+  description: `Gainers of the last 24 h across every indexed chain (or one), ranked by alpha: the price change weighted by how much of the pool traded (volume / liquidity, capped at 1), so a move on real turnover outranks a thin one; tokens under $${MIN_LIQUIDITY_USD.toLocaleString('en-US')} liquidity are left out, and so are tokens that fail the screen (${SCREEN_RULES}), listed apart with their risks.`,
+  tags: ['gainers', 'alpha', 'momentum', 'cross-chain'],
+  examples: ['Best risers across all chains today', 'Alpha-ranked gainers on arbitrum'],
+  input: z.strictObject({ chain: z.enum(EVM_CHAINS).optional().describe(`Narrow to one chain: ${EVM_CHAINS.join(', ')}.`), limit: limitParam(1, 100, 10) }),
+  price: '0.25',
+  toolName: 'top_gainers_comprehensive',
+  surfaces: ['a2a', 'mcp'],
+  output: z.object({
+    ...boardHead,
+    chain: z.string().describe('The chain asked for, or all.'),
+    tokens: z.array(chainRow.extend({ turnover: z.number().describe('min(1, volume / liquidity).'), alpha: z.number().describe('24 h change x turnover.') })),
+    excludedByScreen: z.array(chainRow.extend({ turnover: z.number(), alpha: z.number() })),
+  }),
+  summarize: (r) => `Top alpha: ${(r.tokens as { symbol: string; chain: string; changePct: number; alpha: number }[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} ${pct(t.changePct)} (alpha ${t.alpha})`).join('; ') || 'none'}.`,
+  admit: async (input, ctx) => {
+    if (input.chain) await admitMarket(ctx, input.chain);
+  },
+  async handler(input, ctx) {
+    const { rows, unavailable, sources, markets } = await crossChainRows(ctx, input.chain);
+    const ranked = rows
+      .filter((r) => r.changePct !== null && r.changePct > 0 && r.liquidityUsd >= MIN_LIQUIDITY_USD)
+      .map((r) => ({ ...r, turnover: round(Math.min(1, r.volumeUsd / r.liquidityUsd), 4), alpha: round(r.changePct! * Math.min(1, r.volumeUsd / r.liquidityUsd), 4) }))
+      .sort((a, b) => b.alpha - a.alpha);
+    const { listed, excluded, screen } = await screenList(ctx.store, ranked, (r) => ({ market: markets.get(r.chain)!, token: r.token }), input.limit, 'excluded');
+    return {
+      source: 'index', asOf: { timestamp: new Date().toISOString() }, sources,
+      methodology: `alpha-gainers/v1 (24 h change x min(1, volume / liquidity); liquidity >= $${MIN_LIQUIDITY_USD}; ${MARKET_METHODOLOGY}; ${SCREEN_VERSION})`, screen,
+      chain: input.chain ?? 'all', limit: input.limit, count: listed.length, unavailableChains: unavailable, tokens: listed, excludedByScreen: excluded,
+    };
+  },
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../store/memory.js';
+import { addr, answerProbes, moved, withNative } from '../data/testing/fixtures.js';
+import { investmentIdeas } from './engine.js';
+
+const [A, B, C, HONEY, SMALL] = [addr(0xa), addr(0xb), addr(0xc), addr(0x4e), addr(0x5a)];
+
+/**
+ * A +50%, B +10%, C −30% and HONEY +200% over the 1 h period (prices move at block 50), each on
+ * $60,000 of USDC ($120,000 of liquidity); SMALL +100% on $80,000. HONEY's sells lose 95%.
+ */
+async function report() {
+  // The probe pays with WETH through WETH/USDC, USDC's deepest pool; WETH ($400,000 deep, flat) is a candidate too.
+  const fx = withNative(2_000);
+  fx.code.set(fx.weth, '0x63a9059cbb');
+  moved(fx, A, 'A', 1, 1.5, 60_000);
+  moved(fx, B, 'B', 1, 1.1, 60_000);
+  moved(fx, C, 'C', 1, 0.7, 60_000);
+  moved(fx, HONEY, 'HONEY', 1, 3, 60_000);
+  moved(fx, SMALL, 'SMALL', 1, 2, 40_000);
+  for (const t of [A, B, C, HONEY, SMALL]) fx.code.set(t, '0x63a9059cbb');
+  answerProbes(fx, { [HONEY]: 95n });
+  const market = await fx.market(100);
+  const checkpoint = (await market.reader.checkpoint())!;
+  const fromBlock = (await market.reader.firstBlockAtOrAfter(checkpoint.timestamp - 3_600))!;
+  return investmentIdeas(market, checkpoint, '1h', fromBlock, new MemoryStore());
+}
+
+describe('investment-report/v2', () => {
+  it('percentile ranks among the tokens that pass the screen: a honeypot neither ranks nor shifts the others', async () => {
+    const r = await report();
+    // Momentum ranks among A, B, WETH (0%), C: 3/3, 2/3, 1/3, 0/3 (× 0.4); no smart money, no volume: those ranks are 0.
+    // Were HONEY (+200%) ranked, every one of these would drop.
+    expect(r.ideas.map((i) => [i.symbol, i.score])).toEqual([['A', 0.4], ['B', 0.2667], ['WETH', 0.1333], ['C', 0]]);
+    expect(r.excluded).toEqual([expect.objectContaining({ token: expect.stringMatching(/4e$/i), symbol: 'HONEY', flagged: true, screened: true })]);
+    expect(r.screen).toMatchObject({ policy: 'excluded', tokensChecked: 5, failed: 1, excluded: 1 });
+    // The top gainer is one whose gain can be taken.
+    expect(r.overview).toMatchObject({ tokensPriced: 6, candidates: 4, topGainer: { symbol: 'A', changePct: 50 }, topLoser: { symbol: 'C', changePct: -30 }, smartWallets: 0 });
+  });
+
+  it('states the figures and risks behind each idea', async () => {
+    const c = (await report()).ideas.find((i) => i.symbol === 'C')!;
+    expect(c.thesis).toEqual(['price down 30% over the period', 'traded 0x its liquidity']);
+    expect(c.risks).toEqual(['thin liquidity: $120,000', 'fell 30% over the period', 'no trades in the period']);
+    expect(c.signals).toMatchObject({ changePct: -30, turnover: 0, smartMoneyNetUsd: 0, smartWallets: 0, liquidityUsd: 120_000 });
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { addr, units, withNative } from '../data/testing/fixtures.js';
+import { detectSandwiches } from './engine.js';
+
+const TKN = addr(0x70c);
+const POOL = addr(0x9001);
+const ATTACKER = addr(0xa77);
+const VICTIM = addr(0xb1c);
+const ROUTER = addr(0x7007);
+const GWEI = 1_000_000_000n;
+const weth = (n: number) => units(n, 18);
+const tkn = (n: number) => units(n, 18);
+
+/** WETH at $2,000; pool WETH (token0) / TKN (token1). */
+function world() {
+  const fx = withNative(2_000);
+  fx.token(TKN, 'TKN', 18);
+  fx.pool(POOL, fx.weth, TKN, weth(10), tkn(10_000));
+  return fx;
+}
+
+describe('sandwich/v1', () => {
+  it('front and back legs of one sender around a victim: profit in the paid token, in USD net of both legs\' gas; the router is not the attacker', async () => {
+    const fx = world();
+    // Every leg goes through the router: the log's sender is the router, the transaction's is the trader.
+    fx.swap(5, POOL, { to: ATTACKER, router: ROUTER, a0In: weth(1), a1Out: tkn(1_000) }, fx.tx(ATTACKER, { gasUsed: 100_000n, gasPrice: 10n * GWEI }));
+    const victimTx = fx.tx(VICTIM);
+    fx.swap(5, POOL, { to: VICTIM, router: ROUTER, a0In: weth(2), a1Out: tkn(1_900) }, victimTx);
+    fx.swap(5, POOL, { to: ATTACKER, router: ROUTER, a1In: tkn(1_000), a0Out: weth(1.1) }, fx.tx(ATTACKER, { gasUsed: 120_000n, gasPrice: 10n * GWEI }));
+    const market = await fx.market();
+    const found = await detectSandwiches(market.chain, market, await market.reader.swaps(0, market.head.block));
+    expect(found).toHaveLength(1);
+    const s = found[0]!;
+    expect(s.attacker).toBe(ATTACKER);
+    expect(s.victims).toEqual([{ address: VICTIM, tx: victimTx }]);
+    expect(s.profitToken).toBe(fx.weth);
+    // Paid 1 WETH, got 1.1 back: 0.1 WETH = $200; gas (100k + 120k) x 10 gwei = 0.0022 ETH = $4.40.
+    expect(s.grossProfit).toBeCloseTo(0.1, 12);
+    expect(s.gasUsd).toBeCloseTo(4.4, 9);
+    expect(s.netProfitUsd).toBeCloseTo(195.6, 9);
+  });
+
+  it('three traders through one router are not a sandwich (the router is never an attacker)', async () => {
+    const fx = world();
+    // The router receives every output itself (to = router), as a multi-hop route does.
+    fx.swap(5, POOL, { to: ROUTER, a0In: weth(1), a1Out: tkn(1_000) }, fx.tx(addr(0x101)));
+    fx.swap(5, POOL, { to: ROUTER, a0In: weth(2), a1Out: tkn(1_900) }, fx.tx(addr(0x102)));
+    fx.swap(5, POOL, { to: ROUTER, a1In: tkn(1_000), a0Out: weth(1.1) }, fx.tx(addr(0x103)));
+    const market = await fx.market();
+    expect(await detectSandwiches(market.chain, market, await market.reader.swaps(0, market.head.block))).toEqual([]);
+  });
+
+  const legs = async (opts: { backOut: number; victimBuysToken: boolean; backBlock: number }) => {
+    const fx = world();
+    fx.swap(5, POOL, { to: ATTACKER, a0In: weth(1), a1Out: tkn(1_000) }, fx.tx(ATTACKER, { gasUsed: 1n, gasPrice: 1n }));
+    fx.swap(5, POOL, opts.victimBuysToken ? { to: VICTIM, a0In: weth(2), a1Out: tkn(1_900) } : { to: VICTIM, a1In: tkn(1_900), a0Out: weth(1.8) });
+    fx.swap(opts.backBlock, POOL, { to: ATTACKER, a1In: tkn(1_000), a0Out: weth(opts.backOut) }, fx.tx(ATTACKER, { gasUsed: 1n, gasPrice: 1n }));
+    if (opts.backBlock !== 5) fx.swap(opts.backBlock, POOL, { to: addr(0x555), a0In: weth(1), a1Out: tkn(900) });
+    const market = await fx.market();
+    return detectSandwiches(market.chain, market, await market.reader.swaps(0, market.head.block));
+  };
+
+  it('a round trip that returns less than it paid is not a sandwich', async () => {
+    expect(await legs({ backOut: 0.9, victimBuysToken: true, backBlock: 5 })).toEqual([]);
+  });
+
+  it('a trade in the other direction between the legs is no victim', async () => {
+    expect(await legs({ backOut: 1.1, victimBuysToken: false, backBlock: 5 })).toEqual([]);
+  });
+
+  it('legs in different blocks are joined on block, never on time', async () => {
+    expect(await legs({ backOut: 1.1, victimBuysToken: true, backBlock: 6 })).toEqual([]);
+  });
+
+  it('control: the same legs with a victim in the front\'s direction are found', async () => {
+    expect(await legs({ backOut: 1.1, victimBuysToken: true, backBlock: 5 })).toHaveLength(1);
+  });
+
+  it('no swaps, no sandwiches', async () => {
+    const market = await world().market();
+    expect(await detectSandwiches(market.chain, market, [])).toEqual([]);
+  });
+});
