@@ -170,9 +170,39 @@ export class Registry {
     }
   }
 
+  /** Every declared skill (on a surface: declared there), working or not; documents that list what is not here read it. */
   list(surface?: Surface): Skill[] {
     const all = [...this.byIdMap.values()];
     return surface ? all.filter((s) => s.surfaces.includes(surface)) : all;
+  }
+
+  /** The working skills a surface publishes (without a surface: every working skill). Every list, card and tool set reads this. */
+  published(surface?: Surface): Skill[] {
+    return this.list(surface).filter(isWorking);
+  }
+
+  /** Skills the spec declares that this deployment has turned off: listed as "not here", with why. */
+  unavailable(surface?: Surface): Skill[] {
+    return this.list(surface).filter((s) => !isWorking(s));
+  }
+
+  /**
+   * The one resolution rule: the working skill a caller names on a surface. A skill declared there
+   * but off on this deployment is refused with its own code (`domain_disabled`, `provider_unavailable`)
+   * the same way on every surface, before any payment; a name nothing declares is `undefined`, and
+   * each transport says "no such" in its own words.
+   */
+  resolve(surface: Surface, ref: SkillRef): Skill | undefined {
+    const skill = this.lookup(ref);
+    if (!skill || !skill.surfaces.includes(surface)) return undefined;
+    if (!isWorking(skill)) throw disabledRefusal(skill);
+    return skill;
+  }
+
+  private lookup(ref: SkillRef): Skill | undefined {
+    if ('id' in ref) return this.byIdMap.get(ref.id);
+    if ('path' in ref) return this.byPathMap.get(ref.path);
+    return this.byToolMap.get(ref.tool);
   }
 
   byId(id: string): Skill | undefined {
@@ -189,7 +219,7 @@ export class Registry {
 
   /** Skills a body may name in `skill`'s capability field: the working, paid agent skills. */
   capabilitiesOf(skill: Skill): Skill[] {
-    return skill.capabilityField ? this.list('agent').filter((s) => !s.disabledReason && !s.free) : [];
+    return skill.capabilityField ? this.published('agent').filter((s) => !s.free) : [];
   }
 
   /** Advertised bounds across every paid HTTP operation (capability bodies included), computed, never typed. */
@@ -201,6 +231,14 @@ export class Registry {
       max: ranges.map((r) => r.max).reduce((a, b) => (b > a ? b : a)),
     };
   }
+}
+
+/** How a caller names a skill: by id (A2A, capability bodies), HTTP path, or tool name (MCP, the agent). */
+export type SkillRef = { readonly id: string } | { readonly path: string } | { readonly tool: string };
+
+/** Whether a skill works on this deployment: the only place the rule is written. */
+export function isWorking(skill: Pick<Skill, 'disabledReason'>): boolean {
+  return !skill.disabledReason;
 }
 
 /** Every HTTP path that sells the skill: its path, then its aliases. */
