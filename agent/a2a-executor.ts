@@ -25,7 +25,6 @@ import type { X402Payments } from '../payments/x402-method.js';
 import type { Paywall } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/core/context.js';
 import type { Registry } from '../skills/core/registry.js';
-import { a2aSkills } from '../cards/a2a-skills.js';
 import { a2aSkillOperation } from './a2a-operation.js';
 import { toSibylError } from '../skills/core/error-mapping.js';
 
@@ -158,9 +157,10 @@ export class SibylA2AExecutor implements AgentExecutor {
   }
 
   private operation(request: SkillRequest) {
-    const skill = a2aSkills(this.deps.registry).find((s) => s.id === request.skill);
+    // The same rule as every surface: a skill turned off here is refused with its own code.
+    const skill = this.deps.registry.resolve('a2a', { id: request.skill });
     if (!skill) {
-      throw new SibylError('invalid_body', `skill: no A2A skill "${request.skill}"`, { fields: [{ field: 'skill', rule: `must be one of ${a2aSkills(this.deps.registry).map((s) => s.id).join(', ')}` }] });
+      throw new SibylError('invalid_body', `skill: no A2A skill "${request.skill}"`, { fields: [{ field: 'skill', rule: `must be one of ${this.deps.registry.published('a2a').map((s) => s.id).join(', ')}` }] });
     }
     return a2aSkillOperation(skill, request.params, this.deps.context);
   }

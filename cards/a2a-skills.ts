@@ -8,7 +8,7 @@ export const A2A_SKILLS_PATH = '/api/a2a/skills';
 
 /** The skills published over A2A: on the surface, and with an engine. */
 export function a2aSkills(registry: Registry): Skill[] {
-  return registry.list('a2a').filter((s) => !s.disabledReason);
+  return registry.published('a2a');
 }
 
 /** "0.45", or "0.25-0.65" when the body selects the price. */

@@ -10,7 +10,7 @@ import { A2A_SKILLS_PATH } from './a2a-skills.js';
 import { A2A_JSONRPC_PATH, X402_EXTENSION_URI } from './agent-card.js';
 import { PAID_TOOLS, kindPrice } from '../skills/catalog/paid-tools.js';
 import { MCP_PATH } from './mcp-tools.js';
-import { httpPaths, priceVariants, type CatalogEntry, type Registry, type Skill } from '../skills/core/registry.js';
+import { httpPaths, isWorking, priceVariants, type CatalogEntry, type Registry, type Skill } from '../skills/core/registry.js';
 import { priceOptions } from './openapi.js';
 
 export const CATALOG_VERSION = '1.4.0';
@@ -47,21 +47,21 @@ export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl:
         method: 'x402' as const, protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${path}`, path,
         priceUsd: httpPrice(skill), ...(skill.catalog?.when && { body: skill.catalog.when }), ...rail,
       })) : []),
-      ...(skill === primary && !skill.disabledReason && report && skill.surfaces.includes('agent') ? [{
+      ...(skill === primary && isWorking(skill) && report && skill.surfaces.includes('agent') ? [{
         method: 'x402' as const, protocol: 'http', httpMethod: 'POST', url: `${serverUrl}${report.httpPath}`, path: report.httpPath,
         priceUsd: priceOptions(skill, 'catalog')[0]!, body: { [report.capabilityField!]: skill.id }, ...rail,
       }] : []),
-      ...(skill === primary && !skill.disabledReason && skill.surfaces.includes('a2a') ? [{
+      ...(skill === primary && isWorking(skill) && skill.surfaces.includes('a2a') ? [{
         method: 'x402' as const, protocol: 'a2a', httpMethod: 'POST', url: `${serverUrl}${A2A_SKILLS_PATH}/${skill.id}`, path: `${A2A_SKILLS_PATH}/${skill.id}`,
         priceUsd: priceOptions(skill, 'catalog')[0]!, body: { params: {} }, ...rail,
       }, {
         method: 'x402' as const, protocol: 'a2a-jsonrpc', url: `${serverUrl}${A2A_JSONRPC_PATH}`, path: A2A_JSONRPC_PATH, extension: X402_EXTENSION_URI,
         message: { skill: skill.id, params: {} }, priceUsd: priceOptions(skill, 'catalog')[0]!, ...rail,
       }] : []),
-      ...(skill === primary && !skill.disabledReason && skill.surfaces.includes('mcp') && skill.toolName ? [{
+      ...(skill === primary && isWorking(skill) && skill.surfaces.includes('mcp') && skill.toolName ? [{
         method: 'x402' as const, protocol: 'mcp-tool', url: `${serverUrl}${MCP_PATH}`, path: MCP_PATH, tool: skill.toolName, priceUsd: priceOptions(skill, 'catalog')[0]!, ...rail,
       }] : []),
-      ...(skill === primary && !skill.disabledReason ? mcpCreditWays(registry, skill, serverUrl) : []),
+      ...(skill === primary && isWorking(skill) ? mcpCreditWays(registry, skill, serverUrl) : []),
       ...(ownWays[skill.id]?.(serverUrl, rail) ?? []),
     ]);
     return {
@@ -69,8 +69,8 @@ export function buildCatalog(registry: Registry, terms: PaymentTerms, serverUrl:
       title: primary.title,
       description: primary.description,
       tags: [...primary.tags],
-      available: !primary.disabledReason,
-      ...(primary.disabledReason && { reason: 'domain_disabled', message: primary.disabledReason }),
+      available: isWorking(primary),
+      ...(!isWorking(primary) && { reason: primary.disabledCode ?? 'domain_disabled', message: primary.disabledReason }),
       priceUsd: priceOptions(primary, 'catalog')[0]!,
       purchase,
       rateLimitPerMinute: primary.catalog!.rateLimitPerMinute,

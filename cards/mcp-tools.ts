@@ -44,7 +44,7 @@ export function freeToolSkills(registry: Registry): Skill[] {
 
 /** The registry skills' own tool names, sold per call with X-PAYMENT (not listed among the tools). */
 export function perCallSkills(registry: Registry): Map<string, Skill> {
-  return new Map(registry.list('mcp').filter((s) => s.toolName && !s.free && !s.disabledReason).map((s) => [s.toolName!, s]));
+  return new Map(registry.published('mcp').filter((s) => s.toolName && !s.free).map((s) => [s.toolName!, s]));
 }
 
 const projected = new WeakMap<Registry, readonly McpTool[]>();

@@ -236,7 +236,7 @@ export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl:
     });
   }
   // Every skill's answer, working or not, so capability bodies and agent-only skills are described too.
-  const answers = Object.fromEntries(registry.list().filter((s) => !s.disabledReason).map((s) => [answerName(s.id), answerSchema(s)]));
+  const answers = Object.fromEntries(registry.published().map((s) => [answerName(s.id), answerSchema(s)]));
   const shared = Object.fromEntries(Object.entries(sharedSchemas()).map(([name, schema]) => [name, schemaOf(schema)]));
   return {
     openapi: '3.1.0',

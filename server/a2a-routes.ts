@@ -3,10 +3,9 @@
  * `POST /api/a2a/skills/<id>` with `{ "params": { ... } }` runs one, paid with x402 at its
  * catalogue price. The answer is `{ status, skill, response, payment }`.
  */
-import { disabledRefusal } from '../skills/core/registry.js';
 import type { Express, Request } from 'express';
 import { z } from 'zod';
-import { A2A_SKILLS_PATH, a2aSkills, buildA2aSkillList } from '../cards/a2a-skills.js';
+import { A2A_SKILLS_PATH, buildA2aSkillList } from '../cards/a2a-skills.js';
 import { SibylError } from '../skills/core/errors.js';
 import type { Receipt } from '../payments/paywall.js';
 import type { PaidOperation } from '../payments/operation.js';
@@ -22,10 +21,8 @@ export function mountA2aRoutes(app: Express, deps: PaidRouteDeps): void {
     res.json(buildA2aSkillList(deps.registry, deps.publicUrl(req)));
   });
   app.post(`${A2A_SKILLS_PATH}/:id`, (req, res) => {
-    const skill = a2aSkills(deps.registry).find((s) => s.id === req.params.id);
     // A skill of the spec this deployment has turned off says why, before any payment.
-    const declared = deps.registry.byId(req.params.id);
-    if (!skill && declared?.disabledReason && declared.surfaces.includes('a2a')) throw disabledRefusal(declared);
+    const skill = deps.registry.resolve('a2a', { id: req.params.id });
     if (!skill) throw new SibylError('not_found', `no A2A skill "${req.params.id}"; GET ${A2A_SKILLS_PATH} lists them`);
     return servePaid(a2aOperation(skill, hasBody(req) ? req.body : undefined, deps, req), req, res, deps);
   });

@@ -4,7 +4,6 @@
  * 402 challenge, or the payments core's charge (verify + reserve → run → settle) answered with
  * the receipt. Failed work releases the reservation and moves no money.
  */
-import { disabledRefusal } from '../skills/core/registry.js';
 import type { Express, Request, Response } from 'express';
 import { decodePaymentHeader, PaymentRefused, type Paywall } from '../payments/paywall.js';
 import type { SkillContext } from '../skills/core/context.js';
@@ -73,9 +72,9 @@ function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): PaidOpe
   if (field && body && typeof body === 'object' && !Array.isArray(body) && field in body) {
     const { [field]: id, ...fields } = body as Record<string, unknown>;
     const capabilities = deps.registry.capabilitiesOf(skill);
-    const target = capabilities.find((s) => s.id === id);
-    const declared = deps.registry.byId(String(id));
-    if (!target && declared?.disabledReason) throw disabledRefusal(declared);
+    // A capability this deployment has turned off is refused as on every surface, before any payment.
+    const named = deps.registry.resolve('agent', { id: String(id) });
+    const target = capabilities.find((s) => s === named);
     if (!target) {
       const rule = `must be one of ${capabilities.map((s) => s.id).join(', ')}`;
       throw new SibylError('invalid_body', `${field}: ${rule}`, { fields: [{ field, rule }] });

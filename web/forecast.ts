@@ -42,8 +42,8 @@ export function mountForecast(app: Express, deps: ForecastDeps): void {
 
 /** Runs a registry's free tool as the MCP surface would (its answer as is, `available: false` included). */
 async function freeTool(deps: ForecastDeps, id: string, body: Record<string, unknown>) {
-  const skill = deps.registry.byId(id);
-  if (!skill || skill.disabledReason) return { available: false, reason: 'domain_disabled' };
+  const skill = deps.registry.published('mcp').find((s) => s.id === id);
+  if (!skill) return { available: false, reason: 'domain_disabled' };
   return (await skill.handler(skill.input.parse(body), deps.context)) as Record<string, unknown>;
 }
 

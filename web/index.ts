@@ -16,7 +16,7 @@ import { forecastApiWays } from '../cards/forecast-ways.js';
 import type { SkillContext } from '../skills/core/context.js';
 import { SibylError } from '../skills/core/errors.js';
 import { forecastInferenceSkill } from '../skills/forecast/inference.js';
-import { disabledRefusal, type Registry } from '../skills/core/registry.js';
+import type { Registry } from '../skills/core/registry.js';
 import { parseBody } from '../skills/core/validation.js';
 import { ASSETS_PATH, ClientBundles, mountAssets } from './assets.js';
 import { PAGE_HEADERS } from './html.js';
@@ -80,9 +80,8 @@ export function mountWeb(app: Express, deps: WebDeps): void {
 
   app.get(`${EXAMPLES_PATH}/:skillId`, async (req, res) => {
     const { skillId } = parseBody(exampleParams, { skillId: req.params.skillId });
-    const skill = registry.byId(skillId);
+    const skill = registry.resolve(null, { id: skillId });
     if (!skill) throw new SibylError('not_found', `no skill ${skillId}; the working skills are listed at /llms.txt and /`, { fields: [{ field: 'skillId', rule: 'must name a skill of the registry' }] });
-    if (skill.disabledReason) throw disabledRefusal(skill);
     res.set('Cache-Control', 'no-cache').json(await examples.example(skill));
   });
 

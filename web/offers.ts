@@ -51,14 +51,14 @@ const usd = (atomic: bigint) => atomicToUsdString(atomic);
 
 /** The skills this deployment serves (a disabled one is refused everywhere, so it is not offered). */
 export function workingSkills(registry: Registry): Skill[] {
-  return registry.list().filter((s) => !s.disabledReason);
+  return registry.published();
 }
 
 export function buildOffers(registry: Registry, rail: PaymentRail, ownWays: Readonly<Record<string, OwnWays>> = {}): Offer[] {
   const a2a = new Set(a2aSkills(registry).map((s) => s.id));
   const perCall = new Set([...perCallSkills(registry).values()].map((s) => s.id));
   const free = new Set(freeToolSkills(registry).map((s) => s.id));
-  const report = registry.list('http').find((s) => s.capabilityField && !s.disabledReason);
+  const report = registry.published('http').find((s) => s.capabilityField);
   const capabilities = new Set(report ? registry.capabilitiesOf(report).map((s) => s.id) : []);
 
   return workingSkills(registry).map((skill): Offer => {

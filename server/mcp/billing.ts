@@ -10,7 +10,7 @@ import { formatAtomic } from '../../payments/credits.js';
 import type { Outbox } from '../../payments/outbox.js';
 import type { SkillContext } from '../../skills/core/context.js';
 import { admit } from '../../skills/core/admission.js';
-import { catalogLimits, type Registry } from '../../skills/core/registry.js';
+import { catalogLimits, type Registry, type Skill } from '../../skills/core/registry.js';
 import type { X402Payments } from '../../payments/x402-method.js';
 import { creditDebit } from '../../payments/credits-method.js';
 import { toSibylError } from '../../skills/core/error-mapping.js';
@@ -39,11 +39,14 @@ export async function callPaidTool(tool: PaidTool, input: Record<string, unknown
   const kindName = kindOfCall(tool, input);
   const kind = tool.kinds[kindName]!;
   const price = kindPrice(deps.registry, kind);
-  const skill = kindSkill(deps.registry, kind);
   const base = { skill: kind.skill, kind: kindName, priceUsd: formatAtomic(price) };
-  if (!skill) {
-    const analysis = `${tool.title} (${kindName}) needs an engine this deployment does not have; nothing was debited.`;
-    return { available: false, reason: 'domain_disabled', analysis, ...base };
+  let skill: Skill;
+  try {
+    skill = kindSkill(deps.registry, kind);
+  } catch (err) {
+    // Turned off here: the refusal every surface gives, as a result (the tool server reports gaps, not errors).
+    const e = toSibylError(err);
+    return { available: false, reason: e.code, analysis: `${tool.title} (${kindName}): ${e.message}`, ...base };
   }
   let params: Record<string, unknown>;
   try {

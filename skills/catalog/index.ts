@@ -62,7 +62,7 @@ import { pqcWalletScanSkill } from '../quantum/exposure/exposure.js';
 import { pqcMigrationPlannerSkill } from '../quantum/migration/migration.js';
 import { quantumPortfolioMonitorSkill } from '../quantum/monitor/monitor.js';
 import { pqcReadinessAssessmentSkill } from '../quantum/readiness/readiness.js';
-import { disabledRefusal, Registry, type DeploymentPart, type Skill } from '../core/registry.js';
+import { disabledRefusal, isWorking, Registry, type DeploymentPart, type Skill } from '../core/registry.js';
 import type { ErrorCode } from '../core/errors.js';
 
 
@@ -105,7 +105,7 @@ const MISSING: Readonly<Record<DeploymentPart, { code: ErrorCode; why: string }>
 export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlySet<DeploymentPart> = new Set(['bitcoin', 'qrng'])): Registry {
   return new Registry([...ALL_SKILLS, ...extra].map((skill) => {
     const missing = skill.needs?.find((part) => !has.has(part));
-    if (!missing || skill.disabledReason) return skill;
+    if (!missing || !isWorking(skill)) return skill;
     const off = { disabledReason: `${skill.title} ${MISSING[missing].why}; nothing was charged`, disabledCode: MISSING[missing].code };
     const refuse = async (): Promise<never> => {
       throw disabledRefusal(off);

@@ -285,10 +285,11 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
 ];
 
-/** The skill answering a kind, if this deployment has it working. */
-export function kindSkill(registry: Registry, kind: PaidKind): Skill | undefined {
-  const skill = registry.byId(kind.skill);
-  return skill && !skill.disabledReason ? skill : undefined;
+/** The skill answering a kind; one this deployment has turned off throws its refusal (the registry's one rule). */
+export function kindSkill(registry: Registry, kind: PaidKind): Skill {
+  const skill = registry.resolve(null, { id: kind.skill });
+  if (!skill) throw new Error(`paid MCP kind names ${kind.skill}, which the registry does not declare`);
+  return skill;
 }
 
 /** A kind's price: its skill's catalogue price (a kind names registry skills only). */

@@ -15,11 +15,11 @@ import { PERIODS, type Period } from '../data/periods.js';
 import { resolveToken } from '../data/resolve.js';
 import type { SkillContext } from './context.js';
 import { loadMarket } from '../data/load.js';
-import type { Skill } from './registry.js';
+import { disabledRefusal, isWorking, type Skill } from './registry.js';
 
 /** Refuses the call when the skill's engine is missing here or its own admission refuses it. */
-export async function admit(skill: Pick<Skill, 'disabledReason' | 'admit'>, input: unknown, ctx: SkillContext): Promise<void> {
-  if (skill.disabledReason) throw new SibylError('domain_disabled', skill.disabledReason, { reason: 'domain_disabled' });
+export async function admit(skill: Pick<Skill, 'disabledReason' | 'disabledCode' | 'admit'>, input: unknown, ctx: SkillContext): Promise<void> {
+  if (!isWorking(skill)) throw disabledRefusal(skill);
   await skill.admit?.(input as never, ctx);
 }
 

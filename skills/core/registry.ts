@@ -190,11 +190,12 @@ export class Registry {
    * The one resolution rule: the working skill a caller names on a surface. A skill declared there
    * but off on this deployment is refused with its own code (`domain_disabled`, `provider_unavailable`)
    * the same way on every surface, before any payment; a name nothing declares is `undefined`, and
-   * each transport says "no such" in its own words.
+   * each transport says "no such" in its own words. A null surface accepts a skill declared on any
+   * (the paid MCP tools' kinds and the pages name skills by id across surfaces).
    */
-  resolve(surface: Surface, ref: SkillRef): Skill | undefined {
+  resolve(surface: Surface | null, ref: SkillRef): Skill | undefined {
     const skill = this.lookup(ref);
-    if (!skill || !skill.surfaces.includes(surface)) return undefined;
+    if (!skill || (surface && !skill.surfaces.includes(surface))) return undefined;
     if (!isWorking(skill)) throw disabledRefusal(skill);
     return skill;
   }

@@ -13,7 +13,7 @@ import { injectWallet, launchBrowser, saveScreenshot, trackCspViolations } from 
 import { baseClient, fundedPayer, USDC, useTestSibyl } from '../helpers/sibyl.js';
 
 const registry = createRegistry([], new Set());
-const working = registry.list().filter((s) => !s.disabledReason);
+const working = registry.published();
 const transfer = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
 
 let browser: Browser;

@@ -14,7 +14,7 @@ describe('A2A skills over HTTP', () => {
   it('lists every working A2A skill with id, tags and its catalogue price', async () => {
     const list = await json(await fetch(`${sibyl.url}/api/a2a/skills`));
     const ids = list.skills.map((s: { id: string }) => s.id);
-    expect(ids.sort()).toEqual(registry.list('a2a').filter((s) => !s.disabledReason).map((s) => s.id).sort());
+    expect(ids.sort()).toEqual(registry.published('a2a').map((s) => s.id).sort());
     const whales = list.skills.find((s: { id: string }) => s.id === 'whale-tracking');
     expect(whales).toMatchObject({ priceUsd: '0.45', tags: expect.arrayContaining(['whales']), endpoint: `${sibyl.url}/api/a2a/skills/whale-tracking` });
     expect(whales.params.properties.chain.enum).toContain('base');

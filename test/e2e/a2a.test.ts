@@ -43,7 +43,7 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
 
   it('publishes a card with every working skill, its price, modes and the x402 extension', async () => {
     const card = await json(await fetch(`${sibyl.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } }));
-    const published = registry.list('a2a').filter((s) => !s.disabledReason);
+    const published = registry.published('a2a');
     expect(card.skills.map((s: { id: string }) => s.id).sort()).toEqual(published.map((s) => s.id).sort());
     const whales = card.skills.find((s: { id: string }) => s.id === 'whale-tracking');
     expect(whales).toMatchObject({ name: 'Whale tracking', tags: expect.arrayContaining(['whales']), examples: expect.any(Array), inputModes: ['application/json'], description: expect.stringContaining('Price: $0.45 USDC') });

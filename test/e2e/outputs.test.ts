@@ -158,7 +158,7 @@ describe('every working skill answers its output schema', () => {
     await w.sibyl.snapshots.runAll();
     const { forecast } = w.sibyl.context;
     await precomputeMajors(w.sibyl.context, forecast!.service, forecast!.ledger);
-    const working = registry.list().filter((s) => !s.disabledReason);
+    const working = registry.published();
     expect(working.filter((s) => !bodies[s.id]).map((s) => s.id), 'working skills without a body here').toEqual([]);
     const failures: string[] = [];
     for (const skill of working) {
@@ -172,7 +172,7 @@ describe('every working skill answers its output schema', () => {
   });
 
   it('planned skills never answer: they refuse with domain_disabled (their schema is empty)', async () => {
-    for (const skill of registry.list().filter((s) => s.disabledReason && !s.free)) {
+    for (const skill of registry.unavailable().filter((s) => !s.free)) {
       const err = await skill.handler(skill.input.parse({}), w.sibyl.context).catch((e: unknown) => e);
       expect(err, skill.id).toBeInstanceOf(SibylError);
       expect((err as SibylError).code).toBe('domain_disabled');
@@ -180,7 +180,7 @@ describe('every working skill answers its output schema', () => {
   });
 
   it('planned free tools answer no data, not an error (spec 2.4), in their envelope', async () => {
-    const planned = registry.list().filter((s) => s.disabledReason && s.free);
+    const planned = registry.unavailable().filter((s) => s.free);
     expect(planned.length).toBeGreaterThan(0);
     for (const skill of planned) {
       const answer = await run(skill, {});

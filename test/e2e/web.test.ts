@@ -20,7 +20,7 @@ import { httpPaths } from '../../skills/core/registry.js';
 
 // A test server has no Bitcoin chain and no QRNG: the skills that need them are off.
 const registry = createRegistry([], new Set());
-const working = registry.list().filter((s) => !s.disabledReason);
+const working = registry.published();
 
 describe('pages', () => {
   const sibyl = useTestSibyl();
@@ -43,7 +43,7 @@ describe('pages', () => {
 
   it('/ names the skills this deployment lacks, with the code and reason they are refused with', async () => {
     const page = await (await fetch(`${sibyl.url}/`)).text();
-    const off = registry.list().filter((s) => s.disabledReason);
+    const off = registry.unavailable();
     expect(off.length).toBeGreaterThan(0);
     for (const s of off) {
       const item = page.slice(page.indexOf(`data-disabled-skill="${s.id}"`), page.indexOf('</li>', page.indexOf(`data-disabled-skill="${s.id}"`)));

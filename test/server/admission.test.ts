@@ -47,7 +47,7 @@ describe('admission', () => {
   });
 
   it('a capability without its engine → 503 domain_disabled', async () => {
-    const planned = registry.list().find((s) => s.disabledReason)!;
+    const planned = registry.unavailable()[0]!;
     const err = await refusal(planned.id, {}, unindexed());
     expect([err.code, err.status]).toEqual(['domain_disabled', 503]);
   });

@@ -85,7 +85,7 @@ ${jsonIsland('sibyl-config', config)}`);
 
 /** The spec's capabilities this deployment lacks: named with why, so nobody pays to find out (they are refused before any 402). */
 function notHere(registry: Registry): Markup {
-  const off = registry.list().filter((s) => s.disabledReason);
+  const off = registry.unavailable();
   if (!off.length) return raw('');
   return html`<h3>Not on this deployment</h3>
   <p>Declared in the interface but refused here before any payment is asked for (nothing is charged):</p>
