@@ -27,6 +27,7 @@ import type { SkillContext } from '../skills/core/context.js';
 import type { Registry } from '../skills/core/registry.js';
 import { a2aSkillOperation } from './a2a-operation.js';
 import { toSibylError } from '../skills/core/error-mapping.js';
+import type { SkillId } from '../skills/catalog/index.js';
 
 export const X402_META = {
   status: 'x402.payment.status',
@@ -40,7 +41,7 @@ const REQUEST_META = 'sibyl.request';
 /** A data part that calls a skill. */
 const dataPartBody = z.strictObject({ skill: z.string().min(1).describe('A2A skill id.'), params: z.record(z.string(), z.unknown()).default({}).describe('Its params.') });
 /** The skill that answers text. */
-const TEXT_SKILL = 'general-analysis';
+const TEXT_SKILL: SkillId = 'general-analysis';
 
 interface SkillRequest {
   readonly skill: string;

@@ -23,7 +23,7 @@ const registry = createRegistry();
 const tools = agentTools(registry);
 const planner = new OfflineChatModel(tools);
 const verbose = process.argv.includes('--verbose');
-const disabled = new Set(PLANNED_SKILLS.map((s) => s.id));
+const disabled = new Set<string>(PLANNED_SKILLS.map((s) => s.id));
 
 let toolHits = 0;
 let argHits = 0;

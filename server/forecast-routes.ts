@@ -15,6 +15,7 @@ import { skillOperation, type PaidOperation } from '../payments/operation.js';
 import { quotaMethod } from '../payments/quota-method.js';
 import { servePaid, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from '../skills/core/validation.js';
+import type { SkillId } from '../skills/catalog/index.js';
 
 export interface ForecastRouteDeps extends PaidRouteDeps {
   access?: ForecastAccess | undefined;
@@ -25,7 +26,7 @@ const skill = forecastInferenceSkill;
 
 /** The cheaper way every refusal also names: the chart forecast on its paid HTTP path. */
 function paidChartForecast(deps: ForecastRouteDeps, req: Request) {
-  const chart = deps.registry.byId('tokenchart')!;
+  const chart = deps.registry.byId('tokenchart' satisfies SkillId)!;
   const body = { tokenAddress: 'ETH', forecast: true };
   const amount = chart.quote(chart.input.parse(body));
   return { method: 'POST', url: `${deps.publicUrl(req)}${chart.httpPath!}`, exampleBody: body, price: formatUsd(amount), note: 'the chart forecast (a token\'s own candles, 12 ahead, with commentary) is cheaper, paid per call with x402; its tokenAddress takes a contract address or a symbol such as BTC, ETH, SOL, BNB' };

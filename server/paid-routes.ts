@@ -73,7 +73,7 @@ function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): PaidOpe
     const { [field]: id, ...fields } = body as Record<string, unknown>;
     const capabilities = deps.registry.capabilitiesOf(skill);
     // A capability this deployment has turned off is refused as on every surface, before any payment.
-    const named = deps.registry.resolve('agent', { id: String(id) });
+    const named = deps.registry.resolve(null, { id: String(id) });
     const target = capabilities.find((s) => s === named);
     if (!target) {
       const rule = `must be one of ${capabilities.map((s) => s.id).join(', ')}`;

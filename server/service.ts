@@ -23,7 +23,7 @@ import { startIndexedBitcoin } from './bitcoin.js';
 import { qrngProviderFromConfig } from '../skills/quantum/qrng/engine.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './errors.js';
-import { createRegistry } from '../skills/catalog/index.js';
+import { createRegistry, type SkillId } from '../skills/catalog/index.js';
 import { worldGenesisTimestamp } from '../world/index.js';
 import { prepareEmbeddedMarket } from '../world/embedded.js';
 import { ChainIndexer } from '../indexer/indexer.js';
@@ -46,7 +46,7 @@ import { createLogger, messageLog, type Logger } from './observability/logger.js
 /** The report agent over the registry's agent skills, with the configured planner; rooms kept in the store. */
 function reportAgent(config: Config, registry: Registry, context: SkillContext, store: Store, log: (msg: string) => void): ReportAgent {
   const tools = agentTools(registry);
-  const report = registry.byId('general-analysis');
+  const report = registry.byId('general-analysis' satisfies SkillId);
   const model = plannerModel(config.llm, tools);
   // Said once at start-up, without waiting for it: a model server may come up after Sibyl.
   void model.probe().then((r) => {

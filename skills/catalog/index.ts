@@ -67,7 +67,8 @@ import type { ErrorCode } from '../core/errors.js';
 
 
 
-export const ALL_SKILLS: readonly Skill<any>[] = [
+/** Every skill with an engine in this build. A new capability adds its skill(s) here: one line. */
+export const ALL_SKILLS = [
   latestPairsSkill, walletHoldingsSkill, tokenchartSkill, tokenchartRawSkill, ohlcvSkill, topTokensSkill, topVolumeSkill,
   tokenSnipingSkill, mevDetectionSkill, holderConcentrationSkill, liquidityShiftsSkill, whaleIntelSkill,
   arbitrageScannerSkill, flashloanOpportunitiesSkill, smartMoneySkill, dexCapitalSkill, investmentReportSkill,
@@ -88,8 +89,10 @@ export const ALL_SKILLS: readonly Skill<any>[] = [
   bitcoinMempoolSkill, bitcoinOnchainSkill, bitcoinCycleTool, brc20AnalyticsSkill, runesAnalyticsSkill, bitcoinStakingSkill, bitcoinBridgeComparisonSkill,
   quantumEncryptionKeySkill, quantumSigningKeySkill, quantumWalletGenerationSkill, quantumHardwareQrngSkill, crqcProximityBenchmarkSkill,
   pqcWalletScanSkill, quantumPortfolioMonitorSkill, pqcReadinessAssessmentSkill, pqcMigrationPlannerSkill,
-  ...PLANNED_SKILLS,
-];
+] as const;
+
+/** Every skill id the catalogue declares, working or planned: code that names a skill names it through this. */
+export type SkillId = (typeof ALL_SKILLS)[number]['id'] | (typeof PLANNED_SKILLS)[number]['id'];
 
 /** Why a skill is off where a part of the deployment is missing, and the code it is refused with. */
 const MISSING: Readonly<Record<DeploymentPart, { code: ErrorCode; why: string }>> = {
@@ -112,5 +115,5 @@ export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlyS
     };
     // Refused by every surface's disabled check (the report agent names it and charges nothing); the handler too, should one call it.
     return { ...skill, ...off, admit: undefined, handler: refuse };
-  }));
+  }), PLANNED_SKILLS);
 }

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { DEX_CHAIN_NAMES } from '../../chain/chains.js';
 import { atomicToUsdString } from '../core/money.js';
 import type { Registry, Skill } from '../core/registry.js';
+import type { SkillId } from './index.js';
 import { evmAddressParam, rowsParam, tokenParam, TOOL_ROWS } from '../core/params.js';
 import { contractReviewSkill } from '../security/contract-review.js';
 import { transactionDebuggerSkill } from '../transactions/transactions.js';
@@ -21,7 +22,7 @@ type Input = Record<string, unknown>;
 
 export interface PaidKind {
   /** The registry skill that answers this kind. */
-  readonly skill: string;
+  readonly skill: SkillId;
   /** The tool's input as that skill's params (the skill given, to read its own bounds). */
   readonly params: (input: Input, skill: Skill) => Input;
 }
@@ -64,7 +65,7 @@ const quantumKind = (skill: string): PaidKind => ({ skill, params: (i, s) => tak
 /** A kind whose skill takes nothing from the tool's input (its own defaults apply). */
 const withDefaults = (skill: string): PaidKind => ({ skill, params: () => ({}) });
 /** A kind with no engine here: the registry declares its skill (skills/planned), price included. */
-const none = (skill: string): PaidKind => ({ skill, params: () => ({}) });
+const none = (skill: SkillId): PaidKind => ({ skill, params: () => ({}) });
 /** The chart period whose candles match a timeframe. */
 const PERIOD_OF_TIMEFRAME: Record<string, string> = { '1h': '24h', '4h': '7d', '24h': '30d', '1d': '30d', '1w': '30d', '7d': '30d', '30d': '30d' };
 const CANDLE_OF_TIMEFRAME: Record<string, string> = { '1h': '1h', '4h': '4h', '24h': '1d', '1d': '1d', '7d': '1d', '30d': '1d' };

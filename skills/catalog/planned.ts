@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { SibylError } from '../core/errors.js';
 import { defineFreeTool, disabledResult, freeOutput } from '../core/free.js';
-import type { UsdPrice } from '../core/money.js';
+import { FREE_USD, type UsdPrice } from '../core/money.js';
 import { FREE_ROWS, rowsParam } from '../core/params.js';
 import { neverAnswers } from '../core/outputs.js';
 import { defineSkill, type CatalogEntry } from '../core/registry.js';
@@ -24,11 +24,13 @@ export const DISABLED_DOMAINS = {
   'agent-memory': 'an agent context store',
   government: 'government disclosure and contract feeds',
   'analyst-calls': 'a graded-calls feed',
+  inference: 'a chat-completion engine',
+  'platform-stats': 'a usage-statistics feed',
 } as const;
 export type DisabledDomain = keyof typeof DISABLED_DOMAINS;
 
-interface Planned {
-  id: string;
+interface Planned<Id extends string> {
+  id: Id;
   title: string;
   description: string;
   tags: string[];
@@ -36,12 +38,18 @@ interface Planned {
   price: UsdPrice;
   domain: DisabledDomain;
   catalog?: CatalogEntry;
-  /** Only a priced kind of a paid MCP tool: not offered to the report agent (its words would pull questions away from working skills). */
+  /** Not offered to the report agent (its words would pull questions away from working skills): a paid MCP tool's kind, media. */
   kindOnly?: boolean;
+  /** Not an A2A skill of the spec (a paid MCP tool's kind only). */
+  notA2a?: boolean;
 }
 
-function planned(p: Planned) {
-  const { kindOnly: _kindOnly, ...declared } = p;
+/**
+ * Declared on the surfaces the spec gives it, so every one of them refuses it the same way
+ * (`domain_disabled`, before any payment) instead of answering "no such skill".
+ */
+function planned<const Id extends string>(p: Planned<Id>) {
+  const { kindOnly, notA2a, ...declared } = p;
   const reason = `${needs(p.title, p.domain)}; nothing was charged`;
   return defineSkill({
     ...declared,
@@ -50,7 +58,7 @@ function planned(p: Planned) {
     input: z.strictObject({}),
     output: neverAnswers,
     toolName: p.id.replace(/-/g, '_'),
-    surfaces: p.kindOnly ? [] : ['agent'],
+    surfaces: [...(notA2a ? [] : ['a2a' as const]), ...(kindOnly ? [] : ['agent' as const])],
     async handler() {
       throw new SibylError('domain_disabled', reason, { reason: 'domain_disabled' });
     },
@@ -60,7 +68,7 @@ function planned(p: Planned) {
 const needs = (title: string, domain: DisabledDomain) => `${title} needs ${DISABLED_DOMAINS[domain]}, which this deployment does not have yet`;
 
 /** A free tool of the tool server (spec 4.7) without an engine: listed with its exact input, it answers `available: false, reason: domain_disabled`. */
-function plannedTool(p: Pick<Planned, 'id' | 'title' | 'description' | 'tags' | 'domain'> & { toolName: string; input: z.ZodObject }) {
+function plannedTool<const Id extends string>(p: Pick<Planned<Id>, 'id' | 'title' | 'description' | 'tags' | 'domain'> & { toolName: string; input: z.ZodObject }) {
   return defineFreeTool({
     ...p,
     description: `${p.description} Not available on this deployment (needs ${DISABLED_DOMAINS[p.domain]}).`,
@@ -77,6 +85,10 @@ export const PLANNED_SKILLS = [
   planned({ id: 'prediction-market-discovery', domain: 'prediction-markets', price: '0.50', title: 'Prediction-market discovery', description: 'Prediction markets by volume, odds and time to resolution.', tags: ['prediction-markets', 'polymarket', 'betting', 'odds', 'election'], examples: ['Hottest prediction markets right now'] }),
   planned({ id: 'rwa-intel', domain: 'equities', price: '0.25', title: 'Tokenized-equity intelligence', description: 'Tokenized stocks and real-world assets: wrapper trust, stock pairs, early buyers and event risk.', tags: ['rwa', 'tokenized-stocks', 'equities', 'stocks', 'real-world-assets'], examples: ['Which tokenized stocks trade at a premium?'] }),
   planned({ id: 'generate-video', domain: 'media', price: '5.00', title: 'Video generation', description: 'Generate a short video from a prompt.', tags: ['video', 'generate', 'media'], examples: ['Make a video of a rocket launch'] }),
+  planned({ id: 'generate-song-draft', domain: 'media', price: '0.50', kindOnly: true, title: 'Song draft', description: 'A short draft song (up to 120 s) from a prompt.', tags: ['song', 'music', 'draft', 'media'], examples: ['Sketch a 60-second lo-fi track'] }),
+  planned({ id: 'generate-song-studio', domain: 'media', price: '3.00', kindOnly: true, title: 'Studio song', description: 'A studio-grade song (up to 3 minutes) from a prompt, with vocals and a chosen provider.', tags: ['song', 'music', 'studio', 'media'], examples: ['Produce a 3-minute song with vocals'] }),
+  planned({ id: 'inference', domain: 'inference', price: '0.35', kindOnly: true, title: 'Chat completion', description: 'A chat completion in OpenAI\'s message format.', tags: ['inference', 'chat', 'llm'], examples: ['Complete this chat'] }),
+  planned({ id: 'platform-stats', domain: 'platform-stats', price: FREE_USD, kindOnly: true, title: 'Platform statistics', description: 'Usage statistics of this service: calls served, skills, settlements.', tags: ['platform', 'stats'], examples: ['How busy is this service?'] }),
   planned({ id: 'generate-song', domain: 'media', price: '1.25', title: 'Song generation', description: 'Generate a song from a prompt, with lyrics and genre.', tags: ['song', 'music', 'generate', 'lyrics', 'media'], examples: ['Write and produce a song about DeFi'] }),
   // Priced kinds of the paid MCP tools (spec 4.6 prices) whose engines are not built yet.
   planned({ id: 'regime-classification', domain: 'signals', price: '0.50', kindOnly: true, title: 'Regime classification', description: 'The market regime (trend, range, stress) per asset, with its inputs.', tags: ['regime', 'trend'], examples: ['Is BTC trending or ranging?'] }),
@@ -92,7 +104,7 @@ export const PLANNED_SKILLS = [
   planned({ id: 'spread-analysis', domain: 'prediction-markets', price: '0.75', kindOnly: true, title: 'Spread analysis', description: 'Bid-ask spreads and depth of prediction markets.', tags: ['prediction-markets', 'spread', 'depth'], examples: ['Which prediction markets have tight spreads?'] }),
   planned({ id: 'content-judge', domain: 'media', price: '0.05', kindOnly: true, title: 'Content judge', description: 'A quick judgement of a piece of content against a rubric.', tags: ['content', 'judge'], examples: ['Judge this post'] }),
   planned({ id: 'integrity-deep-scan', domain: 'media', price: '1.00', kindOnly: true, title: 'Integrity deep scan', description: 'A deep check of content for manipulation and provenance.', tags: ['content', 'integrity', 'provenance'], examples: ['Is this image manipulated?'] }),
-  planned({ id: 'launchpad-catalog', domain: 'launchpads', price: '0.25', kindOnly: true, title: 'Launchpad catalogue', description: 'Launchpads across chains with their fees, volumes and graduation rules.', tags: ['launchpads', 'catalogue'], examples: ['Compare the launchpads'] }),
+  planned({ id: 'launchpad-catalog', domain: 'launchpads', price: '0.25', kindOnly: true, notA2a: true, title: 'Launchpad catalogue', description: 'Launchpads across chains with their fees, volumes and graduation rules.', tags: ['launchpads', 'catalogue'], examples: ['Compare the launchpads'] }),
   planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context'], examples: ['Give my agent the market context'] }),
   // Free tools of the tool server (spec 4.7) whose feeds this deployment does not have.
   plannedTool({ id: 'perp-whales', toolName: 'get_perp_whales', domain: 'perps', input: freeRows, title: 'Perpetuals whales', description: 'Positions and funding of the largest perpetual-futures traders.', tags: ['perps', 'whales', 'funding'] }),

@@ -32,8 +32,8 @@ export function freeOutput<const T extends z.ZodRawShape>(fields: T) {
 export const list = () => z.array(z.looseObject({})).optional();
 export const record = () => z.looseObject({}).optional();
 
-interface FreeToolDefinition<S extends z.ZodObject, O extends z.ZodObject> {
-  readonly id: string;
+interface FreeToolDefinition<S extends z.ZodObject, O extends z.ZodObject, Id extends string> {
+  readonly id: Id;
   /** The spec's tool name. */
   readonly toolName: string;
   readonly title: string;
@@ -46,7 +46,7 @@ interface FreeToolDefinition<S extends z.ZodObject, O extends z.ZodObject> {
   read(input: z.output<S>, ctx: SkillContext): Promise<ToolResult>;
 }
 
-export function defineFreeTool<S extends z.ZodObject, O extends z.ZodObject>({ read, examples = [], ...def }: FreeToolDefinition<S, O>) {
+export function defineFreeTool<S extends z.ZodObject, O extends z.ZodObject, const Id extends string>({ read, examples = [], ...def }: FreeToolDefinition<S, O, Id>) {
   return defineSkill({
     ...def,
     examples,

@@ -27,9 +27,9 @@ export function priceVariants<I>(price: PriceSpec<I>): readonly PriceVariant<I>[
   return typeof price === 'string' ? [{ price, when: {} }] : price.variants;
 }
 
-export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject> {
-  /** Stable id (A2A skill id style, e.g. `latest-pairs`). */
-  readonly id: string;
+export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject, Id extends string = string> {
+  /** Stable id (A2A skill id style, e.g. `latest-pairs`); a literal type, so the catalogue derives the union of ids. */
+  readonly id: Id;
   readonly title: string;
   readonly description: string;
   readonly tags: readonly string[];
@@ -120,7 +120,7 @@ export function catalogLimits(skill: Pick<Skill, 'id' | 'catalog'>, input: Recor
 /** Which price list a call is charged from: the HTTP operation's, or the catalogue's (A2A, typed bodies). */
 export type PriceList = 'http' | 'catalog';
 
-export interface Skill<S extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends SkillDefinition<S, O> {
+export interface Skill<S extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject, Id extends string = string> extends SkillDefinition<S, O, Id> {
   /** Atomic USDC price for a validated body, from the given list. */
   quote(input: z.output<S>, list?: PriceList): bigint;
   /** Smallest and largest price the skill can charge on its HTTP operation, atomic. */
@@ -134,7 +134,7 @@ export interface Skill<S extends z.ZodObject = z.ZodObject, O extends z.ZodObjec
 /** A part of a deployment that may be absent. */
 export type DeploymentPart = 'bitcoin' | 'qrng';
 
-export function defineSkill<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject>(def: SkillDefinition<S, O>): Skill<S, O> {
+export function defineSkill<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject, const Id extends string = string>(def: SkillDefinition<S, O, Id>): Skill<S, O, Id> {
   const variants = priceVariants(def.price);
   variants.forEach((v) => assertUsdPrice(v.price));
   if (def.catalogPrice) assertUsdPrice(def.catalogPrice);
@@ -162,8 +162,15 @@ export class Registry {
   private readonly byPathMap = new Map<string, Skill>();
   private readonly byToolMap = new Map<string, Skill>();
 
-  constructor(skills: readonly Skill<any>[]) {
-    for (const skill of skills) {
+  /**
+   * `planned`: what the spec declares and this deployment has no engine for yet. A planned entry
+   * whose id or tool name a real skill takes is dropped: the real one replaces it, nobody deletes
+   * it by hand.
+   */
+  constructor(skills: readonly Skill<any>[], planned: readonly Skill<any>[] = []) {
+    const taken = new Set(skills.flatMap((s) => [s.id, s.toolName].filter(Boolean)));
+    const stillPlanned = planned.filter((p) => !taken.has(p.id) && !(p.toolName && taken.has(p.toolName)));
+    for (const skill of [...skills, ...stillPlanned]) {
       claim(this.byIdMap, skill.id, skill, 'id');
       for (const path of httpPaths(skill)) claim(this.byPathMap, path, skill, 'path');
       if (skill.toolName) claim(this.byToolMap, skill.toolName, skill, 'tool name');

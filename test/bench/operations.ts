@@ -8,6 +8,7 @@
 import { CURVE_HISTORY_DAYS, EmbeddedCurveVenue } from '../../world/curve/embedded.js';
 import { demoAccount } from '../../chain/accounts.js';
 import { ALL_SKILLS } from '../../skills/catalog/index.js';
+import type { Skill } from '../../skills/core/registry.js';
 import type { SkillContext } from '../../skills/core/context.js';
 import { indexedBenchWorld } from './world.js';
 
@@ -36,7 +37,7 @@ export async function benchOperations(calls = Number(process.env.BENCH_CALLS ?? 
     const ctx: SkillContext = { chains, store, curve };
     const only = process.env.BENCH_OPS; // e.g. `curve`: only operations whose path contains it
     const results: { operation: string; calls?: number; p50: number; p99: number; cold: number; failed?: string }[] = [];
-    for (const skill of ALL_SKILLS.filter((s) => s.httpPath && (!only || s.httpPath.includes(only)))) {
+    for (const skill of (ALL_SKILLS as readonly Skill<any>[]).filter((s) => s.httpPath && (!only || s.httpPath.includes(only)))) {
       const parsed = skill.input.safeParse(sampleBody(skill.input.shape));
       if (!parsed.success) {
         results.push({ operation: skill.httpPath!, p50: NaN, p99: NaN, cold: NaN, failed: 'no sample body' });

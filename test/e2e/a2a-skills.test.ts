@@ -85,7 +85,7 @@ describe('A2A skills over HTTP', () => {
     expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
   });
 
-  it('refuses a bad envelope or bad params naming the field, and an unknown skill with 404', async () => {
+  it('refuses a bad envelope or bad params naming the field, an unknown skill with 404, and a planned one with 503 domain_disabled', async () => {
     const post = (id: string, body: unknown) => postJson(`${sibyl.url}/api/a2a/skills/${id}`, body);
     const cases: [string, unknown, string][] = [
       ['whale-tracking', { chain: 'base' }, 'chain'],
@@ -102,6 +102,8 @@ describe('A2A skills over HTTP', () => {
     const missing = await post('no-such-skill', { params: {} });
     expect(missing.status).toBe(404);
     expect((await json(missing)).error.code).toBe('not_found');
-    expect((await post('insider-scan', { params: {} })).status).toBe(404);
+    const planned = await post('insider-scan', { params: {} });
+    expect(planned.status).toBe(503);
+    expect((await json(planned)).error.code).toBe('domain_disabled');
   });
 });

@@ -180,7 +180,7 @@ describe('every working skill answers its output schema', () => {
   });
 
   it('planned free tools answer no data, not an error (spec 2.4), in their envelope', async () => {
-    const planned = registry.unavailable().filter((s) => s.free);
+    const planned = registry.unavailable('mcp').filter((s) => s.free);
     expect(planned.length).toBeGreaterThan(0);
     for (const skill of planned) {
       const answer = await run(skill, {});

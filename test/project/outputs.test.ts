@@ -35,7 +35,7 @@ describe('every skill declares its answer', () => {
   });
 
   it('gives every free tool the envelope of spec 2.4', () => {
-    const free = registry.list().filter((s) => s.free);
+    const free = registry.list('mcp').filter((s) => s.free);
     expect(free.length).toBe(19);
     for (const skill of free) {
       const keys = Object.keys(skill.output.shape);
