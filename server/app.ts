@@ -40,6 +40,7 @@ import { Metrics } from './observability/metrics.js';
 import { observabilityHooks } from './observability/payment-hooks.js';
 import { annotate, enterScope, limitFacts } from './observability/request-scope.js';
 import { serviceSampler } from './observability/sample.js';
+import { snapshotJobs } from '../skills/core/snapshots.js';
 import { mountMetrics } from './observability/metrics-route.js';
 import { mountWeb } from '../web/index.js';
 import type { ForecastAccess } from '../skills/forecast/access.js';
@@ -74,7 +75,7 @@ export interface AppDeps {
  */
 export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
-  const metrics = deps.metrics.enabled ? new Metrics(serviceSampler(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin)) : undefined;
+  const metrics = deps.metrics.enabled ? new Metrics(serviceSampler(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin, snapshotJobs(deps.registry))) : undefined;
   // One charge flow for every surface: x402 by default, the catalogue's limits hooked in, observed.
   // Every surface's limited call (HTTP, A2A, MCP tools from credits) answers with where its payer stands.
   const rateLimited = (state: RateLimitState) => annotate({ ...limitFacts({ limits: state.limits }), remaining: { calls: state.remaining, resetSeconds: state.resetSeconds } });

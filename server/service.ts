@@ -33,7 +33,7 @@ import { plannerModel, readinessWarning } from '../agent/model.js';
 import { ReportAgent } from '../graph/report.js';
 import { StoreCheckpointSaver } from '../graph/checkpointer.js';
 import { SnapshotJobs } from './mcp/snapshots.js';
-import { SNAPSHOT_JOBS } from '../skills/catalog/snapshots.js';
+import { snapshotJobs } from '../skills/core/snapshots.js';
 import type { SkillContext } from '../skills/core/context.js';
 import { openStore, type Store } from '../store/index.js';
 import { checkPersistence } from '../store/persistence.js';
@@ -252,7 +252,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       resources.unshift({ close: async () => stop() });
     }
 
-    const snapshots = new SnapshotJobs(context, Object.values(SNAPSHOT_JOBS), log);
+    const snapshots = new SnapshotJobs(context, snapshotJobs(registry), log);
     if (config.snapshotJobs) {
       snapshots.start();
       resources.unshift({ close: async () => snapshots.stop() });

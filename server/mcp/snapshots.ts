@@ -1,10 +1,10 @@
 /**
- * Runs the free tools' snapshot jobs (skills/catalog/snapshots.ts declares them): one instance builds each
+ * Runs the free tools' snapshot jobs (each tool declares its own; skills/core/snapshots.ts): one instance builds each
  * round (a lease per job and period in the store, Redis when several instances share one); every
  * instance serves what was stored.
  */
 import type { SkillContext } from '../../skills/core/context.js';
-import { snapshotStoreKey, type SnapshotJob } from '../../skills/catalog/snapshots.js';
+import { snapshotStoreKey, type SnapshotJob } from '../../skills/core/snapshots.js';
 
 export class SnapshotJobs {
   private timers: NodeJS.Timeout[] = [];

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { SkillContext } from './context.js';
 import { FREE_USD } from './money.js';
 import { defineSkill } from './registry.js';
-import { readSnapshot, type SnapshotJob } from '../catalog/snapshots.js';
+import { readSnapshot, type SnapshotJob } from './snapshots.js';
 
 export type ToolResult = Record<string, unknown> & { available: boolean };
 
@@ -43,6 +43,8 @@ interface FreeToolDefinition<S extends z.ZodObject, O extends z.ZodObject, Id ex
   readonly input: S;
   readonly output: O;
   readonly disabledReason?: string;
+  /** The job that builds what `read` serves (see snapshots.ts). */
+  readonly snapshot?: SnapshotJob;
   read(input: z.output<S>, ctx: SkillContext): Promise<ToolResult>;
 }
 

@@ -9,6 +9,7 @@ import { checkedHandler } from './output-check.js';
 import { notingSecrets } from './issued-secrets.js';
 import { assertUsdPrice, usdToAtomic, type UsdPrice } from './money.js';
 import type { SkillContext } from './context.js';
+import type { SnapshotJob } from './snapshots.js';
 
 export type Surface = 'http' | 'a2a' | 'mcp' | 'agent';
 
@@ -100,6 +101,8 @@ export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = 
    * values there are stripped, by value, from whatever persists an answer (issued-secrets.ts).
    */
   readonly secretFields?: readonly string[];
+  /** The background job whose stored snapshot this (free) skill reads; the runner builds it while the skill works. */
+  readonly snapshot?: SnapshotJob;
 }
 
 export interface CatalogEntry {

@@ -3,12 +3,16 @@ import { z } from 'zod';
 import { DEX_CHAIN_NAMES } from '../../chain/chains.js';
 import { defineFreeTool, freeOutput, fromSnapshot } from '../core/free.js';
 import { evmAddressParam } from '../core/params.js';
-import { SNAPSHOT_JOBS } from '../catalog/snapshots.js';
+import { MINUTE_MS, type SnapshotJob } from '../core/snapshots.js';
+import { tokenSafety } from './token-safety-snapshot.js';
+
+export const tokenSafetySnapshot: SnapshotJob = { id: 'token-safety', everyMs: 30 * MINUTE_MS, build: tokenSafety };
 
 const chain = z.enum(DEX_CHAIN_NAMES);
 
 export const tokenSafetyTool = defineFreeTool({
   id: 'token-safety', toolName: 'check_token_safety', title: 'Token safety check',
+  snapshot: tokenSafetySnapshot,
   description: 'Honeypot and risk flags of a token from the cached scan of every indexed token (simulated buy and sell, owner powers, liquidity); `screened: false` means not in the dataset, not a clean result.',
   tags: ['security', 'honeypot', 'safety'], input: z.strictObject({
     contract: evmAddressParam('Token contract (0x + 40 hex).'),
@@ -23,7 +27,7 @@ export const tokenSafetyTool = defineFreeTool({
     flags: z.array(z.string()).optional(),
     result: z.looseObject({}).nullable().optional(),
   }),
-  read: ({ contract, chain }, ctx) => fromSnapshot(ctx, SNAPSHOT_JOBS.safety, null, (d) => {
+  read: ({ contract, chain }, ctx) => fromSnapshot(ctx, tokenSafetySnapshot, null, (d) => {
     const row = (d.rows as Record<string, Record<string, unknown>>)[`${chain}:${contract.toLowerCase()}`];
     return row ? { contract, chain, screened: true, ...row } : { contract, chain, screened: false, honeypot: null, riskLevel: null, flags: [], result: null };
   }),

@@ -12,7 +12,8 @@ import { createWalletClient, encodeFunctionData, http, parseAbi, parseEther, typ
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { CHAINS } from '../../chain/chains.js';
 import { viemChain } from '../../chain/runtime.js';
-import { SNAPSHOT_JOBS } from '../../skills/catalog/snapshots.js';
+import { moversSnapshot } from '../../skills/movers/tools.js';
+import { launchpadRadarSnapshot } from '../../skills/launchpad/radar.js';
 import { json, rpc, untilIndexed } from '../helpers/sibyl.js';
 import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
@@ -193,8 +194,8 @@ describe('the screen on a world\'s labelled listings', () => {
   });
 
   it('MCP top movers and launchpad radar carry the same screen', async () => {
-    await w.sibyl.snapshots.run(SNAPSHOT_JOBS.movers);
-    await w.sibyl.snapshots.run(SNAPSHOT_JOBS.launchpad);
+    await w.sibyl.snapshots.run(moversSnapshot);
+    await w.sibyl.snapshots.run(launchpadRadarSnapshot);
     const client = new Client({ name: 'sibyl-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${w.sibyl.url}/api/mcp`)));
     try {

@@ -16,7 +16,7 @@ import { viemChain } from '../../chain/runtime.js';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { createRegistry } from '../../skills/catalog/index.js';
 import { SOCIAL_RULES } from '../../skills/social/engine.js';
-import { SNAPSHOT_JOBS } from '../../skills/catalog/snapshots.js';
+import { socialHypeSnapshotJob } from '../../skills/social/hype.js';
 import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
 import type { WorldLabels } from '../../world/labels.js';
 import { socialModule } from '../../world/modules/social.js';
@@ -78,7 +78,7 @@ async function allRows(): Promise<Map<string, Row>> {
 describe('get_social_hype on the world (official MCP client)', () => {
   it('is not warm before its job runs, then answers the envelope of spec 2.4 for BSC', async () => {
     expect((await call()).body).toMatchObject({ available: false, reason: 'snapshot_not_warm', limit: 8 });
-    await sibyl.snapshots.run(SNAPSHOT_JOBS.social);
+    await sibyl.snapshots.run(socialHypeSnapshotJob);
     const { isError, body, text } = await call();
     expect(isError).toBe(false);
     expect(body).toMatchObject({ available: true, stale: false, limit: 8, object: 'social-hype', chain: 'bsc', sentiment: 'All', fetchedAt: expect.any(Number) });

@@ -17,7 +17,9 @@ import { limitHooks, RateLimiter } from '../../payments/limits.js';
 import type { Receipt } from '../../payments/paywall.js';
 import { createRegistry } from '../../skills/catalog/index.js';
 import { FREE_ROWS } from '../../skills/core/params.js';
-import { SNAPSHOT_JOBS, snapshotStoreKey } from '../../skills/catalog/snapshots.js';
+import { snapshotStoreKey } from '../../skills/core/snapshots.js';
+import { moversSnapshot } from '../../skills/movers/tools.js';
+import { tokenSafetySnapshot } from '../../skills/security/token-safety.js';
 import { MemoryStore } from '../../store/memory.js';
 
 const registry = createRegistry();
@@ -72,7 +74,7 @@ describe('MCP server in process (SDK in-memory transport)', () => {
   it('free results validate against their output schemas (checked by the SDK client)', async () => {
     expect((await call('get_top_movers')).body).toMatchObject({ available: false, reason: 'snapshot_not_warm', limit: FREE_ROWS.default });
     const gainers = Array.from({ length: 30 }, (_, i) => row(i));
-    await warm(SNAPSHOT_JOBS.movers, {
+    await warm(moversSnapshot, {
       source: 'index:base@1', idSource: 'test', perChainUnavailable: [], errors: [],
       crossAsset: { gainers, losers: [...gainers].reverse(), cohortSize: 30, universeSize: 40 },
       perChain: { base: { source: 'index:base@1', cohortSize: 30, gainers, losers: [...gainers].reverse() } },
@@ -82,7 +84,7 @@ describe('MCP server in process (SDK in-memory transport)', () => {
     expect(movers.body.crossAsset.gainers).toHaveLength(3);
     expect(movers.body.crossAsset.losers).toBeUndefined();
 
-    await warm(SNAPSHOT_JOBS.safety, { rows: { [`base:${row(1).token}`]: { honeypot: true, riskLevel: 'critical', flags: ['cannot sell'], result: { riskScore: 100 } } } });
+    await warm(tokenSafetySnapshot, { rows: { [`base:${row(1).token}`]: { honeypot: true, riskLevel: 'critical', flags: ['cannot sell'], result: { riskScore: 100 } } } });
     expect((await call('check_token_safety', { contract: row(1).token })).body).toMatchObject({ available: true, screened: true, honeypot: true, chain: 'base', limit: null });
     expect((await call('check_token_safety', { contract: row(2).token, chain: 'bsc' })).body).toMatchObject({ available: true, screened: false, honeypot: null });
 
