@@ -17,6 +17,7 @@ import { accuracyAnswer, accuracyQuery, forecastAnswer, FORECAST_API_PATH as FOR
 import { forecastInput } from '../skills/forecast/engine.js';
 import { A2A_SKILLS_PATH } from './a2a-skills.js';
 import { a2aSkillListDocument, agentCardDocument, catalogDocument, errorDocument, healthDocument, mcpToolListDocument, openApiDocument, paymentRequiredDocument } from './documents.js';
+import { ROUTES } from './routes.js';
 
 /** What the forecast API charges a call without quota (its skill's only price). */
 const forecastApiPrice = priceVariants(FORECAST_INFERENCE_API.price)[0]!.price;
@@ -61,7 +62,7 @@ function accountPaths() {
   const bearer = [{ bearer: [] }, { oauth2: [MCP_SCOPE] }];
   const unauthorized = errorResponse('No valid bearer token (`unauthorized`); `WWW-Authenticate` points to the protected-resource metadata.');
   return {
-    '/api/auth/nonce': {
+    [ROUTES.signInNonce]: {
       get: {
         operationId: 'sign-in-nonce',
         summary: 'A single-use nonce for sign-in with Ethereum',
@@ -75,7 +76,7 @@ function accountPaths() {
         },
       },
     },
-    '/api/auth/siwe': {
+    [ROUTES.signIn]: {
       post: {
         operationId: 'sign-in',
         summary: 'Sign in with Ethereum for a bearer token',
@@ -92,7 +93,7 @@ function accountPaths() {
         },
       },
     },
-    '/api/credits': {
+    [ROUTES.credits]: {
       get: {
         operationId: 'credits',
         summary: 'The credit balance and its ledger',
@@ -107,7 +108,7 @@ function accountPaths() {
         },
       },
     },
-    '/api/credits/topup': {
+    [ROUTES.creditsTopUp]: {
       post: {
         operationId: 'credits-topup',
         summary: 'Top up credits, paid with x402',
@@ -161,10 +162,10 @@ function forecastPaths(terms: PaymentTerms) {
         'x-payment': { protocol: 'x402', mode: 'fixed-without-quota', requirement: requirementRecord(terms, forecastApiPrice), price: fixedPriceRecord(forecastApiPrice) },
       },
     },
-    '/api/svc/v1/models': {
+    [ROUTES.forecastModels]: {
       get: { operationId: 'forecast-models', summary: 'Forecast models and what serves each', tags: ['forecast'], responses: { '200': { description: 'The model catalogue.', content: json(ref('ForecastModels')) }, ...errorResponses([503]) } },
     },
-    [`${FORECAST_PATH}/accuracy`]: {
+    [ROUTES.forecastAccuracy]: {
       get: {
         operationId: 'forecast-accuracy',
         summary: 'Forecast accuracy ledger',
@@ -184,10 +185,10 @@ function discoveryPaths() {
   return {
     [AGENT_CARD_URL_PATH]: doc('agent-card', 'The A2A agent card', 'AgentCard'),
     [A2A_SKILLS_PATH]: doc('a2a-skills', 'The A2A skills with prices, params and answer schemas', 'A2aSkillList'),
-    '/api/mcp/tools': doc('mcp-tools', 'The MCP tools as JSON', 'McpToolList'),
-    '/api/marketplace/catalog': doc('marketplace-catalog', 'The marketplace catalogue: every service and every way to buy it', 'MarketplaceCatalog'),
-    '/openapi.json': doc('openapi', 'This document', 'OpenApi'),
-    '/healthz': doc('health', 'Health of the store, chains and payments', 'Health', { '503': { description: 'Degraded: the same report, status degraded.', content: json(ref('Health')) } }),
+    [ROUTES.mcpTools]: doc('mcp-tools', 'The MCP tools as JSON', 'McpToolList'),
+    [ROUTES.marketplaceCatalog]: doc('marketplace-catalog', 'The marketplace catalogue: every service and every way to buy it', 'MarketplaceCatalog'),
+    [ROUTES.openapi]: doc('openapi', 'This document', 'OpenApi'),
+    [ROUTES.health]: doc('health', 'Health of the store, chains and payments', 'Health', { '503': { description: 'Degraded: the same report, status degraded.', content: json(ref('Health')) } }),
   };
 }
 

@@ -44,6 +44,7 @@ import { snapshotJobs } from '../skills/core/snapshots.js';
 import { mountMetrics } from './observability/metrics-route.js';
 import { mountWeb } from '../web/index.js';
 import type { ForecastAccess } from '../skills/forecast/access.js';
+import { ROUTES } from '../cards/routes.js';
 
 export const SERVICE_VERSION = '1.0.0';
 
@@ -119,15 +120,15 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
   mountMcp(app, { ...paid, accounts, credits, configuredOrigin: deps.signInOrigin, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
   mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
 
-  app.get('/healthz', async (_req, res) => {
+  app.get(ROUTES.health, async (_req, res) => {
     const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin);
     res.status(report.status === 'ok' ? 200 : 503).json(report);
   });
   if (metrics) mountMetrics(app, metrics, deps.metrics);
-  app.get('/openapi.json', (req, res) => {
+  app.get(ROUTES.openapi, (req, res) => {
     res.json(buildOpenApi(deps.registry, deps.paywall.terms, publicUrl(req), SERVICE_VERSION));
   });
-  app.get('/api/marketplace/catalog', (req, res) => {
+  app.get(ROUTES.marketplaceCatalog, (req, res) => {
     res.json(buildCatalog(deps.registry, deps.paywall.terms, publicUrl(req), { [forecastInferenceSkill.id]: forecastApiWays }));
   });
 

@@ -20,6 +20,7 @@ import type { Store } from '../store/store.js';
 import { hasBody, servePaid, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from '../skills/core/validation.js';
 import { MCP_SCOPE } from './oauth/scopes.js';
+import { ROUTES } from '../cards/routes.js';
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
@@ -149,12 +150,12 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
   app.get(PROTECTED_RESOURCE_PATH, (req, res) => void res.json(metadata(req)));
   app.get(`${PROTECTED_RESOURCE_PATH}${resourcePath}`, (req, res) => void res.json(metadata(req)));
 
-  app.get('/api/auth/nonce', async (_req, res) => {
+  app.get(ROUTES.signInNonce, async (_req, res) => {
     const nonce = await accounts.nonce();
     const origin = signInOrigin();
     res.json({ nonce, domain: new URL(origin).host, uri: origin, chainId: CHAINS[PAYMENT_CHAIN].chainId, expiresInSeconds: SIGN_IN.nonceTtlMs / 1000 } satisfies z.input<typeof nonceAnswer>);
   });
-  app.post('/api/auth/siwe', async (req, res) => {
+  app.post(ROUTES.signIn, async (req, res) => {
     const { message, signature } = parseBody(signInBody, hasBody(req) ? req.body : undefined);
     const session = await accounts.signIn(message, signature as Hex, signInOrigin());
     res.json({ ...session, tokenType: 'Bearer' } satisfies z.input<typeof signInAnswer>);
@@ -165,12 +166,12 @@ export function mountAccounts(app: Express, accounts: Accounts, credits: CreditL
     if (!address) throw unauthorized(deps.publicUrl(req), resourcePath, req);
     return address;
   };
-  app.get('/api/credits', async (req, res) => {
+  app.get(ROUTES.credits, async (req, res) => {
     const address = await account(req);
     const balance = await credits.balance(address);
     res.json({ account: address, balance: balance.toString(), balanceUsd: formatAtomic(balance), movements: await credits.movements(address) } satisfies z.input<typeof creditsAnswer>);
   });
-  app.post('/api/credits/topup', async (req, res) => {
+  app.post(ROUTES.creditsTopUp, async (req, res) => {
     const address = await account(req);
     const { amountUsd } = parseBody(topUpBody, hasBody(req) ? req.body : undefined);
     const amount = parseUnits(amountUsd, 6);

@@ -16,6 +16,7 @@ import { quotaMethod } from '../payments/quota-method.js';
 import { servePaid, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from '../skills/core/validation.js';
 import type { SkillId } from '../skills/catalog/index.js';
+import { ROUTES } from '../cards/routes.js';
 
 export interface ForecastRouteDeps extends PaidRouteDeps {
   access?: ForecastAccess | undefined;
@@ -73,12 +74,12 @@ export function mountForecastRoutes(app: Express, deps: ForecastRouteDeps): void
     res.json({ ...(answer as z.input<typeof forecastAnswer>), quota });
   });
 
-  app.get('/api/svc/v1/models', (_req, res) => {
+  app.get(ROUTES.forecastModels, (_req, res) => {
     if (!forecast) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
     res.json({ ...forecast.service.catalogue(), limits: FORECAST_LIMITS } satisfies z.input<typeof modelsAnswer>);
   });
 
-  app.get('/api/svc/v1/forecast/accuracy', async (req, res) => {
+  app.get(ROUTES.forecastAccuracy, async (req, res) => {
     const query = parseBody(accuracyQuery, { ...req.query });
     if (!forecast) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment (FORECAST=off)');
     const { totalBuckets, assetsScored, rows } = await forecast.ledger.rows(query.asset);

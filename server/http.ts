@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { Metrics } from './observability/metrics.js';
 import type { Logger } from './observability/logger.js';
 import { openScope, type RequestFacts } from './observability/request-scope.js';
+import { ROUTES } from '../cards/routes.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -74,7 +75,7 @@ const pathOf = (url: string | undefined) => {
 };
 
 /** Probes scraped every few seconds: logged at debug, not info. */
-const PROBES = new Set(['/healthz', '/metrics']);
+const PROBES = new Set<string>([ROUTES.health, ROUTES.metrics]);
 
 /**
  * The request's log line, written once when it ends: a plain object handed to pino (no child

@@ -22,6 +22,7 @@ import { parseBody } from '../../skills/core/validation.js';
 import { callPaidTool, ToolInputError, type BillingDeps } from './billing.js';
 import { originGuard } from './origin.js';
 import { toolCallOf, type ToolCall } from './tool-call.js';
+import { ROUTES } from '../../cards/routes.js';
 
 /** The tool server's own version (spec: "Tool server version: 3.0.0"), its `serverInfo.version`. */
 export const MCP_SERVER_VERSION = '3.0.0';
@@ -103,7 +104,7 @@ export function mountMcp(app: Express, deps: McpDeps): void {
   const perCall = perCallSkills(deps.registry);
   // DNS-rebinding protection: every method on the endpoint, before the 401 gate and the 405s.
   app.all(MCP_PATH, originGuard(deps.configuredOrigin, deps.allowedOrigins));
-  app.get(`${MCP_PATH}/tools`, (_req, res) => void res.json(buildMcpToolList(deps.registry)));
+  app.get(ROUTES.mcpTools, (_req, res) => void res.json(buildMcpToolList(deps.registry)));
   app.post(MCP_PATH, async (req: Request, res: Response) => {
     // The two answers HTTP must give before the SDK dispatches: 401 (paid tool, no account) and 402 (per-call tool, no payment).
     const call = toolCallOf(req.body);

@@ -18,6 +18,7 @@ import { MAX_BODY_BYTES } from '../challenge-lane.js';
 import { renderErrorPage, renderSignInPage } from './page.js';
 import { INTERACTION_PATH, OAUTH_SCOPES } from './provider.js';
 import { MCP_SCOPE, mcpResource, mcpResourceNames } from './scopes.js';
+import { ROUTES } from '../../cards/routes.js';
 
 export interface InteractionDeps {
   readonly provider: () => Promise<Provider>;
@@ -103,7 +104,7 @@ export function mountInteraction(app: Express, deps: InteractionDeps): void {
         resource,
         data: {
           loginUrl: `${INTERACTION_PATH}/${found.details.uid}/login`,
-          nonceUrl: '/api/auth/nonce',
+          nonceUrl: ROUTES.signInNonce,
           statement: found.statement,
           resources: [resource],
         },

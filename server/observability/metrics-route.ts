@@ -8,6 +8,7 @@ import type { Express, Request } from 'express';
 import { SibylError } from '../../skills/core/errors.js';
 import type { Config } from '../config.js';
 import type { Metrics } from './metrics.js';
+import { ROUTES } from '../../cards/routes.js';
 
 /** An IPv4 client seen through an IPv6 socket (::ffff:127.0.0.1) compares as IPv4. */
 const plainIp = (ip: string) => ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
@@ -26,7 +27,7 @@ function allowed(req: Request, config: Config['metrics']): void {
 }
 
 export function mountMetrics(app: Express, metrics: Metrics, config: Config['metrics']): void {
-  app.get('/metrics', async (req, res) => {
+  app.get(ROUTES.metrics, async (req, res) => {
     allowed(req, config);
     res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });

@@ -11,6 +11,7 @@ import { formatUsd } from '../../skills/core/money.js';
 import type { Registry } from '../../skills/core/registry.js';
 import { html, jsonIsland, page, raw, type Markup } from '../html.js';
 import { priceLabel, type Offer, type Way, type WayKind } from '../offers.js';
+import { ROUTES } from '../../cards/routes.js';
 
 
 export interface HomeView {
@@ -106,7 +107,7 @@ function howToBuy(v: HomeView): Markup {
   <article><h3>MCP</h3><p>The tool server is at <code>${MCP_PATH}</code> (streamable HTTP, stateless; list at <a href="${MCP_PATH}/tools"><code>${MCP_PATH}/tools</code></a>). Free tools answer anyone.
     Paid tools are billed from prepaid credits: sign in with Ethereum for a bearer token (or through standard OAuth 2.1, which an MCP client finds from the 401: <a href="/.well-known/oauth-authorization-server"><code>/.well-known/oauth-authorization-server</code></a>), top up with x402, then call (${v.accountPaths.map((p, i) => html`${i ? ', ' : ''}<code>${p}</code>`)}).
     A skill's own tool name is also sold per call with <code>X-PAYMENT</code>.</p></article>
-  <article><h3>Documents</h3><p><a href="/docs">OpenAPI (rendered)</a>, <a href="/openapi.json"><code>/openapi.json</code></a>, the <a href="/api/marketplace/catalog">marketplace catalogue</a>, <a href="/llms.txt"><code>/llms.txt</code></a> for agents, <a href="/healthz"><code>/healthz</code></a>.</p></article>
+  <article><h3>Documents</h3><p><a href="/docs">OpenAPI (rendered)</a>, <a href="${ROUTES.openapi}"><code>${ROUTES.openapi}</code></a>, the <a href="${ROUTES.marketplaceCatalog}">marketplace catalogue</a>, <a href="/llms.txt"><code>/llms.txt</code></a> for agents, <a href="${ROUTES.health}"><code>${ROUTES.health}</code></a>.</p></article>
 </div></section>`;
 }
 
