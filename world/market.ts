@@ -3,7 +3,8 @@
  * locally as transactions are queued, re-read from the chain after every block), so actors
  * can size trades without a round trip per decision.
  */
-import type { Address } from 'viem';
+import { getContractAddress, keccak256, type Address } from 'viem';
+import { SibylV2Pair } from '../chain/artifacts/index.js';
 import type { WorldRpc } from './rpc.js';
 
 /** Selector of getReserves(). */
@@ -22,6 +23,12 @@ export function v2AmountOut(amountIn: bigint, reserveIn: bigint, reserveOut: big
   if (amountIn <= 0n || reserveIn <= 0n || reserveOut <= 0n) return 0n;
   const withFee = amountIn * 997n;
   return (withFee * reserveOut) / (reserveIn * 1000n + withFee);
+}
+
+/** The V2 CREATE2 pair address: salt is keccak(token0 ++ token1), init code is the pair's. */
+export function pairAddress(factory: Address, a: Address, b: Address): Address {
+  const [t0, t1] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a];
+  return getContractAddress({ opcode: 'CREATE2', from: factory, salt: keccak256(`0x${t0.slice(2)}${t1.slice(2)}`), bytecode: SibylV2Pair.bytecode });
 }
 
 export class Market {

@@ -18,8 +18,25 @@ import { demoAccount } from '../../chain/accounts.js';
 import { EMBEDDED_AIRDROP_FACTORY } from '../../chain/chains.js';
 import { GENESIS_TREASURY } from '../../chain/genesis.js';
 import { AirdropTree, type AirdropLeaf } from '../../chain/merkle-airdrop.js';
-import type { Role, TokenInfo } from '../world.js';
+import type { Role } from '../actors.js';
+import type { TokenInfo } from '../world.js';
 import type { WorldHost, WorldModuleFactory } from './module.js';
+
+export interface AirdropLabels {
+  /**
+   * Each distributor, its token, its claim deadline (unix seconds), every allocation (amount in
+   * raw units) and the claims made, with their block.
+   */
+  airdrops: {
+    distributor: Address; token: Address; symbol: string; creator: Address; deadline: number; block: number;
+    allocations: { index: number; account: Address; amount: string }[];
+    claims: { index: number; account: Address; block: number }[];
+  }[];
+}
+
+export function emptyAirdropLabels(): AirdropLabels {
+  return { airdrops: [] };
+}
 
 const HOUR = 3600;
 const DAY = 86_400;

@@ -11,6 +11,17 @@ import { encodeFunctionData, erc20Abi, maxUint256, parseEther, parseUnits, type 
 import { ApprovalDrainer } from '../../chain/artifacts/index.js';
 import type { WorldHost, WorldModuleFactory } from './module.js';
 
+export interface DrainerLabels {
+  /** Each drainer contract, who runs it and where the loot goes. */
+  drainers: { contract: Address; operator: Address; sink: Address }[];
+  /** Unlimited approvals victims gave a drainer (never revoked), and the block it swept them in (null: not yet). */
+  drainerApprovals: { owner: Address; token: Address; drainer: Address; block: number; drainedBlock: number | null }[];
+}
+
+export function emptyDrainerLabels(): DrainerLabels {
+  return { drainers: [], drainerApprovals: [] };
+}
+
 const DRAINERS = 2;
 const VICTIMS_PER_HOUR = 1 / 4;
 /** Share of victims swept at all; each drainer's first ones always are. */

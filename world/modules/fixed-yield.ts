@@ -28,6 +28,25 @@ import { CHAINS, EMBEDDED_FIXED_YIELD_FACTORY, EMBEDDED_VAULT_FACTORY, type EvmC
 import type { Pool } from '../market.js';
 import type { WorldHost, WorldModuleFactory } from './module.js';
 
+export interface FixedYieldLabels {
+  /**
+   * Each market (its YT is the splitter) with its PT, the vault share it splits, maturity (unix
+   * seconds), PT/USDC pair, the vault's true rate and the fixed rate the LP seeded the pool at
+   * (APY %); every PT trade by a trader or the rate keeper with the implied APY it left the pool
+   * at (by the module's own mirror); every PT redeemed at maturity (raw units); the module's actors.
+   */
+  fixedYield: {
+    markets: { market: Address; pt: Address; yt: Address; share: Address; underlying: Address; maturity: number; pair: Address; block: number; vaultApyPct: number; seedApyPct: number }[];
+    trades: { market: Address; trader: Address; kind: 'trader' | 'keeper'; side: 'buy' | 'sell'; ptAmount: string; impliedApyPct: number; block: number }[];
+    redemptions: { market: Address; holder: Address; amount: string; block: number }[];
+    actors: { lp: Address; keeper: Address; traders: Address[]; incomePayer: Address } | null;
+  };
+}
+
+export function emptyFixedYieldLabels(): FixedYieldLabels {
+  return { fixedYield: { markets: [], trades: [], redemptions: [], actors: null } };
+}
+
 const YEAR_S = 365 * 86_400;
 const HOUR_S = 3600;
 const FAR_DEADLINE = 2n ** 40n;

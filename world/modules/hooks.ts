@@ -16,6 +16,22 @@ import { V4_POOL_MANAGERS } from '../../chain/chains.js';
 import type { TokenInfo } from '../world.js';
 import type { WorldHost, WorldModuleFactory } from './module.js';
 
+/**
+ * Each hook's address, the callbacks it implements (v4's permission names, e.g. beforeSwap,
+ * beforeSwapReturnDelta), the risks planted in it ('owner-fee', 'owner-pause', 'upgradeable',
+ * 'delegatecall', 'selfdestruct', 'takes-input'), its owner or proxy admin, its implementation
+ * (behind a proxy) and its pools' PoolIds; and every swap whose whole input a malicious hook kept
+ * (amount in raw units).
+ */
+export interface HookLabels {
+  hooks: { hook: Address; name: string; permissions: string[]; risks: string[]; owner: Address | null; implementation: Address | null; pools: Hex[] }[];
+  hookVictims: { hook: Address; pool: Hex; victim: Address; token: Address; amountIn: string; block: number }[];
+}
+
+export function emptyHookLabels(): HookLabels {
+  return { hooks: [], hookVictims: [] };
+}
+
 /** The deterministic CREATE2 deployer anvil (and most chains) carry: calldata is salt ++ init code. */
 const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
 const GAS = { deploy: 3_000_000n, initialize: 800_000n, liquidity: 600_000n, swap: 600_000n, approve: 80_000n, upgrade: 120_000n };

@@ -22,6 +22,28 @@ import type { TokenInfo } from '../world.js';
 import { LendingMirror, MAX_UINT256, WAD, type MirrorState, type ReserveConfig } from './lending-mirror.js';
 import type { WorldHost, WorldModuleFactory } from './module.js';
 
+/**
+ * The lending market's pool and oracle; every borrower position (collateral and debt in raw
+ * units, health factor as of `asOfBlock`, refreshed every block from the module's exact mirror of
+ * the pool; `open: false` once repaid in full or liquidated away); every liquidation with what
+ * was seized and covered and the liquidator's bonus in USD at the oracle's prices of its block.
+ */
+export interface LendingLabels {
+  lendingMarket: { pool: Address; oracle: Address } | null;
+  lendingPositions: {
+    borrower: Address; collateral: Address; collateralSymbol: string; collateralAmount: string; debtAsset: Address; debt: string;
+    healthFactor: number | null; openedBlock: number; asOfBlock: number; open: boolean;
+  }[];
+  liquidations: {
+    block: number; borrower: Address; liquidator: Address; collateral: Address; debtAsset: Address;
+    collateralSeized: string; debtCovered: string; bonusUsd: number;
+  }[];
+}
+
+export function emptyLendingLabels(): LendingLabels {
+  return { lendingMarket: null, lendingPositions: [], liquidations: [] };
+}
+
 const GAS = { admin: 3_000_000n, action: 600_000n };
 /** The oracle posts a price once the reference has moved this far from the last one posted. */
 const ORACLE_STEP = 0.002;

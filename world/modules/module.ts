@@ -13,7 +13,17 @@ import type { WorldLabels } from '../labels.js';
 import type { Pool } from '../market.js';
 import type { TxRequest, WorldRpc } from '../rpc.js';
 import type { ReferencePaths } from '../reference.js';
-import type { Role, TokenInfo } from '../world.js';
+import type { Role } from '../actors.js';
+import type { TokenInfo } from '../world.js';
+
+export interface ModuleActorLabels {
+  /** Every actor a world module made (WorldHost.actorAddress), with the role it was made for (e.g. vault-depositor). */
+  moduleActors: { role: string; address: Address }[];
+}
+
+export function emptyModuleActorLabels(): ModuleActorLabels {
+  return { moduleActors: [] };
+}
 
 /** What the world lends a module: its clock, its tokens and pools, and its transaction queue. */
 export interface WorldHost {

@@ -23,6 +23,22 @@ import type { TokenInfo } from '../world.js';
 import type { WorldHost, WorldModule, WorldModuleFactory } from './module.js';
 import { handleFor, organicText, projectText, shillText, victimText, type Tone } from './social-text.js';
 
+export interface SocialLabels {
+  /**
+   * The shill accounts (feed author ids), each shilled token with its campaign's window (unix
+   * seconds) and ring, and every post's author kind and intended tone.
+   */
+  social: {
+    shillAccounts: string[];
+    shilled: { token: Address; symbol: string; reason: 'rug' | 'honeypot'; from: number; until: number; accounts: string[] }[];
+    posts: { id: string; kind: SocialPostKind; sentiment: 'positive' | 'negative' | 'neutral' }[];
+  };
+}
+
+export function emptySocialLabels(): SocialLabels {
+  return { social: { shillAccounts: [], shilled: [], posts: [] } };
+}
+
 export const SOCIAL_MODULE = 'social';
 export type SocialPostKind = 'shill' | 'organic' | 'chatter' | 'project';
 

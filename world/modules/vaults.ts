@@ -19,6 +19,23 @@ import { EMBEDDED_VAULT_FACTORY } from '../../chain/chains.js';
 import type { TokenInfo } from '../world.js';
 import type { WorldHost, WorldModuleFactory } from './module.js';
 
+export interface VaultLabels {
+  /**
+   * Each ERC-4626 vault (also fixed-yield.ts's), its underlying, the strategy it lends to and the
+   * true rate that strategy pays (as an APY: income compounds into the share price), whether and
+   * from when it is deprecated (deposits and income stopped), and for a deprecated one the
+   * accounts still holding its shares (forgotten balances).
+   */
+  vaults: {
+    vault: Address; asset: Address; assetSymbol: string; name: string; curator: Address; strategy: Address; block: number;
+    incomeApyPct: number; deprecated: boolean; deprecatedAt: number | null; holdersLeft: Address[];
+  }[];
+}
+
+export function emptyVaultLabels(): VaultLabels {
+  return { vaults: [] };
+}
+
 const YEAR_S = 365 * 86_400;
 /** How often a strategy pays its income (jittered by ±25%). */
 const INCOME_EVERY_S = 2 * 3600;

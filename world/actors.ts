@@ -1,0 +1,80 @@
+/**
+ * The market's cast: every role's actors, derived from the seed (so a resumed world finds the
+ * same ones), funded at the start of history and labelled by role.
+ */
+import { encodeFunctionData, keccak256, parseEther, parseUnits, toHex, type Address } from 'viem';
+import { EmbeddedUSDC, WrappedNative } from '../chain/artifacts/index.js';
+import type { EvmChainName } from '../chain/chains.js';
+import type { MarketHost } from './behaviours/behaviour.js';
+import { GAS } from './gas.js';
+
+/** `accumulator` and `distributor` are the crowd behind value flow: one only buys, the other only sells what it holds. */
+export type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator' | 'accumulator' | 'distributor' | 'holder' | 'team';
+
+/** How many actors each role has on a chain; actors are funded in this order. */
+const ACTOR_COUNTS: Record<Role, number> = { retail: 30, whale: 4, smart: 3, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0, accumulator: 24, distributor: 24, holder: 40, team: 0 };
+
+/** What each actor of a role starts with, in USD (half USDC, half wrapped native); 0: gas only. */
+const FUNDING_USD: Record<Role, number> = { retail: 20_000, whale: 3_000_000, smart: 600_000, sniper: 200_000, sandwicher: 500_000, arber: 500_000, lp: 1_000_000, exchange: 5_000_000, creator: 0, accumulator: 400_000, distributor: 0, holder: 0, team: 0 };
+
+export interface CastLabels {
+  wallets: {
+    whales: Address[]; smartMoney: Address[]; snipers: Address[]; sandwichers: Address[]; arbitrageurs: Address[];
+    exchanges: Address[]; liquidityProviders: Address[];
+    /** Keep pools on the reference price: buyers that only buy, sellers that only sell. */
+    crossChainArbitrageurs: Address[];
+    /** Long-term holders of the genesis tokens, and the genesis treasury (also the bridges' custody). */
+    holders: Address[]; treasuries: Address[];
+  };
+}
+
+export function emptyCastLabels(): CastLabels {
+  return { wallets: { whales: [], smartMoney: [], snipers: [], sandwichers: [], arbitrageurs: [], exchanges: [], liquidityProviders: [], crossChainArbitrageurs: [], holders: [], treasuries: [] } };
+}
+
+/** An actor's address, from the seed: the same in every build and resume of the world. */
+export function actorAddress(seed: string, chain: EvmChainName, role: string, i: number): Address {
+  return `0x${keccak256(toHex(`${seed}:${chain}:${role}:${i}`)).slice(26)}` as Address;
+}
+
+/** Every role's actors on one chain. */
+export function castOf(seed: string, chain: EvmChainName): Map<Role, Address[]> {
+  const cast = new Map<Role, Address[]>();
+  for (const [role, n] of Object.entries(ACTOR_COUNTS) as [Role, number][]) {
+    cast.set(role, Array.from({ length: n }, (_, i) => actorAddress(seed, chain, role, i)));
+  }
+  return cast;
+}
+
+/** Who is who: the cast's wallets by role, and the treasury. */
+export function labelCast(host: MarketHost, treasury: Address): void {
+  const of = (role: Role) => [...host.actors(role)];
+  host.labels.wallets = {
+    whales: of('whale'), smartMoney: of('smart'), snipers: of('sniper'), sandwichers: of('sandwicher'), arbitrageurs: of('arber'),
+    exchanges: of('exchange'), liquidityProviders: of('lp'), crossChainArbitrageurs: [...of('accumulator'), ...of('distributor')],
+    holders: of('holder'), treasuries: [treasury],
+  };
+}
+
+/** Funds every actor with gas, wrapped native and USDC, and approves every router for both. */
+export function fundCast(host: MarketHost, nativeUsd: number): void {
+  for (const role of Object.keys(ACTOR_COUNTS) as Role[]) {
+    for (const actor of host.actors(role)) {
+      const usd = FUNDING_USD[role];
+      if (usd === 0) {
+        if (role !== 'holder') host.queueBalance(actor, parseEther('10000')); // gas only
+        continue;
+      }
+      const wrapped = parseUnits((usd / 2 / nativeUsd).toFixed(6), 18);
+      host.queueBalance(actor, wrapped + parseEther('10000')); // what it wraps, and gas
+      host.queue({ from: host.deployer, to: host.usdc.address, data: encodeFunctionData({ abi: EmbeddedUSDC.abi, functionName: 'mint', args: [actor, parseUnits(String(usd / 2), 6)] }), gas: GAS.transfer });
+      host.queue({ from: actor, to: host.native.address, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'deposit' }), value: wrapped, gas: GAS.transfer });
+      host.credit(actor, host.usdc.address, parseUnits(String(usd / 2), 6));
+      host.credit(actor, host.native.address, wrapped);
+      for (const router of host.routers) {
+        host.approve(actor, host.usdc.address, router);
+        host.approve(actor, host.native.address, router);
+      }
+    }
+  }
+}
