@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Registry, Skill } from '../skills/core/registry.js';
 import { answerSchema, priceOptions } from './openapi.js';
 import type { a2aSkillListDocument } from './documents.js';
+import { PAYMENT_ASSET_SYMBOL, X402_NETWORK } from '../payments/terms.js';
 
 export const A2A_SKILLS_PATH = '/api/a2a/skills';
 
@@ -25,7 +26,7 @@ export function buildA2aSkillList(registry: Registry, serverUrl: string): z.inpu
     tags: [...skill.tags],
     examples: [...skill.examples],
     priceUsd: a2aPriceUsd(skill),
-    currency: 'USDC' as const,
+    currency: PAYMENT_ASSET_SYMBOL,
     endpoint: `${serverUrl}${A2A_SKILLS_PATH}/${skill.id}`,
     body: 'envelope { "params": { ... } }, params as below',
     params: z.toJSONSchema(skill.input, { io: 'input' }),
@@ -34,5 +35,5 @@ export function buildA2aSkillList(registry: Registry, serverUrl: string): z.inpu
     inputModes: ['application/json'],
     outputModes: ['application/json'],
   }));
-  return { count: skills.length, payment: { protocol: 'x402' as const, network: 'eip155:8453', asset: 'USDC' }, skills };
+  return { count: skills.length, payment: { protocol: 'x402' as const, network: X402_NETWORK, asset: PAYMENT_ASSET_SYMBOL }, skills };
 }

@@ -12,7 +12,7 @@
  * before it could learn any of that.
  */
 import { AGENT_CARD_PATH, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
-import { X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
+import { PAYMENT_ASSET_SYMBOL, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import type { Registry } from '../skills/core/registry.js';
 import { a2aPriceUsd, a2aSkills } from './a2a-skills.js';
 
@@ -53,7 +53,7 @@ export function buildAgentCard(registry: Registry, terms: PaymentTerms, serverUr
         uri: X402_EXTENSION_URI,
         description: 'Skills are paid per call: the task stops in input-required with x402.payment.required in its status message metadata, the client answers on the task with x402.payment.payload, the completed task carries x402.payment.receipts. Prices in USDC per request, by skill id.',
         required: false,
-        params: { network: X402_NETWORK, asset: terms.asset, payTo: terms.payTo, currency: 'USDC', prices },
+        params: { network: X402_NETWORK, asset: terms.asset, payTo: terms.payTo, currency: PAYMENT_ASSET_SYMBOL, prices },
       }],
     },
     securitySchemes: {},

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../skills/core/errors.js';
+import { PAYMENT_ASSET_SYMBOL } from '../payments/terms.js';
 
 const jsonSchema = z.record(z.string(), z.unknown()).describe('A JSON Schema.');
 const usdString = z.string().describe('USD, e.g. "0.40", or "0.25-0.65" when the body selects the price.');
@@ -21,7 +22,7 @@ export const a2aSkillListDocument = z.object({
     tags: z.array(z.string()),
     examples: z.array(z.string()),
     priceUsd: usdString,
-    currency: z.literal('USDC'),
+    currency: z.literal(PAYMENT_ASSET_SYMBOL),
     endpoint: z.string().describe('POST here with { "params": {...} }.'),
     body: z.string(),
     params: jsonSchema.describe('JSON Schema of params.'),

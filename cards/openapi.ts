@@ -8,8 +8,8 @@
 import { z } from 'zod';
 import { AGENT_CARD_URL_PATH } from './agent-card.js';
 import { ERROR_CODES } from '../skills/core/errors.js';
-import { CREDIT_TOP_UP_USD, atomicToUsdString, usdToAtomic } from '../skills/core/money.js';
-import { fixedPriceRecord, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
+import { CREDIT_TOP_UP_USD, USDC_DECIMALS, atomicToUsdString, usdToAtomic } from '../skills/core/money.js';
+import { fixedPriceRecord, PAYMENT_ASSET_SYMBOL, requirementRecord, X402_NETWORK, type PaymentTerms } from '../payments/terms.js';
 import { httpPaths, priceVariants, type PriceList, type Registry, type Skill } from '../skills/core/registry.js';
 import { MCP_SCOPE, SCOPE_MEANINGS, SIGN_IN, creditsAnswer, nonceAnswer, signInAnswer, signInBody, topUpAnswer, topUpBody, topUpPendingAnswer } from '../payments/accounts.js';
 import { MCP_PATH } from './mcp-tools.js';
@@ -258,7 +258,7 @@ export function buildOpenApi(registry: Registry, terms: PaymentTerms, serverUrl:
     'x-x402': {
       version: '2.0',
       networks: [X402_NETWORK],
-      asset: { symbol: 'USDC', address: terms.asset, decimals: 6 },
+      asset: { symbol: PAYMENT_ASSET_SYMBOL, address: terms.asset, decimals: USDC_DECIMALS },
       payTo: terms.payTo,
       ...(bounds && { minPriceUsd: atomicToUsdString(bounds.min), maxPriceUsd: atomicToUsdString(bounds.max) }),
     },

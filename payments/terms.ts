@@ -12,6 +12,8 @@ import { USDC_DECIMALS } from '../skills/core/money.js';
 export const X402_NETWORK = `eip155:${CHAINS[PAYMENT_CHAIN].chainId}` as const;
 export const X402_NETWORK_V1 = PAYMENT_CHAIN;
 export const USDC_EIP712 = { name: 'USD Coin', version: '2' } as const;
+/** The asset every price is paid in, as documents name it. */
+export const PAYMENT_ASSET_SYMBOL = 'USDC' as const;
 
 export interface PaymentTerms {
   readonly asset: Address;

@@ -3,6 +3,7 @@ import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './observability/logger.js';
 import { startSibyl } from './service.js';
+import { PAYMENT_ASSET_SYMBOL, X402_NETWORK } from '../payments/terms.js';
 
 async function main() {
   const config = loadConfig();
@@ -13,7 +14,7 @@ async function main() {
   const sibyl = await startSibyl(config, { logger, onProgress: (m) => logger.info({ phase: 'start-up' }, m) });
   logger.info({ url: sibyl.url, store: sibyl.store.kind, facilitator: sibyl.facilitator.kind, readyMs: Date.now() - started }, `Sibyl ready in ${Date.now() - started} ms at ${sibyl.url}  (store: ${sibyl.store.kind}, facilitator: ${sibyl.facilitator.kind})`);
   for (const c of sibyl.chains.list()) logger.info({ chain: c.name, chainId: c.spec.chainId, source: c.source }, `${c.name.padEnd(9)} chain ${String(c.spec.chainId).padEnd(6)} ${c.source.padEnd(8)} ${c.rpcUrl}`);
-  logger.info(`payments: USDC on eip155:8453 to ${config.payTo}`);
+  logger.info(`payments: ${PAYMENT_ASSET_SYMBOL} on ${X402_NETWORK} to ${config.payTo}`);
   logger.info(`pages: ${sibyl.url}/ (catalogue and try-it), ${sibyl.url}/docs, ${sibyl.url}/forecast, ${sibyl.url}/llms.txt`);
   if (sibyl.devnet) {
     logger.info(`demo payer (holds USDC on the devnet): ${demoAccount(1).address}`);
