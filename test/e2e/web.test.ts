@@ -71,6 +71,13 @@ describe('pages', () => {
     const ids = [...page.matchAll(/<details class="skill" data-skill-id="([^"]+)"/g)].map((m) => m[1]);
     expect(ids.sort()).toEqual(working.map((s) => s.id).sort());
     expect(page).toContain(`data-testid="skill-count">${working.length}<`);
+    // Each count shown is the length of the list it links to, as that list is served.
+    const shown = (id: string) => Number(page.match(new RegExp(`data-testid="${id}">(\\d+)<`))![1]);
+    expect(shown('a2a-count')).toBe((await json(await fetch(`${sibyl.url}/api/a2a/skills`))).skills.length);
+    expect(shown('mcp-count')).toBe((await json(await fetch(`${sibyl.url}/api/mcp/tools`))).tools.length);
+    const openapi = await json(await fetch(`${sibyl.url}/openapi.json`));
+    expect(shown('http-count')).toBe(Object.values(openapi.paths as Record<string, { post?: Record<string, unknown> }>).filter((p) => p.post?.['x-payment-requirement']).length);
+    expect(shown('unavailable-count')).toBe(registry.unavailable().length);
     // Prices come from the registry: each paid HTTP path and each A2A skill at its catalogue price.
     const card = (id: string) => page.slice(page.indexOf(`data-skill-id="${id}"`), page.indexOf('</details>', page.indexOf(`data-skill-id="${id}"`)));
     for (const skill of working.filter((s) => s.httpPath)) {

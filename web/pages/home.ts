@@ -3,9 +3,9 @@
  * surface, an example request, a real example answer fetched when the skill is opened, and the
  * try-it panel. Everything is projected from the registry by offers.ts.
  */
-import { A2A_SKILLS_PATH } from '../../cards/a2a-skills.js';
+import { A2A_SKILLS_PATH, a2aSkills } from '../../cards/a2a-skills.js';
 import { A2A_JSONRPC_PATH, AGENT_CARD_URL_PATH as AGENT_CARD, X402_EXTENSION_URI } from '../../cards/agent-card.js';
-import { MCP_PATH } from '../../cards/mcp-tools.js';
+import { MCP_PATH, mcpTools } from '../../cards/mcp-tools.js';
 import { X402_NETWORK } from '../../payments/terms.js';
 import { formatUsd } from '../../skills/core/money.js';
 import type { Registry } from '../../skills/core/registry.js';
@@ -61,7 +61,11 @@ export function renderHome(v: HomeView): string {
   an unpaid request gets an <a href="https://x402.org">x402</a> <code>402 Payment Required</code> challenge, a paid one carries a signed USDC
   authorization (EIP-3009) that Sibyl verifies, answers, and only then settles on chain. Every figure it sells is read from a chain and says where it came from.</p>
   <ul class="facts">
-    <li><strong data-testid="skill-count">${v.offers.length}</strong> working skills (${paid.length} paid, ${free.length} free)</li>
+    <li><strong data-testid="skill-count">${v.offers.length}</strong> working skills (${paid.length} paid, ${free.length} free), sold as
+      <a href="${A2A_SKILLS_PATH}"><span data-testid="a2a-count">${a2aSkills(v.registry).length}</span> A2A skills</a>,
+      <a href="${ROUTES.mcpTools}"><span data-testid="mcp-count">${mcpTools(v.registry).length}</span> MCP tools</a> and
+      <a href="${ROUTES.openapi}"><span data-testid="http-count">${v.offers.flatMap((o) => o.ways.filter((w) => w.kind === 'http')).length}</span> paid HTTP paths</a>;
+      <a href="#not-here"><span data-testid="unavailable-count">${v.registry.unavailable().length}</span> not on this deployment</a></li>
     ${bounds && html`<li>HTTP prices ${formatUsd(bounds.min)} to ${formatUsd(bounds.max)} in USDC</li>`}
     <li>network <code>${X402_NETWORK}</code>, USDC <code>${v.asset}</code></li>
     <li>paid to <code>${v.payTo}</code></li>
@@ -88,7 +92,7 @@ ${jsonIsland('sibyl-config', config)}`);
 function notHere(registry: Registry): Markup {
   const off = registry.unavailable();
   if (!off.length) return raw('');
-  return html`<h3>Not on this deployment</h3>
+  return html`<h3 id="not-here">Not on this deployment</h3>
   <p>Declared in the interface but refused here before any payment is asked for (nothing is charged):</p>
   <ul class="not-here">${off.map((s) => html`<li data-disabled-skill="${s.id}"><strong>${s.title}</strong> <code>${s.id}</code>: <code>${s.disabledCode ?? 'domain_disabled'}</code>, ${s.disabledReason}</li>`)}</ul>`;
 }
