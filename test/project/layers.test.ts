@@ -58,4 +58,39 @@ describe('layers', () => {
     }
     expect(found).toEqual([]);
   });
+
+  it('inside skills/: an engine never imports a skill definition, and the shared folders never reach into a capability', () => {
+    const skillsDir = join(root, 'skills');
+    const files = sources(skillsDir);
+    const defines = (file: string) => /\bdefine(Skill|FreeTool)\(/.test(readFileSync(file, 'utf8')) && !/skills\/core\/(registry|free)\.ts$/.test(file);
+    const definitions = new Set(files.filter(defines));
+    const found: string[] = [];
+    for (const file of files) {
+      const from = relative(skillsDir, file);
+      const folder = from.split('/')[0]!;
+      // Type-only imports carry no code: the shared context names the types its parts implement.
+      for (const m of readFileSync(file, 'utf8').matchAll(/^(?:import|export)(?! type)[^;]*?from\s*'(\.[^']+)'/gm)) {
+        const target = resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts');
+        const to = relative(skillsDir, target);
+        if (to.startsWith('..')) continue;
+        const toFolder = to.split('/')[0]!;
+        const edge = `skills/${from} -> skills/${to}`;
+        if (folder !== 'catalog' && !definitions.has(file) && definitions.has(target)) found.push(`engine imports a skill definition: ${edge}`);
+        if ((folder === 'core' || folder === 'data') && !['core', 'data'].includes(toFolder) && !(edge in SHARED_EXCEPTIONS)) found.push(`shared piece reaches into a capability: ${edge}`);
+        if (folder !== 'catalog' && toFolder === 'catalog') found.push(`only the catalogue names the catalogue: ${edge}`);
+      }
+    }
+    expect(definitions.size).toBeGreaterThan(40);
+    expect(found).toEqual([]);
+  });
 });
+
+/** Shared pieces that use a capability's engine, each with why. */
+const SHARED_EXCEPTIONS: Record<string, string> = {
+  // Rankings are screened by the security engine's own simulation and trade-risk verdict (one answer per token).
+  'skills/data/screening.ts -> skills/security/simulate.ts': 'screen',
+  'skills/data/screening.ts -> skills/security/trade-risk.ts': 'screen',
+  // Admission refuses a forecast-priced call before payment when no forecast slot can serve it.
+  'skills/core/admission.ts -> skills/forecast/slots.ts': 'forecast slots',
+};
+
