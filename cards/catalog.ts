@@ -1,5 +1,5 @@
 /**
- * The marketplace catalogue (spec 4.5) projected from the registry: the services that carry a
+ * The marketplace catalogue (docs/protocols.md, "Marketplace catalogue and limits") projected from the registry: the services that carry a
  * catalogue entry, each with every way to buy it and the price that way really charges, its
  * rate limit per minute and response-time target (both enforced by the server), and whether
  * this deployment can serve it. Minimum and maximum prices are computed from the ways.

@@ -1,5 +1,5 @@
 /**
- * The tool server's tool list (spec 4.7), projected from the registry: the free tools are the
+ * The tool server's tool list (docs/skills.md, "MCP tools"), projected from the registry: the free tools are the
  * registry skills priced free on the `mcp` surface, the paid tools bundle registry skills by kind
  * (skills/catalog/paid-tools.ts) at their catalogue prices. The MCP server registers exactly these
  * tools, and `GET /api/mcp/tools` publishes the same list converted by the SDK's own converter,
@@ -20,7 +20,7 @@ const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: f
 /** A paid tool that creates things (keys) is neither read-only nor idempotent. */
 const MUTATING = { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false } as const satisfies ToolAnnotations;
 
-/** Spec 2.4's paid-tool result; other properties vary by capability. */
+/** The paid-tool result (docs/protocols.md, "Tool results"); other properties vary by capability. */
 export const PAID_RESULT = z.looseObject({
   available: z.boolean().describe('true when the analysis ran; false when no capability matched, credit ran out, billing was unavailable or nothing was produced.'),
   reason: z.string().optional(),

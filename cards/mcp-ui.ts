@@ -1,5 +1,5 @@
 /**
- * The tool server's six resources (spec 4.7): user-interface cards for the forecast, sentiment
+ * The tool server's six resources (docs/protocols.md, "Resources"): user-interface cards for the forecast, sentiment
  * and movers tools, each as an MCP App (`text/html;profile=mcp-app`, linked by the tool's
  * `_meta.ui.resourceUri`) and as an OpenAI Apps SDK template (`text/html+skybridge`, linked by
  * `_meta["openai/outputTemplate"]`). Each card is one self-contained page that renders the tool's

@@ -1,6 +1,6 @@
 /**
  * OpenAPI 3.1 projected from the registry: one POST per paid skill, its request schema from
- * the skill's zod input, the payment requirement record and fixed-price record of spec 2.1,
+ * the skill's zod input, the payment requirement record and fixed-price record (payments/terms.ts),
  * and the advertised minimum and maximum prices computed across operations. The account routes
  * of the tool server's paid tools (sign-in with Ethereum, credits and their x402 top-up) are
  * listed too, their request bodies from the routes' own schemas.
@@ -141,7 +141,7 @@ export function answerSchema(skill: Pick<Skill, 'output'>): Record<string, unkno
   return schema;
 }
 
-/** Forecast inference (spec 4.3): free under a service-token quota, else paid per call with x402 at its catalogue price. */
+/** Forecast inference (docs/skills.md, "Forecasts"): free under a service-token quota, else paid per call with x402 at its catalogue price. */
 function forecastPaths(terms: PaymentTerms) {
   const query = z.toJSONSchema(accuracyQuery, { io: 'input' }) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
   return {

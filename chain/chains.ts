@@ -1,5 +1,5 @@
 /**
- * The chain catalogue of spec section 2.2: every chain identifier Sibyl accepts, its EVM
+ * The chain catalogue (docs/skills.md, "HTTP data operations"): every chain identifier Sibyl accepts, its EVM
  * chain id and native asset, and the canonical contract addresses the embedded devnet
  * reproduces so unmodified clients find them. Chain enums everywhere are projected from here.
  */
@@ -77,7 +77,7 @@ export const EVM_CHAIN_NAMES = CHAIN_NAMES.filter((c) => CHAINS[c].kind === 'evm
 /** The EVM chains with DEXes to index (all but ZKsync), in the spec's order: what market reads and the default devnet cover. */
 export const DEX_CHAIN_NAMES = EVM_CHAIN_NAMES.filter((c) => (CHAINS[c] as EvmChainSpec).dexes.length > 0) as [EvmChainName, ...EvmChainName[]];
 
-/** The chain x402 payments settle on (spec 2.1: network eip155:8453). */
+/** The chain x402 payments settle on (network eip155:8453; docs/protocols.md, "Paying with x402"). */
 export const PAYMENT_CHAIN = 'base' satisfies EvmChainName;
 
 /**

@@ -2,7 +2,7 @@
  * A client of the Esplora HTTP API (Blockstream's; mempool.space serves the same plus extras):
  * the only way Sibyl reads Bitcoin. The embedded Bitcoin chain (world/bitcoin) serves this API
  * on a local port, and BITCOIN_ESPLORA_URL may point at a real instance instead: engines never
- * know which. Only the subset below is used (FIELD-NOTES); amounts are satoshis.
+ * know which. Only the subset below is used; amounts are satoshis.
  *
  * Every call has its own deadline; a transport failure, a timeout or a 5xx is an
  * `EsploraUnavailableError` (answered 503 upstream_unavailable, nothing charged); a 404 is

@@ -1,5 +1,5 @@
 /**
- * The payments core: the one charge flow every surface uses (DESIGN.md section 3), independent
+ * The payments core: the one charge flow every surface uses (docs/architecture.md), independent
  * of how the payment travels (an HTTP header, an A2A message, service-token headers):
  *
  *   onBeforeVerify → verify (reserve) → onAfterVerify → aroundWork(work) → settle → onAfterSettle

@@ -1,5 +1,5 @@
 /**
- * The catalogue's limits on paid work (spec 4.5): a rate limit per minute for each service and
+ * The catalogue's limits on paid work (docs/protocols.md, "Marketplace catalogue and limits"): a rate limit per minute for each service and
  * payer, counted in the shared store so every instance sees the same count (429 with
  * Retry-After), and a response-time target that bounds the work (504). Both refuse before any
  * money moves.

@@ -1,5 +1,5 @@
 /**
- * What Sibyl asks for (spec 2.1, x402 v2): scheme `exact`, network `eip155:8453`, USDC at
+ * What Sibyl asks for (x402 v2; docs/protocols.md, "Paying with x402"): scheme `exact`, network `eip155:8453`, USDC at
  * the chain's address, exact atomic amount, recipient, timeout, and the EIP-712 domain of
  * the token. Also the v1 shape, for clients that still pay with x402 v1 payloads.
  */
@@ -63,7 +63,7 @@ export function paymentRequired(terms: PaymentTerms, amount: bigint, resource: R
   } as PaymentRequired;
 }
 
-/** Spec 2.1's payment requirement record, as published in OpenAPI and the catalogue. */
+/** The payment requirement record, as published in OpenAPI and the catalogue. */
 export function requirementRecord(terms: PaymentTerms, priceUsd: string) {
   return {
     required: true,
@@ -76,7 +76,7 @@ export function requirementRecord(terms: PaymentTerms, priceUsd: string) {
   } as const;
 }
 
-/** Spec 2.1's fixed-price record. */
+/** The fixed-price record, as published in OpenAPI and the catalogue. */
 export function fixedPriceRecord(priceUsd: string) {
   return { protocol: 'x402', mode: 'fixed', currency: 'USD', amount: priceUsd } as const;
 }

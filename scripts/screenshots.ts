@@ -1,5 +1,5 @@
 /**
- * Screenshots of the pages for the README: starts a Sibyl the way the tests do (its own Base
+ * Screenshots of the pages for the README and docs/protocols.md: starts a Sibyl the way the tests do (its own Base
  * devnet with three days of world history, the forecast ledger backfilled as a fresh node's first
  * round does), opens `/`, `/docs`, `/forecast` and the try-it panel (a paid call from the demo
  * account) and the OAuth sign-in page in Debian's Chromium, and writes

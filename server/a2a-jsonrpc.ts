@@ -1,5 +1,5 @@
 /**
- * The A2A server (spec 4.4): the agent card at `/.well-known/agent-card.json` and the JSON-RPC
+ * The A2A server (docs/protocols.md, "A2A server"): the agent card at `/.well-known/agent-card.json` and the JSON-RPC
  * endpoint at `/a2a` (SendMessage, streaming, GetTask, ListTasks, CancelTask), by `@a2a-js/sdk`
  * in A2A 1.0 with its 0.3 compatibility on. Tasks live in the store, so any instance continues
  * a task another one started.

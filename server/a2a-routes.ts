@@ -1,5 +1,5 @@
 /**
- * A2A skills over plain HTTP (spec 4.6): `GET /api/a2a/skills` lists them, and
+ * A2A skills over plain HTTP (docs/protocols.md, "A2A skills over HTTP"): `GET /api/a2a/skills` lists them, and
  * `POST /api/a2a/skills/<id>` with `{ "params": { ... } }` runs one, paid with x402 at its
  * catalogue price. The answer is `{ status, skill, response, payment }`.
  */

@@ -1,6 +1,6 @@
 /**
- * Every environment variable Sibyl reads, parsed in one place. The README's configuration
- * table documents exactly these.
+ * Every environment variable Sibyl reads, parsed in one place. The configuration table of
+ * docs/operations.md documents exactly these (test/project/docs.test.ts holds it to that).
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Forecast inference (spec 4.3): `POST /api/svc/v1/forecast` sells the registry skill
+ * Forecast inference (docs/skills.md, "Forecasts"): `POST /api/svc/v1/forecast` sells the registry skill
  * forecast-inference-api through the payments core, paid by the service-token quota (its payment
  * method) or per call with x402 on this same path at the skill's price (its 402 also names the
  * cheaper chart forecast); `GET /api/svc/v1/models` and `GET /api/svc/v1/forecast/accuracy`.

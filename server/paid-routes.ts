@@ -1,6 +1,6 @@
 /**
  * The paid HTTP operations, one POST route per registry skill with an `httpPath`, following
- * DESIGN.md section 3: validate → admit (what the request alone decides, section 6) → price →
+ * the request flow of docs/architecture.md: validate → admit (what the request alone decides) → price →
  * 402 challenge, or the payments core's charge (verify + reserve → run → settle) answered with
  * the receipt. Failed work releases the reservation and moves no money.
  */

@@ -1,5 +1,5 @@
 /**
- * The pages for people (issue 18): `/` (catalogue and try-it panel), `/docs`, `/forecast`,
+ * The pages for people (docs/protocols.md, "Pages for people"): `/` (catalogue and try-it panel), `/docs`, `/forecast`,
  * `/llms.txt`, their scripts and stylesheet, and the small free JSON endpoints the pages read
  * (example answers, the forecast chart's data, the devnet's demo account).
  */

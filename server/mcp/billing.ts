@@ -2,7 +2,7 @@
  * A paid tool call billed from the caller's credits: the kind's skill validated, its price debited
  * atomically, its catalogue rate limit and time target applied, the answer written, and the debit
  * refunded whenever nothing was produced (a kind without an engine is never debited). The result
- * carries spec 2.4's paid-tool fields: `available`, `reason`, `analysis` (the written answer,
+ * carries the paid-tool fields (docs/protocols.md, "Tool results"): `available`, `reason`, `analysis` (the written answer,
  * also the text block) and `skill`.
  */
 import type { CreditLedger } from '../../payments/credits.js';
@@ -29,7 +29,7 @@ export interface BillingDeps {
   readonly outbox?: Outbox;
 }
 
-/** Spec 2.4's paid-tool result: `analysis` is also the result's text block. */
+/** The paid-tool result (docs/protocols.md): `analysis` is also the result's text block. */
 export type PaidToolResult = ToolResult & { analysis: string; skill: string };
 
 /** A tool's input that its kind's skill refuses: answered as an error result, nothing debited. */

@@ -32,7 +32,7 @@ function asContent(result: ToolResult) {
   return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result };
 }
 
-/** A paid tool's result (spec 2.4): the text block is the written answer, `analysis`, itself. */
+/** A paid tool's result (docs/protocols.md, "Tool results"): the text block is the written answer, `analysis`, itself. */
 function asAnswer(result: ToolResult & { analysis: string }) {
   return { content: [{ type: 'text' as const, text: result.analysis }], structuredContent: result };
 }
