@@ -1,5 +1,5 @@
 /**
- * The tool server's paid tools (spec 4.7), billed from the prepaid credit balance. Each tool has
+ * The tool server's paid tools (docs/skills.md, "Paid tools"), billed from the prepaid credit balance. Each tool has
  * its spec input schema (exact) and a `kind` per capability; a kind names the registry skill that
  * answers it and how the tool's inputs become that skill's params, so its price is the skill's
  * catalogue price. A kind whose engine this deployment does not have names a skill the registry
@@ -42,7 +42,7 @@ export interface PaidTool {
 
 /** Only the fields that were given (skills refuse unknown fields, and undefined is not a value). */
 const defined = (o: Input): Input => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-/** Spec 4.7's inputs shared by the paid tools, written once: the seven chains, the periods, the rows. */
+/** The published inputs shared by the paid tools, written once: the seven chains, the periods, the rows. */
 const CHAIN7 = [...DEX_CHAIN_NAMES, 'solana'] as const;
 const chain7 = z.enum(CHAIN7).default('base').describe(`One of ${CHAIN7.join(', ')}; default base.`);
 const rows = rowsParam(TOOL_ROWS);
@@ -104,7 +104,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       rug_pull: { skill: 'security-scan', params: tokenOnChain },
       holders: { skill: 'holder-concentration', params: tokenOnChain },
       sniping: { skill: 'token-sniping', params: tokenOnChain },
-      // The address whose approvals are scanned comes in the tool's tokenAddress field (spec 4.7's one address field).
+      // The address whose approvals are scanned comes in the tool's tokenAddress field (the tool's one address field).
       approvals: { skill: 'approval-security-scan', params: (i) => ({ address: i.tokenAddress, chain: i.chain }) },
       contract_audit: { skill: 'smart-contract-audit', params: (i) => ({ address: i.tokenAddress, chain: i.chain }) },
     },

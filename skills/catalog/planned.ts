@@ -67,7 +67,7 @@ function planned<const Id extends string>(p: Planned<Id>) {
 
 const needs = (title: string, domain: DisabledDomain) => `${title} needs ${DISABLED_DOMAINS[domain]}, which this deployment does not have yet`;
 
-/** A free tool of the tool server (spec 4.7) without an engine: listed with its exact input, it answers `available: false, reason: domain_disabled`. */
+/** A free tool of the tool server (docs/skills.md, "MCP tools") without an engine: listed with its exact input, it answers `available: false, reason: domain_disabled`. */
 function plannedTool<const Id extends string>(p: Pick<Planned<Id>, 'id' | 'title' | 'description' | 'tags' | 'domain'> & { toolName: string; input: z.ZodObject }) {
   return defineFreeTool({
     ...p,
@@ -90,7 +90,7 @@ export const PLANNED_SKILLS = [
   planned({ id: 'inference', domain: 'inference', price: '0.35', kindOnly: true, title: 'Chat completion', description: 'A chat completion in OpenAI\'s message format.', tags: ['inference', 'chat', 'llm'], examples: ['Complete this chat'] }),
   planned({ id: 'platform-stats', domain: 'platform-stats', price: FREE_USD, kindOnly: true, title: 'Platform statistics', description: 'Usage statistics of this service: calls served, skills, settlements.', tags: ['platform', 'stats'], examples: ['How busy is this service?'] }),
   planned({ id: 'generate-song', domain: 'media', price: '1.25', title: 'Song generation', description: 'Generate a song from a prompt, with lyrics and genre.', tags: ['song', 'music', 'generate', 'lyrics', 'media'], examples: ['Write and produce a song about DeFi'] }),
-  // Priced kinds of the paid MCP tools (spec 4.6 prices) whose engines are not built yet.
+  // Priced kinds of the paid MCP tools (at their published A2A prices) whose engines are not built yet.
   planned({ id: 'regime-classification', domain: 'signals', price: '0.50', kindOnly: true, title: 'Regime classification', description: 'The market regime (trend, range, stress) per asset, with its inputs.', tags: ['regime', 'trend'], examples: ['Is BTC trending or ranging?'] }),
   planned({ id: 'perp-smart-money', domain: 'perps', price: '0.50', kindOnly: true, title: 'Perp smart money', description: 'Positions of profitable perpetual-futures traders.', tags: ['perps', 'hyperliquid', 'positions'], examples: ['What are smart perp traders long?'] }),
   planned({ id: 'meta-strategy', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Meta-strategy', description: 'Which strategy family fits the current regime.', tags: ['strategy', 'meta'], examples: ['Which strategy fits this market?'] }),
@@ -106,7 +106,7 @@ export const PLANNED_SKILLS = [
   planned({ id: 'integrity-deep-scan', domain: 'media', price: '1.00', kindOnly: true, title: 'Integrity deep scan', description: 'A deep check of content for manipulation and provenance.', tags: ['content', 'integrity', 'provenance'], examples: ['Is this image manipulated?'] }),
   planned({ id: 'launchpad-catalog', domain: 'launchpads', price: '0.25', kindOnly: true, notA2a: true, title: 'Launchpad catalogue', description: 'Launchpads across chains with their fees, volumes and graduation rules.', tags: ['launchpads', 'catalogue'], examples: ['Compare the launchpads'] }),
   planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context'], examples: ['Give my agent the market context'] }),
-  // Free tools of the tool server (spec 4.7) whose feeds this deployment does not have.
+  // Free tools of the tool server whose feeds this deployment does not have.
   plannedTool({ id: 'perp-whales', toolName: 'get_perp_whales', domain: 'perps', input: freeRows, title: 'Perpetuals whales', description: 'Positions and funding of the largest perpetual-futures traders.', tags: ['perps', 'whales', 'funding'] }),
   plannedTool({ id: 'prediction-whales', toolName: 'get_prediction_whales', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market whales', description: 'Insider-like positioning in prediction markets.', tags: ['prediction-markets', 'whales'] }),
   plannedTool({ id: 'prediction-catalysts', toolName: 'get_prediction_catalysts', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market catalysts', description: 'Upcoming events that move prediction markets.', tags: ['prediction-markets', 'catalysts'] }),

@@ -1,5 +1,5 @@
 /**
- * Markets across the indexed chains (spec 4.6's exact params): the chain-markets board (kind,
+ * Markets across the indexed chains (the catalogue's exact params; docs/skills.md): the chain-markets board (kind,
  * sort, limit) and alpha-ranked gainers (optional `chain`). Tokenized stocks are a source this
  * deployment cannot read, so asking for them answers 503, never an empty board.
  */

@@ -83,7 +83,7 @@ export const chartSummary = (r: any): string => {
 };
 
 /**
- * The catalogue's chart-forecast service (spec 4.5), sold twice: as the chart-forecast skill and
+ * The catalogue's chart-forecast service, sold twice: as the chart-forecast skill and
  * as tokenchart with `forecast: true`. Its price and limits are written here, once, for both.
  */
 export const CHART_FORECAST = {
@@ -131,7 +131,7 @@ export const tokenchartSkill = defineSkill({
   },
 });
 
-/** The forecast record of spec 2.3 over the chart's candles; unavailable is a 503 and no charge. */
+/** The forecast record (docs/skills.md, "Chart forecast") over the chart's candles; unavailable is a 503 and no charge. */
 async function chartForecast(ctx: SkillContext, chain: ChainName, market: Market, token: string, candles: { time: string; close: number; volumeUsd: number }[], candleSeconds: number, originTs: number) {
   if (!ctx.forecast) throw new SibylError('forecast_unavailable', 'forecasting is switched off on this deployment; nothing was charged');
   const asset = canonicalAsset(market.tokens.get(token)?.symbol ?? token);

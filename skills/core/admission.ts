@@ -1,6 +1,6 @@
 /**
- * Admission: what a request alone decides, answered before any payment is asked for (DESIGN.md
- * section 6, "Refusals before payment"), so no client signs for an answer that cannot be served.
+ * Admission: what a request alone decides, answered before any payment is asked for (docs/protocols.md,
+ * "Refusals before payment"), so no client signs for an answer that cannot be served.
  * Every surface runs `admit` after validating the body; skills declare what they need with the
  * helpers below. Admission only reads the index (checkpoint, pools, symbols, first prices): the
  * work itself stays in the handler, after payment.

@@ -1,6 +1,6 @@
 /**
  * The closed list of error codes Sibyl answers with, their HTTP status, and the one error
- * body shape `{ error: { code, message, fields? } }`. The README's error table mirrors this.
+ * body shape `{ error: { code, message, fields? } }`. The error table of docs/protocols.md mirrors this.
  */
 export const ERROR_CODES = {
   invalid_json: { status: 400, meaning: 'The body is missing or is not a JSON object, or does not decode under its Content-Encoding (gzip, deflate and br are inflated).' },

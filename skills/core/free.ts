@@ -1,6 +1,6 @@
 /**
- * The tool server's free tools as registry skills (spec 4.7): priced FREE_USD, on the `mcp` surface
- * under their spec tool name, each with its exact input and the result envelope of spec 2.4:
+ * The tool server's free tools as registry skills (docs/skills.md, "MCP tools"): priced FREE_USD, on the `mcp` surface
+ * under their published tool name, each with its exact input and the free-tool envelope (docs/protocols.md):
  * `available`, `reason`, `fetchedAt`, `stale`, `limit` (the row cap applied to every list, or null
  * for a tool that takes none) and `truncated` when a list was cut. Results are read from snapshots
  * background jobs build; nothing is computed on the request path.
@@ -13,7 +13,7 @@ import { readSnapshot, type SnapshotJob } from './snapshots.js';
 
 export type ToolResult = Record<string, unknown> & { available: boolean };
 
-/** Spec 2.4's envelope, on every free result; additional properties are allowed everywhere. */
+/** The free-tool envelope, on every free result; additional properties are allowed everywhere. */
 export const FREE_RESULT_SHAPE = {
   available: z.boolean().describe('false: no data for this call (snapshot not warm, domain switched off); not an error.'),
   reason: z.string().optional().describe('Why, when available is false.'),
@@ -63,7 +63,7 @@ export function defineFreeTool<S extends z.ZodObject, O extends z.ZodObject, con
   });
 }
 
-/** A domain this deployment has no engine for: no data, not an error (spec 2.4). */
+/** A domain this deployment has no engine for: no data, not an error (docs/protocols.md, "Tool results"). */
 export function disabledResult(limit: number | null): ToolResult {
   return { available: false, reason: 'domain_disabled', fetchedAt: null, stale: false, limit };
 }
@@ -75,7 +75,7 @@ export async function fromSnapshot(ctx: Pick<SkillContext, 'store'>, job: Snapsh
   return envelope(pick(snapshot.data), snapshot.fetchedAt, snapshot.stale, limit);
 }
 
-/** Spec 2.4's envelope; `limit: null` when the tool cuts nothing. */
+/** The free-tool envelope; `limit: null` when the tool cuts nothing. */
 export function envelope(body: Record<string, unknown>, fetchedAt: number | null, stale: boolean, limit: number | null): ToolResult {
   const originalLengths: Record<string, number> = {};
   const cut = limit === null ? body : (capLists(body, limit, '', originalLengths) as Record<string, unknown>);

@@ -14,7 +14,7 @@ export function usdToAtomic(price: string): bigint {
   return BigInt(whole) * 1_000_000n + BigInt(cents) * 10_000n;
 }
 
-/** "$0.40" as spec 2.1 writes prices. */
+/** "$0.40", as prices are published. */
 export function formatUsd(atomic: bigint): string {
   const cents = atomic / 10_000n;
   return `$${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;

@@ -1,5 +1,5 @@
 /**
- * Holding answers to their published schemas at run time (issue 14). tsc checks handlers against
+ * Holding answers to their published schemas at run time (docs/architecture.md, "The registry"). tsc checks handlers against
  * `output`; this catches what types cannot (a null where a number is promised, a field the
  * schema does not name). It runs only when SIBYL_CHECK_OUTPUTS=1 (the test suite sets it), so
  * the request path pays nothing in production.

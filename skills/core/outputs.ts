@@ -1,5 +1,5 @@
 /**
- * The pieces skills' answer schemas share (issue 14, "Typed answers"): provenance, coverage, the
+ * The pieces skills' answer schemas share (docs/architecture.md, "The registry"): provenance, coverage, the
  * screen, token references and ranking rows. Each skill's `output` is composed from these, so
  * a shape common to many answers is declared once.
  */

@@ -1,16 +1,16 @@
-/** Parameter shapes shared by skills (spec 4.2 "common parameter shapes"), defined once. */
+/** Parameter shapes shared by skills (docs/skills.md, "HTTP data operations"), defined once. */
 import { z } from 'zod';
 import { getAddress } from 'viem';
 import { CHAIN_NAMES, DEX_CHAIN_NAMES, EVM_CHAIN_NAMES, type ChainName } from '../../chain/chains.js';
 import { PERIOD_NAMES, type Period } from '../data/periods.js';
 
-/** The seven EVM chain values (spec 2.2 without solana). */
+/** The seven EVM chain values (the chain list without solana). */
 export const EVM_CHAINS = EVM_CHAIN_NAMES as unknown as readonly [ChainName, ...ChainName[]];
 
 /** The EVM chains with DEXes to index (all but ZKsync): where holdings and pools can be read. */
 export const DEX_CHAINS = DEX_CHAIN_NAMES as unknown as readonly [ChainName, ...ChainName[]];
 
-/** The five chains the spec's token-analysis, wallet and MEV-protection operations take (spec 4.2), written once. */
+/** The five chains the spec's token-analysis, wallet and MEV-protection operations take, written once. */
 export const FIVE_CHAINS = ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon'] as const satisfies readonly ChainName[];
 
 /** `chain`: one of `allowed` (all eight by default), with the operation's default. */
@@ -30,10 +30,10 @@ export interface RowCap {
   readonly default: number;
 }
 
-/** Spec 4.7/8: free tool rows 1-25 (default 10); inflow, hype and the launchpad radar 1-15 (default 8). */
+/** Free tool rows 1-25 (default 10); inflow, hype and the launchpad radar 1-15 (default 8). */
 export const FREE_ROWS = { min: 1, max: 25, default: 10 } as const satisfies RowCap;
 export const NARROW_ROWS = { min: 1, max: 15, default: 8 } as const satisfies RowCap;
-/** Spec 4.7: a paid tool's `limit`, 1-100, default 10 (each kind's skill may allow fewer: clamped to it). */
+/** A paid tool's `limit`, 1-100, default 10 (each kind's skill may allow fewer: clamped to it). */
 export const TOOL_ROWS = { min: 1, max: 100, default: 10 } as const satisfies RowCap;
 
 /** `limit` of a tool result: the cap applied to every list in it. */
@@ -69,7 +69,7 @@ export function tokenParam(what: string) {
 }
 
 /**
- * The chain-wide list shape several operations share (spec 4.2: "same shape as whaleintel"):
+ * The chain-wide list shape several operations share ("same shape as whaleintel"):
  * chain (8 values, default base), limit 1-500 (default 50), timeperiod (default 24h).
  */
 export const chainListInput = z.strictObject({
@@ -83,7 +83,7 @@ export const chainListForTokenInput = chainListInput.extend({
   tokenAddress: tokenParam('Only moves of this token (0x address or symbol); all tokens when absent.').optional(),
 });
 
-/** One token on one of the five chains the token-analysis operations cover (spec 4.2), default base. */
+/** One token on one of the five chains the token-analysis operations cover, default base. */
 export const tokenOnChainInput = z.strictObject({
   tokenAddress: tokenParam('Token contract address (0x + 40 hex) or symbol.'),
   chain: chainParam('base', FIVE_CHAINS),

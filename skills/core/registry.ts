@@ -38,10 +38,10 @@ export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = 
   readonly examples: readonly string[];
   /** The request body. Strict: unknown fields are refused and named. */
   readonly input: S;
-  /** The price of its paid HTTP operation (spec 4.2), or of the skill where it has no operation. */
+  /** The price of its paid HTTP operation (docs/skills.md), or of the skill where it has no operation. */
   readonly price: PriceSpec<z.output<S>>;
   /**
-   * The price the marketplace catalogue and the A2A skill list give (spec 4.5/4.6) where it differs
+   * The price the marketplace catalogue and the A2A skill list give where it differs
    * from the operation's: A2A calls and typed capability bodies on the report path charge it.
    */
   readonly catalogPrice?: UsdPrice;
@@ -58,7 +58,7 @@ export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = 
   readonly toolName?: string;
   readonly surfaces: readonly Surface[];
   /**
-   * Its entry in the marketplace catalogue (spec 4.5), for the 24 services listed there: the
+   * Its entry in the marketplace catalogue (docs/protocols.md), for the 24 services listed there: the
    * catalogue's id when it differs, the rate limit per minute (enforced per caller, 429) and the
    * response-time target (enforced, 504; nothing charged).
    */

@@ -1,4 +1,4 @@
-/** Solana-only launchpad operations over the curve feed (spec 4.2: curve-launches, curve-volume, curve-graduation). */
+/** Solana-only launchpad operations over the curve feed (curve-launches, curve-volume, curve-graduation; docs/skills.md). */
 import { z } from 'zod';
 import { curveActivity, curveProvenance } from './engine.js';
 import { GRADUATION_PACE_SECONDS, GRADUATION_RANKING, graduationWatch } from './graduation.js';

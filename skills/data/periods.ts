@@ -1,5 +1,5 @@
 /**
- * The time periods of spec section 2.2 and how each is charted: the window it covers and the
+ * The time periods (docs/skills.md, "Charts and coverage") and how each is charted: the window it covers and the
  * candle it is cut into. Skills project their `timeperiod` enums from this table.
  */
 export const PERIODS = {

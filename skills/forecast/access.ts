@@ -1,5 +1,5 @@
 /**
- * Direct access to the forecast endpoint for holders of the service token (spec section 5.3).
+ * Direct access to the forecast endpoint for holders of the service token (docs/skills.md, "Forecasts").
  *
  * The caller sends `X-Wallet`, `X-Timestamp` (unix milliseconds) and `X-Signature`, an EIP-191
  * personal-message signature by that wallet over exactly:

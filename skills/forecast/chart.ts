@@ -1,5 +1,5 @@
 /**
- * The forecast record of a price series (spec 2.3) as the chart forecast and the background
+ * The forecast record of a price series (docs/skills.md, "Chart forecast") as the chart forecast and the background
  * majors sell it: the consensus of the two models on the candle closes, points and bands with
  * their times, drift and direction at several horizons, the verdict, and a commentary that lists
  * the factors for and against the call. Each one is recorded in the accuracy ledger.
@@ -33,7 +33,7 @@ export function reportedHorizons(steps: number): number[] {
 
 const modelCall = z.object({ driftPct: z.number(), direction: z.string().describe('up, down or neutral against the model\'s noise.'), noisePct: z.number() });
 
-/** The forecast record (spec 2.3) forecastSeries builds: published as tokenchart's `forecast`. */
+/** The forecast record forecastSeries builds: published as tokenchart's `forecast`. */
 export const forecastRecord = z
   .object({
     model: z.string().describe('The consensus slot.'),

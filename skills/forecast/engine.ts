@@ -1,5 +1,5 @@
 /**
- * The forecast engine (spec 4.3): the request schema, drift, noise and direction per model, the
+ * The forecast engine (docs/skills.md, "Forecasts"): the request schema, drift, noise and direction per model, the
  * consensus verdict between the general and the finance-native model, and an EIP-191
  * attestation over a canonical encoding of the answer. Pure: backends run the models.
  */
@@ -45,7 +45,7 @@ export function consensusVerdict(general: Call, finance: Call): 'CONSENSUS' | 'D
   return general.direction === finance.direction && Math.abs(general.driftPct - finance.driftPct) <= CONSENSUS_MAX_DISTANCE_PCT ? 'CONSENSUS' : 'DIVERGENCE';
 }
 
-/** The response record from each model's answer (see the README's forecast section for every field). */
+/** The response record from each model's answer (see docs/skills.md, "Forecasts", for every field). */
 export function assembleForecast(input: ForecastInput, results: ReadonlyMap<string, ModelForecast>) {
   const last = input.inputs[input.inputs.length - 1]!;
   const models = modelsFor(input.model).map((id) => {

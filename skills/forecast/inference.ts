@@ -1,5 +1,5 @@
 /**
- * The forecast inference API (spec 4.3 and 4.5: forecast-inference-api, $1.00, 20 a minute, 30 s)
+ * The forecast inference API (docs/skills.md, "Forecasts"; catalogue: forecast-inference-api, $1.00, 20 a minute, 30 s)
  * as a registry skill. Its body is the forecast engine's own. It is served on its own API path,
  * not in the list of x402 data operations (OpenAPI's paid operations, the challenge lane), since
  * it has a second way to pay: holders of the service token call it under a daily quota (the

@@ -1,4 +1,4 @@
-/** The accuracy ledger: scoring at the due price, scratches, independence, baselines, the row fields of spec 2.4. */
+/** The accuracy ledger: scoring at the due price, scratches, independence, baselines, the row fields the leaderboard publishes. */
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../store/memory.js';
 import { AccuracyLedger, ALWAYS_BULLISH, durationLabel, RANDOM_WALK, withBaselines, type ForecastEvent } from './ledger.js';

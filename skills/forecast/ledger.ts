@@ -2,7 +2,7 @@
  * The public accuracy ledger. Every forecast served for a known asset (the chart forecast and
  * the background majors) is recorded as an event due when its last step's time comes; once the
  * index holds a price at that time, the event is scored into per-(asset, chain, interval, model)
- * buckets with the fields of spec 2.4. Beside the models, each event also scores a random walk
+ * buckets with the fields the leaderboard publishes (docs/skills.md, "Accuracy ledger"). Beside the models, each event also scores a random walk
  * (no change: the error baseline) and "always bullish" (the base rate of the hit rate), so no
  * one mistakes drift for skill.
  *
@@ -179,7 +179,7 @@ export class AccuracyLedger {
     return raw ? toRow(id, bucketState.parse(JSON.parse(raw))) : null;
   }
 
-  /** The leaderboard rows (spec 2.4), optionally for one asset. */
+  /** The leaderboard rows, optionally for one asset. */
   async rows(asset?: string) {
     // Buckets recorded before origins existed are live ones.
     const ids = Object.values(await this.store.hashGetAll(BUCKETS)).map((v) => ({ origin: 'live', ...JSON.parse(v) }) as BucketId);

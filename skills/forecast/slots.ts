@@ -1,5 +1,5 @@
 /**
- * The forecast model registry (DESIGN.md section 6): every model id Sibyl knows, its family and
+ * The forecast model registry (docs/skills.md, "Forecasts"): every model id Sibyl knows, its family and
  * whether it produces quantiles, and the in-process model that serves it by default. A slot
  * without an in-process model is offered only when `FORECAST_BACKEND_<ID>` binds it to an HTTP
  * inference server.
@@ -27,7 +27,7 @@ export const MODEL_SLOTS: readonly ModelSlot[] = [
 export const CONSENSUS_PAIR = ['modelA-2.5', 'modelB-small'] as const;
 export const CONSENSUS = 'consensus';
 
-/** The inputs and horizon every model accepts (spec 4.3 and 8). */
+/** The inputs and horizon every model accepts (docs/skills.md, "Forecasts"). */
 export const FORECAST_LIMITS = { minInputs: 16, maxInputs: 1024, minHorizon: 1, maxHorizon: 256, defaultHorizon: 8 } as const;
 
 /** `FORECAST_BACKEND_MODELB_SMALL` for `modelB-small`. */

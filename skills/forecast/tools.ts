@@ -5,7 +5,7 @@ import { ACCURACY_ROW_LIMIT } from './ledger.js';
 import { PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS, snapshotKey } from './jobs.js';
 import { rowsParam } from '../core/params.js';
 
-/** Spec 4.7: get_forecast_accuracy rows 1-50, default 10 (the HTTP leaderboard keeps its own default). */
+/** get_forecast_accuracy rows 1-50, default 10 (the HTTP leaderboard keeps its own default). */
 export const ACCURACY_TOOL_ROWS = { min: ACCURACY_ROW_LIMIT.min, max: ACCURACY_ROW_LIMIT.max, default: 10 } as const;
 const INTERVALS = Object.keys(PRECOMPUTE_INTERVALS) as [keyof typeof PRECOMPUTE_INTERVALS, ...(keyof typeof PRECOMPUTE_INTERVALS)[]];
 /** The majors are precomputed every 4 hours: an older snapshot is stale. */

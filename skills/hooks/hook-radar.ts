@@ -2,7 +2,7 @@
  * v4 hook radar: the pools of a hook-enabled singleton pool manager (Uniswap v4's PoolManager,
  * or the embedded Base's own at the same address), grouped by hook: the permissions its address
  * carries, what its code can do (owner powers, upgradeability, self-destruct), and its pools'
- * volume and fees (hooks/v1). Chain ids as spec 4.7's scan_hook_layer takes them (4663, 8453;
+ * volume and fees (hooks/v1). Chain ids as the published scan_hook_layer tool takes them (4663, 8453;
  * both when none is named); a chain id this deployment does not serve is `available: false`.
  */
 import { z } from 'zod';
@@ -20,7 +20,7 @@ import { defineSkill } from '../core/registry.js';
 import { usd } from '../core/summary.js';
 import type { SkillContext } from '../core/context.js';
 
-/** The chain ids spec 4.7 lists for scan_hook_layer. */
+/** The chain ids the published scan_hook_layer tool takes. */
 export const HOOK_CHAIN_IDS = [4663, 8453] as const;
 type HookChainId = (typeof HOOK_CHAIN_IDS)[number];
 

@@ -12,7 +12,7 @@ import { admitMarket } from '../core/admission.js';
 import { loadMarket, periodCoverage, periodStartBlock } from '../data/load.js';
 import type { SkillContext } from '../core/context.js';
 
-/** Spec 4.2: limit 1-25 (default 15), timeperiod without 14d (default 24h), base only. */
+/** limit 1-25 (default 15), timeperiod without 14d (default 24h), base only. */
 export const creatorInput = z.strictObject({
   chain: onlyChainParam('base'),
   limit: limitParam(1, 25, 15),

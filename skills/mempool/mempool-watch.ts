@@ -1,5 +1,5 @@
 /**
- * Mempool watch: listens to a chain's transaction pool for a window of 30-120 s (spec section 8)
+ * Mempool watch: listens to a chain's transaction pool for a window of 30-120 s (docs/skills.md, "Mempool watch")
  * and reports, before inclusion, large swaps, approvals to drainers and pending sandwiches
  * (mempool/v1). The node must expose a pending-transaction filter; one that does not is refused
  * before payment.
@@ -19,7 +19,7 @@ import { DEX_CHAINS, chainParam, tokenParam } from '../core/params.js';
 import { defineSkill } from '../core/registry.js';
 import { usd } from '../core/summary.js';
 
-/** Spec section 8: the listening window, in seconds. */
+/** The listening window, in seconds. */
 export const MEMPOOL_WINDOW = { min: 30, max: 120, default: 30 } as const;
 const DEFAULT_MIN_USD = 10_000;
 

@@ -1,8 +1,8 @@
 /**
- * The report operation (spec 4.1): a free-form prompt answered by the report agent, which
+ * The report operation (docs/skills.md, "Report agent"): a free-form prompt answered by the report agent, which
  * chooses its own tools among the agent skills; tool calls are covered by this price. A body
  * `{ "service": "<skill id>", ...fields }` on the same path runs that skill directly at its own
- * price instead (DESIGN.md section 6); see `capabilityField`.
+ * catalogue price instead; see `capabilityField`.
  */
 import { z } from 'zod';
 import { SibylError } from '../core/errors.js';
@@ -64,7 +64,7 @@ export const generalAnalysisSkill = defineSkill({
   httpPath: '/x402/svc/report',
   capabilityField: 'service',
   output: reportAnswer,
-  // A2A sells it at its catalogue price ($1.00); the HTTP report path at $0.50 (DESIGN.md section 6).
+  // A2A sells it at its catalogue price ($1.00); the HTTP report path at $0.50 (docs/skills.md, "Report agent").
   surfaces: ['http', 'a2a'],
   catalog: { rateLimitPerMinute: 60, timeTargetSeconds: 60 },
   // Whether any skill fits is decided by the prompt (and its room) alone: refused before the 402.

@@ -1,4 +1,4 @@
-/** get_bitcoin_cycle_position (free): Bitcoin's cycle position by MVRV, with its inputs (spec 2.4). */
+/** get_bitcoin_cycle_position (free): Bitcoin's cycle position by MVRV, with its inputs, in the free-tool envelope. */
 import { z } from 'zod';
 import { defineFreeTool, freeOutput, list, record } from '../../core/free.js';
 import { CYCLE_METHODOLOGY, cyclePosition } from './engine.js';

@@ -324,7 +324,7 @@ export function moved(fx: Fixture, token: Address, symbol: string, from: number,
   return pool;
 }
 
-/** Pump-style venue constants (README `curve/v2`): 30 SOL / 1.073B virtual, 793.1M on the curve, 1% fee. */
+/** Pump-style venue constants (docs/skills.md, `curve/v2`): 30 SOL / 1.073B virtual, 793.1M on the curve, 1% fee. */
 export const PUMP_VENUE: CurveVenueParams = { name: 'fixture-pump', totalSupply: 1_000_000_000, curveSupply: 793_100_000, initialVirtualSol: 30, initialVirtualTokens: 1_073_000_000, feeBps: 100 };
 
 /** A launchpad feed held in arrays (the CurveFeed interface only), SOL/USD from `solUsdAt`. */

@@ -3,7 +3,7 @@
  * in the ANU QRNG API format: `GET {url}?length=N&type=uint8`, key in `x-api-key`, answer
  * `{"success":true,"type":"uint8","length":N,"data":[...]}`. Every answer is checked (shape,
  * length, byte range, a stuck-source test) and refused when it fails: there is never a fallback
- * to OS randomness under a quantum name (DESIGN.md, "Quantum randomness").
+ * to OS randomness under a quantum name (docs/skills.md, "Post-quantum").
  */
 import { SibylError, type ErrorCode } from '../../core/errors.js';
 
@@ -12,7 +12,7 @@ export const QRNG_MAX_BYTES = 1024;
 const DEFAULT_TIMEOUT_MS = 5_000;
 
 /**
- * 503 `provider_unavailable` (README, DESIGN). Until skills/core/errors.ts lists that code, the same
+ * 503 `provider_unavailable` (docs/protocols.md, "Errors"). Until skills/core/errors.ts lists that code, the same
  * status under `upstream_unavailable`: a refusal must never crash on an unknown code.
  */
 export const PROVIDER_UNAVAILABLE: ErrorCode = 'provider_unavailable';

@@ -2,7 +2,7 @@
  * quantum-hardware-qrng: random bytes from the configured quantum random-number provider, and
  * from nothing else. Without a provider the call is refused before payment (503); a provider that
  * fails or answers malformed at call time refuses it too, with nothing charged. OS randomness is
- * never sold under this name (DESIGN.md, "Quantum randomness").
+ * never sold under this name (docs/skills.md, "Post-quantum").
  */
 import { z } from 'zod';
 import { SibylError } from '../../core/errors.js';
