@@ -1,6 +1,6 @@
 /**
  * `npm run bench:mcp`: free MCP tool calls against Sibyl's tool server (a snapshot read, the
- * spec 2.4 envelope) and against the MCP SDK's own stateless example (one server and transport
+ * free-tool envelope) and against the MCP SDK's own stateless example (one server and transport
  * per request, one tool answering a constant), same client, same machine: p50/p90 latency and
  * calls per second at a fixed concurrency. Sibyl runs on its embedded defaults for Base with a
  * 2-day world, snapshots built once before the run.

@@ -18,7 +18,7 @@ import { startWorld, worldGenesisTimestamp, type RunningWorld } from '../../worl
 import { json, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
-/** Spec §4.6: bitcoin-bridge-comparison 0.50 USDC (6 decimals). */
+/** The published price of bitcoin-bridge-comparison: 0.50 USDC (6 decimals). */
 const SPEC_PRICE = SPEC_SKILL_PRICE['bitcoin-bridge-comparison'];
 const SEED = 'bridges-a';
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');

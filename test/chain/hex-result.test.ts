@@ -1,5 +1,5 @@
 /**
- * A state dump's hex result written to a file a chunk at a time (issue 13 item 4: decoding it
+ * A state dump's hex result written to a file a chunk at a time (docs/operations.md, "Faults": decoding it
  * whole held the event loop for up to 1.4 s per chain while the world cache was written).
  */
 import { randomBytes } from 'node:crypto';

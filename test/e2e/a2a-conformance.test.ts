@@ -1,5 +1,5 @@
 /**
- * A2A conformance (issue 13 item 12), the points the official TCKs 1.0 and 0.3 found: JSON-RPC
+ * A2A conformance (docs/protocols.md, "Conformance"), the points the official TCKs 1.0 and 0.3 found: JSON-RPC
  * errors for a body the app's parser refuses, invalid params for an empty message or a negative
  * historyLength, no second cancel, the card per A2A version (1.0 valid against the official
  * schema, 0.3 with its own fields) with Last-Modified, and the a2a-x402 flow for a client that

@@ -1,7 +1,7 @@
 /**
- * Refusals before payment (DESIGN.md section 6): what the request alone decides (a chain that
+ * Refusals before payment (docs/protocols.md, "Refusals before payment"): what the request alone decides (a chain that
  * is not EVM, has no indexed DEX or is not indexed by this deployment, a token unknown to the index,
- * a forecast its history cannot feed) is answered with the README's status and code before any
+ * a forecast its history cannot feed) is answered with the documented status and code before any
  * 402, on every surface: HTTP operations and aliases, typed bodies on the report path, A2A skill
  * endpoints and JSON-RPC tasks, MCP tools paid per call and MCP tools billed from credits. The
  * official x402 client never signs, no USDC moves and no credit is debited.
@@ -19,7 +19,7 @@ import { freshAddress, fundedPayer, signInBearer, json, payingFetch, postJson, r
 
 type Case = readonly [path: string, body: Record<string, unknown>, status: number, code: string];
 
-/** Statuses and codes as the README's error table and operation notes give them. */
+/** Statuses and codes as docs/protocols.md's error table and docs/skills.md's operation notes give them. */
 const UNSERVED: readonly Case[] = [
   // "a chain that is not EVM (`solana` outside curve-*: `503 chain_unavailable`, `reason: "not_evm"`),
   // one with no indexed DEX (`zksync`: `reason: "no_dex"`), one this deployment does not index

@@ -1,5 +1,5 @@
 /**
- * Issue 17's fifteen skills on every surface, bought as a user buys them: over A2A `{params}`
+ * The fifteen Bitcoin and post-quantum skills (docs/skills.md) on every surface, bought as a user buys them: over A2A `{params}`
  * with the official x402 client, over A2A JSON-RPC (message/send with the x402 metadata), as the
  * MCP paid tools' kinds from prepaid credits, and through the report agent; each at the spec's
  * price (test/helpers/spec-prices.ts, never the registry). The Bitcoin chain is an embedded one

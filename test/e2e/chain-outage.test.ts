@@ -1,6 +1,6 @@
 /**
- * A chain or facilitator that cannot be reached is an outage, not the payer's fault (issue 13
- * item 3): a paid request is answered 503 upstream_unavailable with nothing charged and its
+ * A chain or facilitator that cannot be reached is an outage, not the payer's fault
+ * (docs/operations.md, "Faults"): a paid request is answered 503 upstream_unavailable with nothing charged and its
  * authorization given back. An embedded chain whose node dies is restarted from its last state
  * dump on the same port, payments made before the death are still on chain, and /healthz shows it.
  */

@@ -1,9 +1,9 @@
 /**
- * Periods longer than the indexed history say so (issue 12): on a world with two days of history,
+ * Periods longer than the indexed history say so (docs/skills.md, "Charts and coverage"): on a world with two days of history,
  * a 7d/14d/30d chart carries `coverage` with the candles that hold history and `complete: false`,
  * never 15 silent daily candles; rankings measure each change over what exists and state since
  * when; yields annualise over the span covered. A period inside the history is `complete`.
- * Candle sizes per period are the README's (7d → 4 h, 14d → 8 h, 30d → 1 day, 24h → 30 min);
+ * Candle sizes per period are docs/skills.md's (7d → 4 h, 14d → 8 h, 30d → 1 day, 24h → 30 min);
  * the first prices and times are read from the chain itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { startWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 const DAYS = 2;
 const HOUR = 3_600;
 const DAY = 86_400;
-/** README: "Charts cut the period into candles (... 24h → 30 min, 7d → 4 h, 14d → 8 h, 30d → 1 day)". */
+/** docs/skills.md: "Charts cut the period into candles (... 24h → 30 min, 7d → 4 h, 14d → 8 h, 30d → 1 day)". */
 const PERIOD = { '24h': [DAY, 1_800], '7d': [7 * DAY, 4 * HOUR], '14d': [14 * DAY, 8 * HOUR], '30d': [30 * DAY, DAY] } as const;
 
 let w: WorldSibyl;

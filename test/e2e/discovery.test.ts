@@ -38,7 +38,7 @@ const boundsOf = (amounts: bigint[]) => ({
   maxPriceUsd: formatUsd(amounts.reduce((a, b) => (b > a ? b : a))).slice(1),
 });
 
-/** Spec 4.5: service → [rate limit per minute, response-time target in seconds]. */
+/** The published catalogue: service → [rate limit per minute, response-time target in seconds]. */
 const SPEC_CATALOG: Record<string, [number, number]> = {
   'general-analysis': [60, 60], 'whale-tracking': [30, 30], 'smart-money': [30, 30], 'top-gainers': [60, 15], 'security-scan': [20, 30],
   'mev-detection': [20, 30], 'bitcoin-mempool': [60, 15], 'brc20-analytics': [30, 30], 'flashloan-opportunities': [10, 60],
@@ -178,7 +178,7 @@ describe.sequential('discovery and health', () => {
         for (const [field, value] of Object.entries(way.arguments)) expect(tool.inputSchema.properties[field].enum).toContain(value);
       }
     }
-    // Spec 4.5's prices are what A2A and typed bodies charge.
+    // The catalogue's prices are what A2A and typed bodies charge.
     for (const id of Object.keys(SPEC_PRICES)) {
       expect(catalog.services.find((s: any) => s.id === id).priceUsd).toBe(SPEC_PRICES[id]);
     }

@@ -1,5 +1,5 @@
 /**
- * Durable state (issue 13 item 6): Sibyl on a private Redis run with AOF; a credit top-up, a
+ * Durable state (docs/operations.md, "Redis and what must persist"): Sibyl on a private Redis run with AOF; a credit top-up, a
  * sign-in, a paid MCP call and a paid x402 request; then Redis is killed with SIGKILL (no
  * shutdown save) and restarted on the same data directory. The balance and its movements, the
  * bearer token, the settlement records and the replay reservation are all still there, seen

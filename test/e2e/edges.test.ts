@@ -1,8 +1,8 @@
 /**
- * Every data operation's limits and enums at their edges, as the interface spec (4.2 and 8)
- * states them, typed here from the spec rather than read from the registry: a value just
+ * Every data operation's limits and enums at their edges, as the published interface states
+ * them (docs/skills.md), typed here rather than read from the registry: a value just
  * inside is priced (402, nothing charged), a value just outside is a 400 naming the field. A
- * chain value this deployment cannot serve is valid but refused before any 402 (README,
+ * chain value this deployment cannot serve is valid but refused before any 402 (docs/protocols.md,
  * "Refusals before payment": "a chain that is not EVM (`solana` outside curve-*: `503
  * chain_unavailable`, `reason: "not_evm"`), one with no indexed DEX (`zksync`: `reason:
  * "no_dex"`), one this deployment does not index (`reason: "not_indexed"`)").
@@ -15,7 +15,7 @@ const ALL_CHAINS = ['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism'
 const FIVE_CHAINS = ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon'];
 /** USDC has a pool on every embedded chain, so the token is known on each chain value tried. */
 const TOKEN = { tokenAddress: 'USDC' };
-/** The chains the test devnet embeds and this server indexes (README: EMBEDDED_CHAINS default). */
+/** The chains the test devnet embeds and this server indexes (docs/operations.md: EMBEDDED_CHAINS default). */
 const INDEXED = ['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism'];
 
 interface Edges {

@@ -1,5 +1,5 @@
 /**
- * Forecast inference over HTTP (spec 4.3, section 5.3): token-holder access with signed headers,
+ * Forecast inference over HTTP (docs/skills.md, "Forecasts"): token-holder access with signed headers,
  * quota, replay and freshness; paid per call with the official x402 client by everyone else;
  * input limits at their edges; attestation verified with viem;
  * the models endpoint; the paid chart forecast at its price, recorded in the ledger.
@@ -44,13 +44,13 @@ describe('forecast inference access', () => {
     expect(res.status).toBe(402);
     const body = await json(res);
     expect(body.reason).toBe('no_access_headers');
-    // Spec 4.5: forecast-inference-api is $1.00 (USDC, 6 decimals); the requirement names this URL.
+    // The catalogue: forecast-inference-api is $1.00 (USDC, 6 decimals); the requirement names this URL.
     expect(body.accepts[0]).toMatchObject({ amount: '1000000', network: 'eip155:8453', payTo: sibyl.payTo });
     expect(body.resource.url).toBe(`${sibyl.url}/api/svc/v1/forecast`);
     const header = JSON.parse(Buffer.from(res.headers.get('payment-required')!, 'base64').toString());
     expect(header.accepts).toEqual(body.accepts);
     expect(header.resource.url).toBe(body.resource.url);
-    // Spec 4.5: the chart forecast is $0.65, on the tokenchart path with forecast: true.
+    // The catalogue: the chart forecast is $0.65, on the tokenchart path with forecast: true.
     expect(body.paidAlternative).toMatchObject({ method: 'POST', url: `${sibyl.url}/x402/data/tokenchart`, price: '$0.65', exampleBody: { forecast: true } });
   });
 
@@ -151,7 +151,7 @@ describe('forecast inference paid with x402 on its own endpoint', () => {
     expect(body.models.map((m: any) => m.model)).toEqual(['modelA-2.5', 'modelB-small']);
     expect(body.quantiles.q50).toHaveLength(4);
     expect(body.quota).toBeUndefined();
-    // Spec 4.5's $1.00, in USDC's 6 decimals, from the payer to payTo and nowhere else.
+    // The catalogue's $1.00, in USDC's 6 decimals, from the payer to payTo and nowhere else.
     expect(await usdcBalance(account.address)).toBe(payerBefore - 1_000_000n);
     expect(await usdcBalance(sibyl.payTo)).toBe(payToBefore + 1_000_000n);
   });

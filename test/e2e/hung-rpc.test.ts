@@ -1,5 +1,5 @@
 /**
- * A hung chain (issue 13 item 8): with Base behind a proxy that accepts requests and never
+ * A hung chain (docs/operations.md, "Faults"): with Base behind a proxy that accepts requests and never
  * answers, a paid request fails 503 upstream_unavailable well inside the catalogue's time targets
  * with nothing charged, and /healthz answers in under a second, reporting the chain not ok.
  */

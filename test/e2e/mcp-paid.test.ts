@@ -135,7 +135,7 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     expect(await balance()).toBe(2_000_000n);
     const portfolio = await call('analyze_wallet', { walletAddress: privateKeyToAccount(generatePrivateKey()).address, kind: 'portfolio' });
     expect(portfolio.body).toMatchObject({ available: true, skill: 'wallet-portfolio', analysis: expect.any(String) });
-    // Spec 2.4: the text block is the written answer itself, not the record.
+    // The text block is the written answer itself, not the record (docs/protocols.md, "Tool results").
     expect(portfolio.text).toBe(portfolio.body.analysis);
     expect(portfolio.body.analysis.length).toBeGreaterThan(0);
     expect(await balance()).toBe(2_000_000n - SPEC_SKILL_PRICE['wallet-portfolio']);

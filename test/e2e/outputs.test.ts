@@ -1,5 +1,5 @@
 /**
- * Every working skill answers what its output schema says (issue 14). Each is run once on a
+ * Every working skill answers what its output schema says (docs/architecture.md, "The registry"). Each is run once on a
  * world with history, admission first as every surface does, and its answer parsed with its
  * schema (fields it does not name included). A skill without a body here fails the test, so a
  * new skill cannot pass by being left out.

@@ -1,5 +1,5 @@
 /**
- * What the service publishes must not leak secrets or internals (issue 13, item 10): /healthz
+ * What the service publishes must not leak secrets or internals (docs/testing.md): /healthz
  * shows a provider chain URL only as scheme, host and port (its path and query carry API keys),
  * and a 402 for a payment that fails verification gives a one-line reason, the facilitator's
  * detail (viem's multi-line error with the call and its arguments) going to the server log.

@@ -1,5 +1,5 @@
 /**
- * The screen on a world's own labelled listings (issue 12, item 2): every list that recommends or
+ * The screen on a world's own labelled listings (docs/skills.md, "The screen"): every list that recommends or
  * ranks tokens, paid for with the official client, against the world's labels. Which tokens are
  * traps comes from the labels (honeypot, taxed, owner-powers), never from the screen under test:
  * none may reach investment ideas, gainers or a planned buy, and each one a ranking lists must

@@ -1,5 +1,5 @@
 /**
- * Two instances on one Redis settling with one key (issue 13 item 5): each counting nonces on its
+ * Two instances on one Redis settling with one key (docs/operations.md, "Faults"): each counting nonces on its
  * own gave two transactions the same nonce, and the later one was refused after the work was
  * done. A send the node refuses for its nonce is made again with a fresh one: no valid payment is
  * refused and each settles once.

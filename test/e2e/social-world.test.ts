@@ -2,7 +2,7 @@
  * get_social_hype on a short BSC world, with the official MCP client: the rows agree with the
  * embedded feed's own posts (mentions, distinct authors, KOLs), the sentiment filter partitions
  * them, the tokens the world shilled carry the shill warning and no other token does, limit and
- * truncated follow spec 2.4, bad input is refused naming the field, and a deployment without a
+ * truncated follow the free-tool envelope (docs/protocols.md), bad input is refused naming the field, and a deployment without a
  * feed says so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The pages for people over plain HTTP (issue 18): `/` lists every working skill with its prices
+ * The pages for people over plain HTTP (docs/protocols.md, "Pages for people"): `/` lists every working skill with its prices
  * on each surface (projected from the registry), `/docs`, `/llms.txt` and the page scripts answer,
  * example answers are computed once per skill per 10 minutes and shared, the JSON endpoints refuse
  * bad input with a 400 naming the field, and the demo account exists only on a devnet.

@@ -1,11 +1,11 @@
 /**
- * Prices as `interface-spec.md` writes them, in atomic USDC (6 decimals). Tests compare what was
+ * Prices as the published interface lists them (docs/skills.md), in atomic USDC (6 decimals). Tests compare what was
  * charged with these, never with the registry under test: a wrong price in the registry then
  * fails a test instead of moving its expectation along with it.
  */
 const usdc = (usd: string): bigint => BigInt(Math.round(Number(usd) * 1_000_000));
 
-/** §4.6 skill prices (the same figures as §4.5's catalogue where it lists the skill). */
+/** A2A skill prices (the same figures as the catalogue's where it lists the skill). */
 export const SPEC_SKILL_PRICE = {
   'general-analysis': usdc('1.00'),
   'whale-tracking': usdc('0.45'),
@@ -46,7 +46,7 @@ export const SPEC_SKILL_PRICE = {
   'pqc-migration-planner': usdc('0.75'),
 } as const;
 
-/** §4.2 paid HTTP operations under /x402/data/ (by path suffix); §4.1's free-form report (a typed capability body on that path pays the skill's price). */
+/** Paid HTTP operations under /x402/data/ (by path suffix); the free-form report (a typed capability body on that path pays the skill's price). */
 export const SPEC_PATH_PRICE = {
   'latest-pairs': usdc('0.40'),
   whaleintel: usdc('1.00'),

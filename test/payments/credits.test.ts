@@ -1,5 +1,5 @@
 /**
- * Credit debits under concurrency (issue 13 item 7), on both stores. Debits alone (no top-up or
+ * Credit debits under concurrency (docs/operations.md, "Faults"), on both stores. Debits alone (no top-up or
  * refund meanwhile) only ever lower the balance, so with B the balance before and F after:
  *   1. the balance is never negative, seen from another client sampling it all along;
  *   2. what was debited is exactly B − F (so never more than B);

@@ -1,5 +1,5 @@
 /**
- * Typed answers (issue 14), in process: every skill declares an output schema that converts to
+ * Typed answers (docs/architecture.md, "The registry"), in process: every skill declares an output schema that converts to
  * JSON Schema; OpenAPI and the A2A skill list publish it; the run-time check refuses an answer
  * its schema does not describe, and costs nothing when it is off.
  */

@@ -1,5 +1,5 @@
 /**
- * Keys are returned once and never stored or logged (issue 17): keys bought through the service
+ * Keys are returned once and never stored or logged (docs/skills.md, "Post-quantum"): keys bought through the service
  * on each surface, then every key of the store (Redis, leases and TTL'd entries included, every
  * type read in full) and every line the service logged is searched for the secret material, in
  * the encodings a leak could take (hex either case, base64, the EVM 0x form, the WIF), and inside

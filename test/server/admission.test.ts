@@ -1,7 +1,7 @@
 /**
  * Admission in process: the refusals a request gets before payment when the deployment, not the
  * chain catalogue, decides (a chain connected but not indexed yet, a skill without its engine, the
- * report agent, curve feed or forecasting switched off). Statuses and codes as the README lists them.
+ * report agent, curve feed or forecasting switched off). Statuses and codes as docs/protocols.md lists them.
  */
 import { describe, expect, it } from 'vitest';
 import { ChainRuntime } from '../../chain/runtime.js';

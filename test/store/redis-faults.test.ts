@@ -1,5 +1,5 @@
 /**
- * The Redis store under faults (issue 13 item 4): a command Redis does not answer fails that
+ * The Redis store under faults (docs/operations.md, "Faults"): a command Redis does not answer fails that
  * command (a rejected StoreTimeoutError) and nothing else; a stalled event loop fails no command
  * that Redis answered meanwhile; a Redis killed and restarted costs the calls made while it was
  * down, never the process. Nothing here touches the shared Redis except through a proxy.

@@ -1,5 +1,5 @@
 /**
- * The world cache's index file (issue 13 item 4): a StoreDump written and read as JSON lines
+ * The world cache's index file (docs/operations.md, "Faults": start-up stalls): a StoreDump written and read as JSON lines
  * comes back equal, and neither direction holds the event loop the way one JSON.stringify or
  * JSON.parse of a 10-15 MB index did.
  */
