@@ -142,7 +142,7 @@ export const SPEC_A2A_SKILLS = {
   'generate-song-studio': '3.00',
 } as const;
 
-/** §4.7: the tool server's 19 free and 23 paid tools, by name. */
+/** The tool server's 19 free and 23 paid tools, by name (docs/skills.md, "MCP tools"). */
 export const SPEC_MCP_TOOLS = {
   free: ['get_price_forecast', 'get_forecast_accuracy', 'get_market_sentiment', 'get_top_movers', 'get_smart_money_flow', 'get_perp_whales', 'get_venuechain_whale_prints', 'get_prediction_whales', 'get_prediction_catalysts', 'get_prediction_yields', 'get_bitcoin_cycle_position', 'check_token_safety', 'get_congress_trades', 'get_government_contracts', 'get_analyst_accuracy', 'get_smart_money_inflow', 'get_social_hype', 'get_launchpad_radar', 'list_service_capabilities'],
   paid: ['ask_service', 'scan_hook_layer', 'forecast_chart', 'analyze_token_security', 'inspect_onchain', 'analyze_wallet', 'analyze_tokenized_stocks', 'track_whales', 'scan_market', 'detect_mev', 'find_arbitrage', 'scan_launchpads', 'analyze_bitcoin', 'assess_quantum_risk', 'generate_quantum_key', 'analyze_prediction_markets', 'find_yield', 'run_backtest', 'get_trade_signals', 'analyze_copy_trading', 'recommend_allocation', 'check_content_integrity', 'get_agent_context'],
