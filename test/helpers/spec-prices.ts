@@ -54,7 +54,7 @@ export const SPEC_PATH_PRICE = {
   report: usdc('0.50'),
 } as const;
 
-/** §4.6: every A2A skill the spec lists, with its price (platform-stats is free). */
+/** Every A2A skill the published interface lists, with its price (platform-stats is free). */
 export const SPEC_A2A_SKILLS = {
   'contract-review': '0.25',
   'transaction-debugger': '0.25',
