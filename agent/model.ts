@@ -1,15 +1,17 @@
 /**
- * The model factory: the chat model that takes the report graph's planner seat, built from
+ * The model factory: the chat model that takes the report agent's planner seat, built from
  * configuration. With a model named (SIBYL_LLM_MODEL) it is ChatOpenAI on that OpenAI-compatible
- * endpoint; otherwise the offline planner as a chat model. One set of `openai` client options
+ * endpoint; otherwise the offline planner as a chat model, which knows the agent's tools and the
+ * skills this deployment has turned off. One set of `openai` client options
  * serves both the chat model and an `OpenAI` client of our own, which probes the endpoint
  * (@langchain/openai 1.5.8 takes client options, not a client: its `client` is internal).
  */
 import { OpenAI, type ClientOptions } from 'openai';
 import { ChatOpenAI } from '@langchain/openai';
-import { OfflineChatModel } from '../graph/offline-model.js';
+import { OfflineChatModel } from '../graph/offline/chat-model.js';
 import type { ReportModel } from '../graph/planners.js';
-import type { AgentTool } from '../graph/tools.js';
+import { agentTools, unavailableTools } from '../graph/tools.js';
+import type { Registry } from '../skills/core/registry.js';
 
 export interface LlmSettings {
   readonly model: string;
@@ -47,8 +49,11 @@ export function clientOptions(llm: LlmSettings): ClientOptions {
   };
 }
 
-export function plannerModel(llm: LlmSettings | undefined, tools: readonly AgentTool[]): PlannerModel {
-  if (!llm) return { chat: new OfflineChatModel(tools), label: 'offline', probe: async () => ({ ok: true, planner: 'offline' }) };
+export function plannerModel(llm: LlmSettings | undefined, registry: Registry): PlannerModel {
+  if (!llm) {
+    const chat = new OfflineChatModel([...agentTools(registry), ...unavailableTools(registry)]);
+    return { chat, label: 'offline', probe: async () => ({ ok: true, planner: 'offline' }) };
+  }
   const options = clientOptions(llm);
   const label = `llm:${llm.model}`;
   const client = new OpenAI({ ...options, timeout: PROBE_TIMEOUT_MS, maxRetries: 0 });

@@ -9,7 +9,7 @@ import type { SkillContext } from '../skills/core/context.js';
 import { resolveToken } from '../skills/data/resolve.js';
 import { loadMarket } from '../skills/data/load.js';
 import { within } from '../lib/time.js';
-import { classifyFields } from './args.js';
+import { classifyFields } from './offline/args.js';
 import type { AgentTool } from './tools.js';
 
 export interface ChainChoice {

@@ -1,11 +1,13 @@
 /**
- * The seat the planner takes in the graph: a chat model with tools bound, either a language
- * model (ChatOpenAI, built by agent/model.ts) or the offline planner as a chat model
- * (offline-model.ts). Both are sent the same messages: the system prompt and the room's
- * recent history.
+ * The seat the planner takes in the report agent: a chat model, either a language model
+ * (ChatOpenAI, built by agent/model.ts) or the offline planner as a chat model
+ * (offline/chat-model.ts). Both are shown the same thing (`modelSeatMiddleware`): the system
+ * prompt, the room's recent history, and each tool with the input side of its skill's schema.
  */
-import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
+import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { createMiddleware } from 'langchain';
+import { toolDescription, type AgentTool } from './tools.js';
 
 export interface ReportModel {
   /** A chat model that implements `bindTools`. */
@@ -25,9 +27,25 @@ export const SYSTEM_PROMPT = [
   'If no tool fits the question, say so plainly and name what you can answer instead. Keep answers under 600 words.',
 ].join('\n');
 
-/** What the model is sent: the system prompt and the room's recent messages. */
-export function modelInput(history: readonly BaseMessage[], model: ReportModel): BaseMessage[] {
-  return [new SystemMessage(SYSTEM_PROMPT), ...recent(history, model.historyWindow)];
+/**
+ * What the model is shown of each call: the room's most recent messages (all of them when the
+ * model has no window), and each tool as a function whose parameters are the input side of its
+ * skill's schema, fields with defaults optional. LangChain would show a zod schema's output side,
+ * where every defaulted field is required; the tool itself still parses the arguments with the
+ * zod schema. Parallel calls where the model supports them (ChatOpenAI sends `parallel_tool_calls`).
+ */
+export function modelSeatMiddleware(model: ReportModel, tools: readonly AgentTool[]) {
+  const shown = new Map(tools.map((t) => [t.name, { type: 'function', function: { name: t.name, description: toolDescription(t.skill), parameters: { type: 'object', ...t.parameters } } }]));
+  return createMiddleware({
+    name: 'ModelSeat',
+    wrapModelCall: (request, handler) =>
+      handler({
+        ...request,
+        messages: recent(request.messages, model.historyWindow),
+        tools: request.tools.map((t) => ('name' in t && typeof t.name === 'string' && shown.get(t.name)) || t),
+        modelSettings: { ...request.modelSettings, parallel_tool_calls: true },
+      }),
+  });
 }
 
 /** The last messages, never starting inside a tool exchange (a tool result needs its call). */

@@ -1,8 +1,8 @@
 /**
- * The report agent: rooms, limits and the paid answer around the report graph
- * (report-graph.ts), which is compiled once and shared by every request. A room is a
- * checkpointed thread; one turn at a time per room. The whole turn has a time budget; the
- * answer is bounded and scrubbed of every configured secret.
+ * The report agent: rooms, limits and the paid answer around the agent graph (report-agent.ts),
+ * which is compiled once and shared by every request. A room is a checkpointed thread; one turn
+ * at a time per room. The whole turn has a time budget; the answer is bounded and scrubbed of
+ * every configured secret.
  *
  * Secrets a skill issued (keys generated for the caller) reach the caller only in the answer's
  * results: the model's tool messages and the written answer carry them stripped (a model is
@@ -10,21 +10,22 @@
  * keeps (graph/checkpointer.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from '@langchain/core/messages';
-import { Overwrite, type BaseCheckpointSaver } from '@langchain/langgraph';
+import { AIMessage, HumanMessage, RemoveMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { SibylError } from '../skills/core/errors.js';
 import { redactIssued } from '../skills/core/issued-secrets.js';
 import type { ReportRunner, SkillContext } from '../skills/core/context.js';
-import type { Skill } from '../skills/core/registry.js';
+import type { Registry, Skill } from '../skills/core/registry.js';
 import type { Store } from '../store/store.js';
 import { bound, writeAnswer, MAX_ANALYSIS_CHARS, type ToolOutcome } from './answer.js';
 import { textOf, type ReportModel } from './planners.js';
-import { lastCall } from './offline-model.js';
-import { OfflinePlanner, type Suggestion } from './offline-planner.js';
-import { compileReportGraph, type ReportGraph } from './report-graph.js';
-import { skillTools, type AgentTool } from './tools.js';
+import { lastCall } from './offline/chat-model.js';
+import { OfflinePlanner, type Suggestion } from './offline/planner.js';
+import { createReportAgent, startTurn, type ReportAgentGraph } from './report-agent.js';
+import { turnOutcomes } from './skill-calls.js';
+import { agentTools, unavailableTools, type AgentTool } from './tools.js';
 
-export { MAX_CALLS_PER_ROUND } from './tool-node.js';
+export { MAX_CALLS_PER_ROUND } from './report-agent.js';
 /** Messages a room keeps; older turns are dropped whole. */
 const ROOM_MESSAGES = 40;
 
@@ -48,7 +49,8 @@ export interface ReportAnswer {
 }
 
 export interface ReportAgentOptions {
-  readonly tools: readonly AgentTool[];
+  /** The agent's tools are the working skills the registry publishes on the agent surface. */
+  readonly registry: Registry;
   /** The chat model in the planner's seat (agent/model.ts builds it from configuration). */
   readonly model: ReportModel;
   readonly context: SkillContext;
@@ -62,18 +64,23 @@ export interface ReportAgentOptions {
 }
 
 export class ReportAgent implements ReportRunner {
-  private readonly graph: ReportGraph;
+  private readonly agent: ReportAgentGraph;
+  /** The skills the agent knows: its tools, and those this deployment has turned off (named, never run). */
+  private readonly known: readonly AgentTool[];
   /** The offline planner's measure of fit, asked before payment whichever model answers. */
   private readonly screener: OfflinePlanner;
 
   constructor(private readonly options: ReportAgentOptions) {
-    this.screener = new OfflinePlanner(options.tools);
-    const scrub = (text: string) => this.scrub(text);
-    this.graph = compileReportGraph({
+    const tools = agentTools(options.registry);
+    this.known = [...tools, ...unavailableTools(options.registry)];
+    this.screener = new OfflinePlanner(this.known);
+    this.agent = createReportAgent({
       model: options.model,
-      tools: options.tools,
-      skillTools: skillTools(options.tools, { context: options.context, scrub }),
-      scrub,
+      registry: options.registry,
+      tools,
+      known: this.known,
+      context: options.context,
+      scrub: (text) => this.scrub(text),
       maxToolRounds: options.maxToolRounds,
       checkpointer: options.checkpointer,
     });
@@ -86,7 +93,7 @@ export class ReportAgent implements ReportRunner {
    * all (off-topic, injection only).
    */
   async screen(request: { prompt: string; roomId?: string | undefined }): Promise<void> {
-    const room = request.roomId ? (((await this.graph.getState({ configurable: { thread_id: request.roomId } })).values as { messages?: BaseMessage[] }).messages ?? []) : [];
+    const room = request.roomId ? await this.room(request.roomId) : [];
     const plan = this.screener.plan(request.prompt, lastCall(room));
     if (plan.kind === 'call') {
       // The offline plan is what will run: when every call is refused by its own skill's admission
@@ -124,19 +131,18 @@ export class ReportAgent implements ReportRunner {
     const signal = budget(this.options.timeBudgetMs, outer);
     try {
       // The request's own parts (its room, its deadline) travel in the config, not in the graph.
-      const config = { configurable: { thread_id: roomId }, signal, recursionLimit: 2 * this.options.maxToolRounds + 6 };
-      const prior = ((await this.graph.getState(config)).values as { messages?: BaseMessage[] }).messages ?? [];
-      // A turn starts with no rounds and no outcomes: the room's earlier turns do not count.
-      const state = await this.graph.invoke({ messages: [...trimmed(prior), new HumanMessage(request.prompt)], rounds: 0, outcomes: new Overwrite([]) }, config);
+      const prior = await this.room(roomId);
+      const { input, config } = startTurn([...roomUpdates(prior), new HumanMessage(request.prompt)], roomId, signal, this.options.maxToolRounds);
+      const state = await this.agent.invoke(input, config);
       const last = state.messages[state.messages.length - 1];
       const written = AIMessage.isInstance(last) && !last.tool_calls?.length ? textOf(last) : '';
-      const outcomes = state.outcomes;
+      const outcomes = turnOutcomes(state.messages);
       // The planner refused in the graph (a room that changed since the screen): the same refusal.
       const refused = AIMessage.isInstance(last) && !outcomes.length ? last.additional_kwargs : undefined;
       if (typeof refused?.reason === 'string') throw refusal(this.scrub(written), refused.reason, refused.suggestions as Suggestion[] | undefined);
       // A result that says `available: false` is an honest gap, not an answer: it is not charged.
       const produced = outcomes.filter(answered);
-      const analysis = this.scrub(bound(written.trim() || writeAnswer(outcomes, this.options.tools), MAX_ANALYSIS_CHARS));
+      const analysis = this.scrub(bound(written.trim() || writeAnswer(outcomes, this.known), MAX_ANALYSIS_CHARS));
       if (!produced.length) throw new SibylError('no_answer', analysis || 'the agent produced no answer; nothing was charged');
       return this.answer(analysis, outcomes, roomId, request.userId);
     } catch (err) {
@@ -152,14 +158,19 @@ export class ReportAgent implements ReportRunner {
 
   /** Runs one skill directly (a typed capability body) and writes its answer the same way. */
   async capability(skill: Skill, input: Record<string, unknown>, outer?: AbortSignal): Promise<ReportAnswer> {
-    const tool = this.options.tools.find((t) => t.skill.id === skill.id);
     // The report skill itself (ask_service) needs the agent in its context.
     const result = await skill.handler(input, { ...this.options.context, agent: this, ...(outer && { signal: outer }) });
+    const tool = this.known.find((t) => t.skill.id === skill.id);
     const outcome: ToolOutcome = { skill: skill.id, tool: tool?.name ?? skill.id, args: input, ok: true, result };
     // A skill that writes its own answer (the report agent itself, through ask_service) keeps it.
-    const analysis = this.scrub(typeof result.analysis === 'string' ? bound(result.analysis, MAX_ANALYSIS_CHARS) : writeAnswer([outcome], this.options.tools));
+    const analysis = this.scrub(typeof result.analysis === 'string' ? bound(result.analysis, MAX_ANALYSIS_CHARS) : writeAnswer([outcome], this.known));
     if (!answered(outcome)) throw new SibylError('no_answer', `${analysis}\nNothing was charged.`);
     return this.answer(analysis, [outcome], null, undefined, 'offline');
+  }
+
+  /** The room's messages so far (none for a new room). */
+  private async room(roomId: string): Promise<BaseMessage[]> {
+    return ((await this.agent.graph.getState({ configurable: { thread_id: roomId } })).values as { messages?: BaseMessage[] }).messages ?? [];
   }
 
   private answer(analysis: string, outcomes: readonly ToolOutcome[], roomId: string | null, userId: string | undefined, planner = this.options.model.label): ReportAnswer {
@@ -196,12 +207,20 @@ function budget(ms: number, outer?: AbortSignal): AbortSignal {
   return outer ? AbortSignal.any([timeout, outer]) : timeout;
 }
 
-/** Removals that keep a room within ROOM_MESSAGES, dropping whole turns from the oldest. */
-function trimmed(messages: readonly BaseMessage[]): BaseMessage[] {
-  if (messages.length <= ROOM_MESSAGES) return [];
-  let cut = messages.length - ROOM_MESSAGES;
-  while (cut < messages.length && !HumanMessage.isInstance(messages[cut])) cut++;
-  return messages.slice(0, cut).filter((m) => m.id).map((m) => new RemoveMessage({ id: m.id! }));
+/**
+ * What a new turn changes in the room before it starts: turns past ROOM_MESSAGES are dropped
+ * whole, from the oldest, and the earlier turns' tool messages keep their words but not their
+ * outcomes (full results, which only their own turn's answer reads).
+ */
+function roomUpdates(messages: readonly BaseMessage[]): BaseMessage[] {
+  let cut = Math.max(0, messages.length - ROOM_MESSAGES);
+  while (cut > 0 && cut < messages.length && !HumanMessage.isInstance(messages[cut])) cut++;
+  const removed = messages.slice(0, cut).filter((m) => m.id).map((m) => new RemoveMessage({ id: m.id! }));
+  const lightened = messages
+    .slice(cut)
+    .filter((m): m is ToolMessage => ToolMessage.isInstance(m) && m.artifact !== undefined && !!m.id)
+    .map((m) => new ToolMessage({ id: m.id!, tool_call_id: m.tool_call_id, name: m.name, content: m.content, ...(m.status && { status: m.status }) }));
+  return [...removed, ...lightened];
 }
 
 function provenanceOf(outcome: ToolOutcome): Record<string, unknown> {

@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
-import { OfflineChatModel } from '../graph/offline-model.js';
-import { agentTools } from '../graph/tools.js';
+import { OfflineChatModel } from '../graph/offline/chat-model.js';
+import { agentTools, unavailableTools } from '../graph/tools.js';
 import { createRegistry } from '../skills/catalog/index.js';
 import { PLANNED_SKILLS } from '../skills/catalog/planned.js';
 
@@ -20,7 +20,7 @@ interface Case { prompt: string; expectAnyOf: string[]; expectArgs?: Record<stri
 const file = resolve(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '../shared/eval/report-prompts.dev.jsonl');
 const cases: Case[] = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 const registry = createRegistry();
-const tools = agentTools(registry);
+const tools = [...agentTools(registry), ...unavailableTools(registry)];
 const planner = new OfflineChatModel(tools);
 const verbose = process.argv.includes('--verbose');
 const disabled = new Set<string>(PLANNED_SKILLS.map((s) => s.id));

@@ -28,7 +28,6 @@ import { worldGenesisTimestamp } from '../world/index.js';
 import { prepareEmbeddedMarket } from '../world/embedded.js';
 import { ChainIndexer } from '../indexer/indexer.js';
 import type { Registry, Skill } from '../skills/core/registry.js';
-import { agentTools } from '../graph/tools.js';
 import { plannerModel, readinessWarning } from '../agent/model.js';
 import { ReportAgent } from '../graph/report.js';
 import { StoreCheckpointSaver } from '../graph/checkpointer.js';
@@ -45,16 +44,15 @@ import { createLogger, messageLog, type Logger } from './observability/logger.js
 
 /** The report agent over the registry's agent skills, with the configured planner; rooms kept in the store. */
 function reportAgent(config: Config, registry: Registry, context: SkillContext, store: Store, log: (msg: string) => void): ReportAgent {
-  const tools = agentTools(registry);
   const report = registry.byId('general-analysis' satisfies SkillId);
-  const model = plannerModel(config.llm, tools);
+  const model = plannerModel(config.llm, registry);
   // Said once at start-up, without waiting for it: a model server may come up after Sibyl.
   void model.probe().then((r) => {
     const warning = readinessWarning(r);
     if (warning) log(warning);
   });
   return new ReportAgent({
-    tools,
+    registry,
     model,
     context,
     store,

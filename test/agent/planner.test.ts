@@ -1,13 +1,14 @@
 /** The offline planner's reading of prompts: facts, arguments by schema, ranking, follow-ups. */
 import { describe, expect, it } from 'vitest';
-import { promptFacts } from '../../graph/facts.js';
-import { classifyFields, fillArgs } from '../../graph/args.js';
-import type { AgentTool } from '../../graph/tools.js';
-import { OfflinePlanner } from '../../graph/offline-planner.js';
-import { agentTools } from '../../graph/tools.js';
+import { promptFacts } from '../../graph/offline/facts.js';
+import { classifyFields, fillArgs } from '../../graph/offline/args.js';
+import { OfflinePlanner } from '../../graph/offline/planner.js';
+import { agentTools, unavailableTools, type AgentTool } from '../../graph/tools.js';
 import { createRegistry } from '../../skills/catalog/index.js';
 
-const planner = new OfflinePlanner(agentTools(createRegistry()));
+const registry = createRegistry();
+// The planner knows the agent's tools and the skills this deployment has turned off (to name them).
+const planner = new OfflinePlanner([...agentTools(registry), ...unavailableTools(registry)]);
 const first = (prompt: string, previous?: Parameters<OfflinePlanner['plan']>[1]) => {
   const plan = planner.plan(prompt, previous);
   return plan.kind === 'call' ? { skill: plan.calls[0]!.tool.skill.id, args: plan.calls[0]!.args } : { reply: plan.reason };

@@ -10,7 +10,6 @@ import { readFileSync } from 'node:fs';
 import { plannerModel } from '../../agent/model.js';
 import { ReportAgent } from '../../graph/report.js';
 import { StoreCheckpointSaver } from '../../graph/checkpointer.js';
-import { agentTools } from '../../graph/tools.js';
 import { AccuracyLedger } from '../../skills/forecast/ledger.js';
 import { ForecastService } from '../../skills/forecast/service.js';
 import { createRegistry } from '../../skills/catalog/index.js';
@@ -37,10 +36,10 @@ try {
       // The bench world is one Base chain: questions about other chains are asked about Base.
       .replace(/\b(ethereum|arbitrum|bsc|polygon)\b/gi, 'base'));
 
-  const tools = agentTools(createRegistry());
+  const registry = createRegistry();
   const curve = new EmbeddedCurveVenue({ seed: 'bench', genesisTime: Math.floor(Date.now() / 1000) - CURVE_HISTORY_DAYS * 86_400 });
   const context: SkillContext = { chains, store, curve, forecast: { service: forecast, ledger: new AccuracyLedger(store) } };
-  const agent = new ReportAgent({ tools, model: plannerModel(undefined, tools), context, store, checkpointer: new StoreCheckpointSaver(store), maxToolRounds: 4, timeBudgetMs: 60_000, secrets: [] });
+  const agent = new ReportAgent({ registry, model: plannerModel(undefined, registry), context, store, checkpointer: new StoreCheckpointSaver(store), maxToolRounds: 4, timeBudgetMs: 60_000, secrets: [] });
 
   /** Every prompt RUNS times in rooms of its own: the first run cold (a fresh checkpoint's caches), the rest warm. */
   async function measure(label: string, set: readonly string[]) {

@@ -1,14 +1,15 @@
 /**
- * The offline planner: the deterministic stand-in for a language model in the same graph
- * position. It picks the best-ranked skill, fills and validates its arguments, and when the
- * prompt names nothing a skill does, or leaves out what the skill needs, says so instead of
- * guessing.
+ * The offline planner: the deterministic stand-in for a language model, in the same seat of the
+ * report agent (chat-model.ts). It picks the best-ranked skill, fills and validates its
+ * arguments, and when the prompt names nothing a skill does, or leaves out what the skill needs,
+ * says so instead of guessing.
  */
 import { promptFacts, type PromptFacts } from './facts.js';
 import { classifyFields, fillArgs, OTHER_CHAINS } from './args.js';
 import { promptNamesChain, ToolIndex, type Ranked } from './rank.js';
 import { DOSSIERS, type Dossier } from './dossiers.js';
-import type { AgentTool } from './tools.js';
+import { isWorking } from '../../skills/core/registry.js';
+import type { AgentTool } from '../tools.js';
 
 /** Below this score no skill is said to fit (a one-word, common-term match is not a fit). */
 export const MIN_FIT_SCORE = 2.5;
@@ -16,7 +17,7 @@ export const MIN_FIT_SCORE = 2.5;
  * Without a chain, address or transaction named, a fit needs this many of the prompt's terms
  * matched, and this share of them: one word a skill happens to use ("world", "good", "write")
  * is how off-topic questions look. Calibrated on the dev and held-out sets against
- * test/fixtures/report-prompts.offtopic.jsonl (README, "Report agent").
+ * test/fixtures/report-prompts.offtopic.jsonl (docs/skills.md, "Report agent").
  */
 const MIN_MATCHED_TERMS = 2;
 const MIN_MATCHED_SHARE = 1 / 3;
@@ -76,7 +77,7 @@ export class OfflinePlanner {
     // Not when the prompt is about its own account and leaves it out ("is my wallet exposed?"): that
     // skill asks for the address rather than another answering about something else.
     // The stand-in must be a skill this deployment runs, and one about another chain (Bitcoin) only when the prompt names it.
-    const runnable = facts.ownAccountUnwritten ? undefined : fits.find((r) => !r.tool.skill.disabledReason && namesHomeChain(r.tool, facts) && r.score >= (fits[0]?.score ?? 0) * CLOSE_FIT && !fillArgs(r.tool, facts, {}).missing.length);
+    const runnable = facts.ownAccountUnwritten ? undefined : fits.find((r) => isWorking(r.tool.skill) && namesHomeChain(r.tool, facts) && r.score >= (fits[0]?.score ?? 0) * CLOSE_FIT && !fillArgs(r.tool, facts, {}).missing.length);
     const chosen = runnable?.tool ?? fits[0]?.tool ?? (followUp ? prior : undefined);
     if (!chosen) {
       const near = (ranked[0]?.score ?? 0) >= MIN_FIT_SCORE || (own.chains.length + own.addresses.length + own.txHashes.length > 0 && ranked.some((r) => r.matched.size > 0));
@@ -145,7 +146,7 @@ export class OfflinePlanner {
 
   /** The best-ranked working skills that matched anything, else the catalogue's own services. */
   private suggestions(ranked: readonly Ranked[]): Suggestion[] {
-    const working = ranked.filter((r) => !r.tool.skill.disabledReason && !r.dossier);
+    const working = ranked.filter((r) => isWorking(r.tool.skill) && !r.dossier);
     const matched = working.filter((r) => r.matched.size > 0);
     const catalogued = working.filter((r) => r.tool.skill.catalog);
     const pool = matched.length ? matched : catalogued.length ? catalogued : working;
@@ -178,7 +179,7 @@ export class OfflinePlanner {
         candleSeconds: own.candleSeconds ?? whole.candleSeconds,
       };
       const ranked = this.index.rank(facts);
-      const best = ranked.find((r) => !r.tool.skill.disabledReason);
+      const best = ranked.find((r) => isWorking(r.tool.skill));
       if (!best || best.score < STRONG_FIT_SCORE || taken.has(best.tool.name)) continue;
       // A clause the first skill also answers ("Can I sell it?" after "Is it a honeypot?") asks nothing new.
       const firstOnClause = ranked.find((r) => r.tool.name === first.name)?.score ?? 0;

@@ -6,8 +6,8 @@
  */
 import { stemmer } from 'stemmer';
 import lemmatizer from 'wink-lemmatizer';
-import { CHAINS, CHAIN_NAMES, type ChainName } from '../chain/chains.js';
-import { CANONICAL_ASSETS } from '../skills/data/resolve.js';
+import { CHAINS, CHAIN_NAMES, type ChainName } from '../../chain/chains.js';
+import { CANONICAL_ASSETS } from '../../skills/data/resolve.js';
 
 export interface AddressMention {
   readonly value: string;

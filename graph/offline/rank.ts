@@ -8,9 +8,10 @@
  */
 import { lemmaOf, spelledOut, stem, termParts, type PromptFacts } from './facts.js';
 import { synonymsOf } from './synonyms.js';
-import { CHAIN_NAMES } from '../chain/chains.js';
+import { CHAIN_NAMES } from '../../chain/chains.js';
 import { OTHER_CHAINS, addressCapacity, classifyFields, takes, type FieldRole } from './args.js';
-import type { AgentTool } from './tools.js';
+import { isWorking } from '../../skills/core/registry.js';
+import type { AgentTool } from '../tools.js';
 import type { Dossier } from './dossiers.js';
 
 const FIELD_WEIGHTS = { name: 3, tags: 3, examples: 2, description: 1 } as const;
@@ -79,7 +80,7 @@ export class ToolIndex {
     for (const dossier of dossiers) {
       const parts = dossier.parts.map((id) => tools.find((t) => t.skill.id === id));
       const first = parts[0];
-      if (!first || parts.some((t) => !t || t.skill.disabledReason)) continue;
+      if (!first || parts.some((t) => !t || !isWorking(t.skill))) continue;
       this.docs.push({ tool: first, weights: document({ ...dossier, name: `${dossier.id.replace(/-/g, ' ')} ${dossier.title}` }), roles: classifyFields(first), home: null, dossier });
     }
     const df = new Map<string, number>();

@@ -1,36 +1,43 @@
 /**
- * The offline planner as a chat model, so it sits in the graph exactly where a language model
- * does: it reads the room's messages and answers with tool calls (the planner's picks), a reply
- * (nothing fits, an argument is missing), or, once this turn's tools have answered, an empty
- * stop, which the graph fills with the answer written from the outcomes.
+ * The offline planner as a chat model, so it sits in the report agent exactly where a language
+ * model does: it reads the room's messages and answers with tool calls (the planner's picks), a
+ * reply (nothing fits, an argument is missing), or, once this turn's tools have answered, an
+ * empty stop, which the agent replaces with the answer written from the outcomes
+ * (written-answer.ts).
+ *
+ * It knows every skill declared for the agent: the bound tools it may call, and those this
+ * deployment has turned off, which it still recognises so that a question about one is answered
+ * by that skill's own refusal rather than by another skill.
  */
 import { randomUUID } from 'node:crypto';
 import { AIMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from '@langchain/core/language_models/chat_models';
-import type { BaseLanguageModelInput } from '@langchain/core/language_models/base';
+import { isOpenAITool, type BaseLanguageModelInput } from '@langchain/core/language_models/base';
 import type { Runnable } from '@langchain/core/runnables';
 import type { ChatResult } from '@langchain/core/outputs';
-import { OfflinePlanner, type PlannedCall, type PreviousCall, type Subject } from './offline-planner.js';
-import { currentTurn, textOf } from './planners.js';
-import type { AgentTool } from './tools.js';
+import { isWorking } from '../../skills/core/registry.js';
+import { OfflinePlanner, type PlannedCall, type PreviousCall, type Subject } from './planner.js';
+import { currentTurn, textOf } from '../planners.js';
+import type { AgentTool } from '../tools.js';
 
 export class OfflineChatModel extends BaseChatModel {
   private readonly planner: OfflinePlanner;
 
-  constructor(private readonly tools: readonly AgentTool[]) {
+  /** `known`: the agent's tools and the unavailable ones (tools.ts). */
+  constructor(private readonly known: readonly AgentTool[]) {
     super({});
-    this.planner = new OfflinePlanner(tools);
+    this.planner = new OfflinePlanner(known);
   }
 
   _llmType(): string {
     return 'sibyl-offline-planner';
   }
 
-  /** Plans over the bound tools only (the same planner when all of its tools are bound). */
+  /** Plans over the bound tools and the unavailable ones it knows (the same planner when all are bound). */
   override bindTools(tools: BindToolsInput[]): Runnable<BaseLanguageModelInput, AIMessageChunk, BaseChatModelCallOptions> {
-    const names = new Set(tools.map((t) => ('name' in t && typeof t.name === 'string' ? t.name : undefined)));
-    const bound = this.tools.filter((t) => names.has(t.name));
-    return (bound.length === this.tools.length ? this : new OfflineChatModel(bound)) as unknown as Runnable<BaseLanguageModelInput, AIMessageChunk, BaseChatModelCallOptions>;
+    const names = new Set(tools.map((t) => (isOpenAITool(t) ? t.function.name : 'name' in t && typeof t.name === 'string' ? t.name : undefined)));
+    const planned = this.known.filter((t) => names.has(t.name) || !isWorking(t.skill));
+    return (planned.length === this.known.length ? this : new OfflineChatModel(planned)) as unknown as Runnable<BaseLanguageModelInput, AIMessageChunk, BaseChatModelCallOptions>;
   }
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
@@ -48,7 +55,7 @@ export class OfflineChatModel extends BaseChatModel {
 
   /**
    * After a round: the clauses that waited for its results ("for the best one, …") are planned
-   * with the subject the results lead with; with none left, an empty stop (the graph writes the answer).
+   * with the subject the results lead with; with none left, an empty stop (the agent writes the answer).
    */
   private nextRound(after: readonly BaseMessage[]): AIMessage {
     const asked = [...after].reverse().find((m): m is AIMessage => AIMessage.isInstance(m) && !!m.tool_calls?.length);

@@ -4,10 +4,10 @@
  * which fact goes into it. Follow-up questions inherit what they leave out (the token, the
  * wallet, the chain) from the room's previous call.
  */
-import { CHAINS, CHAIN_NAMES } from '../chain/chains.js';
-import { canonicalAsset } from '../skills/data/resolve.js';
+import { CHAINS, CHAIN_NAMES } from '../../chain/chains.js';
+import { canonicalAsset } from '../../skills/data/resolve.js';
 import { stem, termParts, type AddressKind, type AddressMention, type PromptFacts } from './facts.js';
-import type { AgentTool, JsonSchemaProperty } from './tools.js';
+import type { AgentTool, JsonSchemaProperty } from '../tools.js';
 
 export interface FieldRole {
   readonly kind: 'chain' | 'chains' | 'period' | 'candle' | 'address' | 'addresses' | 'chainAddresses' | 'txHash' | 'symbol' | 'amount' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
