@@ -69,13 +69,23 @@ export const catalogDocument = z.looseObject({
 /** `GET /openapi.json`. */
 export const openApiDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
 
-/** `GET /healthz` (server/health.ts): 200 when everything answers, 503 when degraded. */
+/** A part's state: up, slow (answering late, still ready) or down (not ready). */
+const partState = {
+  state: z.enum(['up', 'slow', 'down']),
+  ok: z.boolean().describe('The part answers (state is not down).'),
+  latencyMs: z.number().nullable().describe("The last answer's time, or how long the probe running has waited."),
+  error: z.string().nullable().optional().describe('Why the part is down.'),
+  note: z.string().optional().describe('Why the part is slow.'),
+};
+
+/** `GET /healthz` and `GET /readyz` (server/health.ts): 200 while ready (no part down), 503 otherwise. */
 export const healthDocument = z.object({
-  status: z.enum(['ok', 'degraded']),
-  store: z.looseObject({ kind: z.string(), ok: z.boolean() }),
+  status: z.enum(['ok', 'degraded']).describe('ok: every part up; degraded: a part slow or down.'),
+  ready: z.boolean().describe('No part is down (the HTTP status is 200 exactly then).'),
+  store: z.looseObject({ kind: z.string(), ...partState }),
   chains: z.array(z.looseObject({
     name: z.string(), chainId: z.number().int(), source: z.string(), rpcUrl: z.string(),
-    headBlock: z.string().nullable(), indexedBlock: z.string().nullable(), ok: z.boolean(), error: z.string().nullable().optional(),
+    headBlock: z.string().nullable(), indexedBlock: z.string().nullable(), indexLagBlocks: z.number().int().nullable(), ...partState,
   })),
   payments: z.object({ network: z.string(), asset: z.string(), payTo: z.string(), facilitator: z.enum(['local', 'remote']) }),
   settlements: z.object({
@@ -85,7 +95,7 @@ export const healthDocument = z.object({
   }),
   bitcoin: z.looseObject({
     source: z.enum(['embedded', 'esplora']), esploraUrl: z.string(), tipHeight: z.number().int().nullable(),
-    indexedHeight: z.number().int().nullable().describe('The last block the Bitcoin index has read.'), ok: z.boolean(), error: z.string().optional(),
+    indexedHeight: z.number().int().nullable().describe('The last block the Bitcoin index has read.'), indexLagBlocks: z.number().int().nullable(), ...partState,
   }).optional().describe('The Bitcoin chain, when this deployment has one.'),
 });
 

@@ -188,7 +188,7 @@ function discoveryPaths() {
     [ROUTES.mcpTools]: doc('mcp-tools', 'The MCP tools as JSON', 'McpToolList'),
     [ROUTES.marketplaceCatalog]: doc('marketplace-catalog', 'The marketplace catalogue: every service and every way to buy it', 'MarketplaceCatalog'),
     [ROUTES.openapi]: doc('openapi', 'This document', 'OpenApi'),
-    [ROUTES.health]: doc('health', 'Health of the store, chains and payments', 'Health', { '503': { description: 'Degraded: the same report, status degraded.', content: json(ref('Health')) } }),
+    [ROUTES.health]: doc('health', 'Readiness: each part (store, chains, Bitcoin) up, slow or down, and payments', 'Health', { '503': { description: 'Not ready (a part is down): the same report, ready false.', content: json(ref('Health')) } }),
   };
 }
 

@@ -6,6 +6,8 @@
 export const ROUTES = {
   openapi: '/openapi.json',
   health: '/healthz',
+  readiness: '/readyz',
+  liveness: '/livez',
   metrics: '/metrics',
   marketplaceCatalog: '/api/marketplace/catalog',
   mcpTools: '/api/mcp/tools',

@@ -6,6 +6,7 @@
 import { createPublicClient, defineChain, http, type Chain, type PublicClient } from 'viem';
 import type { NodeStatus } from './anvil.js';
 import { CHAINS, MULTICALL3_ADDRESS, type ChainName, type EvmChainName, type EvmChainSpec } from './chains.js';
+import { RpcOutcomes } from './rpc-outcomes.js';
 
 /**
  * One JSON-RPC read's limit, tried at most twice: a hung node fails a read in about 10 s, inside
@@ -23,6 +24,8 @@ export interface ConnectedChain {
   readonly rpcUrl: string;
   readonly source: ChainSourceKind;
   readonly client: PublicClient;
+  /** When the node last answered a request, and last left one unanswered (health reads it). */
+  readonly outcomes?: RpcOutcomes;
   /** An embedded chain's node as its supervisor sees it (restarts after it died). */
   readonly node?: () => NodeStatus;
 }
@@ -52,15 +55,16 @@ export class ChainRuntime {
 
   add(name: EvmChainName, rpcUrl: string, source: ChainSourceKind, node?: () => NodeStatus): ConnectedChain {
     const chain = viemChain(name, rpcUrl);
+    const outcomes = new RpcOutcomes();
     const client = createPublicClient({
       chain,
       // Concurrent reads share one HTTP round trip; the local devnet is polled briskly.
       // A batch of full blocks (transaction senders) outgrows viem's 10 MB default on a busy chain.
-      transport: http(rpcUrl, { batch: { wait: 0 }, retryCount: CHAIN_RPC_RETRIES, timeout: CHAIN_RPC_TIMEOUT_MS, maxResponseBodySize: MAX_RPC_RESPONSE_BYTES }),
+      transport: http(rpcUrl, { batch: { wait: 0 }, retryCount: CHAIN_RPC_RETRIES, timeout: CHAIN_RPC_TIMEOUT_MS, maxResponseBodySize: MAX_RPC_RESPONSE_BYTES, fetchFn: outcomes.fetch }),
       batch: { multicall: { wait: 0 } },
       pollingInterval: source === 'embedded' ? 50 : 2_000,
     }) as PublicClient;
-    const connected: ConnectedChain = { name, spec: CHAINS[name], chain, rpcUrl, source, client, ...(node && { node }) };
+    const connected: ConnectedChain = { name, spec: CHAINS[name], chain, rpcUrl, source, client, outcomes, ...(node && { node }) };
     this.chains.set(name, connected);
     return connected;
   }

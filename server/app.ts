@@ -4,7 +4,7 @@
  * paid routes, A2A, accounts and MCP, forecast routes, health, metrics, discovery, the pages, and
  * error mapping.
  */
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import { buildCatalog } from '../cards/catalog.js';
 import { buildOpenApi } from '../cards/openapi.js';
 import type { ChainRuntime } from '../chain/runtime.js';
@@ -120,10 +120,17 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
   mountMcp(app, { ...paid, accounts, credits, configuredOrigin: deps.signInOrigin, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
   mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
 
-  app.get(ROUTES.health, async (_req, res) => {
-    const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin);
-    res.status(report.status === 'ok' ? 200 : 503).json(report);
+  // Liveness asks no part: it answers whenever the process serves HTTP. Readiness reports every
+  // part and is 503 only while one is down (a slow part is reported, still ready).
+  app.get(ROUTES.liveness, (_req, res) => {
+    res.json({ status: 'alive', uptimeSeconds: Math.round(process.uptime()) });
   });
+  const readiness = async (_req: Request, res: Response) => {
+    const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin);
+    res.status(report.ready ? 200 : 503).json(report);
+  };
+  app.get(ROUTES.health, readiness);
+  app.get(ROUTES.readiness, readiness);
   if (metrics) mountMetrics(app, metrics, deps.metrics);
   app.get(ROUTES.openapi, (req, res) => {
     res.json(buildOpenApi(deps.registry, deps.paywall.terms, publicUrl(req), SERVICE_VERSION));

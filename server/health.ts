@@ -1,10 +1,12 @@
 /**
- * Readiness: the store in use and, for every chain, its JSON-RPC URL (a provider's reduced to
- * scheme, host and port), head block and indexed
- * block. A chain is ok only while its node answers the chain's id, and an embedded one only while
- * it still carries Sibyl's genesis marker: a node that took over the port is not reported ok.
- * An embedded chain also shows its node's supervision (status, restarts, last restart). Every
- * probe is bounded, so a hung node makes a chain not ok, never /healthz slow.
+ * Readiness, part by part: the store in use and, for every chain, its JSON-RPC URL (a provider's
+ * reduced to scheme, host and port), head block, indexed block and how far the index lags. Each
+ * part is `up`, `slow` (answering late: reported with its latency, still ready) or `down` (an
+ * error, a failure with no answer since, or silence for DOWN_AFTER_MS; server/probe.ts), and
+ * Sibyl is ready while no part is down. A chain is down unless its node answers the chain's id,
+ * and an embedded one unless it still carries Sibyl's genesis marker: a node that took over the
+ * port is not reported up. An embedded chain also shows its node's supervision (status,
+ * restarts, last restart). Every probe is bounded, so a hung node never makes health slow.
  */
 import type { z } from 'zod';
 import type { healthDocument } from '../cards/documents.js';
@@ -17,6 +19,7 @@ import type { Store } from '../store/store.js';
 import { knownPersistence } from '../store/persistence.js';
 import { within } from '../lib/time.js';
 import type { BitcoinSource } from '../chain/bitcoin.js';
+import { Probe, type Observation, type PartState } from './probe.js';
 
 /**
  * A chain URL as /healthz shows it: an embedded devnet's in full (local, no secrets; wallets
@@ -33,74 +36,72 @@ export function publicRpcUrl(source: ChainSourceKind, rpcUrl: string): string {
   }
 }
 
-/** /healthz answers within this, whatever the chains do: a probe still running reports what was last seen. */
+/** A health request answers within this, whatever the parts do: a probe still running reports what was last seen. */
 export const HEALTH_PROBE_BUDGET_MS = 500;
 
-interface ChainProbe {
-  readonly head: string | null;
+/** What a chain's node answered: its head, and what is wrong with it when it is not the chain (or not Sibyl's devnet). */
+interface ChainAnswer {
+  readonly head: bigint;
   readonly problem: string | null;
-  readonly at: number;
 }
 
-/** Each chain's last finished probe and the one running (one at a time, however many callers). */
-const probes = new WeakMap<ConnectedChain, { last?: ChainProbe; running?: Promise<ChainProbe>; startedAt?: number }>();
+const chainProbes = new WeakMap<ConnectedChain, Probe<ChainAnswer>>();
+const storeProbes = new WeakMap<Store, Probe<true>>();
+const bitcoinProbes = new WeakMap<BitcoinSource, Probe<number>>();
 
-function probe(c: ConnectedChain): { last?: ChainProbe; running: Promise<ChainProbe>; startedAt: number } {
-  let entry = probes.get(c);
-  if (!entry) probes.set(c, (entry = {}));
-  if (!entry.running) {
-    const state = entry;
-    state.startedAt = Date.now();
-    state.running = (async (): Promise<ChainProbe> => {
-      try {
-        const [head, problem] = await Promise.all([
-          c.client.getBlockNumber({ cacheTime: 0 }),
-          c.source === 'embedded' ? notSibylDevnet(c.client, c.spec.chainId) : wrongChain(c.client, c.spec.chainId),
-        ]);
-        return { head: head.toString(), problem, at: Date.now() };
-      } catch (err) {
-        return { head: null, problem: (err as Error).message.split('\n')[0]!, at: Date.now() };
-      }
-    })().then((result) => {
-      state.last = result;
-      state.running = undefined;
-      return result;
-    });
-  }
-  return entry as { last?: ChainProbe; running: Promise<ChainProbe>; startedAt: number };
+function probeOf<K extends object, T>(probes: WeakMap<K, Probe<T>>, key: K, make: () => Probe<T>): Probe<T> {
+  let probe = probes.get(key);
+  if (!probe) probes.set(key, (probe = make()));
+  return probe;
+}
+
+function chainProbe(c: ConnectedChain): Probe<ChainAnswer> {
+  return probeOf(chainProbes, c, () => new Probe(async () => {
+    const [head, problem] = await Promise.all([
+      c.client.getBlockNumber({ cacheTime: 0 }),
+      c.source === 'embedded' ? notSibylDevnet(c.client, c.spec.chainId) : wrongChain(c.client, c.spec.chainId),
+    ]);
+    return { head, problem };
+  }, () => c.outcomes && { failing: c.outcomes.failing, lastFailure: c.outcomes.lastFailure, silentForMs: c.outcomes.silentForMs() }));
+}
+
+/** The fields every part reports: its state, whether it answers (`ok`: not down), and its latency; why, when not up. */
+function partFields(o: Observation<unknown>, problem?: string | null) {
+  const state: PartState = problem ? 'down' : o.state;
+  const why = problem ?? o.detail;
+  return { state, ok: state !== 'down', latencyMs: o.latencyMs, ...(why && (state === 'down' ? { error: why } : { note: why })) };
 }
 
 export async function health(chains: ChainRuntime, store: Store, paywall: Paywall, facilitator: 'local' | 'remote', bitcoin?: BitcoinSource): Promise<z.input<typeof healthDocument>> {
-  const TIMED_OUT = Symbol('timed out');
   const chainReports = await Promise.all(
     chains.list().map(async (c) => {
-      const { last, running, startedAt } = probe(c);
-      // A probe already past its budget (started by an earlier call) is not waited on again.
-      const wait = Math.max(0, HEALTH_PROBE_BUDGET_MS - (Date.now() - startedAt));
-      const [fresh, checkpoint] = await Promise.all([
-        within(wait, running, TIMED_OUT),
+      const [seen, checkpoint] = await Promise.all([
+        chainProbe(c).observe(HEALTH_PROBE_BUDGET_MS),
         within(HEALTH_PROBE_BUDGET_MS, store.get(indexKeys(c.spec.chainId).checkpoint).catch(() => null), null),
       ]);
-      const indexedBlock = checkpoint ? String((JSON.parse(checkpoint) as { block: number }).block) : null;
+      const indexed = checkpoint ? (JSON.parse(checkpoint) as { block: number }).block : null;
+      const head = seen.value?.head ?? null;
       const node = c.node?.();
-      const base = { name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: publicRpcUrl(c.source, c.rpcUrl), ...(node && { node }) };
-      if (fresh === TIMED_OUT) {
-        // The node did not answer in time (hung or blackholed): what it last said, marked not ok.
-        const since = last ? `; last answer ${new Date(last.at).toISOString()}` : '';
-        return { ...base, headBlock: last?.head ?? null, indexedBlock, ok: false, error: `no answer within ${HEALTH_PROBE_BUDGET_MS} ms${since}` };
-      }
-      if (fresh.head === null) return { ...base, headBlock: null, indexedBlock, ok: false, error: fresh.problem };
-      return { ...base, headBlock: fresh.head, indexedBlock, ok: !fresh.problem, ...(fresh.problem && { error: fresh.problem }) };
+      return {
+        name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: publicRpcUrl(c.source, c.rpcUrl), ...(node && { node }),
+        headBlock: head === null ? null : head.toString(),
+        indexedBlock: indexed === null ? null : String(indexed),
+        indexLagBlocks: head === null || indexed === null ? null : Math.max(0, Number(head) - indexed),
+        ...partFields(seen, seen.value?.problem),
+      };
     }),
   );
-  const [storeOk, settlements, bitcoinReport] = await Promise.all([
-    within(HEALTH_PROBE_BUDGET_MS, store.get('healthz').then(() => true, () => false), false),
+  const [storeSeen, settlements, bitcoinReport] = await Promise.all([
+    probeOf(storeProbes, store, () => new Probe(() => store.get('healthz').then(() => true as const))).observe(HEALTH_PROBE_BUDGET_MS),
     settlementsReport(paywall),
     bitcoin && bitcoinHealth(bitcoin),
   ]);
+  const storeReport = { kind: store.kind, ...partFields(storeSeen), ...knownPersistence(store) };
+  const parts = [storeReport, ...chainReports, ...(bitcoinReport ? [bitcoinReport] : [])];
   return {
-    status: storeOk && chainReports.every((c) => c.ok) && (bitcoinReport?.ok ?? true) ? 'ok' : 'degraded',
-    store: { kind: store.kind, ok: storeOk, ...knownPersistence(store) },
+    status: parts.every((p) => p.state === 'up') ? 'ok' : 'degraded',
+    ready: parts.every((p) => p.state !== 'down'),
+    store: storeReport,
     chains: chainReports,
     payments: { network: X402_NETWORK, asset: paywall.terms.asset, payTo: paywall.terms.payTo, facilitator },
     settlements,
@@ -108,14 +109,17 @@ export async function health(chains: ChainRuntime, store: Store, paywall: Paywal
   };
 }
 
-/** The Bitcoin chain's Esplora: where it is (a real one's URL reduced like an RPC URL) and its tip, within the probe budget. */
+/** The Bitcoin chain's Esplora: where it is (a real one's URL reduced like an RPC URL), its tip and how far the index lags. */
 async function bitcoinHealth(bitcoin: BitcoinSource) {
   const url = publicRpcUrl(bitcoin.kind === 'embedded' ? 'embedded' : 'rpc', bitcoin.esplora.baseUrl);
-  const tip = await within(HEALTH_PROBE_BUDGET_MS, bitcoin.esplora.tipHeight().then((h) => ({ h }), (err: Error) => ({ error: err.message })), { error: `no answer within ${HEALTH_PROBE_BUDGET_MS} ms` });
+  const seen = await probeOf(bitcoinProbes, bitcoin, () => new Probe(() => bitcoin.esplora.tipHeight())).observe(HEALTH_PROBE_BUDGET_MS);
+  const tipHeight = seen.value ?? null;
   const indexedHeight = bitcoin.index?.indexedHeight() ?? null;
-  return 'h' in tip
-    ? { source: bitcoin.kind, esploraUrl: url, tipHeight: tip.h, indexedHeight, ok: true }
-    : { source: bitcoin.kind, esploraUrl: url, tipHeight: null, indexedHeight, ok: false, error: tip.error };
+  return {
+    source: bitcoin.kind, esploraUrl: url, tipHeight, indexedHeight,
+    indexLagBlocks: tipHeight === null || indexedHeight === null ? null : Math.max(0, tipHeight - indexedHeight),
+    ...partFields(seen),
+  };
 }
 
 /**

@@ -75,7 +75,7 @@ const pathOf = (url: string | undefined) => {
 };
 
 /** Probes scraped every few seconds: logged at debug, not info. */
-const PROBES = new Set<string>([ROUTES.health, ROUTES.metrics]);
+const PROBES = new Set<string>([ROUTES.health, ROUTES.readiness, ROUTES.liveness, ROUTES.metrics]);
 
 /**
  * The request's log line, written once when it ends: a plain object handed to pino (no child
