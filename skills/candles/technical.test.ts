@@ -3,6 +3,21 @@ import { candlesFrom } from '../data/testing/fixtures.js';
 import { technicalAnalysis } from './technical.js';
 
 const range = (from: number, to: number) => Array.from({ length: Math.abs(to - from) + 1 }, (_, i) => (from < to ? from + i : from - i));
+/** An EMA of period n by hand: weight 2 / (n + 1), seeded with its first input (as trading-signals seeds it). */
+const emaByHand = (xs: readonly number[], n: number) => {
+  const k = 2 / (n + 1);
+  let e: number | undefined;
+  return xs.map((x) => (e = e === undefined ? x : x * k + e * (1 - k)));
+};
+/** MACD 12/26/9 by hand: EMA12 − EMA26 from the 26th close on, its signal the EMA9 of those values. */
+const macdByHand = (closes: readonly number[]) => {
+  const fast = emaByHand(closes, 12);
+  const slow = emaByHand(closes, 26);
+  const line = closes.map((_, i) => fast[i]! - slow[i]!).slice(25);
+  const signal = emaByHand(line, 9);
+  return { macd: line.at(-1)!, signal: signal.at(-1)!, histogram: line.at(-1)! - signal.at(-1)! };
+};
+const sig8 = (v: number) => Number(v.toPrecision(8));
 /** 10, then +2 / −1 seven times: 15 closes, 14 changes. */
 const zigzag = [10, 12, 11, 13, 12, 14, 13, 15, 14, 16, 15, 17, 16, 18, 17];
 
@@ -47,7 +62,21 @@ describe('technical/v1', () => {
   });
 
   it('MACD 12/26/9 is there from 34 candles: 26 for the slow EMA, then 9 MACD values for the signal', () => {
-    expect(technicalAnalysis(candlesFrom(range(1, 34))).macd).toMatchObject({ bias: expect.any(String) });
+    // A rise that turns: the MACD line is still positive, but it has fallen below its signal.
+    const turning = [...range(1, 30), 28, 26, 24, 22];
+    const want = macdByHand(turning);
+    expect(want.macd).toBeGreaterThan(0);
+    expect(want.histogram).toBeLessThan(0);
+    const { macd } = technicalAnalysis(candlesFrom(turning));
+    expect(macd).toMatchObject({ bias: 'bearish' });
+    const m = macd as { macd: number; signal: number; histogram: number };
+    expect(m.macd).toBeCloseTo(want.macd, 6);
+    expect(m.signal).toBeCloseTo(want.signal, 6);
+    expect(m.histogram).toBeCloseTo(want.histogram, 6);
+    // A steady rise: the MACD line keeps climbing above its signal.
+    const rising = macdByHand(range(1, 34));
+    expect(rising.histogram).toBeGreaterThan(0);
+    expect(technicalAnalysis(candlesFrom(range(1, 34))).macd).toEqual({ macd: sig8(rising.macd), signal: sig8(rising.signal), histogram: sig8(rising.histogram), bias: 'bullish' });
   });
 
   it('MACD with 26-33 candles is unavailable, not a signal line seeded from one value', () => {

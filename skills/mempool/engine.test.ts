@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeFunctionData, erc20Abi, getAddress, maxUint256, parseAbi, type Address, type Hash } from 'viem';
 import { builderOrder, decodePending, findPendingSandwiches, firstHopPool, type PendingSwap, type PendingTx } from './engine.js';
 import { addr } from '../data/testing/fixtures.js';
@@ -16,6 +16,11 @@ const swapData = (amountIn: bigint, path: Address[]) => encodeFunctionData({ abi
 
 let arrival = 0;
 const nonces = new Map<string, number>();
+// Every test starts from the same pool: first arrival, every sender at nonce 0 (alone or after the others).
+beforeEach(() => {
+  arrival = 0;
+  nonces.clear();
+});
 /** A transaction entering the pool now (seenAt), with the sender's next nonce. */
 const tx = (from: Address, to: Address | null, input: `0x${string}`, priorityFee = 1n, value = 0n, seenAt = 0): PendingTx => {
   const nonce = nonces.get(from) ?? 0;

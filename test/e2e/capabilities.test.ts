@@ -5,7 +5,8 @@
  * contract review, LP yields, the altcoin season index, top gainers and the chart forecast.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWalletClient, encodeFunctionData, http, parseAbi, parseEther, parseUnits, type Address, type Hex } from 'viem';
+import { createWalletClient, encodeFunctionData, http, parseAbi, parseAbiItem, parseEther, parseUnits, type Address, type Hex } from 'viem';
+import { CHAINS } from '../../chain/chains.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { viemChain } from '../../chain/runtime.js';
 import { createRegistry } from '../../skills/catalog/index.js';
@@ -46,6 +47,52 @@ async function sender() {
   return { account, wallet, transferUsdc };
 }
 
+const PAIR_CREATED = parseAbiItem('event PairCreated(address indexed token0, address indexed token1, address pair, uint256 count)');
+const SYNC = parseAbiItem('event Sync(uint112 reserve0, uint112 reserve1)');
+const WETH = CHAINS.base.wrappedNative.toLowerCase();
+const USDC_BASE = CHAINS.base.usdc.toLowerCase();
+
+/**
+ * WETH's USD price after every Sync of its deepest WETH/USDC pool (by USDC held at `block`), up to
+ * `block`, with its block's time: read from the chain's own logs, not from Sibyl's index.
+ */
+async function wethPricesFromChain(block: bigint): Promise<{ ts: number; usd: number }[]> {
+  const created = await w.client.getLogs({ event: PAIR_CREATED, fromBlock: 0n, toBlock: block });
+  const pairs = created.map((l) => l.args).filter((a) => new Set([a.token0!.toLowerCase(), a.token1!.toLowerCase()]).has(WETH) && new Set([a.token0!.toLowerCase(), a.token1!.toLowerCase()]).has(USDC_BASE));
+  const usdcHeld = await Promise.all(pairs.map((a) => w.client.readContract({ address: USDC, abi: parseAbi(['function balanceOf(address) view returns (uint256)']), functionName: 'balanceOf', args: [a.pair!], blockNumber: block })));
+  const deepest = pairs[usdcHeld.indexOf(usdcHeld.reduce((a, b) => (b > a ? b : a)))]!;
+  const wethIs0 = deepest.token0!.toLowerCase() === WETH;
+  const syncs = (await w.client.getLogs({ address: deepest.pair!, event: SYNC, fromBlock: 0n, toBlock: block }))
+    .sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex);
+  const times = new Map<bigint, number>();
+  for (const s of syncs) if (!times.has(s.blockNumber)) times.set(s.blockNumber, Number((await w.client.getBlock({ blockNumber: s.blockNumber })).timestamp));
+  return syncs.map((s) => {
+    const [weth, usdc] = wethIs0 ? [s.args.reserve0!, s.args.reserve1!] : [s.args.reserve1!, s.args.reserve0!];
+    return { ts: times.get(s.blockNumber)!, usd: (Number(usdc) / 1e6) / (Number(weth) / 1e18) };
+  });
+}
+
+/** Closes of the hourly candles over the last `hours` to `asOf` (market/v1's cut: buckets on the hour, each closing at its last price, forward-filled). */
+function hourlyCloses(prices: { ts: number; usd: number }[], asOf: string, hours: number): number[] {
+  const end = Date.parse(asOf) / 1000;
+  const start = Math.floor((end - hours * 3_600) / 3_600) * 3_600;
+  const closes: number[] = [];
+  for (let t = start; t <= end; t += 3_600) closes.push(prices.filter((p) => p.ts < t + 3_600).at(-1)!.usd);
+  return closes;
+}
+
+/** RSI(n) by Wilder: the first averages over n changes, then each smoothed by (n − 1) / n. */
+function wilderRsi(closes: number[], n = 14): number {
+  const changes = closes.slice(1).map((c, i) => c - closes[i]!);
+  let gain = changes.slice(0, n).reduce((s, d) => s + Math.max(d, 0), 0) / n;
+  let loss = changes.slice(0, n).reduce((s, d) => s + Math.max(-d, 0), 0) / n;
+  for (const d of changes.slice(n)) {
+    gain = (gain * (n - 1) + Math.max(d, 0)) / n;
+    loss = (loss * (n - 1) + Math.max(-d, 0)) / n;
+  }
+  return loss === 0 ? 100 : 100 - 100 / (1 + gain / loss);
+}
+
 describe('computed capabilities over the world', () => {
   it('charges each typed capability its price in the spec', async () => {
     const before = await balance();
@@ -61,8 +108,12 @@ describe('computed capabilities over the world', () => {
     const ohlcv = await buy({ service: 'ohlcv', tokenAddress: 'WETH', chain: 'base', timeperiod: '24h' });
     expect(result.token.symbol).toBe('WETH');
     expect(result.candles).toBeGreaterThanOrEqual(30);
-    expect(result.rsi14.value).toBeGreaterThanOrEqual(0);
-    expect(result.rsi14.value).toBeLessThanOrEqual(100);
+    // RSI 14 recomputed by hand (Wilder) from the same hours' closes, read from the pool's Sync logs on chain.
+    const closes = hourlyCloses(await wethPricesFromChain(BigInt(result.asOf.block)), result.asOf.timestamp, 40);
+    expect(closes).toHaveLength(result.candles);
+    expect(result.lastClose).toBeCloseTo(closes.at(-1)!, 6);
+    expect(result.rsi14.value).toBeCloseTo(wilderRsi(closes), 1);
+    expect(result.rsi14.state).toBe(result.rsi14.value >= 70 ? 'overbought' : result.rsi14.value <= 30 ? 'oversold' : 'neutral');
     expect(result.sma50).toMatchObject({ available: false, reason: expect.stringMatching(/needs 50 candles/) });
     // Both end at the same head; ohlcv's 24h period is cut in 30-minute candles: an hour closes with its last half.
     const byHour = new Map<number, number>();
@@ -80,13 +131,25 @@ describe('computed capabilities over the world', () => {
     expect(hold.result.tradeCount).toBe(1);
     const entry = hold.result.trades[0].entryPrice;
     expect(hold.result.totalReturnPct).toBeCloseTo(hold.result.trades[0].returnPct, 2);
-    expect(entry).toBeGreaterThan(0);
+    // Held from the first candle's close (the second one's open): the drawdown is the price path's, from the chain's Syncs.
+    const closes = hourlyCloses(await wethPricesFromChain(BigInt(hold.result.asOf.block)), hold.result.asOf.timestamp, 48);
+    expect(entry / closes[0]!).toBeCloseTo(1, 7); // eight significant digits
+    let peak = 1;
+    let drawdown = 0;
+    for (const close of closes.slice(1)) {
+      peak = Math.max(peak, close / closes[0]!);
+      drawdown = Math.max(drawdown, 1 - close / closes[0]! / peak);
+    }
+    expect(drawdown).toBeGreaterThan(0);
+    expect(hold.result.maxDrawdownPct).toBeCloseTo(drawdown * 100, 3);
     const cross = await buy({ service: 'strategy-backtest', token: 'WETH', chain: 'base', strategy: 'moving-average-cross', fastWindow: 3, slowWindow: 8, timeframe: '1h', periodDays: 2, feeBps: 30 });
     expect(cross.status).toBe(200);
     for (const t of cross.result.trades.filter((x: any) => !x.open)) {
       expect(t.returnPct).toBeCloseTo(((t.exitPrice / t.entryPrice) * 0.997 ** 2 - 1) * 100, 1);
     }
-    expect(cross.result.maxDrawdownPct).toBeGreaterThanOrEqual(0);
+    // A closed trade's loss is a fall from equity at least as high as at its entry: the drawdown is at least the worst one.
+    const worstLoss = Math.max(0, ...cross.result.trades.filter((x: any) => !x.open).map((x: any) => -x.returnPct));
+    expect(cross.result.maxDrawdownPct).toBeGreaterThanOrEqual(worstLoss - 1e-3);
     const refused = await buy({ service: 'strategy-backtest', token: 'WETH', fastWindow: 50, slowWindow: 20 });
     expect(refused.status).toBe(400);
     expect(refused.body.error.fields[0]).toMatchObject({ field: 'slowWindow' });
@@ -190,22 +253,36 @@ describe('computed capabilities over the world', () => {
     const before = await balance();
     const fc = await buy({ service: 'chart-forecast', token: 'WETH', chain: 'base', timeperiod: '24h' });
     expect(fc.status).toBe(200);
-    expect(fc.result.forecast).toBeTruthy();
+    // The models read the chart's closes: the last is WETH's price in its deepest pool at the block the answer is as of.
+    const prices = await wethPricesFromChain(BigInt(fc.result.asOf.block));
+    expect(fc.result.forecast.lastClose).toBeCloseTo(prices.at(-1)!.usd, 6);
+    expect(fc.result.forecast.lastClose).toBe(fc.result.candles.at(-1).close);
+    // 24h is cut in 30-minute candles; the first forecast point is one candle after the head.
+    expect(fc.result.forecast.candleSeconds).toBe(1_800);
+    for (const m of fc.result.forecast.models) expect(Date.parse(m.points[0].time)).toBe(Date.parse(fc.result.asOf.timestamp) + 1_800_000);
     expect(before - (await balance())).toBe(SPEC_SKILL_PRICE['chart-forecast']);
   });
 });
 
 describe('catalogue services computed from the index', () => {
-  it('copy trading: the leaderboard ranks by realized profit; the intel on a ranked trader agrees with it', async () => {
+  it('copy trading: the leaderboard ranks by realized profit; the intel on each ranked trader agrees with it and applies the copyable rule', async () => {
     const board = await buy({ service: 'copy-trading-leaderboard', chain: 'base', limit: 5, minClosedTrades: 2 });
     expect(board.status, JSON.stringify(board.body)).toBe(200);
     const traders = board.result.traders as { wallet: string; realizedUsd: number; closedTrades: number }[];
     expect(traders.length).toBeGreaterThan(0);
     expect(traders.map((t) => t.realizedUsd)).toEqual([...traders.map((t) => t.realizedUsd)].sort((a, b) => b - a));
-    const intel = await buy({ service: 'copy-trading-intel', walletAddress: traders[0]!.wallet });
-    expect(intel.status).toBe(200);
-    expect(intel.result.record).toMatchObject({ closedTrades: traders[0]!.closedTrades, realizedUsd: traders[0]!.realizedUsd });
-    expect(typeof intel.result.verdict.copyable).toBe('boolean');
+    const verdicts: boolean[] = [];
+    for (const trader of traders) {
+      const intel = await buy({ service: 'copy-trading-intel', walletAddress: trader.wallet });
+      expect(intel.status).toBe(200);
+      expect(intel.result.record).toMatchObject({ closedTrades: trader.closedTrades, realizedUsd: trader.realizedUsd });
+      // The rule docs/skills.md states: >= 4 closed trades, >= 60% won, trust >= 60.
+      const { record, trust } = intel.result;
+      expect(intel.result.verdict.copyable, trader.wallet).toBe(record.closedTrades >= 4 && record.winRate >= 0.6 && trust.score >= 60);
+      verdicts.push(intel.result.verdict.copyable);
+    }
+    // The rule was checked both ways: the board holds traders worth copying and one that is not.
+    expect(new Set(verdicts)).toEqual(new Set([true, false]));
     const nobody = await buy({ service: 'copy-trading-intel', walletAddress: freshAddress() });
     expect(nobody.status).toBe(422);
   });

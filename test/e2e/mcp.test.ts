@@ -17,11 +17,16 @@ const FREE_TOOL_NAMES = freeToolSkills(createRegistry()).map((s) => s.toolName!)
 
 let w: WorldSibyl;
 let client: Client;
+/** What the snapshot tools answered before their jobs first ran (read only after beforeAll). */
+let cold: { movers: any; sentiment: any };
 beforeAll(async () => {
   // The security tests' world: it holds honeypots with pools.
   w = await startSharedWorldSibyl();
   client = new Client({ name: 'sibyl-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${w.sibyl.url}/api/mcp`)));
+  // Every test reads warm snapshots; what they said before is kept for the test that checks it.
+  cold = { movers: (await call('get_top_movers', {})).body, sentiment: (await call('get_market_sentiment')).body };
+  await w.sibyl.snapshots.runAll();
 }, 120_000);
 afterAll(async () => {
   await client?.close();
@@ -64,10 +69,8 @@ describe('MCP tool server (official SDK client)', () => {
   });
 
   it('serves free tools only from snapshots: not warm before the jobs run, then the envelope with row caps', async () => {
-    const cold = await call('get_top_movers', {});
-    expect(cold.body).toMatchObject({ available: false, reason: 'snapshot_not_warm', limit: 10 });
-    expect((await call('get_market_sentiment')).body).toMatchObject({ available: false, reason: 'snapshot_not_warm', limit: null });
-    await w.sibyl.snapshots.runAll();
+    expect(cold.movers).toMatchObject({ available: false, reason: 'snapshot_not_warm', limit: 10 });
+    expect(cold.sentiment).toMatchObject({ available: false, reason: 'snapshot_not_warm', limit: null });
     const movers = await call('get_top_movers', { side: 'losers', limit: 3 });
     expect(movers.isError).toBe(false);
     expect(movers.body).toMatchObject({ available: true, stale: false, limit: 3, side: 'losers', fetchedAt: expect.any(Number) });
@@ -94,7 +97,13 @@ describe('MCP tool server (official SDK client)', () => {
     const flow = await call('get_smart_money_flow', {});
     expect(['accumulating', 'distributing', 'neutral']).toContain(flow.body.overallSignal);
     const sentiment = await call('get_market_sentiment');
-    expect(sentiment.body.crypto.index).toBeGreaterThanOrEqual(0);
+    // The index is the share of the movers' cohort (liquid tokens with a 24 h change) that rose, counted from the
+    // movers board: its losers, worst first, hold every token that did not rise when some of them did.
+    const board = (await call('get_top_movers', { side: 'losers', limit: 25 })).body.crossAsset;
+    const notUp = board.losers.filter((l: { changePct: number }) => l.changePct <= 0).length;
+    expect(notUp, 'the losers list reaches past the tokens that did not rise').toBeLessThan(board.losers.length);
+    const up = board.cohortSize - notUp;
+    expect(sentiment.body.crypto).toMatchObject({ available: true, tokens: board.cohortSize, breadthUp: up, index: Math.round((100 * up) / board.cohortSize) });
     expect(sentiment.body.cmc).toMatchObject({ available: false });
     // This world indexes Base only: the BSC inflow says so rather than answering empty.
     const inflow = await call('get_smart_money_inflow', {});
@@ -112,7 +121,6 @@ describe('MCP tool server (official SDK client)', () => {
   });
 
   it('carries limit on every free result: the call\'s row cap (spec 4.7 defaults), or null for a tool that takes none', async () => {
-    await w.sibyl.snapshots.runAll();
     const { tools } = await client.listTools();
     const defaults: Record<string, number | null> = {
       get_price_forecast: null, get_forecast_accuracy: 10, get_market_sentiment: null, get_top_movers: 10, get_smart_money_flow: 10,
