@@ -39,7 +39,7 @@ export function skillCallMiddleware({ registry, tools, context, scrub }: SkillCa
   /** The reply to one call; an outcome rides along as its artifact. */
   const reply = (call: ToolCall, body: unknown, outcome?: ToolOutcome) =>
     new ToolMessage({ tool_call_id: call.id ?? '', name: call.name, content: bound(scrub(JSON.stringify(body)), TOOL_MESSAGE_CHARS), ...(outcome && { artifact: outcome }) });
-  const failed = (call: ToolCall, outcome: Omit<ToolOutcome, 'ok' | 'error'>, error: ToolOutcome['error'] & {}) => reply(call, { error }, { ...outcome, ok: false, error });
+  const failed = (call: ToolCall, outcome: Omit<ToolOutcome, 'ok' | 'error'>, error: NonNullable<ToolOutcome['error']>) => reply(call, { error }, { ...outcome, ok: false, error });
 
   return createMiddleware({
     name: 'SkillCalls',

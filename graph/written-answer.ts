@@ -24,9 +24,10 @@ export function writtenAnswerMiddleware(tools: readonly AgentTool[]) {
 }
 
 /**
- * The model-call limit, `runLimit` calls a turn (one per round of tools, and the one that answers):
- * LangChain's own, re-dressed so that when it ends a turn its closing notice is replaced by the
- * answer written from the outcomes, and the room keeps an answer, not a notice.
+ * LangChain's model-call limit, `runLimit` calls a turn: a model still calling tools at the last
+ * of them is not asked again once those tools have answered. Re-dressed so that when it ends a
+ * turn its closing notice is replaced by the answer written from the outcomes: the caller and the
+ * room get an answer, not a notice.
  */
 export function roundLimitMiddleware(runLimit: number, tools: readonly AgentTool[]) {
   const limit = modelCallLimitMiddleware({ runLimit, exitBehavior: 'end' });
