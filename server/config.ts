@@ -11,6 +11,9 @@ import { backendEnvName, MODEL_SLOTS } from '../skills/forecast/slots.js';
 import type { ForecastConfig } from '../skills/forecast/service.js';
 
 export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = [...DEX_CHAIN_NAMES];
+/** Where Sibyl serves unless HOST and PORT say otherwise (the README's commands name this address). */
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 4021;
 /** Where the embedded chains prefer to serve (the port wallets and tools try first); taken ports move. */
 export const DEFAULT_EMBEDDED_RPC_PORT = 8545;
 
@@ -85,6 +88,21 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** `http://host:port`, an IPv6 host in brackets. */
+export function httpUrl(host: string, port: number): string {
+  return `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * The address to give people: PUBLIC_URL when set, else HOST and the port Sibyl listens on, an
+ * all-interfaces HOST (0.0.0.0, ::) written as loopback, which a browser on this machine opens.
+ */
+export function reachableUrl(config: Pick<Config, 'host' | 'publicUrl'>, port: number): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  return httpUrl(host, port);
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -93,8 +111,8 @@ const privateKey = z.string().refine((k) => isHex(k) && k.length === 66, 'must b
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 const envSchema = z.object({
-  HOST: z.string().default('127.0.0.1'),
-  PORT: int(0, 65_535).default(4021),
+  HOST: z.string().default(DEFAULT_HOST),
+  PORT: int(0, 65_535).default(DEFAULT_PORT),
   PUBLIC_URL: z.url().optional(),
   MCP_ALLOWED_ORIGINS: z.string().default(''),
   CORS_ORIGINS: z.string().default('*'),

@@ -29,7 +29,7 @@ import { buildLlmsTxt } from './llms.js';
 import { buildOffers, type Offer } from './offers.js';
 import { renderDocs } from './pages/docs.js';
 import { renderHome } from './pages/home.js';
-import { twoCommands } from './readme.js';
+import { atServer, twoCommands } from './readme.js';
 
 export interface WebDeps {
   readonly registry: Registry;
@@ -74,7 +74,7 @@ export function mountWeb(app: Express, deps: WebDeps): void {
     ]);
     res.type('html').set(PAGE_HEADERS).set('Cache-Control', 'no-cache').send(renderHome({
       registry, offers, bodies, serverUrl, payTo: paywall.terms.payTo, asset: paywall.terms.asset,
-      chainId: deps.chains.get(PAYMENT_CHAIN).spec.chainId, devnet, rpcUrl: deps.chains.get(PAYMENT_CHAIN).rpcUrl, accountPaths: accounts, ...(readme && { twoCommands: readme }),
+      chainId: deps.chains.get(PAYMENT_CHAIN).spec.chainId, devnet, rpcUrl: deps.chains.get(PAYMENT_CHAIN).rpcUrl, accountPaths: accounts, ...(readme && { twoCommands: atServer(readme, serverUrl) }),
     }));
   });
 

@@ -17,6 +17,7 @@ import { json, rpcUrl, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js'
 import { startBlackholeRpc } from '../helpers/blackhole-rpc.js';
 import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { httpPaths } from '../../skills/core/registry.js';
+import { DEFAULT_PORT } from '../../server/config.js';
 
 // A test server has no Bitcoin chain and no QRNG: the skills that need them are off.
 const registry = createRegistry([], new Set());
@@ -51,6 +52,17 @@ describe('pages', () => {
     }
     // The Bitcoin skills are off on a server without a Bitcoin chain.
     expect(page).toContain('data-disabled-skill="bitcoin-mempool-intelligence"');
+  });
+
+  it('/ names the address it is served from, never the default one it is not on', async () => {
+    expect(new URL(sibyl.url).port).not.toBe(String(DEFAULT_PORT)); // PORT=0: a free port
+    const page = await (await fetch(`${sibyl.url}/`)).text();
+    expect(page).not.toContain(`:${DEFAULT_PORT}`);
+    // The README's two commands name the default address; the page the one it answers on.
+    const commands = page.slice(page.indexOf('<h2>Two commands</h2>'), page.indexOf('</pre>', page.indexOf('<h2>Two commands</h2>')));
+    expect(commands).toContain('npm start');
+    expect(commands).toContain(sibyl.url);
+    expect(page).toContain(`curl -si -X POST ${sibyl.url}/x402/`);
   });
 
   it('pages are served with a content security policy: scripts only from Sibyl, never framed', async () => {
