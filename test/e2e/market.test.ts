@@ -3,7 +3,7 @@
  * against raw logs and pool reserves read straight from the chain.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatUnits, parseAbiItem, type Address } from 'viem';
+import { formatUnits, parseAbiItem, parseEventLogs, type Address } from 'viem';
 import { CHAINS, EMBEDDED_FLASH_LENDER } from '../../chain/chains.js';
 import { startDevnet, type Devnet } from '../../chain/devnet.js';
 import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
@@ -34,6 +34,20 @@ describe('market operations on a world', () => {
     await sibyl?.close();
     await devnet?.stop();
   });
+
+  /** WETH's USD price at `block` in its deepest WETH/USDC pool (by USDC reserve), from the pools' reserves on chain. */
+  const wethPriceAt = async (block: bigint): Promise<number> => {
+    const created = await client.getLogs({ event: parseAbiItem('event PairCreated(address indexed token0, address indexed token1, address pair, uint256 count)'), fromBlock: 0n, toBlock: block });
+    const weth = CHAINS.base.wrappedNative.toLowerCase();
+    const usdc = CHAINS.base.usdc.toLowerCase();
+    const pairs = created.filter((l) => [weth, usdc].every((t) => [l.args.token0!.toLowerCase(), l.args.token1!.toLowerCase()].includes(t)));
+    const reserves = await Promise.all(pairs.map(async (l) => {
+      const [r0, r1] = await client.readContract({ address: l.args.pair!, abi: [parseAbiItem('function getReserves() view returns (uint112, uint112, uint32)')], functionName: 'getReserves', blockNumber: block });
+      return l.args.token0!.toLowerCase() === weth ? { weth: r0, usdc: r1 } : { weth: r1, usdc: r0 };
+    }));
+    const deepest = reserves.reduce((a, b) => (b.usdc > a.usdc ? b : a));
+    return Number(formatUnits(deepest.usdc, 6)) / Number(formatUnits(deepest.weth, 18));
+  };
 
   it('tokenchart for ETH resolves WETH and ends at the pool price the chain holds now', async () => {
     const res = await post('/x402/data/tokenchart', { tokenAddress: 'ETH', timeperiod: '24h' });
@@ -121,7 +135,37 @@ describe('market operations on a world', () => {
     const hits = labels.sandwiches.filter((l) => found.has(`${l.block}:${l.attacker.toLowerCase()}`)).length;
     expect(hits / labels.sandwiches.length).toBeGreaterThanOrEqual(0.9);
     expect(mev.methodology).toContain('sandwich/v1');
-    for (const s of mev.sandwiches) expect(typeof s.netProfitUsd).toBe('number');
+    // Each profit recomputed from the chain: the legs' Swap logs on the pool (the back leg's output less the front
+    // leg's input, in the token the front paid), valued at the pools' reserves as of the answer's block, less both legs' gas.
+    const block = BigInt(mev.asOf.block);
+    const weth = CHAINS.base.wrappedNative.toLowerCase();
+    const usdc = CHAINS.base.usdc.toLowerCase();
+    const ethUsd = await wethPriceAt(block);
+    const swapEvent = parseAbiItem('event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)');
+    for (const s of mev.sandwiches) {
+      const [front, back] = await Promise.all([s.frontTx, s.backTx].map((hash: `0x${string}`) => client.getTransactionReceipt({ hash })));
+      const leg = (r: typeof front) => parseEventLogs({ abi: [swapEvent], logs: r!.logs }).find((l) => l.address.toLowerCase() === s.pool.toLowerCase())!.args;
+      const [f, b] = [leg(front), leg(back)];
+      const token0 = (await client.readContract({ address: s.pool, abi: parseAbi(['function token0() view returns (address)']), functionName: 'token0' })).toLowerCase();
+      const paidIs0 = f.amount1Out > 0n;
+      const [paid, got] = paidIs0 ? [f.amount0In, b.amount0Out] : [f.amount1In, b.amount1Out];
+      const profitToken = s.profitToken.toLowerCase();
+      expect(profitToken === token0, `${s.frontTx} pays in the pool's token${paidIs0 ? 0 : 1}`).toBe(paidIs0);
+      expect([weth, usdc], 'the bots sandwich against WETH or USDC').toContain(profitToken);
+      const decimals = profitToken === usdc ? 6 : 18;
+      const gross = Number(formatUnits(got - paid, decimals));
+      expect(s.grossProfit).toBeCloseTo(gross, 9);
+      const gasUsd = Number(formatUnits(front!.gasUsed * front!.effectiveGasPrice + back!.gasUsed * back!.effectiveGasPrice, 18)) * ethUsd;
+      expect(s.gasUsd).toBeCloseTo(gasUsd, 3);
+      expect(s.netProfitUsd).toBeCloseTo(gross * (profitToken === usdc ? 1 : ethUsd) - gasUsd, 1);
+    }
+    // Each attacker's total is the sum of its sandwiches (all of them listed here).
+    expect(mev.sandwiches).toHaveLength(mev.sandwichCount);
+    for (const a of mev.attackers) {
+      const own = mev.sandwiches.filter((s: { attacker: string }) => s.attacker === a.attacker);
+      expect(a.sandwiches).toBe(own.length);
+      expect(a.netProfitUsd).toBeCloseTo(own.reduce((sum: number, s: { netProfitUsd: number }) => sum + s.netProfitUsd, 0), 1);
+    }
   });
 
   it('tokensniping names the snipers of a listing, and what they still hold', async () => {
@@ -149,11 +193,28 @@ describe('market operations on a world', () => {
     const report = await json(res);
     expect(report.excluded.map((e: { address: string }) => e.address)).toContain(listing.pair!.toLowerCase());
     expect(report.holderCount).toBeGreaterThan(1);
-    expect(report.top1Pct).toBeLessThanOrEqual(100);
-    expect(report.top10Pct).toBeGreaterThanOrEqual(report.top1Pct);
-    expect(report.nakamotoCoefficient).toBeGreaterThanOrEqual(1);
-    expect(report.gini).toBeGreaterThanOrEqual(0);
-    expect(report.gini).toBeLessThanOrEqual(1);
+    // The figures recomputed from the token's Transfer logs on chain, leaving out its pools, the zero and burn addresses and the token itself.
+    const transfers = await client.getLogs({ address: listing.token, event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'), fromBlock: 0n, toBlock: BigInt(report.asOf.block) });
+    const held = new Map<string, bigint>();
+    for (const { args: { from, to, value } } of transfers) {
+      held.set(from!.toLowerCase(), (held.get(from!.toLowerCase()) ?? 0n) - value!);
+      held.set(to!.toLowerCase(), (held.get(to!.toLowerCase()) ?? 0n) + value!);
+    }
+    const created = await client.getLogs({ event: parseAbiItem('event PairCreated(address indexed token0, address indexed token1, address pair, uint256 count)'), fromBlock: 0n, toBlock: BigInt(report.asOf.block) });
+    const pools = created.filter((l) => [l.args.token0!, l.args.token1!].some((t) => t.toLowerCase() === listing.token.toLowerCase())).map((l) => l.args.pair!.toLowerCase());
+    const left = new Set([...pools, '0x0000000000000000000000000000000000000000', '0x000000000000000000000000000000000000dead', listing.token.toLowerCase()]);
+    expect(report.excluded.map((e: { address: string }) => e.address).sort()).toEqual([...held].filter(([a, v]) => v > 0n && left.has(a)).map(([a]) => a).sort());
+    const balances = [...held].filter(([a, v]) => v > 0n && !left.has(a)).map(([, v]) => Number(formatUnits(v, 18))).sort((a, b) => b - a);
+    const circulating = balances.reduce((a, b) => a + b, 0);
+    expect(report.holderCount).toBe(balances.length);
+    expect(report.top1Pct).toBeCloseTo((100 * balances[0]!) / circulating, 3);
+    expect(report.top10Pct).toBeCloseTo((100 * balances.slice(0, 10).reduce((a, b) => a + b, 0)) / circulating, 3);
+    let running = 0;
+    expect(report.nakamotoCoefficient).toBe(balances.findIndex((b) => (running += b) > circulating / 2) + 1);
+    // Gini as the mean absolute difference over every pair of holders, halved and divided by the mean.
+    let pairs = 0;
+    for (const x of balances) for (const y of balances) pairs += Math.abs(x - y);
+    expect(report.gini).toBeCloseTo(pairs / (2 * balances.length ** 2 * (circulating / balances.length)), 3);
     const top = report.topHolders[0];
     const onChain = await client.readContract({ address: listing.token, abi: [parseAbiItem('function balanceOf(address) view returns (uint256)')], functionName: 'balanceOf', args: [top.address] });
     expect(top.balance).toBe(formatUnits(onChain, 18));
