@@ -52,13 +52,13 @@ describe('wallet and capital operations on a world', () => {
     throw new Error('index did not reach the head');
   };
 
+  /** The last hour's trading the tests read (made once, in beforeAll; read only afterwards). */
+  let traded: { smart: Address; pumper: Address; loser: Address; profit: number };
+
   beforeAll(async () => {
     env = await startWorldSibyl('wallets-test');
     ({ post, client, labels, rpcUrl, sibyl } = env);
-  });
-  afterAll(() => env?.close());
-
-  it('smartmoney finds a wallet that won four round trips, with the profit its USDC balance shows', async () => {
+    // A smart wallet wins four round trips: it buys before a pump and sells into it; the loser sells late.
     const smart = await trader('100000');
     const pumper = await trader('2000000');
     const loser = await trader('100000');
@@ -71,22 +71,27 @@ describe('wallet and capital operations on a world', () => {
       await pumper.swap(weth, usdc, await pumper.balance(weth)); // and back down: the loser sells late
       await loser.swap(weth, usdc, lost);
     }
-    const profit = Number((await smart.balance(usdc)) - start) / 1e6;
-    expect(profit).toBeGreaterThan(500);
+    traded = { smart: smart.account.address, pumper: pumper.account.address, loser: loser.account.address, profit: Number((await smart.balance(usdc)) - start) / 1e6 };
     await untilIndexed();
+  }, 180_000);
+  afterAll(() => env?.close());
+
+  it('smartmoney finds a wallet that won four round trips, with the profit its USDC balance shows', async () => {
+    const { profit } = traded;
+    expect(profit).toBeGreaterThan(500);
 
     const res = await post('/x402/data/smartmoney', { timeperiod: '1h', limit: 500 });
     expect(res.status).toBe(200);
     const body = await json(res);
     expect(body).toMatchObject({ chain: 'base', source: 'rpc', methodology: expect.stringContaining('smart-money/v2'), timeperiod: '1h' });
-    const found = body.wallets.find((w: any) => w.wallet === smart.account.address.toLowerCase());
+    const found = body.wallets.find((w: any) => w.wallet === traded.smart.toLowerCase());
     expect(found).toMatchObject({ closedTrades: 4, wins: 4, winRate: 1 });
     expect(found.realizedUsd).toBeCloseTo(profit, 1);
     // What it did in the period: it sold more USD of WETH than it bought, by its profit.
     expect(found.period.find((p: any) => p.token === weth.toLowerCase()).netUsd).toBeCloseTo(-profit, 0);
     const wallets = body.wallets.map((w: any) => w.wallet);
-    expect(wallets).not.toContain(loser.account.address.toLowerCase());
-    expect(wallets).not.toContain(pumper.account.address.toLowerCase()); // bought and sold in separate blocks, but at a loss
+    expect(wallets).not.toContain(traded.loser.toLowerCase());
+    expect(wallets).not.toContain(traded.pumper.toLowerCase()); // bought and sold in separate blocks, but at a loss
     for (const w of body.wallets) {
       expect(w.closedTrades).toBeGreaterThanOrEqual(body.criteria.minClosedTrades);
       expect(w.winRate).toBeGreaterThanOrEqual(body.criteria.minWinRate);
@@ -108,10 +113,15 @@ describe('wallet and capital operations on a world', () => {
     expect(body.ideas.length).toBe(base.ideaCount);
     const scores = body.ideas.map((i: any) => i.score);
     expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
-    for (const idea of body.ideas) {
+    // Each score recomputed from the ideas' own signals: the weighted mean (momentum 0.4, smart-money net buying 0.35,
+    // turnover 0.25, as the methodology states) of each signal's percentile rank among the ideas.
+    const signals = body.ideas.map((i: any) => ({ momentum: i.signals.changePct ?? 0, smart: i.signals.smartMoneyNetUsd, turnover: i.signals.volumeUsd / i.signals.liquidityUsd }));
+    const rank = (key: 'momentum' | 'smart' | 'turnover', v: number) => signals.filter((x: any) => x[key] < v).length / (signals.length - 1);
+    expect(signals.length).toBeGreaterThan(2);
+    for (const [i, idea] of body.ideas.entries()) {
       expect(idea.signals.liquidityUsd).toBeGreaterThanOrEqual(100_000);
-      expect(idea.score).toBeGreaterThanOrEqual(0);
-      expect(idea.score).toBeLessThanOrEqual(1);
+      const s = signals[i];
+      expect(idea.score, idea.symbol).toBeCloseTo(0.4 * rank('momentum', s.momentum) + 0.35 * rank('smart', s.smart) + 0.25 * rank('turnover', s.turnover), 3);
     }
     // WETH: priced at the pool's reserves on chain, and the smart wallet's sales show as a risk.
     const wethIdea = body.ideas.find((i: any) => i.token.toLowerCase() === weth.toLowerCase());
