@@ -1,38 +1,70 @@
 /** `npm start`: the service on its embedded defaults, or on whatever the environment configures. */
 import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, httpUrl, loadConfig, reachableUrl } from './config.js';
 import { createLogger } from './observability/logger.js';
-import { startSibyl } from './service.js';
+import { startSibyl, type Sibyl } from './service.js';
 import { PAYMENT_ASSET_SYMBOL, X402_NETWORK } from '../payments/terms.js';
+
+/** What a stop by each signal exits with (128 + the signal's number, as a shell reports it). */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * Signals closer together than this are one stop: a terminal's Ctrl-C reaches this process and
+ * the npm and tsx processes above it, which forward it again.
+ */
+const SAME_STOP_MS = 1_000;
+
+/** What the ready line says of the world cache. */
+const WORLD_CACHE = { loaded: 'world loaded from its cache', written: 'world built and cached', 'not written': 'world built, not cached', off: 'world not cached (WORLD_CACHE_DIR=off)' } as const;
 
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.log);
   const started = Date.now();
+  let sibyl: Sibyl | undefined;
+  let stoppingSince: number | undefined;
+  const leave = (code: number) => logger.flush(() => process.exit(code));
+  // Listened for from the first moment: a stop during start-up leaves at once, and the exit hooks
+  // stop the chains' nodes and discard a world cache half written, so nothing half done is kept.
+  // After "ready" the world cache is complete: a stop closes everything in order, a second one leaves at once.
+  const stop = (signal: keyof typeof SIGNAL_EXIT) => {
+    if (stoppingSince !== undefined && Date.now() - stoppingSince < SAME_STOP_MS) return;
+    const again = stoppingSince !== undefined;
+    stoppingSince = Date.now();
+    if (!sibyl || again) {
+      logger.info(`Sibyl stopping (${signal}${sibyl ? ', again' : ' during start-up'}): leaving now`);
+      return leave(SIGNAL_EXIT[signal]);
+    }
+    logger.info(`Sibyl stopping (${signal})…`);
+    sibyl.close().then(() => leave(0), (err: unknown) => {
+      logger.error({ err }, 'Sibyl stopped with an error');
+      leave(1);
+    });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
   logger.info('Sibyl starting…');
   // Start-up progress (world writing, indexing, the Bitcoin chain) as it happens.
-  const sibyl = await startSibyl(config, { logger, onProgress: (m) => logger.info({ phase: 'start-up' }, m) });
-  logger.info({ url: sibyl.url, store: sibyl.store.kind, facilitator: sibyl.facilitator.kind, readyMs: Date.now() - started }, `Sibyl ready in ${Date.now() - started} ms at ${sibyl.url}  (store: ${sibyl.store.kind}, facilitator: ${sibyl.facilitator.kind})`);
+  sibyl = await startSibyl(config, { logger, onProgress: (m) => logger.info({ phase: 'start-up' }, m) });
+  const url = reachableUrl(config, sibyl.port);
+  const worldCache = sibyl.worldCache && WORLD_CACHE[sibyl.worldCache];
+  logger.info(
+    { url, listening: sibyl.url, store: sibyl.store.kind, facilitator: sibyl.facilitator.kind, worldCache: sibyl.worldCache, readyMs: Date.now() - started },
+    `Sibyl ready in ${Date.now() - started} ms at ${url}  (store: ${sibyl.store.kind}, facilitator: ${sibyl.facilitator.kind}${worldCache ? `, ${worldCache}` : ''})`,
+  );
+  if (url !== sibyl.url) logger.info(`listening on ${sibyl.url}`);
   for (const c of sibyl.chains.list()) logger.info({ chain: c.name, chainId: c.spec.chainId, source: c.source }, `${c.name.padEnd(9)} chain ${String(c.spec.chainId).padEnd(6)} ${c.source.padEnd(8)} ${c.rpcUrl}`);
   logger.info(`payments: ${PAYMENT_ASSET_SYMBOL} on ${X402_NETWORK} to ${config.payTo}`);
-  logger.info(`pages: ${sibyl.url}/ (catalogue and try-it), ${sibyl.url}/docs, ${sibyl.url}/forecast, ${sibyl.url}/llms.txt`);
+  logger.info(`pages: ${url}/ (catalogue and try-it), ${url}/docs, ${url}/forecast, ${url}/llms.txt`);
+  logger.info(`health: ${url}/livez (the process serves), ${url}/readyz (each part; 503 only while one is down)`);
   if (sibyl.devnet) {
     logger.info(`demo payer (holds USDC on the devnet): ${demoAccount(1).address}`);
     logger.info(`  key ${demoPrivateKey(1)}  (public development mnemonic; worthless anywhere else)`);
-    logger.info(`try:  npm run pay -- /x402/data/latest-pairs '{"limit":5}'`);
+    // `npm run pay` asks the default address unless SIBYL_URL names another.
+    const payUrl = url === httpUrl(DEFAULT_HOST, DEFAULT_PORT) ? '' : `SIBYL_URL=${url} `;
+    logger.info(`try:  ${payUrl}npm run pay -- /x402/data/latest-pairs '{"limit":5}'`);
   }
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    logger.info('Sibyl stopping…');
-    await sibyl.close();
-    // The last lines are written before the process goes.
-    await new Promise<void>((resolve) => logger.flush(() => resolve()));
-    process.exit(0);
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
 }
 
 main().catch((err) => {

@@ -9,7 +9,7 @@ import { CHAINS, PAYMENT_CHAIN } from '../chain/chains.js';
 import { PortTakenError } from '../chain/anvil.js';
 import { startDevnet, type Devnet } from '../chain/devnet.js';
 import { ChainRuntime } from '../chain/runtime.js';
-import { ConfigError, type Config } from './config.js';
+import { ConfigError, httpUrl, type Config } from './config.js';
 import { localFacilitator, remoteFacilitator, type Facilitator } from '../payments/facilitator.js';
 import { Paywall } from '../payments/paywall.js';
 import { SettlementLedger } from '../payments/settlements.js';
@@ -25,7 +25,7 @@ import { createApp } from './app.js';
 import { answerClientErrors } from './errors.js';
 import { createRegistry, type SkillId } from '../skills/catalog/index.js';
 import { worldGenesisTimestamp } from '../world/index.js';
-import { prepareEmbeddedMarket } from '../world/embedded.js';
+import { prepareEmbeddedMarket, type WorldCacheOutcome } from '../world/embedded.js';
 import { ChainIndexer } from '../indexer/indexer.js';
 import type { Registry, Skill } from '../skills/core/registry.js';
 import { plannerModel, readinessWarning } from '../agent/model.js';
@@ -93,6 +93,8 @@ function indexingProgress(onProgress: ((msg: string) => void) | undefined) {
 
 export interface Sibyl {
   readonly url: string;
+  /** The embedded world's cache at this start: loaded, written (durably, before this resolved), not written, or off. */
+  readonly worldCache: WorldCacheOutcome | undefined;
   readonly port: number;
   readonly chains: ChainRuntime;
   readonly store: Store;
@@ -199,7 +201,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     await market?.prepareIndex(store);
 
     // Each indexer follows its chain with one pass at a time, polling only after its first pass.
-    // Embedded chains are indexed to head before serving; a real chain's lookback may take long,
+    // Embedded chains are indexed to head before serving, and followed only once the world cache
+    // is written (a state dump holds its node for seconds); a real chain's lookback may take long,
     // so its first pass runs in the background (health shows how far it has come).
     // An embedded node answers whole days of a busy world in one getLogs only slowly: it is read in short ranges.
     const range = (c: { source: string }) => (c.source === 'embedded' ? Math.min(config.logRange, EMBEDDED_LOG_RANGE) : config.logRange);
@@ -209,8 +212,9 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const follow = (i: ChainIndexer) => i.start(config.indexer.pollMs, (err) => log(`indexer ${i.chain.name} failed`, err));
     const indexStarted = Date.now();
     for (const i of indexers.filter((x) => x.chain.source === 'rpc')) follow(i).catch((err) => log(`indexer ${i.chain.name} failed`, err));
-    const logsRead = await Promise.all(indexers.filter((i) => i.chain.source === 'embedded').map(async (i) => {
-      let read = await follow(i);
+    const embeddedIndexers = indexers.filter((i) => i.chain.source === 'embedded');
+    const logsRead = await Promise.all(embeddedIndexers.map(async (i) => {
+      let read = await i.sync();
       // Never serve an embedded chain half indexed: passes go on until one reaches the head.
       for (let attempt = 0; !(await i.atHead()); attempt++) {
         if (attempt >= 5) throw new Error(`indexing ${i.chain.name} did not reach the chain's head`);
@@ -219,9 +223,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       return read;
     }));
     if (logsRead.length) options.onProgress?.(`indexed ${logsRead.reduce((a, b) => a + b, 0)} logs on ${logsRead.length} embedded chains in ${Date.now() - indexStarted} ms`);
-    await market?.indexed(store, (err) => log('world block failed', err), options.onProgress);
-    // A world cache being written is finished (or abandoned for good) before the chains stop.
-    if (market) resources.unshift({ close: () => market.settled() });
+    const worldCache = market ? await market.indexed(store, (err) => log('world block failed', err), options.onProgress) : undefined;
+    for (const i of embeddedIndexers) follow(i).catch((err) => log(`indexer ${i.chain.name} failed`, err));
 
     const baseChain = chains.get(PAYMENT_CHAIN);
     const local = config.facilitatorUrl ? undefined : localFacilitator(baseChain, config.settlerPrivateKey!, config.settleTimeoutMs, config.settleBatchMax, store);
@@ -257,7 +260,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     }
 
     let listeningPort = config.port;
-    const signInOrigin = () => config.publicUrl ?? `http://${config.host}:${listeningPort}`;
+    const signInOrigin = () => config.publicUrl ?? httpUrl(config.host, listeningPort);
     const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, mcpAllowedOrigins: config.mcpAllowedOrigins, log, logger, cors: config.cors, metrics: config.metrics, ...(options.fetchClientDocument && { fetchClientDocument: options.fetchClientDocument }) });
     const server: Server = await new Promise((resolve, reject) => {
       const s = createServer(app).listen(config.port, config.host, () => resolve(s));
@@ -271,7 +274,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const reconciler = startReconciler(ledger, options.reconcileIntervalMs ?? 15_000, log);
 
     return {
-      url: `http://${config.host}:${port}`,
+      url: httpUrl(config.host, port),
+      worldCache,
       port,
       chains,
       store,

@@ -2,14 +2,17 @@
  * The world is built once per seed and cached: each embedded chain's state dump (anvil keeps
  * blocks, receipts and logs in it), each simulator's state, what genesis deployed, and each
  * chain's index as the store held it. A later start loads all of it and fast-forwards to now,
- * so 30 days of history cost seconds instead of minutes.
+ * so 30 days of history cost seconds instead of minutes. A cache is renamed into place whole
+ * once every file of it is on disk (fsync), so one that exists is complete and durable.
  *
  * A cache belongs to one (seed, days, block spacing, chains) and one version of the code that
  * writes worlds and indexes: its key hashes the sources of world/, chain/ and
  * indexer/, so a change there builds a new world instead of reading an old one wrongly.
  */
 import { createHash } from 'node:crypto';
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { access, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Address } from 'viem';
@@ -88,34 +91,90 @@ export async function readWorldCache(dir: string, chains: readonly EvmChainName[
   }
 }
 
-/** Writes the cache beside its final place and renames it in, so a reader never sees half of one. */
-export async function writeWorldCache(dir: string, cache: NewCache): Promise<void> {
+/** Chains written at once: each state dump is anvil's CPU, each index file this process's. */
+const WRITE_CONCURRENCY = Math.max(2, availableParallelism());
+
+/**
+ * Writes the cache beside its final place, makes every file durable, and renames it in, so a
+ * reader never sees half of one and a cache once renamed in survives a crash or power cut. A
+ * process that exits while writing (a signal, an error) takes its half-written copy with it; one
+ * killed outright leaves it for the next writer to remove.
+ */
+export async function writeWorldCache(dir: string, cache: NewCache, onChainWritten: (name: EvmChainName, done: number) => void = () => {}): Promise<void> {
   const tmp = `${dir}.tmp-${process.pid}`;
-  await rm(tmp, { recursive: true, force: true });
-  await mkdir(tmp, { recursive: true });
-  for (const c of cache.chains) {
-    await c.writeState(join(tmp, `${c.name}.state.json.gz`));
-    await writeFile(join(tmp, `${c.name}.world.json`), JSON.stringify(c.world));
-    await writeDumpFile(join(tmp, `${c.name}.index.jsonl`), c.index);
-    await writeFile(join(tmp, `${c.name}.genesis.json`), JSON.stringify(encodeGenesis(c.genesis)));
+  const discard = () => rmSync(tmp, { recursive: true, force: true });
+  process.on('exit', discard);
+  let written = 0;
+  try {
+    discard();
+    await mkdir(tmp, { recursive: true });
+    await eachAtMost(WRITE_CONCURRENCY, cache.chains, async (c) => {
+      const files = [`${c.name}.state.json.gz`, `${c.name}.world.json`, `${c.name}.index.jsonl`, `${c.name}.genesis.json`].map((f) => join(tmp, f));
+      await c.writeState(files[0]!);
+      await writeFile(files[1]!, JSON.stringify(c.world));
+      await writeDumpFile(files[2]!, c.index);
+      await writeFile(files[3]!, JSON.stringify(encodeGenesis(c.genesis)));
+      for (const f of files) await syncFile(f);
+      onChainWritten(c.name, ++written);
+    });
+    await writeFile(join(tmp, 'meta.json'), JSON.stringify({ origin: cache.origin, builtUntil: cache.builtUntil }));
+    await syncFile(join(tmp, 'meta.json'));
+    await syncFile(tmp);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dirname(dir), { recursive: true });
+    await rename(tmp, dir);
+    await syncFile(dirname(dir));
+  } catch (err) {
+    discard();
+    throw err;
+  } finally {
+    process.off('exit', discard);
   }
-  await writeFile(join(tmp, 'meta.json'), JSON.stringify({ origin: cache.origin, builtUntil: cache.builtUntil }));
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dirname(dir), { recursive: true });
-  await rename(tmp, dir);
   await pruneSiblings(dir);
+}
+
+/** fsync of a file or a directory (a directory's entries: a rename in it is then durable). */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Runs `work` on every item, at most `limit` at a time; the first failure fails the whole. */
+async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /**
  * Caches of the same seed built by other versions of the code are never read again, and a
- * half-written one of a process that died is garbage: both go (a cache is ~140 MB).
+ * half-written one of a process that died is garbage: both go (a cache is ~140 MB). One that a
+ * live process is still writing is left to it.
  */
 async function pruneSiblings(dir: string): Promise<void> {
   const root = dirname(dir);
   const seedPart = basename(dir).replace(/-[0-9a-f]{16}$/, '');
   for (const name of await readdir(root).catch(() => [] as string[])) {
-    const sameSeed = name.replace(/-[0-9a-f]{16}(\.tmp-\d+)?$/, '') === seedPart;
-    if (sameSeed && join(root, name) !== dir) await rm(join(root, name), { recursive: true, force: true });
+    const match = /-[0-9a-f]{16}(?:\.tmp-(\d+))?$/.exec(name);
+    if (!match || name.slice(0, match.index) !== seedPart || join(root, name) === dir) continue;
+    const writer = match[1] ? Number(match[1]) : undefined;
+    if (writer !== undefined && writer !== process.pid && isAlive(writer)) continue;
+    await rm(join(root, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,8 +1,10 @@
 /**
  * The embedded market on start-up: a cached world when one fits (chains reloaded from their
  * state dumps, simulators resumed and fast-forwarded to now, the index restored into the
- * store), else a world built afresh and cached once it is indexed. Live blocks start only after
- * that, so a cache's chain state, simulator state and index describe the same head.
+ * store), else a world built afresh and cached once it is indexed. The cache is written whole
+ * before Sibyl says it is ready, while nothing else moves the chains: a stop at any moment after
+ * "ready" (even a kill) finds it complete, and live blocks start after it, so a cache's chain
+ * state, simulator state and index describe the same head.
  */
 import type { Devnet, DevnetChain } from '../chain/devnet.js';
 import { dumpStateTo } from '../chain/devnet.js';
@@ -13,6 +15,9 @@ import { readWorldCache, worldCacheDir, writeWorldCache } from './cache.js';
 import { buildWorld, resumeWorld, worldOrigin, type RunningWorld, type WorldConfig } from './index.js';
 import { ReferencePaths } from './reference.js';
 
+/** What became of the world cache at this start. */
+export type WorldCacheOutcome = 'loaded' | 'written' | 'not written' | 'off';
+
 export interface EmbeddedMarket {
   readonly reference: ReferencePaths;
   /** Set when the chains must be reloaded from a cache rather than deployed. */
@@ -21,10 +26,12 @@ export interface EmbeddedMarket {
   start(devnet: Devnet, onProgress?: (message: string) => void): Promise<RunningWorld>;
   /** Before indexing: the store holds each embedded chain's index as it belongs to these chains. */
   prepareIndex(store: Store): Promise<void>;
-  /** After the embedded chains are indexed: caches a fresh build (in the background), then starts live blocks. */
-  indexed(store: Store, onError: (err: unknown) => void, onProgress?: (message: string) => void): Promise<void>;
-  /** Resolves once a cache being written is written (or failed). */
-  settled(): Promise<void>;
+  /**
+   * After the embedded chains are indexed, before anything else reads or writes them: caches a
+   * fresh build (durably; a failure is reported, not thrown: the world runs uncached), then
+   * starts live blocks.
+   */
+  indexed(store: Store, onError: (err: unknown) => void, onProgress?: (message: string) => void): Promise<WorldCacheOutcome>;
 }
 
 /** Looks for a usable cache of this world and says how the devnet must start. */
@@ -35,7 +42,6 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
   if (cached && Date.now() / 1000 - cached.builtUntil > config.days * 86_400) cached = null;
   const reference = new ReferencePaths(config.seed, cached?.origin ?? worldOrigin(config.days));
   let running: RunningWorld | undefined;
-  let caching: Promise<void> | undefined;
   let devnetChains: readonly DevnetChain[] = [];
 
   return {
@@ -54,26 +60,30 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
       if (cached) for (const c of cached.chains) await store.restore((await c.details).index);
     },
     async indexed(store, onError, onProgress) {
-      if (!dir || cached || !running) return running?.startLive(onError);
       const world = running;
-      // Taken now, while the world is idle and the index stands at the chains' head; the state
-      // dumps follow in the background (settlements may add blocks, which the index then reads),
-      // and live blocks wait for them so the simulators' state matches the dumped chains.
-      const started = Date.now();
-      const snapshots = await Promise.all(devnetChains.map(async (c, i) => ({ c, world: world.worlds[i]!.toState(), index: await store.dump(indexPrefix(c.chainId)) })));
-      caching = (async () => {
-        await writeWorldCache(dir, {
-          origin: reference.origin,
-          builtUntil: Math.floor(Date.now() / 1000),
-          chains: snapshots.map(({ c, world: state, index }) => ({ name: c.name, genesis: c.genesis, world: state, index, writeState: (path) => dumpStateTo(c.rpcUrl, path) })),
-        });
+      if (!world) return 'off';
+      try {
+        if (cached) return 'loaded';
+        if (!dir) return 'off';
+        const started = Date.now();
+        onProgress?.(`world ${config.seed}: caching ${devnetChains.length} chains in ${dir} before serving (a stop after "ready" keeps it)`);
+        try {
+          await writeWorldCache(dir, {
+            origin: reference.origin,
+            builtUntil: Math.floor(Date.now() / 1000),
+            chains: await Promise.all(devnetChains.map(async (c, i) => ({
+              name: c.name, genesis: c.genesis, world: world.worlds[i]!.toState(), index: await store.dump(indexPrefix(c.chainId)), writeState: (path: string) => dumpStateTo(c.rpcUrl, path),
+            }))),
+          }, (name, done) => onProgress?.(`world cache: ${name} written (${done} of ${devnetChains.length})`));
+        } catch (err) {
+          onProgress?.(`world not cached (the next start builds it again): ${(err as Error).message.split('\n')[0]}`);
+          return 'not written';
+        }
         onProgress?.(`world cached in ${dir} in ${Date.now() - started} ms (later starts load it)`);
-      })()
-        .catch(onError)
-        .finally(() => world.startLive(onError));
-    },
-    async settled() {
-      await caching;
+        return 'written';
+      } finally {
+        world.startLive(onError);
+      }
     },
   };
 }
