@@ -75,6 +75,7 @@ describe('the embedded Base node dies', () => {
     await sleep(2_500); // two state dumps later
 
     const pid = sibyl.chains.get('base').node!().pid!;
+    const killedAt = Date.now();
     process.kill(pid, 'SIGKILL');
     while (!dead(pid)) await sleep(5);
     // Keep the node down (the supervisor waits 1 s before restarting, then finds the port held).
@@ -103,7 +104,9 @@ describe('the embedded Base node dies', () => {
       up = await baseHealth(sibyl.url);
     }
     expect(up).toMatchObject({ ok: true, node: { status: 'running', restarts: 1, stateIntervalSeconds: 1 } });
-    expect(up.node.lastRestartAt).toBeTruthy();
+    // Restarted after the kill, once the port was free again, and before this health answer.
+    expect(Date.parse(up.node.lastRestartAt)).toBeGreaterThanOrEqual(killedAt);
+    expect(Date.parse(up.node.lastRestartAt)).toBeLessThanOrEqual(Date.now());
     expect(up.node.pid).not.toBe(pid);
 
     // The payment made before the death is on the restarted chain; the one during it moved nothing.

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AccuracyLedger, RANDOM_WALK, withBaselines } from '../../skills/forecast/ledger.js';
 import { precomputeMajors, PRECOMPUTE_ASSETS, PRECOMPUTE_INTERVALS, scoreDue, snapshotKey } from '../../skills/forecast/jobs.js';
 import { volatilityForecast } from '../../skills/forecast/models/volatility.js';
@@ -41,13 +41,16 @@ afterAll(async () => {
   await w?.close();
   await new Promise((r) => backend.close(r));
 });
+// Each test starts with a backend that answers and an empty log of what it was asked (whatever ran, or failed, before).
+beforeEach(() => {
+  mode = 'ok';
+  received.length = 0;
+});
 
 const chartForecast = () => w.post('/x402/data/tokenchart', { tokenAddress: 'ETH', timeperiod: '24h', forecast: true });
 
 describe('chart forecast on a world', () => {
   it('is served with one model from the HTTP backend, its inputs the chart closes', async () => {
-    mode = 'ok';
-    received.length = 0;
     const res = await chartForecast();
     expect(res.status).toBe(200);
     const body = await json(res);
@@ -67,7 +70,6 @@ describe('chart forecast on a world', () => {
     expect(res.status).toBe(503);
     expect((await json(res)).error.code).toBe('forecast_unavailable');
     expect(await usdcBalance(account.address, w.rpcUrl)).toBe(before);
-    mode = 'ok';
   });
 
   it('the forecast API paid with x402 while its model fails: 503 forecast_unavailable, and nothing is charged', async () => {
@@ -82,7 +84,6 @@ describe('chart forecast on a world', () => {
     // The client signed once (after the 402); the authorization was never settled.
     expect(seen).toHaveLength(1);
     expect(await usdcBalance(account.address, w.rpcUrl)).toBe(before);
-    mode = 'ok';
   });
 
   it('the models endpoint names the backend of a bound slot; a backend-only slot becomes available', async () => {
@@ -105,7 +106,14 @@ describe('background majors and ledger scoring', () => {
     const eth4h = snapshots.find((s) => s.asset === 'ETH' && s.interval === '4h');
     expect(eth4h).toMatchObject({ available: true, chain: 'base', steps: 4 });
     expect(['bullish', 'bearish', 'neutral']).toContain(eth4h.direction);
-    expect(typeof eth4h.consensus).toBe('boolean');
+    // Consensus by the documented rule, from the two models' own points at the horizon: the same direction, drifts
+    // within maxDistancePct (2 points) of each other.
+    const { record } = eth4h;
+    const atHorizon = record.horizons.find((h: { steps: number }) => h.steps === eth4h.steps);
+    const [a, b] = record.models.map((m: { model: string; points: { price: number }[] }) => ({ drift: (m.points.at(-1)!.price / record.lastClose - 1) * 100, direction: atHorizon.models[m.model].direction }));
+    expect(record.maxDistancePct).toBe(2);
+    expect(eth4h.consensus).toBe(a.direction === b.direction && Math.abs(a.drift - b.drift) <= 2);
+    expect(eth4h.verdict).toBe(eth4h.consensus ? 'CONSENSUS' : 'DIVERGENCE');
     const eth1d = snapshots.find((s) => s.asset === 'ETH' && s.interval === '1d');
     expect(eth1d).toMatchObject({ available: false, reason: expect.stringContaining('at least 16 candles') });
     // BNB has no pool on this base-only world.

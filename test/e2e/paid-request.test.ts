@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { decodePaymentSignatureHeader } from '@x402/core/http';
-import type { Hex } from 'viem';
+import { erc20Abi, parseAbi, type Address, type Hex } from 'viem';
 import { baseClient, fundedPayer, payingFetch, postJson, useTestSibyl, usdcBalance, json } from '../helpers/sibyl.js';
 
 describe('a paid request with the official @x402/fetch client', () => {
@@ -33,8 +33,15 @@ describe('a paid request with the official @x402/fetch client', () => {
     const answer = await json(res);
     expect(answer.pairs).toHaveLength(3);
     expect(answer).toMatchObject({ chain: 'base', chainId: 8453, source: 'rpc', methodology: expect.stringContaining('latest-pairs/v2') });
+    // Each pair's tokens and their symbols as the contracts on chain give them.
+    const chain = baseClient();
+    const pairAbi = parseAbi(['function token0() view returns (address)', 'function token1() view returns (address)']);
     for (const pair of answer.pairs) {
-      expect(pair.token0.symbol).toBeTruthy();
+      for (const side of ['token0', 'token1'] as const) {
+        const token = await chain.readContract({ address: pair.pair as Address, abi: pairAbi, functionName: side });
+        expect(pair[side].address.toLowerCase()).toBe(token.toLowerCase());
+        expect(pair[side].symbol).toBe(await chain.readContract({ address: token, abi: erc20Abi, functionName: 'symbol' }));
+      }
       expect(pair.liquidityUsd).toBeGreaterThan(0);
       expect(Number(pair.createdBlock)).toBeGreaterThan(0);
     }

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
+import { erc20Abi, formatUnits } from 'viem';
 import { createRegistry } from '../../skills/catalog/index.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 import { freshAddress, json, postJson, usdcBalance, walletPoster } from '../helpers/sibyl.js';
@@ -152,7 +153,9 @@ describe('report (offline planner, rooms on Redis)', () => {
     const body = await json(res);
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.toolsUsed).toEqual([{ skill: 'holder-concentration', args: { tokenAddress: expect.stringMatching(new RegExp(token.token, 'i')), chain: 'base' } }]);
-    expect(body.results[0].result).toBeTruthy();
+    // The skill's own answer: the token's supply as its contract gives it, all of it accounted for by the replayed holders.
+    const supply = await w.client.readContract({ address: token.token, abi: erc20Abi, functionName: 'totalSupply' });
+    expect(body.results[0].result).toMatchObject({ token: expect.objectContaining({ address: expect.stringMatching(new RegExp(token.token, 'i')) }), totalSupply: formatUnits(supply, 18) });
     expect(before - (await p.balance())).toBe(SPEC_SKILL_PRICE['holder-concentration']); // a typed capability body: the skill's price, not the HTTP operation's ($0.55)
   });
 

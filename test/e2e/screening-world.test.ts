@@ -127,7 +127,9 @@ describe('the screen on a world\'s labelled listings', () => {
     expectFlagged(body.excludedByScreen, 'investment-report excluded');
     expect(body.screen).toMatchObject({ policy: 'excluded', excluded: body.excludedByScreen.length });
     expect(body.perChain[0]).toMatchObject({ excludedCount: body.excludedByScreen.length, screen: { excluded: body.excludedByScreen.length } });
-    for (const idea of body.ideas) expect(typeof idea.screened).toBe('boolean');
+    // screened is false exactly where the screen could not decide, and then a risk says so; the summary counts them.
+    for (const idea of body.ideas) expect(idea.screened, idea.symbol).toBe(!idea.risks.some((r: string) => r.startsWith('not screened')));
+    expect([...body.ideas, ...body.excludedByScreen].filter((x: any) => !x.screened)).toHaveLength(body.screen.unscreened);
     const top = body.perChain[0].overview.topGainer;
     if (top) expect(trapOf(top.token), 'the overview\'s top gainer').toBeUndefined();
   });

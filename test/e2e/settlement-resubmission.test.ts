@@ -49,7 +49,9 @@ describe('pending settlements are resubmitted', () => {
     let nonce: Hex;
     try {
       proxy.dropSends = true;
+      const paidAt = Date.now();
       const res = await pay(`${first.url}/x402/data/latest-pairs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ limit: 1 }) });
+      const answeredAt = Date.now();
       expect(res.status).toBe(200);
       expect(res.headers.get('x-settlement-status')).toBe('pending');
       expect((await json(res)).pairs).toHaveLength(1);
@@ -58,9 +60,14 @@ describe('pending settlements are resubmitted', () => {
       expect(proxy.dropped).toBeGreaterThan(0);
       expect(submissionsOf(nonce)).toBe(0);
 
+      // The pending record was made between the payment and its answer: its age (whole seconds) lies within what the test timed.
+      await new Promise((r) => setTimeout(r, 1_500));
+      const askedAt = Date.now();
       const health = await json(await fetch(`${first.url}/healthz`));
+      const doneAt = Date.now();
       expect(health.settlements).toMatchObject({ unrecorded: 0, pending: 1 });
-      expect(health.settlements.oldestPendingSeconds).toBeGreaterThanOrEqual(0);
+      expect(health.settlements.oldestPendingSeconds).toBeGreaterThanOrEqual(Math.round((askedAt - answeredAt) / 1000));
+      expect(health.settlements.oldestPendingSeconds).toBeLessThanOrEqual(Math.round((doneAt - paidAt) / 1000));
       // The signed authorization is kept with the pending record, for any instance to submit again.
       expect(await first.ledger.get(account.address, nonce)).toMatchObject({ status: 'pending', payload: { payload: { authorization: { nonce } } } });
     } finally {
