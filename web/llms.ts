@@ -42,7 +42,7 @@ Payments: x402 v2, scheme \`exact\`, network \`${X402_NETWORK}\`, USDC (EIP-3009
 - [A2A agent card](${serverUrl}${AGENT_CARD}): the A2A agent; JSON-RPC \`message/send\` at \`${A2A_JSONRPC_PATH}\` with the a2a-x402 extension (\`X-A2A-Extensions: ${X402_EXTENSION_URI}\`).
 - [A2A skills](${serverUrl}${A2A_SKILLS_PATH}): every A2A skill with price, params and output schemas; \`POST ${A2A_SKILLS_PATH}/<id>\` with \`{"params": {...}}\`, paid with x402.
 - [MCP tools](${serverUrl}${MCP_PATH}/tools): the MCP tool server at \`${MCP_PATH}\` (streamable HTTP, stateless, JSON-RPC over POST). Free tools answer anyone; paid tools are billed from credits (sign in with Ethereum, or through OAuth 2.1 as the MCP authorization spec describes: the 401 names the protected-resource metadata, the authorization server is at \`/.well-known/oauth-authorization-server\`; top up with x402: ${accountPaths.map((p) => `\`${p}\``).join(', ')}); a skill's own tool name is also sold per call with \`X-PAYMENT\`.
-- [Health](${serverUrl}${ROUTES.health}): chains, their RPC URLs and head blocks, the store, the payment terms.
+- [Health](${serverUrl}${ROUTES.health}) (also \`${ROUTES.readiness}\`; \`${ROUTES.liveness}\` for liveness): each part (store, chains, Bitcoin) up, slow or down, chains' RPC URLs, head and indexed blocks, the payment terms; 503 only while a part is down.
 - [Example answers](${serverUrl}/api/examples/${paid[0]?.skill.id ?? offers[0]?.skill.id ?? ""}): \`GET /api/examples/<skill id>\` gives a real answer of a skill on its example body, free, recomputed at most every 10 minutes.
 
 ## Paid skills
