@@ -24,7 +24,9 @@ import { readDumpFile, writeDumpFile } from './dump-file.js';
 
 /** Bumped when the cache's own layout changes. */
 const CACHE_LAYOUT = 2; // 2: the index as JSON lines (dump-file.ts)
-const SOURCE_DIRS = ['world', 'world/modules', 'chain', 'chain/artifacts', 'indexer'];
+/** The code a cached world depends on, every folder below them included (the Bitcoin chain keeps its own cache). */
+export const SOURCE_DIRS = ['world', 'chain', 'indexer'];
+const NOT_HASHED = new Set(['world/bitcoin', 'indexer/bitcoin']);
 
 export interface CacheIdentity {
   readonly seed: string;
@@ -59,11 +61,22 @@ export interface NewCache extends Omit<CachedWorld, 'chains'> {
 export async function worldCacheDir(root: string, identity: CacheIdentity): Promise<string> {
   const hash = createHash('sha256').update(JSON.stringify({ CACHE_LAYOUT, ...identity }));
   const src = join(dirname(fileURLToPath(import.meta.url)), '..');
-  for (const dir of SOURCE_DIRS) {
-    const files = (await readdir(join(src, dir)).catch(() => [] as string[])).filter((f) => /\.(ts|js)$/.test(f)).sort();
-    for (const f of files) hash.update(f).update(await readFile(join(src, dir, f)));
-  }
+  for (const file of await sourceFiles(src, SOURCE_DIRS)) hash.update(file).update(await readFile(join(src, file)));
   return join(root, `${identity.seed.replace(/[^\w.-]/g, '_').slice(0, 40)}-${hash.digest('hex').slice(0, 16)}`);
+}
+
+/** The .ts/.js files under the given folders, recursively and in a stable order, as paths relative to `src`. */
+export async function sourceFiles(src: string, dirs: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const dir of dirs) {
+    if (NOT_HASHED.has(dir)) continue;
+    const entries = await readdir(join(src, dir), { withFileTypes: true }).catch(() => []);
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (e.isDirectory()) found.push(...(await sourceFiles(src, [`${dir}/${e.name}`])));
+      else if (/\.(ts|js)$/.test(e.name)) found.push(`${dir}/${e.name}`);
+    }
+  }
+  return found;
 }
 
 export async function readWorldCache(dir: string, chains: readonly EvmChainName[]): Promise<CachedWorld | null> {
