@@ -14,7 +14,8 @@ import { createSiweMessage } from 'viem/siwe';
 import { freeToolSkills } from '../../cards/mcp-tools.js';
 import { PAID_TOOLS } from '../../skills/catalog/paid-tools.js';
 import { createRegistry } from '../../skills/catalog/index.js';
-import { freshAddress, fundedPayer, json, payingFetch, postJson, useTestSibyl } from '../helpers/sibyl.js';
+import { decodePaymentResponseHeader } from '@x402/core/http';
+import { freshAddress, fundedPayer, json, payingFetch, postJson, useTestSibyl, usdcBalance } from '../helpers/sibyl.js';
 import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
 const registry = createRegistry();
@@ -199,11 +200,13 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     const unpaid = await postJson(`${sibyl.url}/api/mcp`, rpc, { accept: 'application/json, text/event-stream' });
     expect(unpaid.status).toBe(402);
     expect((await json(unpaid)).accepts[0].amount).toBe(String(SPEC_PATH_PRICE['latest-pairs']));
-    const { key } = await fundedPayer('5');
+    const { key, account } = await fundedPayer('5');
     const { pay } = payingFetch(key);
     const paid = await pay(`${sibyl.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(rpc) });
     expect(paid.status).toBe(200);
-    expect(paid.headers.get('payment-response')).toBeTruthy();
+    // Settled, and the payer paid exactly the operation's spec price.
+    expect(decodePaymentResponseHeader(paid.headers.get('payment-response')!)).toMatchObject({ success: true });
+    expect(await usdcBalance(account.address)).toBe(5_000_000n - SPEC_PATH_PRICE['latest-pairs']);
     const body = await json(paid);
     expect(body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { limit: 2, pairs: expect.any(Array) } } });
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bech32, bech32m } from '@scure/base';
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1';
 import { ripemd160 } from '@noble/hashes/legacy';
@@ -22,9 +22,12 @@ function p2trAddress(secret: Uint8Array, hrp: string): string {
 }
 
 describe('hybrid wallet', () => {
+  /** The wallet of a known key, made once (read only by the tests). */
   let w: HybridWallet;
-  it('derives the published addresses of a known key', async () => {
+  beforeAll(async () => {
     w = await hybridWallet({ secp256k1Secret: ONE, mlDsaSeed: new Uint8Array(32).fill(5) }, 'mainnet', created);
+  });
+  it('derives the published addresses of a known key', async () => {
     // Ethereum's address of private key 1, and BIP 173's P2WPKH example (the key G).
     expect(w.secp256k1.evmAddress).toBe('0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf');
     expect(w.secp256k1.bitcoin.p2wpkh).toBe('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4');
