@@ -139,7 +139,8 @@ describe('fixed-yield/v1', () => {
     expect(await fixedYieldMarkets(fakeChain([]), fakeMarket([]), { block: BLOCK, timestamp: HEAD })).toEqual([]);
     const rows = await fixedYieldMarkets(fakeChain([created(PT_LIVE, YT_LIVE, HEAD + 90 * DAY, 100)]), fakeMarket([pool(PAIR_DEEP, PT_LIVE, 1_000_000, 985_000)]), { block: BLOCK, timestamp: HEAD });
     expect(rows[0]).toMatchObject({ variableApy: null, spreadPct: null });
-    expect(rows[0]!.impliedApyPct).not.toBeNull();
+    // The fixed rate needs only the pool: PT at 0.985 for 90 days.
+    expect(rows[0]!.impliedApyPct).toBeCloseTo((Math.pow(1 / 0.985, 365 / 90) - 1) * 100, 3);
     expect(rows[0]!.notes.map((n) => n.kind)).toEqual(['no-variable-rate']);
   });
 });

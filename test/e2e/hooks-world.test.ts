@@ -63,6 +63,7 @@ describe('v4 hook radar on the world', () => {
     expect(base.swapLogs).toBe(logs.length);
     const abs = (x: bigint) => (x < 0n ? -x : x);
     let pools = 0;
+    let feePriced = 0;
     for (const hook of base.hooks) {
       for (const pool of hook.pools) {
         const own = logs.filter((l) => lower(l.args.id) === lower(pool.id));
@@ -70,12 +71,26 @@ describe('v4 hook radar on the world', () => {
         expect(pool.swaps, pool.id).toBe(own.length);
         expect(pool.volume0).toBe(formatUnits(own.reduce((s, l) => s + abs(l.args.amount0), 0n), await decimals(pool.currency0.address)));
         expect(pool.volume1).toBe(formatUnits(own.reduce((s, l) => s + abs(l.args.amount1), 0n), await decimals(pool.currency1.address)));
+        // Fees: each swap's fee (pips, from its log) on the side the swapper paid in (its negative delta).
+        const paidFee = (amount: bigint, fee: number) => (amount < 0n ? (-amount * BigInt(fee)) / 1_000_000n : 0n);
+        expect(pool.fees0).toBe(formatUnits(own.reduce((s, l) => s + paidFee(l.args.amount0, l.args.fee), 0n), await decimals(pool.currency0.address)));
+        expect(pool.fees1).toBe(formatUnits(own.reduce((s, l) => s + paidFee(l.args.amount1, l.args.fee), 0n), await decimals(pool.currency1.address)));
+        // At one fee for every swap of the pool, its USD fees are its USD volume at that fee.
+        const fees = new Set(own.map((l) => l.args.fee));
+        if (fees.size === 1 && pool.volumeUsd !== null) {
+          expect(pool.feesUsd, pool.id).toBeCloseTo((pool.volumeUsd * [...fees][0]!) / 1_000_000, 1);
+          feePriced++;
+        }
         pools += own.length ? 1 : 0;
       }
     }
     expect(pools, 'pools that traded over the period').toBeGreaterThanOrEqual(5);
+    expect(feePriced, 'pools whose USD fees were checked').toBeGreaterThanOrEqual(3);
     const traded = base.hooks.filter((h: any) => h.riskLevel !== 'high' && h.swaps > 0);
-    expect(traded.every((h: any) => h.volumeUsd > 0 && h.feesUsd >= 0)).toBe(true);
+    for (const h of traded) {
+      expect(h.volumeUsd, h.hook).toBeGreaterThan(0);
+      expect(h.feesUsd, h.hook).toBeCloseTo(h.pools.reduce((s: number, x: any) => s + x.feesUsd, 0), 1);
+    }
 
     // The malicious hook: its untouched swaps are its labelled victims, and it holds what they paid in.
     const drainLabel = labelled.find((h) => h.risks.includes('takes-input'))!;
