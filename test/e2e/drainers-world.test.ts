@@ -4,7 +4,7 @@
  * the chain alone (drainers/v1), with sweeps that are real transactions on chain as evidence,
  * whether the wallet asking was swept already or still holds what the drainer can take.
  */
-import { erc20Abi, type Address } from 'viem';
+import { erc20Abi, parseAbiItem, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAINS } from '../../chain/chains.js';
 import { json, walletPoster } from '../helpers/sibyl.js';
@@ -24,6 +24,19 @@ const scan = async (owner: Address) => {
   return body.response;
 };
 
+/** WETH in USD at `block`: the reserves of its deepest WETH/USDC pair (by USDC held), read on chain. */
+async function wethUsdAt(block: bigint): Promise<number> {
+  const [weth, usdc] = [CHAINS.base.wrappedNative.toLowerCase(), CHAINS.base.usdc.toLowerCase()];
+  const created = await w.client.getLogs({ event: parseAbiItem('event PairCreated(address indexed token0, address indexed token1, address pair, uint256 count)'), fromBlock: 0n, toBlock: block });
+  const pairs = created.filter((l) => [weth, usdc].every((t) => [l.args.token0!.toLowerCase(), l.args.token1!.toLowerCase()].includes(t)));
+  const held = await Promise.all(pairs.map(async (l) => {
+    const [r0, r1] = await w.client.readContract({ address: l.args.pair!, abi: [parseAbiItem('function getReserves() view returns (uint112, uint112, uint32)')], functionName: 'getReserves', blockNumber: block });
+    return l.args.token0!.toLowerCase() === weth ? { weth: r0, usdc: r1 } : { weth: r1, usdc: r0 };
+  }));
+  const deepest = held.reduce((a, b) => (b.usdc > a.usdc ? b : a));
+  return (Number(deepest.usdc) / 1e6) / (Number(deepest.weth) / 1e18);
+}
+
 describe('drainers on the world', () => {
   it('a victim still waiting: its approval to the drainer is flagged, unlimited, with its whole balance at risk and real sweeps of others as evidence', async () => {
     const waiting = w.labels.drainerApprovals.find((a) => a.drainedBlock === null);
@@ -40,7 +53,9 @@ describe('drainers on the world', () => {
     expect(balance).toBeGreaterThan(0n);
     const decimals = waiting!.token.toLowerCase() === CHAINS.base.usdc.toLowerCase() ? 6 : 18;
     expect(Number(row.balance)).toBeCloseTo(Number(balance) / 10 ** decimals, 6);
-    expect(row.valueAtRiskUsd).toBeGreaterThan(0);
+    // Unlimited: the whole balance is at risk, at the token's price as of the scan (USDC at $1; WETH at its deepest USDC pool's reserves).
+    const usdPrice = decimals === 6 ? 1 : await wethUsdAt(BigInt(body.response.asOf.block));
+    expect(row.valueAtRiskUsd).toBeCloseTo((Number(balance) / 10 ** decimals) * usdPrice, 1);
     expect(body.response.methodology).toContain('drainers/v1');
     // The evidence: each named sweep is a transaction on chain that emptied another owner the labels say it swept.
     expect(row.drained.length).toBeGreaterThanOrEqual(2);
