@@ -189,6 +189,13 @@ function discoveryPaths() {
     [ROUTES.marketplaceCatalog]: doc('marketplace-catalog', 'The marketplace catalogue: every service and every way to buy it', 'MarketplaceCatalog'),
     [ROUTES.openapi]: doc('openapi', 'This document', 'OpenApi'),
     [ROUTES.health]: doc('health', 'Readiness: each part (store, chains, Bitcoin) up, slow or down, and payments', 'Health', { '503': { description: 'Not ready (a part is down): the same report, ready false.', content: json(ref('Health')) } }),
+    [ROUTES.readiness]: doc('readiness', 'Readiness, the same report as /healthz', 'Health', { '503': { description: 'Not ready (a part is down): the same report, ready false.', content: json(ref('Health')) } }),
+    [ROUTES.liveness]: {
+      get: {
+        operationId: 'liveness', summary: 'Liveness: the process serves HTTP (asks no part)', tags: ['discovery'],
+        responses: { '200': { description: 'Alive.', content: json({ type: 'object', required: ['status', 'uptimeSeconds'], properties: { status: { const: 'alive' }, uptimeSeconds: { type: 'integer', minimum: 0 } } }) } },
+      },
+    },
   };
 }
 

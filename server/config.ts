@@ -9,11 +9,11 @@ import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
 import { DEX_CHAIN_NAMES, EMBEDDED_SERVICE_TOKEN, EVM_CHAIN_NAMES, type EvmChainName } from '../chain/chains.js';
 import { backendEnvName, MODEL_SLOTS } from '../skills/forecast/slots.js';
 import type { ForecastConfig } from '../skills/forecast/service.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../lib/listen.js';
+
+export { DEFAULT_HOST, DEFAULT_PORT };
 
 export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = [...DEX_CHAIN_NAMES];
-/** Where Sibyl serves unless HOST and PORT say otherwise (the README's commands name this address). */
-export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 4021;
 /** Where the embedded chains prefer to serve (the port wallets and tools try first); taken ports move. */
 export const DEFAULT_EMBEDDED_RPC_PORT = 8545;
 

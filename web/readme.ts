@@ -1,7 +1,7 @@
 /** Pieces of the README the pages quote (read once; the README stays their one source). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_HOST, DEFAULT_PORT } from '../server/config.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../lib/listen.js';
 
 const README = join(import.meta.dirname, '..', 'README.md');
 

@@ -112,7 +112,7 @@ describe.sequential('discovery and health', () => {
     expect(operations.map(([p]) => p).sort()).toEqual([...paths].sort());
     expect(Object.keys(doc.paths).filter((p) => !paths.includes(p)).sort()).toEqual([
       '/.well-known/agent-card.json', '/api/a2a/skills', '/api/auth/nonce', '/api/auth/siwe', '/api/credits', '/api/credits/topup', '/api/marketplace/catalog', '/api/mcp/tools',
-      '/api/svc/v1/forecast', '/api/svc/v1/forecast/accuracy', '/api/svc/v1/models', '/healthz', '/openapi.json',
+      '/api/svc/v1/forecast', '/api/svc/v1/forecast/accuracy', '/api/svc/v1/models', '/healthz', '/livez', '/openapi.json', '/readyz',
     ]);
     for (const [path, item] of operations) {
       const op = item.post;

@@ -11,6 +11,7 @@ import { createRegistry } from '../../skills/catalog/index.js';
 import { assertAnswer, checkedHandler } from '../../skills/core/output-check.js';
 import { httpPaths, isWorking } from '../../skills/core/registry.js';
 import { provenanceShape, coverage } from '../../skills/core/outputs.js';
+import { ROUTES } from '../../cards/routes.js';
 import type { PaymentTerms } from '../../payments/terms.js';
 
 const registry = createRegistry();
@@ -46,6 +47,11 @@ describe('every skill declares its answer', () => {
 
 describe('the published documents carry the answer schemas', () => {
   const doc = buildOpenApi(registry, terms, 'http://127.0.0.1:1', 'test') as any;
+
+  it('OpenAPI documents every fixed route of the route table (the metrics scrape aside)', () => {
+    const fixed = Object.entries(ROUTES).filter(([name]) => name !== 'metrics').map(([, path]) => path);
+    expect(fixed.filter((path) => !doc.paths[path])).toEqual([]);
+  });
 
   it('OpenAPI answers every paid operation with its skill\'s schema, under components', () => {
     for (const skill of registry.list('http')) {
