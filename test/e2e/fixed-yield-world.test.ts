@@ -141,8 +141,13 @@ describe('fixed-yield analysis on the world', () => {
       expect(body).toMatchObject({ available: true, skill: 'fixed-yield-analysis', kind: 'pendle' });
       const balance = await credits();
       expect(1_000_000n - balance).toBe(SPEC_SKILL_PRICE['fixed-yield-analysis']);
-      const byMarket = (rows: { market: string; impliedApyPct: number | null }[]) => rows.map((m) => [m.market, m.impliedApyPct]);
-      expect(byMarket(body.markets)).toEqual(byMarket(answer.markets));
+      // The same markets; the implied rate a block or two later (time to maturity moves with the chain's clock) within 0.01 points.
+      expect(body.markets.map((m: { market: string }) => m.market)).toEqual(answer.markets.map((m: { market: string }) => m.market));
+      body.markets.forEach((m: { market: string; impliedApyPct: number | null }, i: number) => {
+        const then = answer.markets[i].impliedApyPct as number | null;
+        if (then === null) expect(m.impliedApyPct, m.market).toBeNull();
+        else expect(Math.abs(m.impliedApyPct! - then), m.market).toBeLessThanOrEqual(0.01);
+      });
     } finally {
       await client.close();
     }

@@ -108,20 +108,19 @@ describe('operational conventions', () => {
     const { header, payload } = await signedPayment({ key, payTo: sibyl.payTo, amount: 10_000n });
     const sent = performance.now();
     const res = await postJson(`${sibyl.url}/x402/data/test-limited`, { n: 7 }, { 'X-PAYMENT': header, 'X-Request-Id': 'log-check-1' });
-    const roundTripMs = performance.now() - sent;
     expect(res.status).toBe(200);
     const settlement = JSON.parse(Buffer.from(res.headers.get('payment-response')!, 'base64').toString()).transaction as string;
     await until(() => log.entries().some((e) => e.requestId === 'log-check-1'));
+    const sentToLoggedMs = performance.now() - sent;
     const line = log.entries().find((e) => e.requestId === 'log-check-1')!;
     expect(line).toMatchObject({
       level: 30, service: 'sibyl', skill: 'test-limited', method: 'x402', priceUsd: '$0.01', settlement, settlementStatus: 'settled',
       req: { method: 'POST', path: '/x402/data/test-limited' }, res: { status: 200 },
     });
     expect(line.payer.toLowerCase()).toBe(account.address.toLowerCase());
-    // The server's time for the request lies within the round trip the caller measured (the line is written when the
-    // response closes, a moment after the caller has it: a few ms of slack); a settled payment takes some time.
+    // The server's time for the request lies within what the caller saw: from sending it to reading its log line.
     expect(line.durationMs).toBeGreaterThan(0);
-    expect(line.durationMs).toBeLessThanOrEqual(roundTripMs + 25);
+    expect(line.durationMs).toBeLessThanOrEqual(sentToLoggedMs);
     const all = log.lines.join('\n');
     const signature = (payload as unknown as { payload: { signature: string } }).payload.signature;
     expect(all).not.toContain(signature.slice(2, 40));
@@ -132,6 +131,8 @@ describe('operational conventions', () => {
   it('publishes Prometheus metrics: requests, 402s, paid answers, settlements, refunds, skill latency, indexer lag', async () => {
     // Counted from what this test does (the other tests of the file may have run before it, or not).
     const scrape = async () => (await fetch(`${sibyl.url}/metrics`)).text();
+    const indexedBefore = Number((await json(await fetch(`${sibyl.url}/healthz`))).chains.find((c: { name: string }) => c.name === 'base').indexedBlock);
+    const indexedAt = Date.now();
     const before = await scrape();
     const { key } = await fundedPayer('1');
     await freshMinute();
@@ -144,7 +145,8 @@ describe('operational conventions', () => {
     // A body refused before routing, on a path the caller made up: counted, but the path is no label.
     const invented = await fetch(`${sibyl.url}/made-up-${Date.now()}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
     expect(invented.status).toBe(415);
-    const indexedBefore = Number((await json(await fetch(`${sibyl.url}/healthz`))).chains.find((c: { name: string }) => c.name === 'base').indexedBlock);
+    // The sample a scrape reads is kept a second: this one is taken after indexedBefore was read.
+    await new Promise((r) => setTimeout(r, Math.max(0, indexedAt + 1_100 - Date.now())));
     const res = await fetch(`${sibyl.url}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
@@ -160,7 +162,7 @@ describe('operational conventions', () => {
     expect(delta(/^sibyl_refunds_total\{method="x402",reason="rate_limited"\} (\d+)/m)).toBe(1);
     expect(delta(/^sibyl_skill_duration_seconds_count\{skill="test-failing",outcome="error"\} (\d+)/m)).toBe(1);
     expect(delta(/^sibyl_http_requests_total\{method="POST",route="\/x402\/data\/test-limited",status="200"\} (\d+)/m)).toBe(2);
-    // The lag is the head less the indexed block at the scrape: at most the chain's head after it less what was indexed before it.
+    // The lag is the head less the indexed block at the sample: at most the chain's head after the scrape less what was indexed before the first one.
     const lag = /^sibyl_indexer_lag_blocks\{chain="base"\} (\d+)/m.exec(text);
     expect(lag, 'the base lag is published').not.toBeNull();
     expect(Number(lag![1])).toBeLessThanOrEqual(headAfter - indexedBefore);
