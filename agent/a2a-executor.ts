@@ -4,7 +4,10 @@
  * (v0.2): the task first waits in `input-required` with `x402.payment.required`; the client's
  * next message on the task carries `x402.payment.payload` (x402 v2, or v1 from clients that only
  * speak v1); the task completes with `x402.payment.receipts`, or fails with `x402.payment.error`
- * and a failed receipt. As a2a-x402 v0.2 says, the payment status, requirements, receipts and
+ * and a failed receipt. An answer that produced nothing (`available: false`: the payments core's
+ * one rule, skills/core/produced.ts) is never settled either: the task fails with `payment-failed`,
+ * error `no_answer`, and the unsold answer as its artifact (`charged: false`), the body the HTTP
+ * surfaces answer 422 with. As a2a-x402 v0.2 says, the payment status, requirements, receipts and
  * errors are in the task's status message metadata, where clients built on the reference library
  * look; the task's own metadata repeats them. A client may decline with
  * `x402.payment.status: "payment-rejected"`: the task is canceled. The extension need not be
@@ -130,8 +133,9 @@ export class SibylA2AExecutor implements AgentExecutor {
       }));
     } catch (err) {
       const refused = err instanceof PaymentRefused;
-      const code = refused ? err.code : toSibylError(err).code;
-      const message = refused ? `${err.message} (${err.reason})` : toSibylError(err).message;
+      const failure = refused ? undefined : toSibylError(err);
+      const code = refused ? err.code : failure!.code;
+      const message = refused ? `${err.message} (${err.reason})` : failure!.message;
       const metadata = {
         [X402_META.status]: 'payment-failed',
         [X402_META.error]: code,
@@ -139,9 +143,12 @@ export class SibylA2AExecutor implements AgentExecutor {
         // The x402 SettleResponse of a payment that did not settle (a2a-x402 v0.2 §9.2).
         [X402_META.receipts]: [{ success: false, errorReason: refused ? err.reason : code, transaction: '', network: paymentNetwork(payload) }],
       };
+      // Work that produced nothing: what it answered is shown, marked not charged (the body HTTP answers 422 with).
+      const unsold = failure?.code === 'no_answer' ? failure.toBody() : undefined;
       bus.publish(AgentEvent.task({
         ...task,
-        status: status(TaskState.TASK_STATE_FAILED, `${message}; nothing was charged`, metadata, ctx),
+        status: status(TaskState.TASK_STATE_FAILED, /nothing was charged/i.test(message) ? message : `${message}; nothing was charged`, metadata, ctx),
+        ...(unsold && { artifacts: [{ artifactId: randomUUID(), name: request.skill, description: `${request.skill} produced nothing; not charged`, parts: [dataPart(unsold)], metadata: undefined, extensions: [] }] }),
         metadata: { ...strip(task.metadata), ...metadata },
       }));
     }

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { AIMessage, HumanMessage, RemoveMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { SibylError } from '../skills/core/errors.js';
+import { nothingProduced, produced, type ProductDeclaration } from '../skills/core/produced.js';
 import { redactIssued } from '../skills/core/issued-secrets.js';
 import type { ReportRunner, SkillContext } from '../skills/core/context.js';
 import type { Registry, Skill } from '../skills/core/registry.js';
@@ -141,9 +142,9 @@ export class ReportAgent implements ReportRunner {
       const refused = AIMessage.isInstance(last) && !outcomes.length ? last.additional_kwargs : undefined;
       if (typeof refused?.reason === 'string') throw refusal(this.scrub(written), refused.reason, refused.suggestions as Suggestion[] | undefined);
       // A result that says `available: false` is an honest gap, not an answer: it is not charged.
-      const produced = outcomes.filter(answered);
+      const sold = outcomes.filter((o) => answered(o, this.known.find((t) => t.skill.id === o.skill)?.skill));
       const analysis = this.scrub(bound(written.trim() || writeAnswer(outcomes, this.known), MAX_ANALYSIS_CHARS));
-      if (!produced.length) throw new SibylError('no_answer', analysis || 'the agent produced no answer; nothing was charged');
+      if (!sold.length) throw nothingProduced({ analysis, reason: 'no skill it ran produced an answer', results: outcomes }, {}, analysis || 'the agent produced no answer; nothing was charged');
       return this.answer(analysis, outcomes, roomId, request.userId);
     } catch (err) {
       if (signal.aborted && !(err instanceof SibylError)) {
@@ -164,7 +165,7 @@ export class ReportAgent implements ReportRunner {
     const outcome: ToolOutcome = { skill: skill.id, tool: tool?.name ?? skill.id, args: input, ok: true, result };
     // A skill that writes its own answer (the report agent itself, through ask_service) keeps it.
     const analysis = this.scrub(typeof result.analysis === 'string' ? bound(result.analysis, MAX_ANALYSIS_CHARS) : writeAnswer([outcome], this.known));
-    if (!answered(outcome)) throw new SibylError('no_answer', `${analysis}\nNothing was charged.`);
+    if (!answered(outcome, skill)) throw nothingProduced({ ...result, analysis }, skill, `${analysis}\nNothing was charged.`);
     return this.answer(analysis, [outcome], null, undefined, 'offline');
   }
 
@@ -197,8 +198,9 @@ function refusal(text: string, reason: string, suggestions: readonly Suggestion[
   return new SibylError('no_skill_fits', text, { reason, suggestions: suggestions.map((s) => ({ ...s })) });
 }
 
-function answered(outcome: ToolOutcome): boolean {
-  return outcome.ok && outcome.result?.available !== false;
+/** The one rule for settling (skills/core/produced.ts), with the skill's own product declaration. */
+function answered(outcome: ToolOutcome, product?: ProductDeclaration): boolean {
+  return outcome.ok && produced(outcome.result, product);
 }
 
 /** Aborts after `ms`, or when the caller's signal aborts. */

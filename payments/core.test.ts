@@ -1,6 +1,7 @@
-/** The payments core in process: hook order, and nothing settled for failed or refused work. */
+/** The payments core in process: hook order, and nothing settled for failed or refused work, or for work that produced nothing. */
 import { describe, expect, it } from 'vitest';
 import { SibylError } from '../skills/core/errors.js';
+import { nothingProduced } from '../skills/core/produced.js';
 import { MemoryStore } from '../store/memory.js';
 import { PaymentsCore, type PaymentHooks, type PaymentMethod } from './core.js';
 import { limitHooks, RateLimiter } from './limits.js';
@@ -94,6 +95,59 @@ describe('payments core', () => {
     await expect(core.charge(operation(log, async () => { throw new TypeError('boom'); }), method, 'n3', resource)).rejects.toMatchObject({ code: 'internal_error' });
     expect(log).not.toContain('settle');
     expect(log).toContain('release');
+  });
+
+  it('an answer that is available: false is never settled: released, answered no_answer with the answer, marked not charged', async () => {
+    const log: string[] = [];
+    const method = fakeMethod(log);
+    const core = new PaymentsCore(method).use(recorder(log));
+    const gap = { address: '0xabc', available: false, reason: 'no contract code at this address' };
+    const refusal = await core.charge(operation(log, async () => gap), method, 'u1', resource).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(SibylError);
+    expect(refusal).toMatchObject({ code: 'no_answer', status: 422, message: 'no contract code at this address; nothing was charged' });
+    expect(log).toEqual(['beforeVerify', 'verify', 'afterVerify 0xPayer', 'aroundWork', 'work', 'release', 'canceled nothing_produced']);
+    expect(method.reserved.size).toBe(0);
+    // What the payer receives: the answer as it is, unavailable, not charged, beside the error.
+    expect((refusal as SibylError).toBody()).toEqual({
+      address: '0xabc', available: false, reason: 'no contract code at this address', charged: false,
+      error: { code: 'no_answer', message: 'no contract code at this address; nothing was charged' },
+    });
+  });
+
+  it('a skill whose rows are its product produced nothing when none came back; any row, or available: true without the declaration, is sold', async () => {
+    const log: string[] = [];
+    const method = fakeMethod(log);
+    const core = new PaymentsCore(method).use(recorder(log));
+    const lookup = (rows: unknown[]): PaidOperation => ({ ...operation(log, async () => ({ available: true, trades: rows })), product: { productRows: 'trades' } });
+    await expect(core.charge(lookup([]), method, 'r1', resource)).rejects.toMatchObject({ code: 'no_answer', extra: { answer: { available: false, reason: 'no trades came back', trades: [] } } });
+    expect(log.filter((l) => l === 'settle' || l.startsWith('canceled'))).toEqual(['canceled nothing_produced']);
+    log.length = 0;
+    await expect(core.charge(lookup([{ hash: '0x1' }]), method, 'r2', resource)).resolves.toMatchObject({ receipt: { tx: 'tx-r2' } });
+    expect(log).toContain('settle');
+    log.length = 0;
+    // Without the declaration an empty list is an answer (a ranking where nothing qualified).
+    await expect(core.charge(operation(log, async () => ({ available: true, trades: [] })), method, 'r3', resource)).resolves.toMatchObject({ receipt: { tx: 'tx-r3' } });
+  });
+
+  it('a no_answer thrown by the work (the report agent, judged by the same rule) is released the same way', async () => {
+    const log: string[] = [];
+    const method = fakeMethod(log);
+    const core = new PaymentsCore(method).use(recorder(log));
+    const report = operation(log, async () => { throw nothingProduced({ analysis: 'Copy-trading intel: not available.', available: false, reason: 'no trade of this wallet' }); });
+    await expect(core.charge(report, method, 'u2', resource)).rejects.toMatchObject({ code: 'no_answer', extra: { answer: { reason: 'no trade of this wallet' } } });
+    expect(log.slice(-2)).toEqual(['release', 'canceled nothing_produced']);
+    expect(log).not.toContain('settle');
+  });
+
+  it('credits: an answer of nothing is refunded under a reference saying so; the balance is whole', async () => {
+    const credits = new CreditLedger(new MemoryStore());
+    await credits.topUp('0xacc', 1_000_000n, 'seed', { payer: '0xacc', nonce: '0x01' });
+    const core = new PaymentsCore(fakeMethod([]));
+    const debit = creditDebit(credits, 600_000n, 'analyze_wallet:trust:1');
+    const gap: PaidOperation = { amount: 600_000n, description: 'trust', run: async () => ({ available: false, reason: 'the index holds no activity of this wallet' }) };
+    await expect(core.charge(gap, debit, '0xacc', resource)).rejects.toMatchObject({ code: 'no_answer' });
+    expect(await credits.balance('0xacc')).toBe(1_000_000n);
+    expect((await credits.movements('0xacc')).map((m) => [m.kind, m.ref])).toEqual([['refund', 'analyze_wallet:trust:1:nothing_produced'], ['debit', 'analyze_wallet:trust:1'], ['topup', 'seed']]);
   });
 
   it('a before-verify hook that aborts refuses before any verification', async () => {

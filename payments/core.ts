@@ -2,15 +2,19 @@
  * The payments core: the one charge flow every surface uses (docs/architecture.md), independent
  * of how the payment travels (an HTTP header, an A2A message, service-token headers):
  *
- *   onBeforeVerify → verify (reserve) → onAfterVerify → aroundWork(work) → settle → onAfterSettle
+ *   onBeforeVerify → verify (reserve) → onAfterVerify → aroundWork(work) → produced? → settle → onAfterSettle
  *
  * Failed work (or a refusal from an after-verify hook: the rate limit) releases what verify took
- * and settles nothing (onVerifiedPaymentCanceled); a refused verification runs onVerifyFailure, a
+ * and settles nothing (onVerifiedPaymentCanceled). So does work that produced nothing: the one
+ * rule for settling (skills/core/produced.ts) is applied here, for every surface and payment
+ * method, and the answer is refused as `no_answer` carrying it (what the payer sees, not
+ * charged). A refused verification runs onVerifyFailure, a
  * failed settlement onSettleFailure. Hook names follow `@x402/core`'s x402ResourceServer. Rate
  * limits, response-time targets and credit top-ups plug in as hooks; the x402 exact scheme and
  * the forecast quota are payment methods.
  */
 import { toSibylError } from '../skills/core/error-mapping.js';
+import { nothingProduced, produced } from '../skills/core/produced.js';
 import type { PaidOperation } from './operation.js';
 import { PaymentRefused } from './paywall.js';
 import type { Resource } from './terms.js';
@@ -52,7 +56,8 @@ export interface SettleFailureContext extends VerifyResultContext {
   readonly error: unknown;
 }
 export interface VerifiedPaymentCanceledContext extends VerifyResultContext {
-  readonly reason: 'handler_threw' | 'after_verify_aborted';
+  /** `nothing_produced`: the work answered, but nothing to sell (`no_answer`, from the core's rule or the report agent's use of it). */
+  readonly reason: 'handler_threw' | 'after_verify_aborted' | 'nothing_produced';
   readonly error: unknown;
 }
 
@@ -116,7 +121,8 @@ export class PaymentsCore<X = unknown, XR = unknown> {
 
   /**
    * Charges `operation` with `proof` under `method`: verified, the work run, settled only when it
-   * succeeded. Throws the refusal (PaymentRefused, a method's own) or the work's error as a SibylError.
+   * succeeded and produced something. Throws the refusal (PaymentRefused, a method's own) or the
+   * work's error as a SibylError: `no_answer`, with the answer, when it produced nothing.
    */
   async charge<P, R>(operation: PaidOperation, method: PaymentMethod<P, R>, proof: P, resource: Resource): Promise<{ answer: Answer; receipt: R }> {
     const base: VerifyContext = { operation, resource, method: method.name };
@@ -142,11 +148,14 @@ export class PaymentsCore<X = unknown, XR = unknown> {
         (signal) => operation.run(signal),
       );
       answer = await work();
+      // An answer of nothing (`available: false`, no product rows) is answered, never sold.
+      if (!produced(answer, operation.product)) throw nothingProduced(answer, operation.product);
     } catch (error) {
+      const refusal = toSibylError(error);
       // The payment was not used: given back before the error is answered.
-      await payment.release(error);
-      await this.each('onVerifiedPaymentCanceled', { ...verified, reason: stage, error });
-      throw toSibylError(error);
+      await payment.release(refusal);
+      await this.each('onVerifiedPaymentCanceled', { ...verified, reason: refusal.code === 'no_answer' ? 'nothing_produced' : stage, error: refusal });
+      throw refusal;
     }
     let receipt: R;
     try {

@@ -1,10 +1,11 @@
 /**
  * What one validated request buys, whatever surface sells it (HTTP path, A2A skill, MCP tool,
  * the forecast API): its price, what a 402 describes, its catalogue limits, its admission, its
- * work. The payments core charges it; the surfaces only carry it.
+ * work, and what counts as having produced it. The payments core charges it; the surfaces only carry it.
  */
 import type { SkillContext } from '../skills/core/context.js';
 import { admit } from '../skills/core/admission.js';
+import type { ProductDeclaration } from '../skills/core/produced.js';
 import { catalogLimits, type PriceList, type Skill } from '../skills/core/registry.js';
 import type { SibylError } from '../skills/core/errors.js';
 import type { Limits } from './limits.js';
@@ -21,6 +22,12 @@ export interface PaidOperation {
   /** What the request alone decides (chain served, token known...): run before any payment is asked for or taken. */
   admit?(): Promise<void>;
   run(signal?: AbortSignal): Promise<Record<string, unknown>>;
+  /**
+   * What its product is (the registry skill's `productRows`). The core sells an answer only when
+   * skills/core/produced.ts `produced` says so (never `available: false`); otherwise it releases
+   * the payment and answers `no_answer` with the answer.
+   */
+  readonly product?: ProductDeclaration;
   /** The body sent with the receipt (default: the answer as it is); it may finish work that waits on settlement. */
   respond?(answer: Record<string, unknown>, receipt: Receipt): unknown;
   /** The HTTP status of the answer (default 200). */
@@ -33,7 +40,7 @@ export interface PaidOperation {
   readonly hooks?: Pick<PaymentHooks<Receipt>, 'onAfterSettle'>;
 }
 
-/** A registry skill sold on one surface: its price from `list`, its catalogue limits, its admission, its handler. */
+/** A registry skill sold on one surface: its price from `list`, its catalogue limits, its admission, its handler, its product. */
 export function skillOperation(skill: Skill, input: Record<string, unknown>, context: SkillContext, list: PriceList = 'http'): PaidOperation {
   return {
     skill: skill.id,
@@ -42,5 +49,6 @@ export function skillOperation(skill: Skill, input: Record<string, unknown>, con
     limits: catalogLimits(skill, input),
     admit: () => admit(skill, input, context),
     run: (signal) => skill.handler(input, { ...context, signal }),
+    product: { productRows: skill.productRows },
   };
 }

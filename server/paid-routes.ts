@@ -2,7 +2,9 @@
  * The paid HTTP operations, one POST route per registry skill with an `httpPath`, following
  * the request flow of docs/architecture.md: validate → admit (what the request alone decides) → price →
  * 402 challenge, or the payments core's charge (verify + reserve → run → settle) answered with
- * the receipt. Failed work releases the reservation and moves no money.
+ * the receipt. Failed work releases the reservation and moves no money; so does an answer of
+ * nothing (`available: false`), answered `422 no_answer` with that answer and `charged: false`,
+ * without PAYMENT-RESPONSE (as x402's own middleware settles nothing on a status of 400 or more).
  */
 import type { Express, Request, Response } from 'express';
 import { decodePaymentHeader, PaymentRefused, type Paywall } from '../payments/paywall.js';
@@ -82,7 +84,8 @@ function operationFor(skill: Skill, body: unknown, deps: PaidRouteDeps): PaidOpe
     const input = parseBody(target.input, fields);
     const { agent } = deps.context;
     const operation = skillOperation(target, input, deps.context, 'catalog');
-    return agent ? { ...operation, run: async (signal) => ({ ...(await agent.capability(target, input, signal)) }) } : operation;
+    // Through the agent the answer is its written report, which refuses one of nothing by the same rule (graph/report.ts).
+    return agent ? { ...operation, run: async (signal) => ({ ...(await agent.capability(target, input, signal)) }), product: undefined } : operation;
   }
   return skillOperation(skill, parseBody(skill.input, body), deps.context);
 }

@@ -1,7 +1,9 @@
 /**
  * A paid tool call billed from the caller's credits: the kind's skill validated, its price debited
  * atomically, its catalogue rate limit and time target applied, the answer written, and the debit
- * refunded whenever nothing was produced (a kind without an engine is never debited). The result
+ * refunded whenever nothing was produced (the payments core's one rule, skills/core/produced.ts:
+ * the result is then the unsold answer, `available: false` with its own reason; a kind without an
+ * engine is never debited). The result
  * carries the paid-tool fields (docs/protocols.md, "Tool results"): `available`, `reason`, `analysis` (the written answer,
  * also the text block) and `skill`.
  */
@@ -14,7 +16,8 @@ import { catalogLimits, type Registry, type Skill } from '../../skills/core/regi
 import type { X402Payments } from '../../payments/x402-method.js';
 import { creditDebit } from '../../payments/credits-method.js';
 import { toSibylError } from '../../skills/core/error-mapping.js';
-import { SibylError } from '../../skills/core/errors.js';
+import type { UnsoldBody } from '../../skills/core/errors.js';
+import type { PaidOperation } from '../../payments/operation.js';
 import { parseBody } from '../../skills/core/validation.js';
 import { kindOfCall, kindPrice, kindSkill, type PaidTool } from '../../skills/catalog/paid-tools.js';
 import type { ToolResult } from '../../skills/core/free.js';
@@ -64,33 +67,31 @@ export async function callPaidTool(tool: PaidTool, input: Record<string, unknown
   const ref = `${tool.name}:${kindName}:${crypto.randomUUID()}`;
   // Charged through the payments core with the credits as its method: the rate limit and time target are its hooks.
   const debit = creditDebit(deps.credits, price, ref, deps.outbox);
-  const limits = catalogLimits(skill, params);
   const agent = deps.context.agent;
-  const operation = {
+  const operation: PaidOperation = {
     skill: skill.id,
     amount: price,
     description: tool.title,
-    limits,
-    run: async (signal?: AbortSignal) => (agent ? { ...(await agent.capability(skill, params, signal)) } : { results: [{ result: answered(await skill.handler(params, { ...deps.context, signal })) }], analysis: '' }),
+    limits: catalogLimits(skill, params),
+    // The report agent writes the answer (and refuses one of nothing by the same rule); without it, the core judges the skill's own.
+    ...(agent
+      ? { run: async (signal?: AbortSignal) => ({ ...(await agent.capability(skill, params, signal)) }) }
+      : { run: (signal?: AbortSignal) => skill.handler(params, { ...deps.context, signal }), product: { productRows: skill.productRows } }),
   };
   try {
     const { answer, receipt } = await deps.payments.charge(operation, debit, account, { url: `mcp:${tool.name}`, description: tool.title, mimeType: 'application/json' });
-    const result = (answer.results as { result?: Record<string, unknown> }[])[0]?.result ?? {};
-    return { ...result, available: true, analysis: String(answer.analysis ?? ''), ...base, billing: { debitedUsd: formatAtomic(price), balanceUsd: formatAtomic(receipt.balance) } };
+    const result = agent ? (answer.results as { result?: Record<string, unknown> }[])[0]?.result ?? {} : answer;
+    return { ...result, available: true, analysis: agent ? String(answer.analysis ?? '') : '', ...base, billing: { debitedUsd: formatAtomic(price), balanceUsd: formatAtomic(receipt.balance) } };
   } catch (err) {
     const e = toSibylError(err);
     // Refused before the debit (insufficient_credit, the store down): nothing to give back.
     if (!debit.taken) return { available: false, reason: e.code, analysis: e.message, ...base };
     // Refunded by the core (through the outbox: owed to the caller whatever the store does).
     const after = debit.balanceAfterRefund;
-    const balanceUsd = after === undefined ? null : formatAtomic(after);
-    const reason = e.code === 'no_answer' ? 'nothing_produced' : e.code;
-    return { available: false, reason, analysis: `${e.message}\nRefunded ${formatAtomic(price)}.`, ...base, billing: { debitedUsd: '$0', balanceUsd, ...(after === undefined && { refundQueued: true }) } };
+    const billing = { debitedUsd: '$0', balanceUsd: after === undefined ? null : formatAtomic(after), ...(after === undefined && { refundQueued: true }) };
+    const analysis = `${e.message}\nRefunded ${formatAtomic(price)}.`;
+    // Nothing produced: the body every surface gives (the unsold answer, its own reason, `charged: false`).
+    if (e.code === 'no_answer') return { ...(e.toBody() as UnsoldBody), analysis, ...base, billing };
+    return { available: false, reason: e.code, analysis, ...base, billing };
   }
-}
-
-/** Without the report agent (which does the same), an answer that is `available: false` is nothing produced: refunded, never sold. */
-function answered(result: Record<string, unknown>): Record<string, unknown> {
-  if (result.available === false) throw new SibylError('no_answer', `${String(result.reason ?? 'nothing was produced')}; nothing was charged`);
-  return result;
 }

@@ -95,7 +95,8 @@ async function servePerCall(skill: Skill, call: ToolCall, req: Request, res: Res
     ...skillOperation(skill, input, deps.context, 'catalog'),
     resourcePath: `${MCP_PATH}#${skill.toolName}`,
     respond: (answer) => rpc({ content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer }),
-    fail: (e) => rpc({ isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] }),
+    // An answer of nothing also carries the body every surface gives it (the unsold answer, `charged: false`).
+    fail: (e) => rpc({ isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }], ...(e.code === 'no_answer' && { structuredContent: e.toBody() }) }),
   }, req, res, deps);
 }
 

@@ -26,7 +26,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, meaning: 'The body exceeds 64 KiB.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not application/json in UTF-8, or its Content-Encoding is not gzip, deflate, br or identity.' },
   no_skill_fits: { status: 422, meaning: 'No skill answers the report prompt well enough to charge for it (`reason`: off_topic, injection, weak_fit), or the skill that would needs something the prompt does not give (missing_arguments); `suggestions` names the closest skills with an example question each. Refused before payment: nothing was charged.' },
-  no_answer: { status: 422, meaning: 'The report agent produced nothing: no skill fits the prompt, it lacks an argument a skill needs, or every skill it ran failed; `message` is the answer saying which. Nothing was charged.' },
+  no_answer: { status: 422, meaning: 'What was bought produced nothing: the skill answered `available: false` (or none of the rows that are its product), or the report agent ran no skill that produced an answer (none fits, an argument is missing, every one failed or had only gaps). The body is the unsold answer itself (`available: false`, its `reason`, whatever else it holds) with `charged: false` beside `error`; `message` says why. Never settled: the payment is released (no PAYMENT-RESPONSE; the authorization stays unused), a credit debit refunded, a quota unit given back.' },
   headers_too_large: { status: 431, meaning: 'The request headers exceed 16 KiB.' },
   rate_limited: { status: 429, meaning: 'Over the service\'s rate limit per minute for this payer (the catalogue gives it); `Retry-After` says when to come back. Nothing was charged.' },
   internal_error: { status: 500, meaning: 'An unexpected failure; nothing was charged.' },
@@ -56,13 +56,19 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; fields?: FieldError[]; reason?: string; suggestions?: SkillSuggestion[] };
 }
 
+/** A `no_answer` body: the unsold answer's own fields, marked unavailable and not charged, beside the error. */
+export type UnsoldBody = ErrorBody & Record<string, unknown> & { available: false; reason: string; charged: false };
+
 /** An error that maps to one of the codes above; thrown by skills, payments and the server. */
 export class SibylError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** `retryAfterSeconds` and `wwwAuthenticate` become response headers, not body fields. */
-    readonly extra: { fields?: FieldError[]; reason?: string; suggestions?: SkillSuggestion[]; retryAfterSeconds?: number; wwwAuthenticate?: string } = {},
+    /**
+     * `retryAfterSeconds` and `wwwAuthenticate` become response headers, not body fields; `answer`
+     * (no_answer only) is the unsold answer the body carries (skills/core/produced.ts).
+     */
+    readonly extra: { fields?: FieldError[]; reason?: string; suggestions?: SkillSuggestion[]; retryAfterSeconds?: number; wwwAuthenticate?: string; answer?: Record<string, unknown> } = {},
   ) {
     super(message);
   }
@@ -71,8 +77,12 @@ export class SibylError extends Error {
     return ERROR_CODES[this.code].status;
   }
 
-  toBody(): ErrorBody {
-    const { retryAfterSeconds: _retry, wwwAuthenticate: _auth, ...extra } = this.extra;
-    return { error: { code: this.code, message: this.message, ...extra } };
+  toBody(): ErrorBody | UnsoldBody {
+    const { retryAfterSeconds: _retry, wwwAuthenticate: _auth, answer, ...extra } = this.extra;
+    const error = { code: this.code, message: this.message, ...extra };
+    if (this.code !== 'no_answer') return { error };
+    // What the payer bought produced nothing: they see the answer as it is, and that it was not charged.
+    const reason = typeof answer?.reason === 'string' ? answer.reason : 'nothing was produced';
+    return { ...answer, available: false, reason, charged: false, error };
   }
 }

@@ -87,6 +87,12 @@ export interface SkillDefinition<S extends z.ZodObject, O extends z.ZodObject = 
    * as the MCP tool's `outputSchema`. Shared pieces live in `outputs.ts`.
    */
   readonly output: O;
+  /**
+   * For a skill whose rows are the product (a lookup that finds things): the answer field holding
+   * them. An answer with none is nothing produced, never settled, like `available: false`
+   * (skills/core/produced.ts). Unset: only `available: false` is nothing.
+   */
+  readonly productRows?: keyof z.input<O> & string;
   /** Typed by `output`, so tsc holds every answer to its published schema. */
   readonly handler: (input: z.output<S>, ctx: SkillContext) => Promise<z.input<O>>;
   /**
