@@ -1,21 +1,28 @@
 /**
- * Sandwich detection, methodology `sandwich/v1`: within one block and one pool, a trader's
- * front leg and back leg in opposite directions around at least one victim trading the front
- * leg's direction, in that order. Traders are the transactions' senders (so a router is never
- * taken for an attacker); profit is the back leg's output minus the front leg's input in the
- * same token, valued in USD, net of both legs' gas; a pair of legs that returns less than it paid
- * is a trader's round trip, not a sandwich. Joined on block, never on time.
+ * Sandwich detection, methodology `sandwich/v2`, on assembled trades (skills/data/trades.ts): on
+ * one pool, a trader's front leg and back leg in opposite directions around at least one victim
+ * whose trade crossed the pool in the front leg's direction, in that order. A leg or a victim may
+ * be one hop of a multi-hop route (the route is one trade of its sender, so a victim routed
+ * through two pools is one victim and a router is never taken for an attacker). The back leg
+ * closes in the front's block, or opens the next block on that pool (a next-block back-run).
+ * Profit is what the back trade returned less what the front trade paid, in the token the front
+ * paid (the routes' end tokens when they match, the pool's side otherwise), valued in USD net of
+ * both legs' gas; a pair of legs that returns less than it paid is a trader's round trip, not a
+ * sandwich. Joined on blocks and log order, never on time.
  */
 import { formatUnits, type Address, type Hash } from 'viem';
-import { txSenders } from '../data/senders.js';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import type { Row } from '../../indexer/rows.js';
 import type { Market } from '../data/market.js';
+import { assembleTrades, type Hop, type Trade } from '../data/trades.js';
 
-export const SANDWICH_METHODOLOGY = 'sandwich/v1 (same block and pool; front and back legs of one sender reversed around >=1 victim in the front direction, the back leg returning more than the front paid; senders from transactions; profit net of gas)';
+export const SANDWICH_METHODOLOGY = 'sandwich/v2 (trades/v1 routes; on one pool, front and back legs of one sender reversed around >=1 victim crossing the pool in the front direction; the back leg in the front\'s block or first on the pool in the next; the back returning more than the front paid; profit net of gas)';
 
 export interface Sandwich {
+  /** The front leg's block. */
   block: number;
+  /** The back leg's block: `block`, or the next one for a next-block back-run. */
+  backBlock: number;
   pool: string;
   attacker: Address;
   frontTx: Hash;
@@ -27,73 +34,105 @@ export interface Sandwich {
   netProfitUsd: number | null;
 }
 
-/** 'buy1' when token1 leaves the pool (token0 paid in), else 'buy0'. */
-function direction(s: Row<'swap'>): 'buy0' | 'buy1' {
-  return BigInt(s.amount1Out) > 0n ? 'buy1' : 'buy0';
+/** One trade's crossing of one pool. */
+interface Leg {
+  readonly trade: Trade & { sender: Address };
+  readonly hop: Hop;
 }
 
-/** The back leg returns more of the paid-in token than the front leg paid: the point of a sandwich. */
-function profitable(front: Row<'swap'>, back: Row<'swap'>): boolean {
-  const xIs0 = direction(front) === 'buy1';
-  return BigInt(xIs0 ? back.amount0Out : back.amount1Out) > BigInt(xIs0 ? front.amount0In : front.amount1In);
+const order = (a: Leg, b: Leg) => a.hop.swap.block - b.hop.swap.block || a.hop.swap.logIndex - b.hop.swap.logIndex;
+
+/**
+ * What the front paid and the back returned, in one token: the routes' own ends when the back
+ * returns what the front paid in (a multi-hop attacker's true round trip), the pool's side otherwise.
+ */
+function roundTrip(front: Leg, back: Leg): { token: string; paid: bigint; got: bigint } {
+  if (front.trade.tokenIn === back.trade.tokenOut) return { token: front.trade.tokenIn, paid: front.trade.amountIn, got: back.trade.amountOut };
+  return { token: front.hop.tokenIn, paid: front.hop.amountIn, got: back.hop.amountOut };
 }
 
-export async function detectSandwiches(chain: ConnectedChain, market: Market, swaps: readonly Row<'swap'>[]): Promise<Sandwich[]> {
-  // Candidate groups: three or more swaps on one pool in one block.
-  const groups = new Map<string, Row<'swap'>[]>();
-  for (const s of swaps) {
-    const key = `${s.block}:${s.pair.toLowerCase()}`;
-    const list = groups.get(key) ?? [];
-    list.push(s);
-    groups.set(key, list);
+/**
+ * The sandwiches among `swaps` (Swap rows of any pools; a route's hops must all be there to be
+ * assembled). `pool` keeps only sandwiches on that pool.
+ */
+export async function detectSandwiches(chain: ConnectedChain, market: Market, swaps: readonly Row<'swap'>[], opts: { pool?: string } = {}): Promise<Sandwich[]> {
+  // Candidate pools: three or more legs within two consecutive blocks.
+  const perBlock = new Map<string, number>();
+  for (const s of swaps) perBlock.set(`${s.pair.toLowerCase()}:${s.block}`, (perBlock.get(`${s.pair.toLowerCase()}:${s.block}`) ?? 0) + 1);
+  const busy = (s: Row<'swap'>) => {
+    const n = (b: number) => perBlock.get(`${s.pair.toLowerCase()}:${b}`) ?? 0;
+    return n(s.block) + Math.max(n(s.block - 1), n(s.block + 1)) >= 3;
+  };
+  const candidateTxs = new Set(swaps.filter(busy).map((s) => s.tx));
+  if (!candidateTxs.size) return [];
+  const trades = await assembleTrades(chain, swaps.filter((s) => candidateTxs.has(s.tx)), market.pools);
+
+  const byPool = new Map<string, Leg[]>();
+  for (const trade of trades) {
+    if (!trade.sender) continue;
+    for (const hop of trade.hops) {
+      if (opts.pool && hop.pool !== opts.pool.toLowerCase()) continue;
+      const list = byPool.get(hop.pool) ?? [];
+      list.push({ trade: trade as Leg['trade'], hop });
+      byPool.set(hop.pool, list);
+    }
   }
-  const candidates = [...groups.values()].filter((g) => g.length >= 3);
-  const senders: Map<string, Address> = await txSenders(chain, candidates.flat());
 
-  const found: Sandwich[] = [];
-  for (const group of candidates) {
-    group.sort((a, b) => a.logIndex - b.logIndex);
+  // One attack per pair of legs: routes may cross several pools where the victim's route also
+  // crossed; the attack is on the pool where the front bought what the attacker held across the victim.
+  const attacks = new Map<string, { front: Leg; back: Leg; trip: ReturnType<typeof roundTrip>; victims: Leg[] }>();
+  for (const legs of byPool.values()) {
+    if (legs.length < 3) continue;
+    legs.sort(order);
     const used = new Set<number>();
-    for (let i = 0; i < group.length; i++) {
-      const front = group[i]!;
-      const attacker = senders.get(front.tx);
-      if (!attacker || used.has(i)) continue;
-      for (let j = i + 2; j < group.length; j++) {
-        const back = group[j]!;
-        if (senders.get(back.tx) !== attacker || direction(back) === direction(front) || used.has(j)) continue;
-        const victims = group.slice(i + 1, j).filter((v) => senders.get(v.tx) !== attacker && direction(v) === direction(front));
-        if (!victims.length || !profitable(front, back)) continue;
+    for (let i = 0; i < legs.length; i++) {
+      const front = legs[i]!;
+      const attacker = front.trade.sender;
+      if (used.has(i)) continue;
+      for (let j = i + 2; j < legs.length; j++) {
+        const back = legs[j]!;
+        const block = back.hop.swap.block;
+        if (block > front.hop.swap.block + 1) break;
+        // A next-block back-run opens the block on this pool: nothing on it before the back leg.
+        if (block !== front.hop.swap.block && legs[j - 1]!.hop.swap.block === block) break;
+        if (back.trade.sender !== attacker || back.hop.tokenOut !== front.hop.tokenIn || back.trade.tx === front.trade.tx || used.has(j)) continue;
+        const victims = legs.slice(i + 1, j).filter((v) => v.trade.sender !== attacker && v.hop.tokenOut === front.hop.tokenOut);
+        const trip = roundTrip(front, back);
+        if (!victims.length || trip.got <= trip.paid) continue;
         used.add(i).add(j);
-        found.push(await price(chain, market, front, back, attacker, victims.map((v) => ({ address: senders.get(v.tx)!, tx: v.tx }))));
+        const key = `${front.trade.tx}:${back.trade.tx}`;
+        const held = (l: Leg) => l.hop === l.trade.hops[l.trade.hops.length - 1];
+        if (!attacks.has(key) || (held(front) && !held(attacks.get(key)!.front))) attacks.set(key, { front, back, trip, victims });
         break;
       }
     }
   }
-  return found;
+  const found: Sandwich[] = [];
+  for (const { front, back, trip, victims } of attacks.values()) {
+    // One victim per trade, however many of its hops crossed the pool.
+    const victimTrades = [...new Map(victims.map((v) => [v.trade.tx, { address: v.trade.sender, tx: v.trade.tx }])).values()];
+    found.push(await price(chain, market, front, back, trip, victimTrades));
+  }
+  return found.sort((a, b) => a.block - b.block || a.pool.localeCompare(b.pool));
 }
 
-async function price(chain: ConnectedChain, market: Market, front: Row<'swap'>, back: Row<'swap'>, attacker: Address, victims: Sandwich['victims']): Promise<Sandwich> {
-  const pool = market.pools.find((p) => p.pair === front.pair.toLowerCase());
-  // The front leg pays token X in; the back leg returns token X: profit is in X.
-  const xIs0 = direction(front) === 'buy1';
-  const token = pool ? (xIs0 ? pool.token0 : pool.token1) : '';
-  const paid = BigInt(xIs0 ? front.amount0In : front.amount1In);
-  const got = BigInt(xIs0 ? back.amount0Out : back.amount1Out);
-  const decimals = market.decimals(token) ?? 18;
-  const grossProfit = Number(formatUnits(got - paid, decimals));
-  const usd = market.priceNow(token)?.usd ?? null;
+async function price(chain: ConnectedChain, market: Market, front: Leg, back: Leg, trip: { token: string; paid: bigint; got: bigint }, victims: Sandwich['victims']): Promise<Sandwich> {
+  const decimals = market.decimals(trip.token) ?? 18;
+  const grossProfit = Number(formatUnits(trip.got - trip.paid, decimals));
+  const usd = market.priceNow(trip.token)?.usd ?? null;
   const nativeUsd = market.priceNow(chain.spec.wrappedNative)?.usd ?? null;
-  const receipts = await Promise.all([front.tx, back.tx].map((hash) => chain.client.getTransactionReceipt({ hash })));
+  const receipts = await Promise.all([front.trade.tx, back.trade.tx].map((hash) => chain.client.getTransactionReceipt({ hash })));
   const gasWei = receipts.reduce((sum, r) => sum + r.gasUsed * r.effectiveGasPrice, 0n);
   const gasUsd = nativeUsd === null ? null : Number(formatUnits(gasWei, 18)) * nativeUsd;
   return {
-    block: front.block,
-    pool: front.pair,
-    attacker,
-    frontTx: front.tx,
-    backTx: back.tx,
+    block: front.hop.swap.block,
+    backBlock: back.hop.swap.block,
+    pool: front.hop.swap.pair,
+    attacker: front.trade.sender,
+    frontTx: front.trade.tx,
+    backTx: back.trade.tx,
     victims,
-    profitToken: token,
+    profitToken: trip.token,
     grossProfit,
     gasUsd,
     netProfitUsd: usd === null || gasUsd === null ? null : grossProfit * usd - gasUsd,

@@ -100,8 +100,8 @@ export const mevProtectionSkill = defineSkill({
     const taxPct = (input.side === 'buy' ? verdict.buyTaxPct : verdict.sellTaxPct) ?? 0;
 
     const fromBlock = (await market.reader.firstBlockAtOrAfter(checkpoint.timestamp - LOOKBACK_SECONDS)) ?? checkpoint.block + 1;
-    const swaps = (await market.reader.swaps(fromBlock, checkpoint.block)).filter((s) => s.pair.toLowerCase() === main.pool.pair);
-    const sandwiches = await detectSandwiches(chain, market, swaps);
+    // Every pool's swaps: a leg or a victim may be one hop of a route through other pools.
+    const sandwiches = await detectSandwiches(chain, market, await market.reader.swaps(fromBlock, checkpoint.block), { pool: main.pool.pair });
     const slippagePct = round(Math.max(MIN_SLIPPAGE_PCT, impactPct + taxPct + SLIPPAGE_BUFFER_PCT), 2);
     const splitInto = impactPct > SPLIT_ABOVE_PCT ? Math.ceil(impactPct / SPLIT_ABOVE_PCT) : 1;
     const risk = sandwiches.length > 0 ? ('high' as const) : impactPct > SPLIT_ABOVE_PCT ? ('medium' as const) : ('low' as const);

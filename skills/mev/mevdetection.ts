@@ -30,7 +30,8 @@ export const mevDetectionSkill = defineSkill({
     victimCount: z.number().int(),
     attackers: z.array(z.object({ attacker: address, sandwiches: z.number().int(), netProfitUsd: z.number() })).describe('Most profitable first.'),
     sandwiches: z.array(z.object({
-      block: z.number().int(),
+      block: z.number().int().describe('The front leg\'s block.'),
+      backBlock: z.number().int().describe('The back leg\'s block: the same, or the next for a next-block back-run.'),
       pool: address,
       attacker: address.describe('Sender of both legs.'),
       frontTx: z.string(),
