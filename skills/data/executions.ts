@@ -1,13 +1,16 @@
 /**
- * Swaps as trades of a wallet: every indexed swap attributed to the wallet that received its
- * output (never a pool), as a buy or a sell of the pool's traded token (the side whose main pool
- * is quoted by the other side) at its execution price: quote paid or received per token, in USD
- * at that moment, fees and impact included. Smart money and wallet PnL both read these.
+ * Trades as executions of a wallet: every indexed swap assembled into trades (trades.ts: a
+ * multi-hop route is one trade of its transaction's sender, never a router's or a pool's), each
+ * a buy of the token its route ended in and a sell of the token it started from, where that end's
+ * pool trades the token against its quote (the side whose main pool is quoted by the other side),
+ * at its execution price on that pool: quote paid or received per token, in USD at that moment,
+ * fees and impact included. Smart money, wallet PnL and copy trading read these.
  */
 import { formatUnits } from 'viem';
 import { rowScore } from '../../indexer/rows.js';
 import type { Row } from '../../indexer/rows.js';
 import { valueAt, type Market, type Pool } from './market.js';
+import { assembleTrades, type Hop } from './trades.js';
 
 export interface Execution {
   readonly wallet: string;
@@ -42,37 +45,37 @@ export async function executions(market: Market, swaps: readonly Row<'swap'>[]):
     if (market.mainPool(pool.token0)?.quote === pool.token1) return pool.token0;
     return market.mainPool(pool.token1)?.quote === pool.token0 ? pool.token1 : null;
   };
+  // A route's ends: it bought the token its last hop paid out, and sold the one its first hop took
+  // in, each when that hop's pool trades the token against its quote (a direct swap is one of them).
+  const legs: { wallet: string; hop: Hop; token: string; buys: boolean }[] = [];
+  for (const trade of await assembleTrades(market.chain, swaps, market.pools)) {
+    // A route whose output went on to a pool continues outside the index: not a trade we can price.
+    if (!trade.sender || pools.has(trade.recipient)) continue;
+    const [first, last] = [trade.hops[0]!, trade.hops[trade.hops.length - 1]!];
+    if (tradedToken(pools.get(last.pool)!) === last.tokenOut) legs.push({ wallet: trade.sender, hop: last, token: last.tokenOut, buys: true });
+    if (tradedToken(pools.get(first.pool)!) === first.tokenIn) legs.push({ wallet: trade.sender, hop: first, token: first.tokenIn, buys: false });
+  }
   const sides = new Map<string, number>();
-  for (const s of swaps) {
-    const pool = pools.get(s.pair.toLowerCase());
-    const token = pool && tradedToken(pool);
-    if (!token) continue;
-    const key = `${s.block}:${s.to.toLowerCase()}:${token}`;
-    const buys = BigInt(token === pool.token0 ? s.amount0Out : s.amount1Out) > 0n;
-    sides.set(key, (sides.get(key) ?? 0) | (buys ? 1 : 2));
+  for (const l of legs) {
+    const key = `${l.hop.swap.block}:${l.wallet}:${l.token}`;
+    sides.set(key, (sides.get(key) ?? 0) | (l.buys ? 1 : 2));
   }
   const out: Execution[] = [];
-  for (const s of swaps) {
-    const pool = pools.get(s.pair.toLowerCase());
-    const wallet = s.to.toLowerCase();
-    if (!pool || pools.has(wallet)) continue;
-    const token = tradedToken(pool);
-    if (!token) continue;
-    const quote = token === pool.token0 ? pool.token1 : pool.token0;
+  for (const { wallet, hop, token, buys } of legs) {
+    const s = hop.swap;
+    const quote = buys ? hop.tokenIn : hop.tokenOut;
     const [decimals, quoteDecimals] = [market.decimals(token), market.decimals(quote)];
     const quoteUsd = quote === market.chain.spec.usdc.toLowerCase() ? 1 : valueAt(await market.timeline(quote, 0), rowScore(s.block, s.logIndex));
     if (decimals === null || quoteDecimals === null || quoteUsd === null) continue;
-    const is0 = token === pool.token0;
-    const bought = Number(formatUnits(BigInt(is0 ? s.amount0Out : s.amount1Out), decimals));
-    const sold = Number(formatUnits(BigInt(is0 ? s.amount0In : s.amount1In), decimals));
-    const quoteMoved = Number(formatUnits(BigInt(is0 ? (bought > 0 ? s.amount1In : s.amount1Out) : (bought > 0 ? s.amount0In : s.amount0Out)), quoteDecimals));
-    const traded = bought > 0 ? bought : sold;
+    const traded = Number(formatUnits(buys ? hop.amountOut : hop.amountIn, decimals));
+    const quoteMoved = Number(formatUnits(buys ? hop.amountIn : hop.amountOut, quoteDecimals));
     if (traded <= 0) continue;
     out.push({
-      wallet, token, block: s.block, logIndex: s.logIndex, ts: s.ts, tx: s.tx, bought, sold,
+      wallet, token, block: s.block, logIndex: s.logIndex, ts: s.ts, tx: s.tx,
+      bought: buys ? traded : 0, sold: buys ? 0 : traded,
       priceUsd: (quoteMoved / traded) * quoteUsd,
       roundTripBlock: sides.get(`${s.block}:${wallet}:${token}`) === 3,
     });
   }
-  return out;
+  return out.sort((a, b) => a.block - b.block || a.logIndex - b.logIndex);
 }

@@ -73,4 +73,22 @@ describe('snipers/v1', () => {
     const market = await fx.market();
     expect(await detectSnipers(market.chain, market, TKN)).toEqual({ pools: [], snipers: [] });
   });
+
+  it('routes (trades/v1): a multi-hop buy ending in the token is one snipe of its sender; a route passing the token on to another pool bought nothing', async () => {
+    const fx = world();
+    const [ROUTER, ROUTED, PASSER, TKN_USDC] = [addr(0x7007), addr(0x40e), addr(0x9a5), addr(0x9004)];
+    fx.pool(TKN_USDC, TKN, fx.usdc, tkn(100_000), units(1_000, 6), { block: 2 });
+    // USDC -> WETH (the WETH/USDC pool pays POOL) -> TKN to the buyer, one transaction.
+    const routed = fx.tx(ROUTED);
+    fx.swap(11, addr(0xe0), { to: POOL, router: ROUTER, a1In: units(20, 6), a0Out: units(0.01, 18) }, routed);
+    fx.swap(11, POOL, { to: ROUTED, router: ROUTER, a1In: units(0.01, 18), a0Out: tkn(900) }, routed);
+    // WETH -> TKN on POOL, paid to TKN/USDC, sold there for USDC: the sender never held TKN.
+    const passing = fx.tx(PASSER);
+    fx.swap(11, POOL, { to: TKN_USDC, router: ROUTER, a1In: units(0.01, 18), a0Out: tkn(800) }, passing);
+    fx.swap(11, TKN_USDC, { to: PASSER, router: ROUTER, a0In: tkn(800), a1Out: units(8, 6) }, passing);
+    const market = await fx.market();
+    const r = await detectSnipers(market.chain, market, TKN);
+    expect(r.snipers.map((s) => s.wallet)).toEqual([A, ROUTED, B]);
+    expect(r.snipers.find((s) => s.wallet === ROUTED)).toMatchObject({ bought: 900, buyTxs: [routed] });
+  });
 });

@@ -2,11 +2,13 @@
  * Sniper detection, methodology `snipers/v1`: for each pool of the token, the block its first
  * liquidity arrived; every purchase of the token from that pool within `blocks` blocks and
  * `seconds` seconds of it is a snipe. Buyers are transaction senders (never routers or the
- * liquidity provider itself). For each sniper: what it bought, what it still holds (indexed
+ * liquidity provider itself), and a multi-hop route that ends holding the token is one buy
+ * (skills/data/trades.ts). For each sniper: what it bought, what it still holds (indexed
  * balance) and what it has sold since (its transfers into the token's pools).
  */
 import { formatUnits, type Address, type Hash } from 'viem';
 import { txSenders } from '../data/senders.js';
+import { assembleTrades } from '../data/trades.js';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import type { Row } from '../../indexer/rows.js';
 import type { Market } from '../data/market.js';
@@ -59,16 +61,18 @@ export async function detectSnipers(chain: ConnectedChain, market: Market, token
   for (const pool of pools) {
     const mint = firstMint.get(pool.pair);
     if (!mint) continue;
-    const candidates = (await reader.swaps(mint.block, mint.block + window.blocks)).filter((s) => s.pair.toLowerCase() === pool.pair && s.ts - mint.ts <= window.seconds);
-    await senderOf([mint, ...candidates]);
+    // Trades (trades/v1) that took the token out of this pool and ended holding it: a route through
+    // other pools is one buy of its sender; a route that sold the token on elsewhere bought nothing.
+    const trades = (await assembleTrades(chain, await reader.swaps(mint.block, mint.block + window.blocks), market.pools))
+      .filter((tr) => tr.tokenOut === t && tr.hops.some((h) => h.pool === pool.pair && h.tokenOut === t && h.swap.ts - mint.ts <= window.seconds));
+    await senderOf([mint]);
     const provider = senders.get(mint.tx) ?? null;
     reportPools.push({ pool: pool.pair, liquidityBlock: mint.block, liquidityAt: new Date(mint.ts * 1000).toISOString(), liquidityProvider: provider });
-    for (const s of candidates) {
+    for (const trade of trades) {
+      const s = trade.hops.find((h) => h.pool === pool.pair && h.tokenOut === t)!.swap;
       if (s.block === mint.block && s.logIndex < mint.logIndex) continue; // before the liquidity, not a snipe
-      const tokenIs0 = pool.token0 === t;
-      const out = BigInt(tokenIs0 ? s.amount0Out : s.amount1Out);
-      if (out === 0n) continue; // a sale, not a buy
-      const wallet = senders.get(s.tx);
+      const out = trade.amountOut;
+      const wallet = trade.sender;
       if (!wallet || wallet === provider) continue;
       const entry = byWallet.get(wallet) ?? {
         wallet, pool: pool.pair, firstBuyBlock: s.block, blocksAfterLiquidity: s.block - mint.block, secondsAfterLiquidity: s.ts - mint.ts,
