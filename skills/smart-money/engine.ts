@@ -14,7 +14,7 @@ import type { Market } from '../data/market.js';
 export const MIN_CLOSED_TRADES = 4;
 export const MIN_WIN_RATE = 0.6;
 export const MIN_REALIZED_USD = 500;
-export const SMART_MONEY_METHODOLOGY = `smart-money/v2 (swaps attributed to their recipient; execution prices, average-cost matching; a wallet's swaps of a token in a block where it both buys and sells it (arbitrage, sandwich legs) excluded; >= ${MIN_CLOSED_TRADES} closed trades, win rate >= ${MIN_WIN_RATE * 100}%, realized >= $${MIN_REALIZED_USD})`;
+export const SMART_MONEY_METHODOLOGY = `smart-money/v2 (trades/v1: a multi-hop route is one trade of its transaction's sender; execution prices, average-cost matching; a wallet's swaps of a token in a block where it both buys and sells it (arbitrage, sandwich legs) excluded; >= ${MIN_CLOSED_TRADES} closed trades, win rate >= ${MIN_WIN_RATE * 100}%, realized >= $${MIN_REALIZED_USD})`;
 
 interface Position {
   qty: number;

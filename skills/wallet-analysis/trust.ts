@@ -18,7 +18,7 @@ export const TRUST_POINTS = {
 } as const;
 const P = TRUST_POINTS;
 export const TRUST_METHODOLOGY =
-  `wallet-trust/v1 (neutral ${P.neutral}; +${P.perDay} per day since first indexed activity up to +${P.historyMax}; +1 per ${P.swapsPerPoint} swaps up to +${P.activityMax}; closed-trade record (>= ${P.minClosedTrades} trades) (win rate - 50%) x ${P.recordWeight}; ${P.sandwicher} for sandwiching others (sandwich/v1); ${P.perPulledToken} per token it deployed whose first provider pulled the liquidity (security/v1), at most ${P.deployerMin}; clamped to 0-100; trusted >= ${P.trusted}, risky < ${P.neutralFloor})`;
+  `wallet-trust/v1 (neutral ${P.neutral}; +${P.perDay} per day since first indexed activity up to +${P.historyMax}; +1 per ${P.swapsPerPoint} swaps up to +${P.activityMax}; closed-trade record (>= ${P.minClosedTrades} trades) (win rate - 50%) x ${P.recordWeight}; ${P.sandwicher} for sandwiching others (sandwich/v2); ${P.perPulledToken} per token it deployed whose first provider pulled the liquidity (security/v1), at most ${P.deployerMin}; clamped to 0-100; trusted >= ${P.trusted}, risky < ${P.neutralFloor})`;
 
 export interface TrustFactor {
   factor: string;

@@ -134,7 +134,7 @@ describe('market operations on a world', () => {
     const found = new Set(mev.sandwiches.map((s: { block: number; attacker: string }) => `${s.block}:${s.attacker}`));
     const hits = labels.sandwiches.filter((l) => found.has(`${l.block}:${l.attacker.toLowerCase()}`)).length;
     expect(hits / labels.sandwiches.length).toBeGreaterThanOrEqual(0.9);
-    expect(mev.methodology).toContain('sandwich/v1');
+    expect(mev.methodology).toContain('sandwich/v2');
     // Each profit recomputed from the chain: the legs' Swap logs on the pool (the back leg's output less the front
     // leg's input, in the token the front paid), valued at the pools' reserves as of the answer's block, less both legs' gas.
     const block = BigInt(mev.asOf.block);
