@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { formatUnits } from 'viem';
 import { SibylError } from '../core/errors.js';
 import { MARKET_METHODOLOGY, TRADEABLE_LIQUIDITY_USD, round } from '../data/market.js';
-import { tokenRows, type TokenRow } from '../data/rankings.js';
+import { RANKING_RULES, qualifying, tokenRows, type RankedBy, type TokenRow } from '../data/rankings.js';
 import { SCREEN_RULES, SCREEN_VERSION, screenList, type RowScreen } from '../data/screening.js';
 import type { Market } from '../data/market.js';
 import type { ChainName } from '../../chain/chains.js';
@@ -59,10 +59,18 @@ const boardHead = {
   sources: z.array(z.string()).describe('index:<chain>@<block> for each chain read.'),
   methodology: z.string(),
   screen: screenSummary,
+  available: z.boolean().describe('false when no token qualifies for the board (reason says which rule none met).'),
+  reason: z.string().optional(),
+  criterion: z.string().describe('What a token must show to be listed.'),
   limit: z.number().int(),
-  count: z.number().int(),
+  count: z.number().int().describe('Tokens listed: at most limit, fewer when fewer qualify.'),
+  qualified: z.number().int().describe('Tokens that meet the criterion, before the screen and the limit.'),
   unavailableChains: z.array(chainGap),
 };
+
+/** The board's answer when nothing qualifies, or nothing at all. */
+const emptyBoard = (listed: number, qualified: number, criterion: string) =>
+  !listed && { reason: qualified ? `every token that ${criterion} fails the screen` : `no indexed token ${criterion} over 24h` };
 
 export const chainMarketsSkill = defineSkill({
   id: 'chain-markets',
@@ -87,22 +95,24 @@ export const chainMarketsSkill = defineSkill({
     excludedByScreen: z.array(chainRow).optional().describe('sort gainers: tokens failing the screen.'),
     note: z.string().optional(),
   }),
-  summarize: (r) => `${r.count} of ${r.totalTokens} tokens by ${r.sort}; top: ${(r.tokens as Listed[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} (${usd(t.volumeUsd)} volume, ${pct(t.changePct)})${t.flagged ? ` flagged: ${t.risks.join('; ')}` : ''}`).join('; ')}.`,
+  summarize: (r) => !r.count ? `${r.reason}.` : `${r.count} of ${r.qualified} qualifying tokens by ${r.sort}; top: ${(r.tokens as Listed[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} (${usd(t.volumeUsd)} volume, ${pct(t.changePct)})${t.flagged ? ` flagged: ${t.risks.join('; ')}` : ''}`).join('; ')}.`,
   admit: async (input) => stocksRefusal(input),
   async handler(input, ctx) {
     await stocksRefusal(input);
     const { rows, unavailable, sources, markets } = await crossChainRows(ctx);
-    const key: Record<Exclude<(typeof SORTS)[number], 'premium'>, (r: Row) => number> = {
-      volume: (r) => r.volumeUsd, mcap: (r) => r.marketCapUsd ?? -1, liquidity: (r) => r.liquidityUsd,
-      gainers: (r) => r.changePct ?? -Infinity, losers: (r) => -(r.changePct ?? Infinity),
-    };
-    const sorted = [...rows].sort((a, b) => key[input.sort as keyof typeof key](b) - key[input.sort as keyof typeof key](a));
+    // Only tokens that are what the board's sort says (data/rankings.ts); market cap needs a readable supply.
+    const sort = input.sort as Exclude<(typeof SORTS)[number], 'premium'>;
+    const { criterion, sorted } = sort === 'mcap'
+      ? { criterion: 'has a market cap (readable supply)', sorted: rows.filter((r) => r.marketCapUsd !== null).sort((a, b) => b.marketCapUsd! - a.marketCapUsd!) }
+      : { criterion: RANKING_RULES[sort as RankedBy].criterion, sorted: qualifying(rows, sort as RankedBy) };
     // Gainers recommend: failing tokens leave the list. Every other board ranks and flags.
     const policy = input.sort === 'gainers' ? 'excluded' : 'flagged';
     const { listed, excluded, screen } = await screenList(ctx.store, sorted, (r) => ({ market: markets.get(r.chain)!, token: r.token }), input.limit, policy);
+    const none = emptyBoard(listed.length, sorted.length, criterion);
     return {
       source: 'index', asOf: { timestamp: new Date().toISOString() }, sources, methodology: `chain-markets/v1 (${MARKET_METHODOLOGY}; market cap = indexed supply x price; ${SCREEN_VERSION})`, screen,
-      kind: input.kind, sort: input.sort, limit: input.limit, totalTokens: rows.length, count: listed.length,
+      available: !none, ...none, criterion,
+      kind: input.kind, sort: input.sort, limit: input.limit, totalTokens: rows.length, count: listed.length, qualified: sorted.length,
       unavailableChains: unavailable, tokens: listed, ...(policy === 'excluded' && { excludedByScreen: excluded }),
       ...(input.kind === 'all' && { note: 'tokenized stocks are not on this deployment: all is crypto' }),
     };
@@ -125,21 +135,25 @@ export const alphaGainersSkill = defineSkill({
     tokens: z.array(chainRow.extend({ turnover: z.number().describe('min(1, volume / liquidity).'), alpha: z.number().describe('24 h change x turnover.') })),
     excludedByScreen: z.array(chainRow.extend({ turnover: z.number(), alpha: z.number() })),
   }),
-  summarize: (r) => `Top alpha: ${(r.tokens as { symbol: string; chain: string; changePct: number; alpha: number }[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} ${pct(t.changePct)} (alpha ${t.alpha})`).join('; ') || 'none'}.`,
+  summarize: (r) => !r.count ? `${r.reason}.` : `Top alpha (${r.qualified} qualified): ${(r.tokens as { symbol: string; chain: string; changePct: number; alpha: number }[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} ${pct(t.changePct)} (alpha ${t.alpha})`).join('; ')}.`,
   admit: async (input, ctx) => {
     if (input.chain) await admitMarket(ctx, input.chain);
   },
   async handler(input, ctx) {
     const { rows, unavailable, sources, markets } = await crossChainRows(ctx, input.chain);
-    const ranked = rows
-      .filter((r) => r.changePct !== null && r.changePct > 0 && r.liquidityUsd >= MIN_LIQUIDITY_USD)
+    // Gainers only (rose and traded in the window, data/rankings.ts), of tradeable size.
+    const ranked = qualifying(rows, 'gainers')
+      .filter((r) => r.liquidityUsd >= MIN_LIQUIDITY_USD)
       .map((r) => ({ ...r, turnover: round(Math.min(1, r.volumeUsd / r.liquidityUsd), 4), alpha: round(r.changePct! * Math.min(1, r.volumeUsd / r.liquidityUsd), 4) }))
       .sort((a, b) => b.alpha - a.alpha);
     const { listed, excluded, screen } = await screenList(ctx.store, ranked, (r) => ({ market: markets.get(r.chain)!, token: r.token }), input.limit, 'excluded');
+    const criterion = `${RANKING_RULES.gainers.criterion}, with at least $${MIN_LIQUIDITY_USD.toLocaleString('en-US')} liquidity`;
+    const none = emptyBoard(listed.length, ranked.length, criterion);
     return {
       source: 'index', asOf: { timestamp: new Date().toISOString() }, sources,
       methodology: `alpha-gainers/v1 (24 h change x min(1, volume / liquidity); liquidity >= $${MIN_LIQUIDITY_USD}; ${MARKET_METHODOLOGY}; ${SCREEN_VERSION})`, screen,
-      chain: input.chain ?? 'all', limit: input.limit, count: listed.length, unavailableChains: unavailable, tokens: listed, excludedByScreen: excluded,
+      available: !none, ...none, criterion,
+      chain: input.chain ?? 'all', limit: input.limit, count: listed.length, qualified: ranked.length, unavailableChains: unavailable, tokens: listed, excludedByScreen: excluded,
     };
   },
 });

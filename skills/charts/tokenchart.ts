@@ -4,6 +4,7 @@ import { SibylError } from '../core/errors.js';
 import { describeCoverage } from '../data/coverage.js';
 import { MARKET_METHODOLOGY, round, type Market } from '../data/market.js';
 import { indexProvenance } from '../data/provenance.js';
+import { changePct } from '../data/pricing.js';
 import { canonicalAsset, resolveToken } from '../data/resolve.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../core/context.js';
@@ -36,8 +37,8 @@ const candle = z.object({ time: isoTime, open: z.number(), high: z.number(), low
 /** tokenchart's answer (chart-forecast answers the same). */
 export const chartOutput = z.object({
   ...chartHead,
-  priceUsd: z.number().describe('Last close.'),
-  changePct: z.number().describe('Over coverage.'),
+  priceUsd: z.number().describe('Last close: the token\'s price at the head, as every engine quotes it.'),
+  changePct: z.number().describe('Over coverage: from the first candle\'s open (the price just before the period, or the first price inside it) to the last close.'),
   highUsd: z.number(),
   lowUsd: z.number(),
   volumeUsd: z.number(),
@@ -58,9 +59,9 @@ const tokenchartInput = z.strictObject({
 async function chart(ctx: SkillContext, input: { tokenAddress: string; chain: ChainName; timeperiod: Period }) {
   const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
   const token = resolveToken(market, input.tokenAddress);
-  const { candles, fromBlock, intervalSeconds, coverage } = await market.candles(token, input.timeperiod);
+  const { candles, fromBlock, intervalSeconds, coverage, totals } = await market.candles(token, input.timeperiod);
   if (!candles.length) throw new SibylError('price_unavailable', `no qualifying pool prices ${input.tokenAddress} on ${input.chain} in the last ${input.timeperiod}; nothing was charged`);
-  return { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds, coverage };
+  return { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds, coverage, totals };
 }
 
 function describeToken(market: Market, token: string) {
@@ -79,7 +80,10 @@ export const chartSummary = (r: any): string => {
   if (!f) return head;
   const n = f.quantiles ? f.quantiles.q10.length - 1 : -1;
   const band = f.quantiles ? `; q10-q90 at ${f.quantiles.times[n]}: ${usd(f.quantiles.q10[n])} to ${usd(f.quantiles.q90[n])} (${f.quantiles.model})` : '';
-  return `${head} Forecast for the next ${f.interval}: ${f.direction} (drift ${pct(f.driftPct)})${band}; models: ${f.verdict}; confidence ${f.commentary.confidence}. For: ${f.commentary.supporting.join('; ') || 'none'}. Against: ${f.commentary.contradicting.join('; ') || 'none'}.`;
+  // The consensus's call only when the models agree; each model's figures either way.
+  const models = f.models.map((m: any) => `${m.model} ${m.direction} ${pct(m.driftPct)}`).join(', ');
+  const call = f.direction ? `models agree: ${f.direction} (drift ${pct(f.driftPct)}; ${models})` : `models disagree, no direction (${models})`;
+  return `${head} Forecast for the next ${f.interval}: ${call}${band}; confidence ${f.commentary.confidence}. For ${f.commentary.weighs}: ${f.commentary.supporting.join('; ') || 'none'}. Against: ${f.commentary.contradicting.join('; ') || 'none'}.`;
 };
 
 /**
@@ -109,7 +113,9 @@ export const tokenchartSkill = defineSkill({
   output: chartOutput,
   admit: (input, ctx) => (input.forecast ? admitChartForecast(ctx, input.chain, input.tokenAddress, input.timeperiod) : admitToken(ctx, input.chain, input.tokenAddress, { priced: true })),
   async handler(input, ctx) {
-    const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds, coverage } = await chart(ctx, input);
+    const { chain, market, checkpoint, token, candles, fromBlock, intervalSeconds, coverage, totals } = await chart(ctx, input);
+    // The first candle opens at the period's start and the last closes at the head: the same
+    // opening, price and change the rankings give for the token over the same window (data/pricing.ts).
     const first = candles[0]!;
     const last = candles[candles.length - 1]!;
     return {
@@ -120,11 +126,11 @@ export const tokenchartSkill = defineSkill({
       // changePct, high, low and volume are over `coverage`, which says when that is less than the period.
       coverage: describeCoverage(coverage),
       priceUsd: last.close,
-      changePct: round(((last.close - first.open) / first.open) * 100, 4),
+      changePct: changePct(first.open, last.close),
       highUsd: Math.max(...candles.map((c) => c.high)),
       lowUsd: Math.min(...candles.map((c) => c.low)),
-      volumeUsd: round(candles.reduce((s, c) => s + c.volumeUsd, 0), 2),
-      trades: candles.reduce((s, c) => s + c.trades, 0),
+      volumeUsd: totals.volumeUsd,
+      trades: totals.trades,
       candles: candles.map(({ time, open, high, low, close, volumeUsd }) => ({ time, open, high, low, close, volumeUsd })),
       ...(input.forecast && { forecast: await chartForecast(ctx, chain.name, market, token, candles, intervalSeconds, checkpoint.timestamp) }),
     };

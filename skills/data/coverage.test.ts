@@ -31,8 +31,9 @@ describe('coverage', () => {
 });
 
 describe('market/v1 candles over a period longer than the history', () => {
-  // Blocks are 2 s apart from T0: block 100 (the head) is T0 + 200. A 1 h period of 1 min candles
-  // starts at floor((T0 + 200 − 3600) / 60) · 60 and has 61 candles.
+  // Blocks are 2 s apart from T0: block 100 (the head) is T0 + 200. A 1 h period begins at
+  // T0 + 200 − 3600, as every ranking's does; its 1 min candles sit on the grid from
+  // floor((T0 + 200 − 3600) / 60) · 60 and are 61.
   const end = T0 + 200;
   const start = Math.floor((end - 3_600) / 60) * 60;
   const bucket = (ts: number) => Math.floor((ts - start) / 60);
@@ -42,7 +43,7 @@ describe('market/v1 candles over a period longer than the history', () => {
     fx.sync(100, addr(0x7c0), units(10_000, 18), units(60_000, 6));
     const { candles, coverage } = await (await fx.market(100)).candles(TKN, '1h');
     const held = 60 - bucket(T0 + 2) + 1;
-    expect(coverage).toEqual({ from: T0 + 2, to: end, periodFrom: start, complete: false, reason: 'index_history', candles: held, periodCandles: 61 });
+    expect(coverage).toEqual({ from: T0 + 2, to: end, periodFrom: end - 3_600, complete: false, reason: 'index_history', candles: held, periodCandles: 61 });
     expect(candles).toHaveLength(held);
     expect(candles[0]).toMatchObject({ open: 5, close: 5, trades: 0, time: new Date((start + bucket(T0 + 2) * 60) * 1000).toISOString() });
     expect(candles[candles.length - 1]).toMatchObject({ open: 5, high: 6, low: 5, close: 6 });

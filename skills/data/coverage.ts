@@ -11,7 +11,7 @@ export interface Coverage {
   /** Unix seconds: the earliest moment the figures hold history for, and the end (the index head). */
   readonly from: number;
   readonly to: number;
-  /** Where the period asked to begin (candle-aligned for charts). */
+  /** Where the period asked to begin: its length before the head, for charts as for rankings. */
   readonly periodFrom: number;
   readonly complete: boolean;
   readonly reason?: CoverageReason;

@@ -5,7 +5,8 @@ import { SibylError } from '../core/errors.js';
 import { IndexReader, type Checkpoint } from '../../indexer/reader.js';
 import { windowCoverage, type Coverage } from './coverage.js';
 import { Market } from './market.js';
-import { PERIODS, type Period } from './periods.js';
+import type { Period } from './periods.js';
+import { periodWindow } from './pricing.js';
 import type { SkillContext } from '../core/context.js';
 
 /**
@@ -32,14 +33,15 @@ export async function loadMarket(ctx: SkillContext, chainName: ChainName): Promi
   return { chain, market, checkpoint: { ...checkpoint, block: market.head.block, timestamp: market.head.timestamp } };
 }
 
-/** The first indexed block of the period ending at the checkpoint (past head when none). */
+/** The first indexed block of the period ending at the checkpoint (past head when none): the window every engine reads (pricing.ts). */
 export async function periodStartBlock(market: Market, checkpoint: Checkpoint, period: Period): Promise<number> {
-  return (await market.reader.firstBlockAtOrAfter(checkpoint.timestamp - PERIODS[period].seconds)) ?? checkpoint.block + 1;
+  return (await market.reader.firstBlockAtOrAfter(periodWindow(checkpoint, period).start)) ?? checkpoint.block + 1;
 }
 
 /** How much of the period ending at the checkpoint the index's history covers. */
 export function periodCoverage(market: Market, checkpoint: Checkpoint, period: Period): Coverage {
-  return windowCoverage(checkpoint.timestamp - PERIODS[period].seconds, checkpoint.timestamp, market.historyStart);
+  const { start, end } = periodWindow(checkpoint, period);
+  return windowCoverage(start, end, market.historyStart);
 }
 
 export type LoadedMarket = Awaited<ReturnType<typeof loadMarket>>;

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { SibylError } from '../core/errors.js';
 import { addr, Fixture, TKN, units, withNative } from './testing/fixtures.js';
 import { resolveToken } from './resolve.js';
+import { valueAt } from './market.js';
+import { openingPrice, priceAt } from './pricing.js';
+import { rowScore } from '../../indexer/rows.js';
 
 const [TKN_WETH, TKN_USDC, DUST, DUST_USDC, VIRT, VIRT_WETH, AGENT, AGENT_VIRT] = [addr(0x71), addr(0x72), addr(0xd5), addr(0xd6), addr(0x71a), addr(0x71b), addr(0xa9e), addr(0xa9f)];
 
@@ -42,13 +45,36 @@ describe('market/v1 prices', () => {
     expect(market.priceNow(AGENT)?.usd).toBeCloseTo(10, 12);
   });
 
-  it('history values each Sync with the quote\'s price at that moment', async () => {
+  it('history values the pool\'s rate with the quote\'s price at each moment: it moves when either does', async () => {
     const fx = await world();
     fx.sync(10, addr(0xe0), units(100, 18), units(300_000, 6)); // WETH $3,000 from block 10
     fx.sync(20, TKN_WETH, units(2_000, 18), units(20, 18)); // TKN 0.01 WETH
     const market = await fx.market();
     const line = await market.timeline(TKN, 0);
-    expect(line.map((p) => p.usd)).toEqual([10, 30].map((v) => expect.closeTo(v, 9)));
+    // 0.005 WETH at $2,000; the same 0.005 WETH at $3,000; 0.01 WETH at $3,000.
+    expect(line.map((p) => p.usd)).toEqual([10, 15, 30].map((v) => expect.closeTo(v, 9)));
+  });
+
+  it('one price per token per block: the price now is the history\'s value at the head, when the quote moved after the pool last traded', async () => {
+    const fx = await world();
+    fx.sync(20, TKN_WETH, units(2_000, 18), units(20, 18)); // TKN 0.01 WETH, at $2,000: $20
+    fx.sync(30, addr(0xe0), units(100, 18), units(300_000, 6)); // then WETH $3,000: TKN $30
+    const market = await fx.market(40);
+    const head = rowScore(40, 0);
+    for (const from of [0, 25, 35]) expect(valueAt(await market.timeline(TKN, from), head), `history from block ${from}`).toBe(market.priceNow(TKN)!.usd);
+    expect(market.priceNow(TKN)!.usd).toBeCloseTo(30, 9);
+    expect((await priceAt(market, TKN, 25))!.usd).toBeCloseTo(20, 9);
+    expect((await priceAt(market, TKN, 30))!).toMatchObject({ usd: expect.closeTo(30, 9), block: 30, pool: TKN_WETH, quote: fx.weth });
+  });
+
+  it('the opening of a window is the price just before it, also when the pool last traded long before its quote did', async () => {
+    const fx = await world();
+    fx.sync(10, addr(0xe0), units(100, 18), units(300_000, 6)); // WETH $3,000 from block 10; TKN's pool last synced at block 1
+    fx.sync(60, addr(0xe0), units(100, 18), units(400_000, 6)); // WETH $4,000 from block 60
+    const market = await fx.market(80);
+    // Before block 50: 0.005 WETH at $3,000.
+    expect(await openingPrice(market, TKN, 50, fx.ts(50))).toEqual({ usd: expect.closeTo(15, 9), since: fx.ts(50) });
+    expect(market.priceNow(TKN)!.usd).toBeCloseTo(20, 9);
   });
 
   it('resolves symbols by the deepest candidate, canonical aliases included', async () => {

@@ -2,9 +2,12 @@
  * Market data from the index, methodology `market/v1`: a token's USD price is read from its
  * deepest pool against USDC (taken at its $1 peg), the wrapped native, or a token that itself
  * has such a pool (one hop, e.g. VIRTUAL-paired agent tokens); a pool counts only with at least
- * MIN_QUOTE_LIQUIDITY_USD on its quote side. Price history is that pool's Sync events (its
- * reserves after each change), converted to USD with the quote's own history at the same
- * moment; volume is every Swap of the token's priced pools valued at the price of its moment.
+ * MIN_QUOTE_LIQUIDITY_USD on its quote side. The pool is chosen once per checkpoint (by its
+ * quote-side depth now), and the token's USD price at any moment is that pool's rate after its
+ * last Sync times the quote's USD price at that same moment: the price line moves when the pool
+ * trades and when its quote does, so the price now (priceNow) is the line's value at the head.
+ * Every engine reads prices through this one line (skills/data/pricing.ts says how); volume is
+ * every Swap of the token's pools valued at the price of its moment.
  */
 import { formatUnits, type Address } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
@@ -19,7 +22,7 @@ export const MIN_QUOTE_LIQUIDITY_USD = 1_000;
 /** Liquidity below which a token's or pool's price is noise for rankings, gaps and yields. */
 export const TRADEABLE_LIQUIDITY_USD = 10_000;
 
-export const MARKET_METHODOLOGY = 'market/v1 (USD from the deepest qualifying pool: USDC at peg, wrapped native or one hop; history from Sync events; volume from Swap events)';
+export const MARKET_METHODOLOGY = 'market/v1 (USD from the deepest qualifying pool: USDC at peg, wrapped native or one hop; at each block the pool\'s rate after its last Sync times the quote\'s USD price at that block; volume from Swap events)';
 
 export interface Pool {
   readonly pair: string;
@@ -65,7 +68,17 @@ export class Market {
 
   /** Every indexed pool with its current reserves and token metadata. */
   static async load(chain: ConnectedChain, reader: IndexReader): Promise<Market> {
-    const [pairs, reserves, checkpoint, historyStart] = await Promise.all([reader.pairs(), reader.reserves(), reader.checkpoint(), reader.historyStart()]);
+    // The checkpoint first: the indexer writes reserves before it moves the checkpoint, so a pool
+    // synced past it is read back at the checkpoint (its price now is its price at the head).
+    const checkpoint = await reader.checkpoint();
+    const head = checkpoint?.block ?? 0;
+    const [pairs, reserves, historyStart] = await Promise.all([reader.pairs(), reader.reserves(), reader.historyStart()]);
+    for (const [pair, r] of reserves) {
+      if (r.block <= head) continue;
+      const at = await reader.lastSyncBefore(pair, head + 1);
+      if (at) reserves.set(pair, { r0: BigInt(at.reserve0), r1: BigInt(at.reserve1), block: at.block });
+      else reserves.delete(pair);
+    }
     const pools = pairs.map((p) => {
       const r = reserves.get(p.pair.toLowerCase());
       const dex = chain.spec.dexes.find((d) => d.factory.toLowerCase() === p.factory.toLowerCase())?.id ?? p.factory.toLowerCase();
@@ -146,8 +159,9 @@ export class Market {
   }
 
   /**
-   * USD price points of `token` over [fromBlock, head]: the last one before the window (the
-   * opening) and one per Sync of its main pool, each valued with the quote's price at that moment.
+   * USD price points of `token` over [fromBlock, head]: the price just before the window (the
+   * opening), then a point at every Sync of its main pool and every change of its quote's price,
+   * each the pool's rate after its last Sync times the quote's USD price at that moment.
    */
   timeline(token: string, fromBlock: number, depth = 0): Promise<PricePoint[]> {
     // Keyed by depth too: a token's main pool depends on how far from the caller it is priced,
@@ -159,7 +173,7 @@ export class Market {
   }
 
   private async buildTimeline(token: string, fromBlock: number, depth: number): Promise<PricePoint[]> {
-    if (token === this.usdc) return [{ score: 0, ts: 0, usd: 1 }];
+    if (token === this.usdc) return [...ONE_DOLLAR];
     const main = this.mainPool(token, depth);
     if (!main) return [];
     const [opening, rows] = await Promise.all([
@@ -167,15 +181,13 @@ export class Market {
       this.reader.syncs(main.pool.pair, fromBlock, this.head.block),
     ]);
     const syncs = opening ? [opening, ...rows] : rows;
-    const quoteLine = main.quote === this.usdc ? null : await this.timeline(main.quote, fromBlock, depth + 1);
-    const points: PricePoint[] = [];
+    const rates: PricePoint[] = [];
     for (const s of syncs) {
       const rate = this.rate(main.pool, token, BigInt(s.reserve0), BigInt(s.reserve1));
-      const score = rowScore(s.block, s.logIndex);
-      const quoteUsd = quoteLine ? valueAt(quoteLine, score) : 1;
-      if (rate !== null && quoteUsd !== null) points.push({ score, ts: s.ts, usd: rate * quoteUsd });
+      if (rate !== null) rates.push({ score: rowScore(s.block, s.logIndex), ts: s.ts, usd: rate });
     }
-    return points;
+    const quoteLine = main.quote === this.usdc ? ONE_DOLLAR : await this.timeline(main.quote, fromBlock, depth + 1);
+    return quotedLine(rates, quoteLine);
   }
 
   /** USD volume, token volume and trade count of every token over [fromBlock, head], in one pass over the swaps. */
@@ -256,26 +268,33 @@ export class Market {
    * OHLCV candles of the period, forward-filled between trades (trades: 0 marks a filled one), and
    * how much of the period they cover: none is made up before the token's first indexed price.
    */
-  candles(token: string, period: Period): Promise<{ candles: Candle[]; fromBlock: number; intervalSeconds: number; coverage: Coverage }> {
+  candles(token: string, period: Period): ReturnType<Market['candlesOver']> {
     const { seconds, candleSeconds } = PERIODS[period];
     return this.candlesOver(token, seconds, candleSeconds);
   }
 
-  /** Candles of `candleSeconds` over the last `seconds` to head (the forecast's own cuts). */
-  async candlesOver(token: string, seconds: number, candleSeconds: number): Promise<{ candles: Candle[]; fromBlock: number; intervalSeconds: number; coverage: Coverage }> {
+  /**
+   * Candles of `candleSeconds` over the last `seconds` to head (the forecast's own cuts). The
+   * window is exactly the last `seconds`, as every ranking's over a period is: candles sit on a
+   * grid of their size (each `time` a grid slot) and the first one opens at the window's start,
+   * so the chart's change, volume and trades are the rankings' over the same window.
+   */
+  async candlesOver(token: string, seconds: number, candleSeconds: number): Promise<{ candles: Candle[]; fromBlock: number; intervalSeconds: number; coverage: Coverage; totals: { volumeUsd: number; trades: number } }> {
     const end = this.head.timestamp;
-    const start = Math.floor((end - seconds) / candleSeconds) * candleSeconds;
+    const start = end - seconds;
+    const gridStart = Math.floor(start / candleSeconds) * candleSeconds;
     const fromBlock = (await this.reader.firstBlockAtOrAfter(start)) ?? this.head.block + 1;
     const [line, trades] = await Promise.all([this.timeline(token, fromBlock), this.trades(token, fromBlock)]);
     const candles: Candle[] = [];
     let li = 0;
     let ti = 0;
     let last: number | null = null;
-    // The opening: the last price before the window.
-    while (li < line.length && line[li]!.ts < start) last = line[li++]!.usd;
+    // The opening: the price just before the window's first block.
+    const opens = rowScore(fromBlock, 0);
+    while (li < line.length && line[li]!.score < opens) last = line[li++]!.usd;
     // Without an opening, history starts at the first price inside the window.
     const firstPriceTs = last === null && li < line.length ? line[li]!.ts : null;
-    for (let t = start; t <= end; t += candleSeconds) {
+    for (let t = gridStart; t <= end; t += candleSeconds) {
       const bucketEnd = t + candleSeconds;
       const prices: number[] = [];
       while (li < line.length && line[li]!.ts < bucketEnd) prices.push(line[li++]!.usd);
@@ -301,7 +320,9 @@ export class Market {
       last = close;
     }
     const coverage = candleCoverage({ periodFrom: start, to: end, candleSeconds, candles: candles.length, firstPriceTs, historyStart: this.historyStart });
-    return { candles, fromBlock, intervalSeconds: candleSeconds, coverage };
+    // Summed before any rounding, as the rankings sum the same trades.
+    const totals = { volumeUsd: round(trades.reduce((sum, t) => sum + t.usd, 0), 2), trades: trades.length };
+    return { candles, fromBlock, intervalSeconds: candleSeconds, coverage, totals };
   }
 
   /**
@@ -332,6 +353,42 @@ export class Market {
     }
     return price;
   }
+}
+
+/** The numeraire's line: USDC at its $1 peg since the first block. */
+const ONE_DOLLAR: readonly PricePoint[] = [{ score: 0, ts: 0, usd: 1 }];
+
+/**
+ * A token's USD line from its pool's rates (quote units per token, after each Sync) and its
+ * quote's USD line: at every moment either changes, rate x quote USD at that moment. It starts
+ * where both are known (the later of the two openings), so the opening is the price just
+ * before the window even when the pool last traded long before its quote did.
+ */
+export function quotedLine(rates: readonly PricePoint[], quote: readonly PricePoint[]): PricePoint[] {
+  const out: PricePoint[] = [];
+  let i = 0;
+  let j = 0;
+  let rate: number | null = null;
+  let quoteUsd: number | null = null;
+  while (i < rates.length || j < quote.length) {
+    const r = rates[i];
+    const q = quote[j];
+    const score = Math.min(r?.score ?? Infinity, q?.score ?? Infinity);
+    let ts = 0;
+    if (r && r.score === score) {
+      rate = r.usd;
+      ts = r.ts;
+      i++;
+    }
+    if (q && q.score === score) {
+      quoteUsd = q.usd;
+      ts = Math.max(ts, q.ts);
+      j++;
+    }
+    // Before the pool's first rate the token has no price: the quote alone says nothing of it.
+    if (rate !== null && quoteUsd !== null) out.push({ score, ts, usd: rate * quoteUsd });
+  }
+  return out;
 }
 
 /** The value of the last point at or before `score`; null when nothing is known that early. */

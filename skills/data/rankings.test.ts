@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addr, T0, TKN, TKN_USDC, tokenUsdc, trade, units } from './testing/fixtures.js';
-import { changeSpan, liquidityOf, openingPrice, tokenRows } from './rankings.js';
+import { addr, moved, T0, TKN, TKN_USDC, tokenUsdc, trade, units } from './testing/fixtures.js';
+import { changeSpan, liquidityOf, openingPrice, qualifying, tokenRows, type RankedBy } from './rankings.js';
 
 const NEW = addr(0x2222);
 const iso = (s: number) => new Date(s * 1000).toISOString();
@@ -49,11 +49,42 @@ describe('market rows (top-tokens, topvolume)', () => {
     expect(liquidityOf(market, addr(0x999))).toBe(0);
   });
 
-  it('the opening is the last price at or before the start, read from a history that begins earlier', async () => {
+  it('the opening is the price just before the window\'s first block: a Sync in that block is inside the window', async () => {
     const { market } = await world();
     // Block 400 ($6) is at T0 + 800; $5 before it.
-    expect(await openingPrice(market, TKN, 0, T0 + 900)).toEqual({ usd: 6, since: T0 + 900 });
-    expect(await openingPrice(market, TKN, 0, T0 + 799)).toEqual({ usd: 5, since: T0 + 799 });
+    expect(await openingPrice(market, TKN, 401, T0 + 801)).toEqual({ usd: 6, since: T0 + 801 });
+    expect(await openingPrice(market, TKN, 400, T0 + 800)).toEqual({ usd: 5, since: T0 + 800 });
+    expect(await openingPrice(market, TKN, 400, T0 + 799)).toEqual({ usd: 5, since: T0 + 799 });
     expect(await openingPrice(market, addr(0x999), 0, T0)).toBeNull();
+  });
+});
+
+describe('rankings list only what their names say', () => {
+  /**
+   * Over the 1 h period (from block 200): UP rose $5 -> $6 and traded; DRIFT rose $5 -> $6 with no
+   * trade in the window; DOWN fell $5 -> $4 and traded; FLAT traded at an unchanged $5.
+   */
+  async function board() {
+    const fx = tokenUsdc();
+    fx.at(1, T0 - 10_000);
+    const tokens = { UP: addr(0x3001), DRIFT: addr(0x3002), DOWN: addr(0x3003), FLAT: addr(0x3004) };
+    const pools = Object.fromEntries(Object.entries(tokens).map(([symbol, token]) => [symbol, moved(fx, token, symbol, 5, { UP: 6, DRIFT: 6, DOWN: 4, FLAT: 5 }[symbol]!)]));
+    // Block 50 (T0 + 100) is inside the window: DRIFT's move there is no trade, a bare Sync.
+    for (const symbol of ['UP', 'DOWN', 'FLAT']) fx.swap(500, pools[symbol]! as `0x${string}`, { to: addr(0x111), a1In: units(10, 6), a0Out: units(2, 18) });
+    const market = await fx.market(1_000);
+    const checkpoint = (await market.reader.checkpoint())!;
+    const fromBlock = (await market.reader.firstBlockAtOrAfter(checkpoint.timestamp - 3_600))!;
+    const rows = await tokenRows(market, checkpoint, '1h', fromBlock);
+    const symbols = (by: RankedBy) => qualifying(rows, by).map((r) => r.symbol);
+    return { rows, symbols };
+  }
+
+  it('gainers rose and traded in the window; losers fell and traded; the volume ranking traded', async () => {
+    const { rows, symbols } = await board();
+    expect(rows.find((r) => r.symbol === 'DRIFT')).toMatchObject({ changePct: 20, trades: 0 });
+    expect(symbols('gainers')).toEqual(['UP']);
+    expect(symbols('losers')).toEqual(['DOWN']);
+    expect(symbols('volume').sort()).toEqual(['DOWN', 'FLAT', 'UP']);
+    expect(symbols('liquidity')).toHaveLength(rows.length);
   });
 });

@@ -1,7 +1,12 @@
-/** Per-token market rows of a chain over a period (`market/v1`): price, change, liquidity, volume. */
+/**
+ * Per-token market rows of a chain over a period (`market/v1`): price, change, liquidity, volume,
+ * every price and change read through the one pricing function (pricing.ts); and what a row must
+ * show to be listed by each ranking.
+ */
 import type { Checkpoint } from '../../indexer/reader.js';
 import { round, type Market } from './market.js';
-import { PERIODS, type Period } from './periods.js';
+import type { Period } from './periods.js';
+import { periodChange, periodWindow } from './pricing.js';
 
 export interface TokenRow {
   token: string;
@@ -21,7 +26,7 @@ export interface TokenRow {
 }
 
 export async function tokenRows(market: Market, checkpoint: Checkpoint, period: Period, fromBlock: number): Promise<TokenRow[]> {
-  const start = checkpoint.timestamp - PERIODS[period].seconds;
+  const { start } = periodWindow(checkpoint, period);
   const volumes = await market.volumes(fromBlock);
   const usdc = market.chain.spec.usdc.toLowerCase();
   const rows: TokenRow[] = [];
@@ -51,31 +56,31 @@ export function liquidityOf(market: Market, token: string): number {
   return market.pools.filter((p) => p.token0 === token || p.token1 === token).reduce((sum, p) => sum + (market.liquidityUsd(p) ?? 0), 0);
 }
 
-/**
- * A token's price change over a period, in %, and the moment it is measured from (unix seconds):
- * from the last price before the period (`since` = the period's start), or the first inside it
- * for a token listed during the period or an index whose history begins later; null when none is known.
- */
-export async function periodChange(market: Market, token: string, nowUsd: number, fromBlock: number, start: number): Promise<{ pct: number; since: number } | null> {
-  const opening = await openingPrice(market, token, fromBlock, start);
-  return opening ? { pct: round(((nowUsd - opening.usd) / opening.usd) * 100, 4), since: opening.since } : null;
-}
-
-/** A token's USD price at the period's start (its last before it), else its first inside the period, with when that is. */
-export async function openingPrice(market: Market, token: string, fromBlock: number, start: number): Promise<{ usd: number; since: number } | null> {
-  const line = await market.timeline(token, fromBlock);
-  const before = line.filter((p) => p.ts <= start);
-  const opening = before.length ? before[before.length - 1] : line[0];
-  return opening ? { usd: opening.usd, since: Math.max(opening.ts, start) } : null;
-}
-
 /** A row's change window in words: "over the period", or "since <time>" when its history begins inside it. */
 export function changeSpan(row: Pick<TokenRow, 'changeSince'>, checkpoint: Pick<Checkpoint, 'timestamp'>, period: Period): string {
-  const start = checkpoint.timestamp - PERIODS[period].seconds;
-  return row.changeSince && Date.parse(row.changeSince) / 1000 > start ? `since ${row.changeSince}` : 'over the period';
+  return row.changeSince && Date.parse(row.changeSince) / 1000 > periodWindow(checkpoint, period).start ? `since ${row.changeSince}` : 'over the period';
 }
 
-/** The change alone, where the caller states the window some other way. */
-export async function periodChangePct(market: Market, token: string, nowUsd: number, fromBlock: number, start: number): Promise<number | null> {
-  return (await periodChange(market, token, nowUsd, fromBlock, start))?.pct ?? null;
+/**
+ * What a token must show to be listed by a ranking: only rows that are what the ranking's name
+ * says. A gainer rose and traded in the window (a price that moved only with its quote is no
+ * gain of its own), a loser fell and traded, the volume ranking lists what traded, the liquidity
+ * ranking what has priced liquidity. Fewer rows than the limit is the honest answer.
+ */
+export const RANKING_RULES = {
+  liquidity: { criterion: 'has priced liquidity', qualifies: (r: TokenRow) => r.liquidityUsd > 0, order: (a: TokenRow, b: TokenRow) => b.liquidityUsd - a.liquidityUsd },
+  volume: { criterion: 'traded in the window', qualifies: (r: TokenRow) => r.trades > 0, order: (a: TokenRow, b: TokenRow) => b.volumeUsd - a.volumeUsd },
+  gainers: { criterion: 'rose over the window and traded in it', qualifies: (r: TokenRow) => r.trades > 0 && r.changePct !== null && r.changePct > 0, order: (a: TokenRow, b: TokenRow) => b.changePct! - a.changePct! },
+  losers: { criterion: 'fell over the window and traded in it', qualifies: (r: TokenRow) => r.trades > 0 && r.changePct !== null && r.changePct < 0, order: (a: TokenRow, b: TokenRow) => a.changePct! - b.changePct! },
+} as const;
+
+export type RankedBy = keyof typeof RANKING_RULES;
+
+/** The rows that qualify for a ranking, in its order (the limit and the screen come after). */
+export function qualifying<T extends TokenRow>(rows: readonly T[], by: RankedBy): T[] {
+  const rule = RANKING_RULES[by];
+  return rows.filter(rule.qualifies).sort(rule.order);
 }
+
+// Window and change live with the one pricing function; re-exported for the engines that import them from here.
+export { openingPrice, periodChange, periodChangePct } from './pricing.js';

@@ -1,12 +1,13 @@
 /**
  * The market board of the free tools: 24 h gainers and losers of tradeable tokens across every
- * indexed chain and per chain (gainers leave out tokens failing the screen), and sentiment as the
+ * indexed chain and per chain (only tokens that rose, or fell, and traded; gainers leave out
+ * tokens failing the screen), with how many qualified; and sentiment as the
  * breadth of those tokens with the altcoin season reading. A chain that cannot be read is listed.
  */
 import { altcoinSeason } from '../altseason/engine.js';
 import { round, TRADEABLE_LIQUIDITY_USD } from '../data/market.js';
 import { PERIODS } from '../data/periods.js';
-import { tokenRows } from '../data/rankings.js';
+import { qualifying, tokenRows, type TokenRow } from '../data/rankings.js';
 import { screenList } from '../data/screening.js';
 import type { SkillContext } from '../core/context.js';
 import { FREE_ROWS } from '../core/params.js';
@@ -20,15 +21,16 @@ const SNAPSHOT_ROWS = FREE_ROWS.max;
 export async function topMovers(ctx: SkillContext) {
   const { loaded, unavailable } = await loadAllMarkets(ctx);
   const perChain: Record<string, unknown> = {};
-  const all: Record<string, unknown>[] = [];
+  const all: (TokenRow & { chain: string })[] = [];
   let universe = 0;
   const markets = new Map(loaded.map((l) => [l.chain.name as string, l.market]));
   const locate = (r: { chain: string; token: string }) => ({ market: markets.get(r.chain)!, token: r.token });
+  // Only what the list's name says (data/rankings.ts): gainers rose and traded, losers fell and traded.
   // Gainers leave out tokens that fail the screen (their gain cannot be taken); losers keep and flag them.
-  const board = async (rows: ({ chain: string; token: string; changePct: number | null })[]) => {
-    const sorted = [...rows].sort((a, b) => b.changePct! - a.changePct!);
-    const [gainers, losers] = await Promise.all([screenList(ctx.store, sorted, locate, SNAPSHOT_ROWS, 'excluded'), screenList(ctx.store, [...sorted].reverse(), locate, SNAPSHOT_ROWS, 'flagged')]);
-    return { gainers: gainers.listed, losers: losers.listed, excludedByScreen: gainers.excluded, screen: { gainers: gainers.screen, losers: losers.screen } };
+  const board = async (rows: (TokenRow & { chain: string })[]) => {
+    const [up, down] = [qualifying(rows, 'gainers'), qualifying(rows, 'losers')];
+    const [gainers, losers] = await Promise.all([screenList(ctx.store, up, locate, SNAPSHOT_ROWS, 'excluded'), screenList(ctx.store, down, locate, SNAPSHOT_ROWS, 'flagged')]);
+    return { gainers: gainers.listed, losers: losers.listed, qualified: { gainers: up.length, losers: down.length }, excludedByScreen: gainers.excluded, screen: { gainers: gainers.screen, losers: losers.screen } };
   };
   for (const l of loaded) {
     const fromBlock = await periodStartBlock(l.market, l.checkpoint, '24h');
@@ -36,10 +38,10 @@ export async function topMovers(ctx: SkillContext) {
     universe += rows.length;
     const cohort = rows.filter((r) => r.changePct !== null && r.liquidityUsd >= MOVER_MIN_LIQUIDITY_USD).map((r) => ({ chain: l.chain.name as string, ...r }));
     all.push(...cohort);
-    const { gainers, losers } = await board(cohort);
-    perChain[l.chain.name] = { source: indexSource(l), cohortSize: cohort.length, gainers, losers };
+    const { gainers, losers, qualified } = await board(cohort);
+    perChain[l.chain.name] = { source: indexSource(l), cohortSize: cohort.length, qualified, gainers, losers };
   }
-  const cross = await board(all as { chain: string; token: string; changePct: number }[]);
+  const cross = await board(all);
   return {
     window: '24h',
     minLiquidityUsd: MOVER_MIN_LIQUIDITY_USD,
@@ -48,7 +50,7 @@ export async function topMovers(ctx: SkillContext) {
     screen: cross.screen,
     excludedByScreen: cross.excludedByScreen,
     perChainUnavailable: unavailable,
-    crossAsset: { gainers: cross.gainers, losers: cross.losers, cohortSize: all.length, universeSize: universe },
+    crossAsset: { gainers: cross.gainers, losers: cross.losers, qualified: cross.qualified, cohortSize: all.length, universeSize: universe },
     perChain,
     errors: unavailable.map((u) => ({ leg: u.chain, reason: u.reason })),
   };

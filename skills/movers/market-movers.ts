@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { round } from '../data/market.js';
 import { TOKEN_FLOW_METHODOLOGY, tokenFlow } from '../whales/flows.js';
-import { periodChangePct } from '../data/rankings.js';
-import { PERIODS } from '../data/periods.js';
+import { periodChangePct, periodWindow } from '../data/pricing.js';
 import { SCREEN_RULES } from '../data/screening.js';
 import { admitMarket } from '../core/admission.js';
 import { address, screenedTokenRow } from '../core/outputs.js';
@@ -44,7 +43,7 @@ export const marketMoversSkill = defineSkill({
   }),
   summarize: (r) => {
     const movers = r.tokens as Mover[];
-    if (!movers.length) return `No priced token on ${r.chain} moved over ${r.timeperiod}.`;
+    if (!movers.length) return `${r.reason ?? `No token on ${r.chain} moved over ${r.timeperiod}`}.`;
     const row = (t: Mover) => `${t.symbol ?? t.token} ${pct(t.changePct)} (${pct(t.vsBenchmarkPct)} against ${r.benchmark.symbol}; net ${usd(t.flow.netUsd)} from ${t.flow.buys} buys and ${t.flow.sells} sells)${t.flagged ? ` flagged: ${t.risks.join('; ')}` : ''}`;
     return `${r.side === 'losers' ? 'Falling' : 'Rising'} most on ${r.chain} over ${r.timeperiod}, ${r.benchmark.symbol} ${pct(r.benchmark.changePct)}: ${movers.slice(0, 3).map(row).join('; ')}.`;
   },
@@ -55,7 +54,7 @@ export const marketMoversSkill = defineSkill({
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
     const native = market.chain.spec.wrappedNative.toLowerCase();
     const nativeNow = market.priceNow(native)?.usd ?? null;
-    const start = checkpoint.timestamp - PERIODS[input.timeperiod].seconds;
+    const { start } = periodWindow(checkpoint, input.timeperiod);
     const benchmarkPct = nativeNow === null ? null : await periodChangePct(market, native, nativeNow, fromBlock, start);
     const tokens = await Promise.all(ranked.tokens.map(async (t) => {
       const f = await tokenFlow(market, t.token.toLowerCase(), fromBlock);

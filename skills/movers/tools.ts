@@ -14,7 +14,7 @@ const side = z.enum(SIDES);
 export const topMoversTool = defineFreeTool({
   id: 'top-movers', toolName: 'get_top_movers', title: 'Top movers',
   snapshot: moversSnapshot,
-  description: `Biggest 24 h gainers or losers among tokens with at least $${MOVER_MIN_LIQUIDITY_USD.toLocaleString('en-US')} liquidity, across all indexed chains and per chain.`,
+  description: `Biggest 24 h gainers or losers among tokens with at least $${MOVER_MIN_LIQUIDITY_USD.toLocaleString('en-US')} liquidity, across all indexed chains and per chain: only tokens that rose (or fell) and traded in the window, with how many qualified.`,
   tags: ['movers', 'gainers', 'losers'], input: z.strictObject({ side: side.default('gainers').describe(`${SIDES.join(' or ')}; default gainers.`), limit: rowsParam(FREE_ROWS) }),
   output: freeOutput({
     side: side.optional(),
@@ -27,8 +27,10 @@ export const topMoversTool = defineFreeTool({
   }),
   read: ({ side, limit }, ctx) => fromSnapshot(ctx, moversSnapshot, limit, (d) => {
     const cross = d.crossAsset as Record<string, unknown>;
-    const perChain = Object.fromEntries(Object.entries(d.perChain as Record<string, Record<string, unknown>>).map(([c, v]) => [c, { source: v.source, cohortSize: v.cohortSize, [side]: v[side] }]));
-    return { ...d, side, crossAsset: { [side]: cross[side], cohortSize: cross.cohortSize, universeSize: cross.universeSize }, perChain };
+    // How many tokens qualified for the side asked (rose, or fell, and traded): fewer rows than the limit is the honest answer.
+    const qualified = (v: Record<string, unknown>) => (v.qualified as Record<string, number> | undefined)?.[side];
+    const perChain = Object.fromEntries(Object.entries(d.perChain as Record<string, Record<string, unknown>>).map(([c, v]) => [c, { source: v.source, cohortSize: v.cohortSize, qualified: qualified(v), [side]: v[side] }]));
+    return { ...d, side, crossAsset: { [side]: cross[side], qualified: qualified(cross), cohortSize: cross.cohortSize, universeSize: cross.universeSize }, perChain };
   }),
 });
 

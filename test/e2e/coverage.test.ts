@@ -31,11 +31,16 @@ async function buy(path: string, body: Record<string, unknown>) {
 async function capability(body: Record<string, unknown>) {
   return (await buy('/x402/svc/report', body)).results[0].result;
 }
-/** The candles a period is cut into, from its own definition: buckets from the aligned start through the head. */
+/**
+ * The candles a period is cut into, from its own definition: the period begins its length before
+ * the head (as every ranking's does), its candles sit on the grid of their size from the slot
+ * holding that start through the head.
+ */
 function periodCandles(period: keyof typeof PERIOD, to: number) {
   const [length, candle] = PERIOD[period];
-  const from = Math.floor((to - length) / candle) * candle;
-  return { from, count: Math.floor((to - from) / candle) + 1, candle };
+  const from = to - length;
+  const grid = Math.floor(from / candle) * candle;
+  return { from, count: Math.floor((to - grid) / candle) + 1, candle };
 }
 
 beforeAll(async () => {

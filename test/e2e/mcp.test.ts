@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { freeToolSkills } from '../../cards/mcp-tools.js';
 import { createRegistry } from '../../skills/catalog/index.js';
+import { MOVER_MIN_LIQUIDITY_USD } from '../../skills/movers/engine.js';
 import { freshAddress, json } from '../helpers/sibyl.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
@@ -78,7 +79,9 @@ describe('MCP tool server (official SDK client)', () => {
     expect(losers.length).toBeLessThanOrEqual(3);
     expect(losers.map((l) => l.changePct)).toEqual([...losers.map((l) => l.changePct)].sort((a, b) => a - b));
     for (const l of losers) expect(l.liquidityUsd).toBeGreaterThanOrEqual(10_000);
-    if (movers.body.crossAsset.cohortSize > 3) expect(movers.body.truncated).toMatchObject({ limit: 3, originalLengths: { 'crossAsset.losers': expect.any(Number) } });
+    // Only tokens that fell (and traded) are losers; the board says how many qualified.
+    for (const l of losers) expect(l.changePct).toBeLessThan(0);
+    if (movers.body.crossAsset.qualified > 3) expect(movers.body.truncated).toMatchObject({ limit: 3, originalLengths: { 'crossAsset.losers': expect.any(Number) } });
     // The text block and the structured result are the same record.
     expect(JSON.parse(movers.text!)).toEqual(movers.body);
   });
@@ -97,13 +100,14 @@ describe('MCP tool server (official SDK client)', () => {
     const flow = await call('get_smart_money_flow', {});
     expect(['accumulating', 'distributing', 'neutral']).toContain(flow.body.overallSignal);
     const sentiment = await call('get_market_sentiment');
-    // The index is the share of the movers' cohort (liquid tokens with a 24 h change) that rose, counted from the
-    // movers board: its losers, worst first, hold every token that did not rise when some of them did.
+    // The index is the share of the movers' cohort (liquid tokens with a 24 h change) that rose, counted from
+    // another engine: the liquidity ranking's rows over the same 24 h.
     const board = (await call('get_top_movers', { side: 'losers', limit: 25 })).body.crossAsset;
-    const notUp = board.losers.filter((l: { changePct: number }) => l.changePct <= 0).length;
-    expect(notUp, 'the losers list reaches past the tokens that did not rise').toBeLessThan(board.losers.length);
-    const up = board.cohortSize - notUp;
-    expect(sentiment.body.crypto).toMatchObject({ available: true, tokens: board.cohortSize, breadthUp: up, index: Math.round((100 * up) / board.cohortSize) });
+    const ranking = await createRegistry().byId('top-tokens')!.handler({ chain: 'base', limit: 500, timeperiod: '24h' }, w.sibyl.context) as { tokens: { changePct: number | null; liquidityUsd: number }[] };
+    const cohort = ranking.tokens.filter((t) => t.changePct !== null && t.liquidityUsd >= MOVER_MIN_LIQUIDITY_USD);
+    const up = cohort.filter((t) => t.changePct! > 0).length;
+    expect(board.cohortSize).toBe(cohort.length);
+    expect(sentiment.body.crypto).toMatchObject({ available: true, tokens: cohort.length, breadthUp: up, index: Math.round((100 * up) / cohort.length) });
     expect(sentiment.body.cmc).toMatchObject({ available: false });
     // This world indexes Base only: the BSC inflow says so rather than answering empty.
     const inflow = await call('get_smart_money_inflow', {});
