@@ -15,7 +15,7 @@ export interface UiCard {
 const CARDS: readonly UiCard[] = [
   {
     tool: 'get_price_forecast', title: 'Sibyl price forecast',
-    render: `r.available ? \`<h2>\${r.asset} · \${r.interval}</h2><p class="big \${r.direction}">\${r.direction} \${r.driftPct > 0 ? '+' : ''}\${r.driftPct}%</p><p>Models \${r.consensus === true ? 'agree' : r.consensus === false ? 'disagree (weak signal)' : 'agreement not recorded'}</p><small>\${r.source} · \${new Date(r.fetchedAt).toISOString()}\${r.stale ? ' · stale' : ''}</small>\` : \`<p>Not available: \${r.reason}</p>\``,
+    render: `r.available ? \`<h2>\${r.asset} · \${r.interval}</h2><p class="big \${r.direction ?? ''}">\${r.direction ? r.direction + ' ' + (r.driftPct > 0 ? '+' : '') + r.driftPct + '%' : 'no direction'}</p><p>Models \${r.consensus === true ? 'agree' : r.consensus === false ? 'disagree' : 'agreement not recorded'}</p>\${(r.models || []).map((m) => \`<p>\${m.model}: \${m.direction} \${m.driftPct > 0 ? '+' : ''}\${m.driftPct}%</p>\`).join('')}<small>\${r.source} · \${new Date(r.fetchedAt).toISOString()}\${r.stale ? ' · stale' : ''}</small>\` : \`<p>Not available: \${r.reason}</p>\``,
   },
   {
     tool: 'get_market_sentiment', title: 'Sibyl market sentiment',

@@ -72,11 +72,13 @@ export async function forecastData(deps: ForecastDeps, asset: (typeof PRECOMPUTE
     source.methodology = precomputed
       ? `market/v1 candles; forecast: the record get_price_forecast serves, precomputed at block ${precomputed.block} (${new Date(precomputed.fetchedAt).toISOString()})`
       : 'market/v1 candles; forecast: computed for this page on these candles (the precompute has not run yet; not recorded in the ledger)';
-    const { quantiles, verdict, direction, driftPct, noisePct, lastClose, horizons, commentary, servedBy, generatedAt, model, pair, interval: horizon } = record;
+    const { quantiles, verdict, statement, direction, driftPct, noisePct, lastClose, horizons, commentary, servedBy, generatedAt, model, pair, interval: horizon } = record;
+    // Each model's own call, drift and q10-q90 at the horizon, beside the consensus's (none when they disagree).
+    const models = record.models.map(({ model, family, direction, driftPct, q10, q90 }) => ({ model, family, direction, driftPct, q10, q90 }));
     return {
       ...base, available: true, source, candles: chart,
       forecast: {
-        model, pair, verdict, direction, driftPct, noisePct, lastClose, horizon, horizons, servedBy, generatedAt, call: commentary.call, confidence: commentary.confidence,
+        model, pair, verdict, statement, direction, driftPct, noisePct, lastClose, horizon, horizons, models, servedBy, generatedAt, call: commentary.call, confidence: commentary.confidence,
         band: quantiles && { model: quantiles.model, points: quantiles.times.map((t, i) => ({ time: Date.parse(t) / 1000, q10: quantiles.q10[i]!, q50: quantiles.q50[i]!, q90: quantiles.q90[i]! })) },
       },
     };
@@ -91,13 +93,14 @@ function renderForecastPage(): string {
   // The page opens on the free tool's own default horizon (ETH: every world and chain trades it).
   const { interval } = priceForecastTool.input.parse({});
   return page({ title: 'Sibyl forecast', path: '/forecast', scripts: ['forecast'] }, html`<h1>Forecast</h1>
-<p>A major's candles from the index, with the consensus forecast's q10/q50/q90 band ahead of the last candle, its verdict (do the two models agree?), and the accuracy leaderboard: every model's scored record beside the random-walk and always-bullish baselines. Free data: the same forecast the background job precomputes for <code>get_price_forecast</code>, and the ledger <code>get_forecast_accuracy</code> reads.</p>
+<p>A major's candles from the index, with the consensus forecast's q10/q50/q90 band ahead of the last candle, its verdict (the two models agree when they make the same call and their q10–q90 ranges overlap; when they disagree there is no direction), each model's own call, and the accuracy leaderboard: every model's scored record beside the random-walk and always-bullish baselines. Free data: the same forecast the background job precomputes for <code>get_price_forecast</code>, and the ledger <code>get_forecast_accuracy</code> reads.</p>
 <form class="controls" id="forecast-controls">
   <label>Asset <select name="asset">${PRECOMPUTE_ASSETS.map((a) => html`<option ${a === 'ETH' ? 'selected' : ''}>${a}</option>`)}</select></label>
   <label>Horizon <select name="interval">${Object.keys(PRECOMPUTE_INTERVALS).map((i) => html`<option value="${i}" ${i === interval ? 'selected' : ''}>${i}</option>`)}</select></label>
   <button type="submit">Show</button>
 </form>
 <p class="verdict" id="verdict" data-testid="verdict">Loading…</p>
+<table class="board" id="models" data-testid="models"><thead><tr><th>Model</th><th>Family</th><th>Call</th><th>Drift</th><th>q10–q90 at the horizon</th></tr></thead><tbody></tbody></table>
 <p class="muted" id="forecast-source"></p>
 <div class="legend"><span><i style="background:#26a69a"></i>candles</span><span><i style="background:rgba(43,95,217,.35)"></i>q10–q90 band</span><span><i style="background:#2b5fd9"></i>q50</span></div>
 <div class="chart" id="chart"></div>

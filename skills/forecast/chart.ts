@@ -1,13 +1,15 @@
 /**
  * The forecast record of a price series (docs/skills.md, "Chart forecast") as the chart forecast and the background
  * majors sell it: the consensus of the two models on the candle closes, points and bands with
- * their times, drift and direction at several horizons, the verdict, and a commentary that lists
+ * their times, each model's drift, call and range and the consensus's (none when they disagree)
+ * at several horizons, the verdict, and a commentary that lists
  * the factors for and against the call. Each one is recorded in the accuracy ledger.
  */
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { CONSENSUS_PAIR, CONSENSUS, FORECAST_LIMITS } from './slots.js';
 import { commentary, type TrackRecord } from './commentary.js';
+import { agreement, rangeAt } from './agreement.js';
 import { percent } from './precision.js';
 import { direction, NEUTRAL_BAND_PCT, SIGNAL_MULTIPLE } from './signal.js';
 import { ALWAYS_BULLISH, durationLabel, withBaselines, type AccuracyLedger, type ForecastCall, type Origin } from './ledger.js';
@@ -31,7 +33,16 @@ export function reportedHorizons(steps: number): number[] {
   return [...new Set([1, Math.max(1, Math.round(steps / 3)), steps])];
 }
 
-const modelCall = z.object({ driftPct: z.number(), direction: z.string().describe('up, down or neutral against the model\'s noise.'), noisePct: z.number() });
+const modelCall = z.object({ driftPct: z.number(), direction: z.string().describe('bullish, bearish or neutral against the model\'s noise.'), noisePct: z.number() });
+const ranged = modelCall.extend({ q10: z.number().describe('The model\'s q10 there (its median less 1.2816 standard errors when it states no quantiles).'), q90: z.number() });
+/** The consensus at a step: the shared call, or none when the models disagree. */
+const consensusCall = z.object({
+  driftPct: z.number().nullable().describe('The lead (finance-native) model\'s drift when the models agree; null when they disagree.'),
+  direction: z.enum(['bullish', 'bearish', 'neutral']).nullable().describe('The models\' shared call; null when they disagree.'),
+  noisePct: z.number().describe('The lead model\'s noise.'),
+  verdict: z.enum(['CONSENSUS', 'DIVERGENCE']),
+  statement: z.string().describe('"models agree: <call> (...)" or "models disagree (...); no direction", naming both models\' figures.'),
+});
 
 /** The forecast record forecastSeries builds: published as tokenchart's `forecast`. */
 export const forecastRecord = z
@@ -43,16 +54,17 @@ export const forecastRecord = z
     interval: z.string().describe('The horizon as a duration, e.g. 6h.'),
     lastClose: z.number(),
     inputs: z.number().int().describe('Closes the models read.'),
-    models: z.array(z.object({ model: z.string(), family: z.string(), points: z.array(z.object({ time: z.string(), price: z.number() })) })),
-    horizons: z.array(modelCall.extend({ steps: z.number().int(), interval: z.string(), until: z.string(), models: z.record(z.string(), modelCall) })),
+    models: z.array(ranged.extend({ model: z.string(), family: z.string(), points: z.array(z.object({ time: z.string(), price: z.number() })) })).describe('Each model\'s points and, at the horizon, its drift, call, noise and q10-q90.'),
+    horizons: z.array(consensusCall.extend({ steps: z.number().int(), interval: z.string(), until: z.string(), models: z.record(z.string(), ranged) })),
     quantiles: z.object({ model: z.string(), q10: z.array(z.number()), q50: z.array(z.number()), q90: z.array(z.number()), times: z.array(z.string()) }).optional().describe('Quantile bands of the finance-native model, when it ran.'),
-    ...modelCall.shape,
+    ...consensusCall.shape,
     neutralBandPct: z.number(),
     signalMultiple: z.number(),
-    verdict: z.string().describe('Whether the two models agree.'),
-    distancePct: z.number(),
-    maxDistancePct: z.number(),
-    commentary: z.looseObject({ confidence: z.string(), call: z.string(), supporting: z.array(z.string()), contradicting: z.array(z.string()), method: z.string() }),
+    sameCall: z.boolean(),
+    bandsOverlap: z.boolean().describe('Whether the two models\' q10-q90 ranges at the horizon overlap.'),
+    distancePct: z.number().describe('Points between the two models\' drifts (reported, not judged).'),
+    rule: z.string().describe('When the models agree.'),
+    commentary: z.looseObject({ confidence: z.string(), call: z.string().describe('The consensus\'s call; none when the models disagree.'), weighs: z.string().describe('The model call the factors weigh.'), supporting: z.array(z.string()), contradicting: z.array(z.string()), method: z.string() }),
     servedBy: z.record(z.string(), z.string()).describe('What served each model slot.'),
     generatedAt: z.string(),
     attestation: z.unknown().optional(),
@@ -79,15 +91,23 @@ export async function forecastSeries(
   const last = answer.lastClose;
   const lead = leadModel(answer);
 
-  // Each step's call against the model's own noise at that step.
+  // Each step's call against the model's own noise at that step, with its q10-q90 range there.
   const at = (m: ForecastAnswer['models'][number], h: number) => {
     const d = (m.points[h - 1]! / last - 1) * 100;
-    return { driftPct: percent(d), direction: direction(d, m.noisePct[h - 1]), noisePct: m.noisePct[h - 1]! };
+    return { driftPct: percent(d), direction: direction(d, m.noisePct[h - 1]), noisePct: m.noisePct[h - 1]!, ...rangeAt(m, h) };
+  };
+  // The consensus at a step: the models' agreement there (skills/forecast/agreement.ts); no direction when they disagree.
+  const consensusAt = (h: number) => {
+    const [a, b] = answer.models.map((m) => ({ model: m.model, ...at(m, h) })) as [ReturnType<typeof at> & { model: string }, ReturnType<typeof at> & { model: string }];
+    const agreed = agreement(a, b);
+    const own = at(lead, h);
+    return { driftPct: agreed.direction ? own.driftPct : null, direction: agreed.direction, noisePct: own.noisePct, verdict: agreed.verdict, statement: agreed.statement };
   };
   const horizons = reportedHorizons(steps).map((h) => ({
-    steps: h, interval: durationLabel(h * candleSeconds), until: timeAt(h), ...at(lead, h),
+    steps: h, interval: durationLabel(h * candleSeconds), until: timeAt(h), ...consensusAt(h),
     models: Object.fromEntries(answer.models.map((m) => [m.model, at(m, h)])),
   }));
+  const consensus = answer.consensus!;
 
   const interval = durationLabel(steps * candleSeconds);
   const track = ledger ? await trackRecord(ledger, subject.asset, subject.chain, interval) : undefined;
@@ -103,18 +123,22 @@ export async function forecastSeries(
     interval,
     lastClose: last,
     inputs: inputs.length,
-    models: answer.models.map((m) => ({ model: m.model, family: m.family, points: m.points.map((p, i) => ({ time: timeAt(i + 1), price: p })) })),
+    models: answer.models.map((m) => ({ model: m.model, family: m.family, ...at(m, steps), points: m.points.map((p, i) => ({ time: timeAt(i + 1), price: p })) })),
     horizons,
     quantiles: lead.quantiles && { model: lead.model, q10: lead.quantiles.q10, q50: lead.quantiles.q50, q90: lead.quantiles.q90, times: lead.points.map((_, i) => timeAt(i + 1)) },
-    driftPct: lead.driftPct,
-    direction: lead.direction,
+    // The consensus's call: none (null) when the models disagree; each model's own is in `models`.
+    driftPct: answer.driftPct,
+    direction: answer.direction,
     noisePct: lead.noisePct[steps - 1]!,
     neutralBandPct: NEUTRAL_BAND_PCT,
     signalMultiple: SIGNAL_MULTIPLE,
-    verdict: answer.consensus!.verdict,
-    distancePct: answer.consensus!.distancePct,
-    maxDistancePct: answer.consensus!.maxDistancePct,
-    commentary: commentary({ lastClose: last, lead, consensus: answer.consensus!, history, track }),
+    verdict: consensus.verdict,
+    statement: consensus.statement,
+    sameCall: consensus.sameCall,
+    bandsOverlap: consensus.bandsOverlap,
+    distancePct: consensus.distancePct,
+    rule: consensus.rule,
+    commentary: commentary({ lastClose: last, lead, consensus, history, track }),
     servedBy: answer.servedBy,
     generatedAt: answer.generatedAt,
     ...('attestation' in answer && { attestation: answer.attestation }),

@@ -20,7 +20,7 @@ function input(over: Partial<CommentaryInput> & { call: 'bullish' | 'bearish' | 
   return {
     lastClose: LAST,
     lead: { model: 'modelB-small', driftPct, direction: call, noisePct: [10, 20], quantiles: { q10: [LAST, q10], q90: [LAST, q90] } },
-    consensus: { verdict: 'CONSENSUS', distancePct: 0.5, maxDistancePct: 2 },
+    consensus: { verdict: 'CONSENSUS', statement: 'models agree: bullish (modelA-2.5 bullish +29.5%, modelB-small bullish +30%)' },
     history: history(0),
     ...rest,
   };
@@ -67,8 +67,11 @@ describe('commentary factors by sign', () => {
   });
 
   it('divergence and a record below always bullish contradict; confidence follows the count', () => {
-    const split = commentary(input({ call: 'bullish', driftPct: 30, q10: 110, q90: 150, consensus: { verdict: 'DIVERGENCE', distancePct: 5, maxDistancePct: 2 } }));
-    expect(split.contradicting.some((f) => f.startsWith('DIVERGENCE'))).toBe(true);
+    const split = commentary(input({ call: 'bullish', driftPct: 30, q10: 110, q90: 150, consensus: { verdict: 'DIVERGENCE', statement: 'models disagree (different calls: modelA-2.5 neutral +0.2%, modelB-small bullish +30%); no direction' } }));
+    expect(split.contradicting.some((f) => f.startsWith('DIVERGENCE: models disagree'))).toBe(true);
+    // Disagreeing models make no call: the commentary says whose call its factors weigh.
+    expect(split.call).toBe('none');
+    expect(split.weighs).toBe('modelB-small bullish');
     expect(split.confidence).toBe('low');
     const poor = commentary(input({ call: 'bullish', driftPct: 30, q10: 110, q90: 150, track: { hitRate: 0.4, calls: 20, baseRate: 0.55, origin: 'backfill' } }));
     expect(poor.contradicting.some((f) => f.includes('backfill hit rate here is 0.4'))).toBe(true);

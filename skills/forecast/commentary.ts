@@ -1,6 +1,7 @@
 /**
  * The chart forecast's commentary: named factors, each filed as supporting or contradicting by
- * what it means for the call (bullish, bearish or neutral). A band that straddles the last close
+ * what it means for the lead model's call (bullish, bearish or neutral); the commentary's own
+ * `call` is the consensus's, `none` when the models disagree. A band that straddles the last close
  * is a reason to doubt a directional call and a reason to believe a neutral one; a band wholly on
  * the call's side is a reason to believe it.
  */
@@ -17,7 +18,8 @@ export interface CommentaryInput {
     readonly noisePct: readonly number[];
     readonly quantiles?: { readonly q10: readonly number[]; readonly q90: readonly number[] } | undefined;
   };
-  readonly consensus: { readonly verdict: 'CONSENSUS' | 'DIVERGENCE'; readonly distancePct: number; readonly maxDistancePct: number };
+  /** The models' agreement (skills/forecast/agreement.ts): its verdict and the statement that names both models' calls. */
+  readonly consensus: { readonly verdict: 'CONSENSUS' | 'DIVERGENCE'; readonly statement: string };
   /** The series forecast, oldest first. */
   readonly history: readonly { readonly close: number; readonly volumeUsd: number }[];
   /** The scored record of this forecast for the asset and horizon, when there is one. */
@@ -51,7 +53,7 @@ export function commentary(input: CommentaryInput) {
     file(true, `the ${lead.model} drift of ${lead.driftPct}% is ${strength ?? 'many'} standard errors of its own forecast (${percent(noise, 2)}%)`);
   }
 
-  file(consensus.verdict === 'CONSENSUS', `${consensus.verdict}: the models' drifts are ${consensus.distancePct} points apart (agreement needs the same direction within ${consensus.maxDistancePct})`);
+  file(consensus.verdict === 'CONSENSUS', `${consensus.verdict}: ${consensus.statement}`);
 
   const closes = input.history.map((c) => c.close);
   const lookback = Math.min(closes.length - 1, Math.max(4, Math.round(closes.length / 4)));
@@ -89,5 +91,6 @@ export function commentary(input: CommentaryInput) {
   }
 
   const confidence = sign === 0 || consensus.verdict === 'DIVERGENCE' ? 'low' : supporting.length > contradicting.length + 1 ? 'high' : supporting.length > contradicting.length ? 'medium' : 'low';
-  return { confidence, call, supporting, contradicting, method: COMMENTARY_METHOD };
+  // Models that disagree make no call; the factors still weigh the lead model's, and say whose.
+  return { confidence, call: consensus.verdict === 'CONSENSUS' ? call : 'none', weighs: `${lead.model} ${call}`, supporting, contradicting, method: COMMENTARY_METHOD };
 }

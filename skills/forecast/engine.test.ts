@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { recoverMessageAddress, verifyMessage } from 'viem';
 import { attest, canonicalJson, forecastInput, runForecast } from './engine.js';
-import { direction, NEUTRAL_BAND_PCT } from './signal.js';
+import { direction, NEUTRAL_BAND_PCT, Z90 } from './signal.js';
 
 const trend = (n: number, step: number) => Array.from({ length: n }, (_, i) => 100 * (1 + step) ** i);
 
@@ -44,12 +44,16 @@ describe('forecasts', () => {
     expect(m.direction).toBe('bullish');
   });
 
-  it('consensus runs both models; its verdict follows their directions and distance', () => {
+  it('consensus runs both models; its verdict follows their calls and q10-q90 ranges (skills/forecast/agreement.test.ts holds the edges)', () => {
     const out = runForecast(forecastInput.parse({ inputs: trend(300, 0.002).map((p, i) => p * (1 + 0.01 * Math.sin(i))), horizon: 8 }));
     expect(out.models.map((m) => m.model)).toEqual(['modelA-2.5', 'modelB-small']);
     const [a, b] = out.models as [any, any];
-    const agree = a.direction === b.direction && Math.abs(a.driftPct - b.driftPct) <= out.consensus!.maxDistancePct;
+    // The general model's range is its median ±Z90 of its own standard errors; the finance model's, its q10/q90.
+    const spread = Math.exp((Z90 * a.noisePct[7]) / 100);
+    const overlap = Math.max(a.points[7] / spread, b.quantiles.q10[7]) <= Math.min(a.points[7] * spread, b.quantiles.q90[7]) * (1 + 1e-7);
+    const agree = a.direction === b.direction && overlap;
     expect(out.consensus!.verdict).toBe(agree ? 'CONSENSUS' : 'DIVERGENCE');
+    expect(out.direction).toBe(agree ? b.direction : null);
     expect(out.consensus!.distancePct).toBeCloseTo(Math.abs(a.driftPct - b.driftPct), 3);
     expect(out.quantiles!.q10[7]!).toBeLessThan(out.quantiles!.q90[7]!);
   });
@@ -72,6 +76,6 @@ describe('attestation', () => {
     expect(await recoverMessageAddress({ message, signature: a.signature })).toBe(a.signer);
     // The encoding does not depend on key order, and a changed figure breaks the signature.
     expect(canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] })).toBe('{"a":[2,{"c":4,"d":3}],"b":1}');
-    expect(await verifyMessage({ address: a.signer, message: canonicalJson({ ...record, driftPct: record.driftPct + 1 }), signature: a.signature })).toBe(false);
+    expect(await verifyMessage({ address: a.signer, message: canonicalJson({ ...record, driftPct: record.driftPct! + 1 }), signature: a.signature })).toBe(false);
   });
 });

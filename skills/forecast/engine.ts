@@ -1,6 +1,6 @@
 /**
  * The forecast engine (docs/skills.md, "Forecasts"): the request schema, drift, noise and direction per model, the
- * consensus verdict between the general and the finance-native model, and an EIP-191
+ * consensus verdict between the general and the finance-native model (skills/forecast/agreement.ts), and an EIP-191
  * attestation over a canonical encoding of the answer. Pure: backends run the models.
  */
 import { z } from 'zod';
@@ -8,12 +8,10 @@ import { hashMessage, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { runInProcess } from './models/index.js';
 import type { ModelForecast } from './models/types.js';
+import { agreement, rangeAt, type PublishedModel } from './agreement.js';
 import { percent, price } from './precision.js';
 import { direction, NEUTRAL_BAND_PCT, noisePcts, SIGNAL_MULTIPLE, type Direction } from './signal.js';
 import { CONSENSUS, CONSENSUS_PAIR, FORECAST_LIMITS, MODEL_SLOTS, slot } from './slots.js';
-
-/** The two models agree when they call the same direction and their drifts are this close (percentage points). */
-export const CONSENSUS_MAX_DISTANCE_PCT = 2;
 
 /** The request body, for the model ids this deployment serves (`consensus` first). */
 export function forecastInputSchema(modelIds: readonly string[]) {
@@ -35,14 +33,9 @@ export function modelsFor(model: string): string[] {
   return model === CONSENSUS ? [...CONSENSUS_PAIR] : [model];
 }
 
-interface Call {
-  readonly driftPct: number;
-  readonly direction: Direction;
-}
-
-/** The consensus rule: the same direction, with drifts at most CONSENSUS_MAX_DISTANCE_PCT apart. */
-export function consensusVerdict(general: Call, finance: Call): 'CONSENSUS' | 'DIVERGENCE' {
-  return general.direction === finance.direction && Math.abs(general.driftPct - finance.driftPct) <= CONSENSUS_MAX_DISTANCE_PCT ? 'CONSENSUS' : 'DIVERGENCE';
+/** A published model's call at `step` (1-based), with its q10-q90 range there: what agreement compares. */
+export function stepCall(m: PublishedModel & { readonly direction: Direction; readonly driftPct: number }, step = m.points.length) {
+  return { model: m.model, driftPct: m.driftPct, direction: m.direction, ...rangeAt(m, step) };
 }
 
 /** The response record from each model's answer (see docs/skills.md, "Forecasts", for every field). */
@@ -61,20 +54,23 @@ export function assembleForecast(input: ForecastInput, results: ReadonlyMap<stri
       noisePct: noise.map((n) => percent(n)),
       ...(f.quantiles && { quantiles: { q10: f.quantiles.q10.map(price), q50: f.quantiles.q50.map(price), q90: f.quantiles.q90.map(price) } }),
     };
-  });
+  }).map((m) => ({ ...m, range: rangeAt(m, m.points.length) }));
   const consensus = input.model === CONSENSUS
     ? (() => {
         const [a, b] = models as [(typeof models)[number], (typeof models)[number]];
-        return { verdict: consensusVerdict(a, b), distancePct: percent(Math.abs(a.driftPct - b.driftPct)), maxDistancePct: CONSENSUS_MAX_DISTANCE_PCT };
+        const { direction: _call, ...verdict } = agreement(stepCall(a), stepCall(b));
+        return verdict;
       })()
     : undefined;
   const lead = models.find((m) => m.quantiles) ?? models[0]!;
+  // A consensus that is not one takes no side: no direction, no drift (each model's stay in `models`).
+  const decided = !consensus || consensus.verdict === 'CONSENSUS';
   return {
     model: input.model,
     horizon: input.horizon,
     lastClose: last,
-    driftPct: lead.driftPct,
-    direction: lead.direction,
+    driftPct: decided ? lead.driftPct : null,
+    direction: decided ? lead.direction : null,
     noisePct: lead.noisePct[lead.noisePct.length - 1]!,
     neutralBandPct: NEUTRAL_BAND_PCT,
     signalMultiple: SIGNAL_MULTIPLE,

@@ -32,8 +32,11 @@ export async function precomputeMajors(ctx: SkillContext, service: ForecastServi
         const { candles } = await found.market.candlesOver(found.token, candleSeconds * FORECAST_LIMITS.maxInputs, candleSeconds);
         const record = await forecastSeries(service, ledger, { asset, chain: found.chain, token: found.token }, candles, candleSeconds, steps, found.market.head.timestamp);
         snapshot = {
+          // The consensus's call (null when the models disagree) and each model's own figures.
           available: true, asset, interval, direction: record.direction, driftPct: record.driftPct,
-          consensus: record.verdict === 'CONSENSUS', verdict: record.verdict, chain: found.chain, token: found.token,
+          consensus: record.verdict === 'CONSENSUS', verdict: record.verdict, statement: record.statement,
+          models: record.models.map(({ model, family, direction, driftPct, q10, q90 }) => ({ model, family, direction, driftPct, q10, q90 })),
+          chain: found.chain, token: found.token,
           source: `index:${found.chain}@${found.market.head.block}`, candleSeconds, steps, inputs: record.inputs, fetchedAt,
           // The whole record (band, commentary): the forecast page draws this very forecast, not another run.
           block: found.market.head.block, record,

@@ -8,6 +8,7 @@ import { SibylError } from '../core/errors.js';
 import { httpBackend } from './backends/http.js';
 import { BackendFailed, type ModelBackend } from './backends/types.js';
 import { ForecastWorkers } from './backends/worker-pool.js';
+import { AGREEMENT_RULE } from './agreement.js';
 import { assembleForecast, attest, canonicalJson, forecastInputSchema, modelsFor, type ForecastInput } from './engine.js';
 import { IN_PROCESS_METHODS } from './models/index.js';
 import { CONSENSUS, CONSENSUS_PAIR, FORECAST_LIMITS, MODEL_SLOTS, backendEnvName } from './slots.js';
@@ -91,7 +92,7 @@ export class ForecastService {
       models: [
         {
           id: CONSENSUS, family: 'ensemble', available: this.modelIds.includes(CONSENSUS), servedBy: 'ensemble', backend: null,
-          method: `runs ${CONSENSUS_PAIR.join(' and ')} in parallel; CONSENSUS when both call the same direction with drifts close enough, else DIVERGENCE`,
+          method: `runs ${CONSENSUS_PAIR.join(' and ')} in parallel; ${AGREEMENT_RULE}`,
           pair: [...CONSENSUS_PAIR], quantiles: true, ...limits,
         },
         ...models,

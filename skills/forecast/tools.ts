@@ -13,7 +13,7 @@ export const PRECOMPUTE_FRESH_MS = 4 * 3_600_000;
 
 export const priceForecastTool = defineFreeTool({
   id: 'price-forecast', toolName: 'get_price_forecast', title: 'Price forecast (majors)',
-  description: 'Direction and drift of BTC, ETH, SOL or BNB at 4h (about 32 h ahead), 1d (about 7 days), 1w (about 4 weeks) or 1M (about 4 months), with whether the two models agree; precomputed every 4 hours.',
+  description: 'Direction and drift of BTC, ETH, SOL or BNB at 4h (about 32 h ahead), 1d (about 7 days), 1w (about 4 weeks) or 1M (about 4 months), with both models\' calls and whether they agree (no direction when they disagree); precomputed every 4 hours.',
   tags: ['forecast', 'majors', 'direction'], input: z.strictObject({
     asset: z.enum(PRECOMPUTE_ASSETS).default('BTC').describe(`One of ${PRECOMPUTE_ASSETS.join(', ')}; default BTC.`),
     interval: z.enum(INTERVALS).default('1d').describe(`One of ${INTERVALS.join(', ')}; default 1d.`),
@@ -21,9 +21,11 @@ export const priceForecastTool = defineFreeTool({
   output: freeOutput({
     asset: z.enum(PRECOMPUTE_ASSETS),
     interval: z.enum(INTERVALS),
-    direction: z.enum(['bullish', 'bearish', 'neutral']).optional(),
-    driftPct: z.number().optional(),
-    consensus: z.boolean().nullable().optional().describe('true: models agree; false: they disagree (weak signal); null: not recorded.'),
+    direction: z.enum(['bullish', 'bearish', 'neutral']).nullable().optional().describe('The models\' shared call; null when they disagree.'),
+    driftPct: z.number().nullable().optional().describe('The finance-native model\'s drift when the models agree; null when they disagree.'),
+    consensus: z.boolean().nullable().optional().describe('true: models agree; false: they disagree (no direction); null: not recorded.'),
+    statement: z.string().optional().describe('"models agree: <call> (...)" or "models disagree (...); no direction".'),
+    models: z.array(z.looseObject({ model: z.string(), direction: z.string(), driftPct: z.number() })).optional().describe('Each model\'s call, drift and q10-q90 at the horizon.'),
     source: z.string().optional(),
   }),
   async read({ asset, interval }, ctx) {
@@ -32,7 +34,12 @@ export const priceForecastTool = defineFreeTool({
     const s = JSON.parse(raw) as Record<string, unknown> & { fetchedAt: number };
     const stale = Date.now() - s.fetchedAt > PRECOMPUTE_FRESH_MS;
     if (s.available === false) return { available: false, reason: String(s.reason), asset, interval, fetchedAt: s.fetchedAt, stale };
-    return { available: true, asset, interval, direction: s.direction, driftPct: s.driftPct, consensus: s.consensus ?? null, source: s.source, chain: s.chain, fetchedAt: s.fetchedAt, stale };
+    // Models that disagree give no direction (a snapshot stored before this rule still carries the lead model's).
+    const split = s.consensus === false;
+    return {
+      available: true, asset, interval, direction: split ? null : s.direction, driftPct: split ? null : s.driftPct, consensus: s.consensus ?? null,
+      statement: s.statement, models: s.models, source: s.source, chain: s.chain, fetchedAt: s.fetchedAt, stale,
+    };
   },
 });
 

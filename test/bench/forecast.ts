@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ForecastWorkers } from '../../skills/forecast/backends/worker-pool.js';
-import { consensusVerdict } from '../../skills/forecast/engine.js';
+import { agreement, rangeAt } from '../../skills/forecast/agreement.js';
 import { direction, NEUTRAL_BAND_PCT, noisePcts } from '../../skills/forecast/signal.js';
 import type { InProcessMethod } from '../../skills/forecast/models/index.js';
 import type { ModelForecast } from '../../skills/forecast/models/types.js';
@@ -76,7 +76,8 @@ export async function backtest(series: readonly number[], context: number, strid
         const callOf = (id: string) => {
           const f = out.get(id)!;
           const driftPct = (f.points[h - 1]! / last - 1) * 100;
-          return { driftPct, direction: direction(driftPct, noisePcts(f, ctx)[h - 1]) };
+          const noisePct = noisePcts(f, ctx);
+          return { model: id, driftPct, direction: direction(driftPct, noisePct[h - 1]), ...rangeAt({ model: id, points: f.points, noisePct, quantiles: f.quantiles }, h) };
         };
         for (const name of names) {
           const f = out.get(name)!;
@@ -88,7 +89,7 @@ export async function backtest(series: readonly number[], context: number, strid
             s.covered.push(y >= q10[h - 1]! && y <= q90[h - 1]! ? 1 : 0);
           }
           let call = callOf(name).direction;
-          if (name === 'consensus' && consensusVerdict(callOf(GENERAL), callOf(FINANCE)) === 'DIVERGENCE') call = 'neutral';
+          if (name === 'consensus' && agreement(callOf(GENERAL), callOf(FINANCE)).verdict === 'DIVERGENCE') call = 'neutral';
           if (isDecisive && call !== 'neutral') {
             s.calls++;
             if ((call === 'bullish') === move > 0) s.hits++;

@@ -1,7 +1,7 @@
 /**
  * `/forecast` in Chromium on a world with three days of history: the chart draws the candles and
  * the forecast's q10/q50/q90 band (checked on the series' own data and on the canvas pixels), the
- * consensus verdict, and the accuracy leaderboard with the random-walk and always-bullish rows
+ * consensus verdict in words (no direction when the models disagree) with both models' own calls, and the accuracy leaderboard with the random-walk and always-bullish rows
  * beside the models (after the ledger's backfill, as a fresh node's first round does).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,16 +83,26 @@ describe('forecast page', () => {
       expect(band.right).toBeGreaterThan(50);
       expect(band.right).toBeGreaterThan(band.left);
 
+      // The verdict in words: agreement with its call, or "models disagree" and no direction; both models' own calls listed.
       const verdict = page.getByTestId('verdict');
-      expect(['CONSENSUS', 'DIVERGENCE']).toContain(await verdict.getAttribute('data-verdict'));
-      expect(await verdict.innerText()).toMatch(/^ETH 1d: (CONSENSUS|DIVERGENCE) \(/);
+      const shown = await page.evaluate(() => (globalThis as unknown as { sibylForecast: { data: { forecast: { verdict: string; direction: string | null; pair: string[]; models: { model: string; direction: string; driftPct: number }[] } } } }).sibylForecast.data.forecast);
+      const [a, b] = shown.models;
+      expect(shown.models.map((m) => m.model)).toEqual(shown.pair);
+      expect(shown.verdict).toBe(a!.direction === b!.direction && shown.direction !== null ? 'CONSENSUS' : 'DIVERGENCE');
+      expect(await verdict.getAttribute('data-verdict')).toBe(shown.verdict);
+      const text = await verdict.innerText();
+      if (shown.verdict === 'CONSENSUS') expect(text).toMatch(new RegExp(`^ETH 1d: models agree: ${a!.direction}, drift `));
+      else expect(text).toMatch(/^ETH 1d: models disagree, no direction \(DIVERGENCE/);
+      const rows = await page.locator('[data-testid="models"] tbody tr').evaluateAll((trs) => trs.map((r) => ({ model: (r as unknown as { dataset: Record<string, string> }).dataset.model, direction: (r as unknown as { dataset: Record<string, string> }).dataset.direction, text: (r as unknown as { innerText: string }).innerText })));
+      expect(rows.map((r) => [r.model, r.direction])).toEqual(shown.models.map((m) => [m.model, m.direction]));
+      for (const [i, m] of shown.models.entries()) expect(rows[i]!.text).toContain(`${m.driftPct > 0 ? '+' : ''}${m.driftPct.toFixed(2)}%`);
 
       const models = await page.locator('#board tbody tr').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: Record<string, string> }).dataset.model));
       expect(models).toContain(RANDOM_WALK);
       expect(models).toContain(ALWAYS_BULLISH);
       expect(models).toContain('consensus');
       expect(await page.locator('#board tbody tr.baseline').count()).toBe(models.filter((m) => m === RANDOM_WALK || m === ALWAYS_BULLISH).length);
-      expect(await page.locator('#precomputed').innerText()).toMatch(/^get_price_forecast: (bullish|bearish|neutral) /);
+      expect(await page.locator('#precomputed').innerText()).toMatch(/^get_price_forecast: ((bullish|bearish|neutral) \S+, models agree|no direction, models disagree) \(modelA-2\.5 (bullish|bearish|neutral) \S+, modelB-small (bullish|bearish|neutral) /);
       await saveScreenshot(page, 'forecast');
       expect(blocked).toEqual([]);
     } finally {

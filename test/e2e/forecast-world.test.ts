@@ -105,15 +105,16 @@ describe('background majors and ledger scoring', () => {
     // Two days of history: 48 hourly candles serve 4h; 4h candles (12 of them) cannot serve 1d.
     const eth4h = snapshots.find((s) => s.asset === 'ETH' && s.interval === '4h');
     expect(eth4h).toMatchObject({ available: true, chain: 'base', steps: 4 });
-    expect(['bullish', 'bearish', 'neutral']).toContain(eth4h.direction);
-    // Consensus by the documented rule, from the two models' own points at the horizon: the same direction, drifts
-    // within maxDistancePct (2 points) of each other.
+    // Consensus by the documented rule (skills/forecast/agreement.ts), from the two models' own calls and q10-q90 at
+    // the horizon: the same call and overlapping ranges; models that disagree give no direction.
     const { record } = eth4h;
     const atHorizon = record.horizons.find((h: { steps: number }) => h.steps === eth4h.steps);
-    const [a, b] = record.models.map((m: { model: string; points: { price: number }[] }) => ({ drift: (m.points.at(-1)!.price / record.lastClose - 1) * 100, direction: atHorizon.models[m.model].direction }));
-    expect(record.maxDistancePct).toBe(2);
-    expect(eth4h.consensus).toBe(a.direction === b.direction && Math.abs(a.drift - b.drift) <= 2);
+    const [a, b] = record.models.map((m: { model: string }) => atHorizon.models[m.model]);
+    expect(eth4h.consensus).toBe(a.direction === b.direction && Math.max(a.q10, b.q10) <= Math.min(a.q90, b.q90));
     expect(eth4h.verdict).toBe(eth4h.consensus ? 'CONSENSUS' : 'DIVERGENCE');
+    expect(eth4h.direction).toBe(eth4h.consensus ? a.direction : null);
+    // Both models' figures are in the snapshot get_price_forecast serves.
+    expect(eth4h.models.map((m: { model: string; direction: string }) => [m.model, m.direction])).toEqual(record.models.map((m: { model: string }) => [m.model, atHorizon.models[m.model].direction]));
     const eth1d = snapshots.find((s) => s.asset === 'ETH' && s.interval === '1d');
     expect(eth1d).toMatchObject({ available: false, reason: expect.stringContaining('at least 16 candles') });
     // BNB has no pool on this base-only world.

@@ -216,9 +216,12 @@ describe('forecast inference input', () => {
     expect(record.models.every((m: any) => m.points.length === maxHorizon)).toBe(true);
     expect(record.quantiles.q10).toHaveLength(maxHorizon);
     expect(['CONSENSUS', 'DIVERGENCE']).toContain(record.consensus.verdict);
+    // Models that disagree give no direction; each model's own stays in models[].
+    expect(record.direction === null).toBe(record.consensus.verdict === 'DIVERGENCE');
+    expect(record.models.every((m: any) => ['bullish', 'bearish', 'neutral'].includes(m.direction) && typeof m.driftPct === 'number')).toBe(true);
     expect(attestation.signer).toBe(privateKeyToAccount(signingKey).address);
     expect(await verifyMessage({ address: attestation.signer, message: canonicalJson(record), signature: attestation.signature })).toBe(true);
-    expect(await verifyMessage({ address: attestation.signer, message: canonicalJson({ ...record, driftPct: record.driftPct + 1 }), signature: attestation.signature })).toBe(false);
+    expect(await verifyMessage({ address: attestation.signer, message: canonicalJson({ ...record, lastClose: record.lastClose + 1 }), signature: attestation.signature })).toBe(false);
     expect(quota.remaining).toBe(quota.limit - 2);
   });
 });

@@ -8,6 +8,7 @@ import { AreaSeries, CandlestickSeries, LineSeries, createChart, type IChartApi,
 import { byId } from './lib/dom.js';
 
 interface BandPoint { time: number; q10: number; q50: number; q90: number }
+interface ModelCall { model: string; family: string; direction: string; driftPct: number; q10: number; q90: number }
 interface Row { model: string; chain: string; interval: string; origin: string; samples: number; direction_hit_rate: number | null; direction_samples: number; mape_pct: number | null; rmse: number | null }
 interface ForecastData {
   asset: string;
@@ -19,8 +20,11 @@ interface ForecastData {
   baselines: string[];
   source?: { chain: string; token: string; fromBlock: number; toBlock: number; methodology: string };
   candles?: { time: number; open: number; high: number; low: number; close: number }[];
-  forecast?: { verdict: string; direction: string; driftPct: number; lastClose: number; horizon: string; call: string; confidence: string; pair: string[]; generatedAt: string; band?: { model: string; points: BandPoint[] } };
-  precomputed: { available: boolean; reason?: string; direction?: string; driftPct?: number; consensus?: boolean | null; source?: string; fetchedAt?: number | null; stale?: boolean };
+  forecast?: {
+    verdict: string; statement: string; direction: string | null; driftPct: number | null; lastClose: number; horizon: string; call: string; confidence: string; pair: string[]; generatedAt: string;
+    models: ModelCall[]; band?: { model: string; points: BandPoint[] };
+  };
+  precomputed: { available: boolean; reason?: string; direction?: string | null; driftPct?: number | null; consensus?: boolean | null; models?: ModelCall[]; source?: string; fetchedAt?: number | null; stale?: boolean };
   accuracy: { available: boolean; reason?: string; rows?: Row[]; fetchedAt?: number | null };
 }
 
@@ -67,20 +71,42 @@ function describe(data: ForecastData): void {
   const verdict = byId('verdict');
   const f = data.forecast;
   if (data.available && f) {
-    verdict.textContent = `${data.asset} ${f.horizon}: ${f.verdict} (${f.pair.join(' vs ')}) — ${f.direction}, drift ${pct(f.driftPct)} by ${new Date((f.band?.points.at(-1)?.time ?? 0) * 1000).toLocaleString()}, confidence ${f.confidence}`;
+    // The verdict in words: "models agree: <call>" with the drift, or "models disagree" and no direction.
+    const by = new Date((f.band?.points.at(-1)?.time ?? 0) * 1000).toLocaleString();
+    verdict.textContent = f.direction
+      ? `${data.asset} ${f.horizon}: models agree: ${f.direction}, drift ${pct(f.driftPct)} by ${by} (${f.verdict}, ${f.pair.join(' vs ')}), confidence ${f.confidence}`
+      : `${data.asset} ${f.horizon}: models disagree, no direction (${f.verdict}, ${f.pair.join(' vs ')}), confidence ${f.confidence}`;
     verdict.dataset.verdict = f.verdict;
   } else {
     verdict.textContent = `${data.asset} ${data.interval}: no forecast (${data.reason}: ${data.message ?? ''})`;
     verdict.dataset.verdict = 'unavailable';
   }
+  modelTable(f?.models ?? []);
   const s = data.source;
   byId('forecast-source').textContent = s
     ? `Source: index of ${s.chain}, token ${s.token}, blocks ${s.fromBlock}–${s.toBlock}; ${s.methodology}. Band: ${f?.band?.model ?? 'none'}; computed ${new Date(data.computedAt).toLocaleString()}.`
     : '';
   const p = data.precomputed;
   byId('precomputed').textContent = p.available
-    ? `get_price_forecast: ${p.direction} ${pct(p.driftPct)}, models ${p.consensus === true ? 'agree' : p.consensus === false ? 'disagree' : 'not recorded'}; ${p.source ?? ''}, fetched ${p.fetchedAt ? new Date(p.fetchedAt).toLocaleString() : '—'}${p.stale ? ' (stale)' : ''}.`
+    ? `get_price_forecast: ${p.direction ? `${p.direction} ${pct(p.driftPct)}` : 'no direction'}, models ${p.consensus === true ? 'agree' : p.consensus === false ? 'disagree' : 'not recorded'}${p.models ? ` (${p.models.map((m) => `${m.model} ${m.direction} ${pct(m.driftPct)}`).join(', ')})` : ''}; ${p.source ?? ''}, fetched ${p.fetchedAt ? new Date(p.fetchedAt).toLocaleString() : '—'}${p.stale ? ' (stale)' : ''}.`
     : `get_price_forecast: not available (${p.reason}).`;
+}
+
+/** One row per model: its own call, drift and q10–q90 at the horizon, whatever the verdict. */
+function modelTable(models: ModelCall[]): void {
+  const body = byId('models').querySelector('tbody')!;
+  body.replaceChildren(...models.map((m) => {
+    const tr = document.createElement('tr');
+    tr.dataset.model = m.model;
+    tr.dataset.direction = m.direction;
+    for (const [i, text] of [m.model, m.family, m.direction, pct(m.driftPct), `${m.q10.toPrecision(6)} – ${m.q90.toPrecision(6)}`].entries()) {
+      const td = document.createElement('td');
+      if (i < 3) td.className = 'text';
+      td.textContent = text;
+      tr.append(td);
+    }
+    return tr;
+  }));
 }
 
 function leaderboard(data: ForecastData): void {
