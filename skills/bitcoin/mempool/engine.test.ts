@@ -4,6 +4,7 @@ import { TestChain } from '../../../indexer/bitcoin/test-chain.js';
 import type { BitcoinSource } from '../../../chain/bitcoin.js';
 import { BitcoinIndexer } from '../../../indexer/bitcoin/indexer.js';
 import { arrivalsFloor, blockCapacity, clearingFeerates, congestionLevel, feerateFor, mempoolIntelligence, projectBlocks } from './engine.js';
+import { bitcoinMempoolSkill } from './mempool.js';
 
 // Buckets (sat/vB, vB): ≥50: 400; [20,50): 800; [10,20): 1,200; [2,10): 600 — 3,000 vB in 30 transactions.
 const MEMPOOL = { count: 30, vsize: 3000, total_fee: 0, fee_histogram: [[50, 400], [20, 800], [10, 1200], [2, 600]] as [number, number][] };
@@ -36,8 +37,9 @@ describe('mempool projection', () => {
     expect(feerateFor({ ...MEMPOOL, fee_histogram: [] }, 1000, 1)).toBe(1);
   });
 
-  it('names congestion by backlog', () => {
-    expect([0.5, 1, 2.9, 3, 11, 12].map(congestionLevel)).toEqual(['clear', 'busy', 'busy', 'congested', 'congested', 'severe']);
+  it('names congestion by backlog when the next block costs twice the chain\'s usual or more; busy below that', () => {
+    expect([0.5, 1, 2.9, 3, 11, 12].map((b) => congestionLevel(b, 2))).toEqual(['clear', 'busy', 'busy', 'congested', 'congested', 'severe']);
+    expect([0.5, 1, 2.9, 3, 11, 12].map((b) => congestionLevel(b, 1.99))).toEqual(['clear', 'busy', 'busy', 'busy', 'busy', 'busy']);
   });
 
   it('answers from the API: capacity from recent blocks, server estimates beside ours', async () => {
@@ -48,7 +50,11 @@ describe('mempool projection', () => {
     const a = await mempoolIntelligence(bitcoin, 2);
     expect(a.blockCapacityVsize).toBe(1000);
     expect(a.capacityFrom).toEqual({ blocks: 3, fullestHeight: 1 });
-    expect(a.congestion).toEqual({ level: 'congested', backlogBlocks: 3, recentAverageBlockVsize: 667, recentFullnessPct: 66.7, backlogVsRecentAverage: 4.5 });
+    // The next block clears at 27.5 sat/vB; without the index the blocks' feerates are unknown: against the 1 sat/vB floor.
+    expect(a.congestion).toEqual({
+      level: 'congested', backlogBlocks: 3, recentAverageBlockVsize: 667, recentFullnessPct: 66.7, backlogVsRecentAverage: 4.5,
+      nextBlockFeerate: 27.5, typicalFeerate: null, baselineFeerate: 1, feePremium: 27.5, baseline: expect.stringContaining('relay floor'),
+    });
     // Without an index the blocks' feerates are unknown: the mempool alone decides.
     expect(a.recommendations).toEqual([
       { targetBlocks: 1, feerate: 27.5, fromMempool: 27.5, fromRecentBlocks: null, serverEstimate: 30 },
@@ -95,5 +101,74 @@ describe('mempool projection', () => {
     // N=6 0.609 → 3rd (5); N=144 0.175 → 1st (1).
     expect(a.recommendations.map((r) => [r.targetBlocks, r.fromMempool, r.fromRecentBlocks, r.feerate])).toEqual([[1, 1, 7, 7], [2, 1, 7, 7], [3, 1, 5, 5], [6, 1, 5, 5], [144, 1, 1, 1]]);
     expect(a.capacityFrom.blocks).toBe(4);
+  });
+});
+
+/**
+ * Congestion is relative to the chain's own blocks and fees, and a stale tip is said (issue 27:
+ * "Bitcoin mempool congested, pay 1.5 sat/vB" on blocks of 981 vB with the tip 18 minutes old).
+ * A queue the next block clears at less than twice what the chain usually clears at is busy, not
+ * congested; the tip's age is always stated, and flagged stale past twice the 10-minute target.
+ */
+describe('congestion against the chain\'s own scale, and the tip\'s age', () => {
+  const T0 = 1_700_000_000;
+  /** Blocks of 981 vB (weight 3,924), ten minutes apart, read from the API alone. */
+  function apiChain(mempool: { count: number; vsize: number; total_fee: number; fee_histogram: [number, number][] }) {
+    const chain = new TestChain([0, 1, 2, 3].map((i) => ({ time: T0 + 600 * i, weight: 3924, txs: [{ outputs: [{ address: 'M', value: 1 }] }] })));
+    chain.mempoolAnswer = mempool;
+    return { chain, tipTime: T0 + 1_800, bitcoin: { kind: 'embedded', esplora: chain, prices: { source: 'test', at: () => null }, entities: [] } as BitcoinSource };
+  }
+  // 3,281 vB waiting (3.34 blocks of 981 vB): one block's worth at 1.5 sat/vB, the rest at the 1 sat/vB floor.
+  const FLOOR_QUEUE = { count: 33, vsize: 3281, total_fee: 0, fee_histogram: [[1.5, 981], [1, 2300]] as [number, number][] };
+
+  it('the issue\'s case: 3.3 blocks of backlog the next block clears at 1.5 sat/vB is busy, not congested; the 18-minute-old tip is said', async () => {
+    const { bitcoin, tipTime } = apiChain(FLOOR_QUEUE);
+    const a = await mempoolIntelligence(bitcoin, 3, { now: (tipTime + 18 * 60) * 1000 });
+    expect(a.blockCapacityVsize).toBe(981);
+    expect(a.congestion).toMatchObject({ backlogBlocks: 3.34, nextBlockFeerate: 1.5, typicalFeerate: null, baselineFeerate: 1, feePremium: 1.5 });
+    expect(a.congestion.level).toBe('busy');
+    expect(a.tip).toEqual({ height: 3, time: new Date(tipTime * 1000).toISOString(), ageSeconds: 1_080, targetSeconds: 600, staleAfterSeconds: 1_200, stale: false });
+    const text = bitcoinMempoolSkill.summarize!({ ...a, ...a.provenance } as never);
+    expect(text).not.toMatch(/congested/);
+    expect(text).toMatch(/^Bitcoin mempool busy: /);
+    expect(text).toContain('blocks of 981 vB');
+    expect(text).toContain('tip 18 min old');
+    expect(text).not.toContain('stale');
+  });
+
+  it('past twice the target interval the tip is stale, and the summary says so first', async () => {
+    const { bitcoin, tipTime } = apiChain(FLOOR_QUEUE);
+    const fresh = await mempoolIntelligence(bitcoin, 3, { now: (tipTime + 1_200) * 1000 });
+    expect(fresh.tip).toMatchObject({ ageSeconds: 1_200, stale: false });
+    const stale = await mempoolIntelligence(bitcoin, 3, { now: (tipTime + 1_201) * 1000 });
+    expect(stale.tip).toMatchObject({ ageSeconds: 1_201, stale: true });
+    const text = bitcoinMempoolSkill.summarize!({ ...stale, ...stale.provenance } as never);
+    expect(text).toMatch(/^Stale: the Bitcoin tip \(height 3\) is 20 min old, over twice the 10-minute block target/);
+  });
+
+  it('with the index at the tip, the baseline is the median feerate the chain\'s recent blocks cleared at: twice it and more over 3 blocks of backlog is congested, less is busy', async () => {
+    // As above: blocks cleared at 1 (room left), 3, 5 and 7 sat/vB: the median is 4.
+    const chain = new TestChain([{ time: T0, txs: [{ name: 'cb', outputs: [{ address: 'M', value: 3_000_000 }] }] }]);
+    for (const [i, rate] of [3, 5, 7].entries()) {
+      chain.mine({ time: T0 + 600 + 600 * i, weight: 4000, txs: [{ outputs: [{ address: 'M', value: 1 }] }, { name: `t${i}`, spends: [i === 0 ? 'cb:0' : `t${i - 1}:0`], weight: 2720, outputs: [{ address: 'M', value: 3_000_000 - 680 * [3, 8, 15][i]! }] }] });
+      expect(rate).toBeGreaterThan(0);
+    }
+    const index = new BitcoinIndexer({ esplora: chain, prices: { source: 'test', at: () => null }, entities: [] });
+    await index.sync();
+    const bitcoin: BitcoinSource = { kind: 'embedded', esplora: chain, prices: { source: 'test', at: () => null }, entities: [], index };
+    const now = (T0 + 1_800 + 60) * 1000;
+    // 3,500 vB (3.5 blocks of 1,000): the top block's worth at 8 sat/vB, the rest at 2.
+    chain.mempoolAnswer = { count: 35, vsize: 3500, total_fee: 0, fee_histogram: [[8, 1000], [2, 2500]] };
+    const hot = await mempoolIntelligence(bitcoin, 3, { now });
+    expect(hot.congestion).toMatchObject({ backlogBlocks: 3.5, nextBlockFeerate: 8, typicalFeerate: 4, baselineFeerate: 4, feePremium: 2, level: 'congested' });
+    // The same queue bidding 7.9 at the top: under twice the chain's usual, busy.
+    chain.mempoolAnswer = { count: 35, vsize: 3500, total_fee: 0, fee_histogram: [[7.9, 1000], [2, 2500]] };
+    const usual = await mempoolIntelligence(bitcoin, 3, { now });
+    expect(usual.congestion).toMatchObject({ nextBlockFeerate: 7.9, typicalFeerate: 4, level: 'busy' });
+    // Twelve blocks of backlog at twice the usual: severe; under one block: clear whatever it pays.
+    chain.mempoolAnswer = { count: 120, vsize: 12_000, total_fee: 0, fee_histogram: [[9, 1000], [2, 11_000]] };
+    expect((await mempoolIntelligence(bitcoin, 3, { now })).congestion.level).toBe('severe');
+    chain.mempoolAnswer = { count: 9, vsize: 999, total_fee: 0, fee_histogram: [[50, 999]] };
+    expect((await mempoolIntelligence(bitcoin, 3, { now })).congestion.level).toBe('clear');
   });
 });

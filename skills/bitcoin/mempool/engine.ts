@@ -2,8 +2,9 @@
  * Mempool intelligence from the Esplora API alone: the mempool's feerate histogram cut into
  * projected blocks of the chain's own block capacity (learnt from the fullest recent block, so a
  * real chain gives ~1M vB and a scaled one its own), the feerate to pay to be in the first N of
- * them, congestion (backlog in blocks against what recent blocks carried), and the server's own
- * /fee-estimates beside ours.
+ * them, congestion relative to the chain's own scale (backlog in blocks of its own capacity, and
+ * what the next block costs against the feerate its recent blocks cleared at), the tip's age
+ * (stale past twice the block target), and the server's own /fee-estimates beside ours.
  */
 import type { EsploraMempool } from '../../../chain/esplora.js';
 import type { BitcoinSource } from '../../../chain/bitcoin.js';
@@ -17,6 +18,16 @@ export const RECENT_BLOCKS = 144;
 export const RECENT_BLOCKS_API = 12;
 /** Nobody relays below this (Bitcoin Core's default minimum relay feerate, sat/vB). */
 export const MIN_RELAY_FEERATE = 1;
+/** Bitcoin's block target (seconds); the world mines at the same mean (world/bitcoin/economy.ts). */
+export const TARGET_BLOCK_SECONDS = 600;
+/**
+ * A tip older than this many targets is stale. Blocks come as a Poisson process: a healthy chain
+ * goes past 2 targets without a block about one time in 7.4 (e^-2), so stale says "blocks are late
+ * or the node is behind: the backlog has grown since and confirmations take longer", not "broken".
+ */
+export const STALE_AFTER_TARGETS = 2;
+/** A queue is congested only when the next block costs at least this many times the chain's usual clearing feerate. */
+export const CONGESTED_FEE_PREMIUM = 2;
 
 /** Recent blocks whose clearing feerates say what new arrivals will compete at. */
 export const CLEARING_BLOCKS = 12;
@@ -28,7 +39,9 @@ export const MEMPOOL_METHODOLOGY =
   'recommendation for N blocks: the higher of (a) the feerate at which the vsize already waiting and paying more reaches N blocks (interpolated inside the bucket that crosses it; the minimum relay feerate when the whole mempool fits) and ' +
   `(b) for transactions still to arrive, the feerate that cleared recent blocks: each of the last ${CLEARING_BLOCKS} blocks cleared at its lowest included feerate when full (no room for a mean transaction), at the relay floor when not; ` +
   `the quantile 1 - (1 - ${CONFIDENCE})^(1/√N) of those: at least one of √N independent such blocks would take the transaction with probability ${CONFIDENCE} (√N, not N: congestion lasts, so N blocks in a row are not N independent draws) (needs the index at the tip; from the API alone only (a)); ` +
-  'congestion: the backlog in blocks and against the recent blocks\' average vsize.';
+  'congestion, relative to the chain itself: the backlog in blocks of its capacity (under 1 clear; from 1 busy; from 3 congested; from 12 severe), ' +
+  `and congested or severe only when the next block costs at least ${CONGESTED_FEE_PREMIUM}x the chain's usual feerate (the median of what its recent blocks cleared at, as above; the relay floor when the blocks' feerates are unknown), else busy; ` +
+  `the tip's age against the ${TARGET_BLOCK_SECONDS / 60}-minute target, stale past ${STALE_AFTER_TARGETS}x.`;
 
 export interface RecentBlock {
   readonly height: number;
@@ -149,9 +162,31 @@ export function arrivalsFloor(clearing: readonly number[], target: number): numb
 
 export type CongestionLevel = 'clear' | 'busy' | 'congested' | 'severe';
 
-/** Backlog in blocks: under 1 clear (the next block takes it all), under 3 busy, under 12 congested, else severe. */
-export function congestionLevel(backlogBlocks: number): CongestionLevel {
-  return backlogBlocks < 1 ? 'clear' : backlogBlocks < 3 ? 'busy' : backlogBlocks < 12 ? 'congested' : 'severe';
+/**
+ * Backlog in blocks of the chain's own capacity: under 1 clear (the next block takes it all),
+ * under 3 busy, under 12 congested, else severe; but a queue the next block clears at less than
+ * CONGESTED_FEE_PREMIUM times the chain's usual feerate is busy however long it is (it waits at
+ * prices the chain clears every day: a sender paying the usual is not held up by it).
+ */
+export function congestionLevel(backlogBlocks: number, feePremium: number): CongestionLevel {
+  if (backlogBlocks < 1) return 'clear';
+  if (backlogBlocks < 3 || feePremium < CONGESTED_FEE_PREMIUM) return 'busy';
+  return backlogBlocks < 12 ? 'congested' : 'severe';
+}
+
+/** The median of the feerates recent blocks cleared at: what the chain usually asks. */
+export function typicalFeerate(clearing: readonly number[]): number | null {
+  if (!clearing.length) return null;
+  const sorted = [...clearing].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** How old the tip is against the block target, and whether that is stale. */
+export function tipAge(height: number, timeSeconds: number, nowMs: number) {
+  const ageSeconds = Math.max(0, Math.round(nowMs / 1000 - timeSeconds));
+  const staleAfterSeconds = STALE_AFTER_TARGETS * TARGET_BLOCK_SECONDS;
+  return { height, time: iso(timeSeconds), ageSeconds, targetSeconds: TARGET_BLOCK_SECONDS, staleAfterSeconds, stale: ageSeconds > staleAfterSeconds };
 }
 
 /** Recent blocks, oldest first: from the index when it stands at the API's tip, else read through the API. */
@@ -181,7 +216,13 @@ export interface MempoolAnswer {
     readonly recentAverageBlockVsize: number;
     readonly recentFullnessPct: number;
     readonly backlogVsRecentAverage: number | null;
+    readonly nextBlockFeerate: number;
+    readonly typicalFeerate: number | null;
+    readonly baselineFeerate: number;
+    readonly feePremium: number;
+    readonly baseline: string;
   };
+  readonly tip: ReturnType<typeof tipAge>;
   readonly recommendations: { targetBlocks: number; feerate: number; fromMempool: number; fromRecentBlocks: number | null; serverEstimate: number | null }[];
   readonly projectedBlocks: ProjectedBlock[];
   readonly projectedBlocksTotal: number;
@@ -190,7 +231,7 @@ export interface MempoolAnswer {
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** The whole answer from the API (and the index's recent blocks when it stands at the tip). */
-export async function mempoolIntelligence(bitcoin: BitcoinSource, limit: number): Promise<MempoolAnswer> {
+export async function mempoolIntelligence(bitcoin: BitcoinSource, limit: number, options: { now?: number } = {}): Promise<MempoolAnswer> {
   const { esplora } = bitcoin;
   const [tipHeight, tipHash] = await Promise.all([esplora.tipHeight(), esplora.tipHash()]);
   const [m, estimates, recent, tip] = await Promise.all([esplora.mempool(), esplora.feeEstimates(), recentBlocks(bitcoin, tipHeight, tipHash), esplora.block(tipHash)]);
@@ -201,6 +242,11 @@ export async function mempoolIntelligence(bitcoin: BitcoinSource, limit: number)
   const meanTx = m.count > 0 ? m.vsize / m.count : recent.reduce((s, b) => s + vsizeOf(b.weight), 0) / Math.max(1, recent.reduce((s, b) => s + b.txCount, 0));
   const clearing = clearingFeerates(recent.slice(-CLEARING_BLOCKS), capacity, meanTx);
   const backlog = m.vsize / capacity;
+  // What the chain usually clears at: every recent block's clearing feerate (a day of them with the index).
+  const typical = typicalFeerate(clearingFeerates(recent, capacity, meanTx) ?? []);
+  const baseline = typical ?? MIN_RELAY_FEERATE;
+  const nextBlock = feerateFor(m, capacity, 1);
+  const premium = nextBlock / baseline;
   return {
     provenance: {
       source: bitcoin.kind,
@@ -216,12 +262,20 @@ export async function mempoolIntelligence(bitcoin: BitcoinSource, limit: number)
     capacityFrom: { blocks: recent.length, fullestHeight: fullest.height },
     mempool: { count: m.count, vsize: m.vsize, totalFee: m.total_fee },
     congestion: {
-      level: congestionLevel(backlog),
+      level: congestionLevel(backlog, premium),
       backlogBlocks: round(backlog),
       recentAverageBlockVsize: Math.round(avgVsize),
       recentFullnessPct: round((100 * avgVsize) / capacity, 1),
       backlogVsRecentAverage: avgVsize > 0 ? round(m.vsize / avgVsize) : null,
+      nextBlockFeerate: round(nextBlock),
+      typicalFeerate: typical === null ? null : round(typical),
+      baselineFeerate: round(baseline),
+      feePremium: round(premium),
+      baseline: typical === null
+        ? `the relay floor (${MIN_RELAY_FEERATE} sat/vB): the recent blocks' feerates are unknown without the index at the tip`
+        : `the median feerate the last ${recent.length} blocks cleared at`,
     },
+    tip: tipAge(tipHeight, tip?.timestamp ?? 0, options.now ?? Date.now()),
     recommendations: FEE_TARGETS.map((n) => {
       const fromMempool = feerateFor(m, capacity, n);
       const fromRecentBlocks = clearing ? arrivalsFloor(clearing, n) : null;
