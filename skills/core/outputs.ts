@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { PERIOD_NAMES } from '../data/periods.js';
+import { FACTOR_NAMES, SEVERITIES, VERDICT_RULE } from '../security/verdict.js';
 
 /** A decimal integer as a string (block numbers, atomic amounts). */
 export const intString = z.string().regex(/^-?\d+$/).describe('Integer as a decimal string.');
@@ -62,12 +63,12 @@ export const screenSummary = z
     failed: z.number().int(),
     excluded: z.number().int(),
   })
-  .describe('screen/v1 summary.');
+  .describe('screen/v2 summary.');
 
 /** data/screening.ts `RowScreen`: what a listed row carries from the screen. */
 export const rowScreenShape = {
-  screened: z.boolean().describe('Both the sell simulation and the owner powers were determined.'),
-  flagged: z.boolean().describe('It fails the screen.'),
+  screened: z.boolean().describe('Every factor of the security/v2 verdict was determined (risks name any that was not).'),
+  flagged: z.boolean().describe('It fails the screen: its security/v2 verdict is high or critical.'),
   risks: z.array(z.string()),
 };
 
@@ -100,7 +101,22 @@ export const chainGap = z.object({ chain: z.string(), reason: z.string() });
 export const neverAnswers = z.object({}).describe('Never answered on this deployment: calls are refused with domain_disabled.');
 
 /** One finding of a risk engine, with its weight. */
-export const finding = z.object({ severity: z.enum(['critical', 'high', 'medium', 'low']), points: z.number(), finding: z.string() });
+export const finding = z.object({ factor: z.enum(FACTOR_NAMES).describe('The security/v2 factor it comes from.'), severity: z.enum(SEVERITIES), points: z.number(), finding: z.string() });
+
+/** security/verdict.ts `Factor`: one factor of the security/v2 verdict, with its value, threshold and source. */
+export const securityFactor = z.object({
+  factor: z.enum(FACTOR_NAMES),
+  available: z.boolean().describe('false: the evidence could not be read (reason); the factor weighs nothing.'),
+  severity: z.enum([...SEVERITIES, 'none']).describe('none: measured and within its threshold, or not applied (finding says which).'),
+  points: z.number(),
+  value: z.union([z.number(), z.string(), z.array(z.string())]).nullable(),
+  unit: z.string().optional(),
+  threshold: z.string(),
+  source: z.string().describe('Where the value came from.'),
+  finding: z.string(),
+  reason: z.string().optional(),
+  evidence: z.record(z.string(), z.unknown()).optional(),
+});
 
 /** security/powers.ts: what an owner can do, read from the bytecode's selectors. */
 export const ownerPowers = z.union([
@@ -142,20 +158,26 @@ export const poolLiquidity = z.object({
   addedUsd: z.number().nullable(), removedUsd: z.number().nullable(),
   lpRedeemedPct: z.number().nullable(),
   lastRemovalBlock: z.number().int().nullable(),
-  lp: z.object({ burnedPct: z.number(), contractHeldPct: z.number(), walletHeldPct: z.number(), largestHolder: address.nullable(), largestHolderPct: z.number() }),
+  lp: z.object({
+    burnedPct: z.number(), contractHeldPct: z.number(), walletHeldPct: z.number(), largestHolder: address.nullable(), largestHolderPct: z.number(),
+    largestWallet: address.nullable().describe('Largest LP holder without contract code.'), largestWalletPct: z.number(), supply: z.string(),
+  }),
   liquidityUsdNow: z.number().nullable(),
   pulled: z.boolean().describe('The first provider took their liquidity back.'),
 });
 
-/** security/scan.ts `scanToken`: the security/v1 scan (rug-pull-scanner; the audit's tokenScan). */
+/** security/scan.ts `scanToken`: the security/v2 verdict (rug-pull-scanner; the audit's tokenScan). */
 export const securityScanShape = {
-  riskScore: z.number().describe('0-100: the findings\' points, capped.'),
-  verdict: z.enum(['critical', 'high', 'medium', 'low']),
+  riskScore: z.number().describe('0-100: the points of the factors that fired, capped (methodology states the rule).'),
+  verdict: z.enum(SEVERITIES).describe(`The level the rule gives the factors: ${VERDICT_RULE}.`),
   honeypot: z.boolean().nullable().describe('null when the sell could not be simulated.'),
   rugged: z.boolean().describe('The deployer provided the liquidity and took it back.'),
-  findings: z.array(finding),
+  findings: z.array(finding).describe('The factors that fired, worst first.'),
+  factors: z.array(securityFactor).describe('Every factor weighed, fired or not, with its value, threshold and source.'),
+  undetermined: z.array(z.object({ factor: z.enum(FACTOR_NAMES), reason: z.string() })).describe('Factors whose evidence could not be read.'),
   simulation: tradeSimulation,
   ownerPowers,
+  proxy: z.object({ implementation: address.nullable(), admin: address.nullable() }).describe('EIP-1967 slots: an implementation means the code can be replaced.'),
   liquidity: z.array(poolLiquidity),
   deployer: z.union([
     z.object({

@@ -1,11 +1,12 @@
 /**
- * The screen every list that recommends or ranks tokens goes through (`screen/v1`): the security
- * engine's own buy-and-sell simulation and owner powers (security/trade-risk.ts) for each listed
- * token, at the index checkpoint. A token fails when it is a honeypot, taxes a buy or a sell at
- * SCREEN_MAX_TAX_PCT or more, or has a live owner holding one of SCREEN_POWERS. Lists that
- * recommend (investment ideas, trade plans, gainers) leave failing tokens out and say which;
- * lists that rank keep them with their risks. A token the screen cannot determine is never a
- * silent pass: it carries `screened: false` and a risk saying why.
+ * The screen every list that recommends or ranks tokens goes through (`screen/v2`): the security
+ * engine's own verdict (security/scan.ts `securityVerdict`, the one security-scan answers with)
+ * for each listed token at the index checkpoint. A token fails when that verdict is high or
+ * critical (security/verdict.ts FAILING); its risks are the verdict's findings, worst first, in
+ * the same words. Lists that recommend (investment ideas, trade plans, gainers) leave failing
+ * tokens out and say which; lists that rank keep them with their risks. A token whose verdict
+ * could not be completed is never a silent pass: it carries `screened: false` and a risk per
+ * factor that could not be read, saying why.
  *
  * Results are kept per token per checkpoint block in the store (every instance shares them) and
  * in process per Market (one scan per token however many requests ask at once); tokens are
@@ -13,36 +14,39 @@
  */
 import type { Store } from '../../store/store.js';
 import type { Market } from './market.js';
-import { HONEYPOT_SELL_TAX_PCT } from '../security/simulate.js';
-import { HIGH_TAX_PCT, livePowers, tradeRisk } from '../security/trade-risk.js';
+import { SECURITY_METHODOLOGY, securityVerdict } from '../security/scan.js';
+import { HIGH_TAX_PCT } from '../security/factors.js';
+import { livePowers } from '../security/powers.js';
+import { FAILING, type Severity } from '../security/verdict.js';
 
-export const SCREEN_VERSION = 'screen/v1';
-/** A buy or sell tax at or above this fails the screen (the security engine's own threshold). */
+export const SCREEN_VERSION = 'screen/v2';
+/** A buy or sell tax at or above this is a high factor, so it fails the screen (the security engine's own threshold). */
 export const SCREEN_MAX_TAX_PCT = HIGH_TAX_PCT;
-/** Owner powers that fail the screen while an owner can still use them. */
-export const SCREEN_POWERS = ['mint', 'blacklist', 'pause'] as const;
-/** Tokens scanned at once (each scan is an eth_call, a getCode and an owner() read). */
+/** Tokens scanned at once (each scan simulates a trade, reads the bytecode, owner(), proxy slots, totalSupply and its pools' LP holders). */
 export const SCREEN_CONCURRENCY = 8;
 const CACHE_TTL_MS = 3_600_000;
 
-/** The rules in words, for skill descriptions (no word a planner would take for a security question). */
-export const SCREEN_RULES = `a sell that reverts, a buy or sell tax of ${SCREEN_MAX_TAX_PCT}% or more, a live owner that can ${SCREEN_POWERS.join(', ').replace(/, (?=[^,]*$)/, ' or ')}`;
+/** The rule in words, for skill descriptions (no word a planner would take for a security question). */
+export const SCREEN_RULES = `a security-scan level of ${FAILING.join(' or ')} (a sell that reverts, a buy or sell tax of ${SCREEN_MAX_TAX_PCT}% or more, a live owner that can mint, blacklist or pause, a rug, or several lesser factors at once)`;
 
-export const SCREEN_METHODOLOGY = `${SCREEN_VERSION} (security/v1 buy-and-sell simulation and bytecode owner powers of each listed token at the index checkpoint; fails on a honeypot (sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}%), a buy or sell tax >= ${SCREEN_MAX_TAX_PCT}%, or a live owner that can ${SCREEN_POWERS.join(', ')}; failing tokens are never ideas, gainers or trade plans and carry their risks wherever listed; undetermined tokens carry screened: false; the chain's wrapped native is not simulated, every simulation pays with it)`;
+export const SCREEN_METHODOLOGY = `${SCREEN_VERSION} (the ${SECURITY_METHODOLOGY.split(' ')[0]} verdict of each listed token at the index checkpoint, the same one security-scan answers with; fails when its level is ${FAILING.join(' or ')}; risks are its findings, worst first; failing tokens are never ideas, gainers or trade plans and carry their risks wherever listed; a token with a factor that could not be read carries screened: false and says which)`;
 
 export interface TokenScreen {
   token: string;
-  /** Both the simulation and the owner powers were determined. */
+  /** Every factor of the verdict was determined. */
   screened: boolean;
-  /** A rule fired: never an idea, a gainer or a planned buy. */
+  /** The verdict's level (null when no verdict could be given). */
+  level: Severity | null;
+  riskScore: number | null;
+  /** The level is high or critical: never an idea, a gainer or a planned buy. */
   fails: boolean;
-  /** The findings that made it fail, in the security engine's words. */
+  /** The findings that made it fail (its high and critical factors, or all of them when together they reach high), in the security engine's words. */
   failures: string[];
   honeypot: boolean | null;
   sellTaxPct: number | null;
   buyTaxPct: number | null;
   livePowers: string[];
-  /** The failing findings first, then the security engine's other trading findings, then what could not be determined. */
+  /** The verdict's findings, worst first, then the factors that could not be determined. */
   risks: string[];
 }
 
@@ -193,39 +197,33 @@ async function screenOne(market: Market, token: string, cache: ScreenCache): Pro
   const key = `screen:${SCREEN_VERSION}:${market.chain.spec.chainId}:${market.head.block}:${token}`;
   const cached = await cache.get(key);
   if (cached) return { screen: JSON.parse(cached) as TokenScreen, settled: true };
-  let risk;
+  let v;
   try {
-    risk = await tradeRisk(market, token, BigInt(market.head.block));
+    v = await securityVerdict(market, token);
   } catch (err) {
     return { screen: unscreened(token, `the node did not answer (${(err as Error).message.split('\n')[0]})`), settled: false };
   }
-  const { simulation, powers, findings } = risk;
-  const isNative = token === market.chain.spec.wrappedNative.toLowerCase();
-  const simulated = simulation.available || isNative;
-  const live = livePowers(powers);
-  const honeypot = simulation.available ? simulation.honeypot : null;
-  const sellTaxPct = simulation.available ? simulation.sellTaxPct : null;
-  const buyTaxPct = simulation.available ? simulation.buyTaxPct : null;
-  const failing = new Set<string>([
-    ...(honeypot === true ? ['honeypot'] : []),
-    ...((sellTaxPct ?? 0) >= SCREEN_MAX_TAX_PCT ? ['sell-tax'] : []),
-    ...((buyTaxPct ?? 0) >= SCREEN_MAX_TAX_PCT ? ['buy-tax'] : []),
-    ...live.filter((p) => (SCREEN_POWERS as readonly string[]).includes(p)).map((p) => `power:${p}`),
-  ]);
-  const failures = findings.filter((f) => failing.has(f.subject)).map((f) => f.finding);
-  // Failing findings first, then the others, in the security engine's own words.
-  const ordered = [...failures, ...findings.filter((f) => !failing.has(f.subject)).map((f) => f.finding)];
-  const undetermined = [
-    ...(!simulated ? [`not screened: no buy-and-sell simulation (${(simulation as { reason: string }).reason})`] : []),
-    ...(!powers.available ? [`not screened: owner powers unknown (${powers.reason})`] : []),
-  ];
-  const screen: TokenScreen = { token, screened: simulated && powers.available, fails: failing.size > 0, failures, honeypot, sellTaxPct, buyTaxPct, livePowers: live, risks: [...ordered, ...undetermined] };
+  const severe = v.findings.filter((f) => FAILING.includes(f.severity));
+  const screen: TokenScreen = {
+    token,
+    screened: v.undetermined.length === 0,
+    level: v.verdict,
+    riskScore: v.riskScore,
+    fails: v.fails,
+    // Lesser factors that together reach a failing level are all named.
+    failures: !v.fails ? [] : (severe.length ? severe : v.findings).map((f) => f.finding),
+    honeypot: v.honeypot,
+    sellTaxPct: v.simulation.available ? v.simulation.sellTaxPct : null,
+    buyTaxPct: v.simulation.available ? v.simulation.buyTaxPct : null,
+    livePowers: livePowers(v.powers),
+    risks: [...v.findings.map((f) => f.finding), ...v.undetermined.map((u) => `not screened: ${u.factor} not determined (${u.reason})`)],
+  };
   await cache.set(key, JSON.stringify(screen), CACHE_TTL_MS);
   return { screen, settled: true };
 }
 
 function unscreened(token: string, reason: string): TokenScreen {
-  return { token, screened: false, fails: false, failures: [], honeypot: null, sellTaxPct: null, buyTaxPct: null, livePowers: [], risks: [`not screened: ${reason}`] };
+  return { token, screened: false, level: null, riskScore: null, fails: false, failures: [], honeypot: null, sellTaxPct: null, buyTaxPct: null, livePowers: [], risks: [`not screened: ${reason}`] };
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time. */

@@ -17,7 +17,7 @@ async function world() {
   return fx.market();
 }
 
-describe('security/v1 deployers', () => {
+describe('security/v2 deployers', () => {
   it('the sender of a token\'s first mint, or the creator a launchpad names', async () => {
     const o = await origins(await world());
     expect(o.get(TKN)).toMatchObject({ deployer: DEPLOYER, firstHolder: TREASURY, via: 'first-mint', block: 5 });

@@ -6,7 +6,7 @@ const LOCKER = addr(0x10c);
 const DEAD = '0x000000000000000000000000000000000000dead';
 const lp = (n: number) => BigInt(n);
 
-describe('security/v1 pool liquidity', () => {
+describe('security/v2 pool liquidity', () => {
   it('a provider that burned 8,000 of its 9,000 LP and took 60% of the liquidity: pulled', async () => {
     const fx = providedPool();
     fx.transfer(12, POOL, PROVIDER, DEAD, lp(500));
@@ -24,7 +24,7 @@ describe('security/v1 pool liquidity', () => {
       lpRedeemedPct: 80,
       lastRemovalBlock: 20,
       // What is left: 500 at the dead address, 500 with the provider.
-      lp: { burnedPct: 50, contractHeldPct: 0, walletHeldPct: 50, largestHolder: PROVIDER, largestHolderPct: 50 },
+      lp: { burnedPct: 50, contractHeldPct: 0, walletHeldPct: 50, largestHolder: PROVIDER, largestHolderPct: 50, largestWallet: PROVIDER, largestWalletPct: 50, supply: '1000' },
       pulled: true,
     });
     // Now: 4,000 TKN + 4 WETH at $1,000, TKN priced by this pool: 2 · $4,000.
@@ -38,7 +38,8 @@ describe('security/v1 pool liquidity', () => {
     const market = await fx.market();
     const r = await poolLiquidity(market, market.pools.find((p) => p.pair === POOL)!, TKN);
     expect(r).toMatchObject({ providerHoldsPct: 0, removedPct: 0, removedUsd: 0, lpRedeemedPct: 0, lastRemovalBlock: null, pulled: false });
-    expect(r.lp).toEqual({ burnedPct: 0, contractHeldPct: 100, walletHeldPct: 0, largestHolder: LOCKER, largestHolderPct: 100 });
+    // The locker is a contract: no wallet holds any LP to withdraw.
+    expect(r.lp).toEqual({ burnedPct: 0, contractHeldPct: 100, walletHeldPct: 0, largestHolder: LOCKER, largestHolderPct: 100, largestWallet: null, largestWalletPct: 0, supply: '9000' });
   });
 
   it('a pool that never had liquidity: no provider, nothing to measure', async () => {

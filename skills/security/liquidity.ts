@@ -13,6 +13,8 @@ const DEAD = new Set(['0x000000000000000000000000000000000000dead', '0x000000000
 /** The first provider burned at least this share of their LP and the pool lost at least RUG_POOL_SHARE of what was added. */
 export const RUG_PROVIDER_SHARE = 0.8;
 export const RUG_POOL_SHARE = 0.5;
+/** The largest LP holders whose code is read (lockers and vaults are contracts; the rest count as wallets). */
+export const LP_HOLDERS_CHECKED = 5;
 
 export interface PoolLiquidity {
   pool: string;
@@ -30,7 +32,13 @@ export interface PoolLiquidity {
   /** LP tokens redeemed by Burns as a share of every LP token ever minted. */
   lpRedeemedPct: number | null;
   lastRemovalBlock: number | null;
-  lp: { burnedPct: number; contractHeldPct: number; walletHeldPct: number; largestHolder: Address | null; largestHolderPct: number };
+  lp: {
+    burnedPct: number; contractHeldPct: number; walletHeldPct: number; largestHolder: Address | null; largestHolderPct: number;
+    /** The largest holder without contract code: what one wallet can withdraw now. */
+    largestWallet: Address | null; largestWalletPct: number;
+    /** LP tokens outstanding (raw units), from the replayed balances; '0' when none are indexed. */
+    supply: string;
+  };
   liquidityUsdNow: number | null;
   /** The first provider took their liquidity back (see RUG_*); a rug when that provider deployed the token. */
   pulled: boolean;
@@ -83,10 +91,16 @@ export async function poolLiquidity(market: Market, pool: Pool, token: string): 
   const ranked = holders.filter(([h]) => !DEAD.has(h)).sort((a, b) => (b[1] > a[1] ? 1 : -1));
   // Contracts among the largest holders: lockers, vaults (the pair itself holds LP only in transit).
   let contractHeld = 0n;
-  await Promise.all(ranked.slice(0, 5).map(async ([h, v]) => {
+  const contracts = new Set<string>();
+  await Promise.all(ranked.slice(0, LP_HOLDERS_CHECKED).map(async ([h, v]) => {
     const code = await market.chain.client.getCode({ address: h as Address, blockNumber: BigInt(market.head.block) });
-    if (code && code !== '0x') contractHeld += v;
+    if (code && code !== '0x') {
+      contractHeld += v;
+      contracts.add(h);
+    }
   }));
+  // The largest holder without code can withdraw its share at will (holders past the checked ones count as wallets).
+  const largestWallet = ranked.find(([h]) => !contracts.has(h));
   const providerNow = provider ? (holders.find(([h]) => h === provider)?.[1] ?? 0n) : null;
   const providerMinted = minted ? BigInt(minted.value) : null;
   const providerHoldsPct = providerNow !== null && providerMinted ? round((Number(providerNow) / Number(providerMinted)) * 100, 4) : null;
@@ -112,6 +126,9 @@ export async function poolLiquidity(market: Market, pool: Pool, token: string): 
       walletHeldPct: round(100 - share(burned) - share(contractHeld), 4),
       largestHolder: (ranked[0]?.[0] as Address | undefined) ?? null,
       largestHolderPct: ranked[0] ? share(ranked[0][1]) : 0,
+      largestWallet: (largestWallet?.[0] as Address | undefined) ?? null,
+      largestWalletPct: largestWallet ? share(largestWallet[1]) : 0,
+      supply: supply.toString(),
     },
     liquidityUsdNow: market.liquidityUsd(pool),
     pulled,

@@ -17,7 +17,7 @@ function chainWith(code: Hex | undefined, owner: (() => unknown) | null) {
   return fx.chain();
 }
 
-describe('security/v1 owner powers', () => {
+describe('security/v2 owner powers', () => {
   it('reads PUSH4 operands, skips push data, and names the owner', async () => {
     const code = `0x6080604052${PUSH4('a9059cbb')}14${PUSH4('40c10f19')}${PUSH32_HIDING_PAUSE}${PUSH4('f9f92be4')}00` as Hex;
     const r = await ownerPowers(chainWith(code, () => addr(0x0e1)), TOKEN, 5n);

@@ -3,7 +3,7 @@
  * (PUSH4 operands) matched against the functions scanners look for, and whether the owner
  * still exists (owner() returns a non-zero address).
  */
-import { parseAbi, toFunctionSelector, type Address } from 'viem';
+import { getAddress, parseAbi, toFunctionSelector, type Address, type Hex } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { pushedSelectors } from './bytecode.js';
 
@@ -27,7 +27,14 @@ export interface OwnerPowers {
   renounced: boolean | null;
 }
 
-export async function ownerPowers(chain: ConnectedChain, token: Address, blockNumber: bigint): Promise<OwnerPowers | { available: false; reason: string }> {
+export type Powers = OwnerPowers | { available: false; reason: string };
+
+/** An owner that still exists (not renounced, or no owner() to tell) can use the powers its code has. */
+export function livePowers(powers: Powers): OwnerPowers['powers'] {
+  return powers.available && powers.renounced !== true ? powers.powers : [];
+}
+
+export async function ownerPowers(chain: ConnectedChain, token: Address, blockNumber: bigint): Promise<Powers> {
   const code = await chain.client.getCode({ address: token, blockNumber });
   if (!code || code === '0x') return { available: false, reason: 'no contract code at this address' };
   const pushed = pushedSelectors(code);
@@ -42,4 +49,23 @@ export async function ownerPowers(chain: ConnectedChain, token: Address, blockNu
   }
   const owner = await chain.client.readContract({ address: token, abi: OWNER_ABI, functionName: 'owner', blockNumber }).catch(() => null);
   return { available: true, powers, functions, owner, renounced: owner === null ? null : /^0x0{40}$/i.test(owner) };
+}
+
+const EIP1967_IMPLEMENTATION_SLOT: Hex = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
+const EIP1967_ADMIN_SLOT: Hex = '0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103';
+
+export interface ProxySlots {
+  /** The EIP-1967 implementation: set when the code behind the address can be replaced. */
+  implementation: Address | null;
+  admin: Address | null;
+}
+
+/** The EIP-1967 implementation and admin slots of a contract at `blockNumber`. */
+export async function proxySlots(chain: ConnectedChain, address: Address, blockNumber: bigint): Promise<ProxySlots> {
+  const [implementation, admin] = await Promise.all([
+    chain.client.getStorageAt({ address, slot: EIP1967_IMPLEMENTATION_SLOT, blockNumber }),
+    chain.client.getStorageAt({ address, slot: EIP1967_ADMIN_SLOT, blockNumber }),
+  ]);
+  const slotAddress = (v: Hex | undefined) => (v && BigInt(v) !== 0n ? getAddress(`0x${v.slice(-40)}`) : null);
+  return { implementation: slotAddress(implementation), admin: slotAddress(admin) };
 }

@@ -4,14 +4,12 @@
  * opcodes it contains (DELEGATECALL, SELFDESTRUCT, CALLCODE, ORIGIN, CREATE/CREATE2). No source
  * is read: a finding says what the code can do, not what it will do.
  */
-import { getAddress, type Address, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
-import { ownerPowers } from './powers.js';
+import { ownerPowers, proxySlots } from './powers.js';
 
 export const REVIEW_METHODOLOGY = 'contract-review/v1 (bytecode at the head block: owner powers from dispatched selectors (mint, blacklist, pause, fees, limits), owner() and whether it is renounced, EIP-1967 implementation and admin slots, dangerous opcodes found by walking the code; no source verification)';
 
-const EIP1967_IMPLEMENTATION_SLOT: Hex = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
-const EIP1967_ADMIN_SLOT: Hex = '0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103';
 /** Opcodes worth a finding, with why. */
 const DANGEROUS_OPCODES: Record<number, { name: string; severity: 'high' | 'medium' | 'low'; why: string }> = {
   0xff: { name: 'SELFDESTRUCT', severity: 'high', why: 'the contract can destroy itself (and send its ether away)' },
@@ -35,15 +33,12 @@ export function opcodesIn(code: Hex): Set<number> {
 }
 
 export async function reviewContract(chain: ConnectedChain, address: Address, blockNumber: bigint) {
-  const [code, powers, implementation, admin] = await Promise.all([
+  const [code, powers, proxy] = await Promise.all([
     chain.client.getCode({ address, blockNumber }),
     ownerPowers(chain, address, blockNumber),
-    chain.client.getStorageAt({ address, slot: EIP1967_IMPLEMENTATION_SLOT, blockNumber }),
-    chain.client.getStorageAt({ address, slot: EIP1967_ADMIN_SLOT, blockNumber }),
+    proxySlots(chain, address, blockNumber),
   ]);
   if (!code || code === '0x') return { available: false as const, reason: 'no contract code at this address (an externally owned account, or not deployed on this chain)' };
-  const slotAddress = (v: Hex | undefined) => (v && BigInt(v) !== 0n ? getAddress(`0x${v.slice(-40)}`) : null);
-  const proxy = { implementation: slotAddress(implementation), admin: slotAddress(admin) };
   const findings: string[] = [];
   if (powers.available) {
     for (const p of powers.powers) findings.push(`owner power: ${p}`);

@@ -1,30 +1,61 @@
 /**
- * The token security report, methodology `security/v1`: a buy-and-sell simulation (taxes,
- * honeypot), owner powers from bytecode, liquidity removal and lock status per pool, and the
- * deployer's other tokens; each finding adds to a risk score with the reason it was added.
+ * The token security verdict, methodology `security/v2`: what can make a holder lose money,
+ * each weighed on its own evidence at the index checkpoint (factors.ts) and scored by one
+ * documented rule (verdict.ts): a buy-and-sell simulation (honeypot, taxes), owner powers from
+ * the bytecode (and an upgradeable proxy), a rug already pulled, whether one wallet can pull the
+ * LP, holder concentration, pool depth, how much and how long it has traded, and the deployer's
+ * other tokens. security-scan answers with it; every ranking's screen (../data/screening.ts)
+ * reads the same verdict.
  */
-import type { Market } from '../data/market.js';
+import type { Address } from 'viem';
+import { formatUnits } from 'viem';
+import type { Market, Pool } from '../data/market.js';
+import { activity } from './activity.js';
 import { origins } from './deployer.js';
+import { activityFactor, concentrationFactor, depthFactor, deployerHistoryFactor, lpFactor, powersFactor, rugFactor, simulationFactor } from './factors.js';
+import { concentration } from './holders.js';
 import { poolLiquidity, type PoolLiquidity } from './liquidity.js';
+import { ownerPowers, proxySlots } from './powers.js';
 import { HONEYPOT_SELL_TAX_PCT, PROBE_USD, simulateTrade } from './simulate.js';
-import { tradeRisk, type Finding } from './trade-risk.js';
+import { judge, VERDICT_RULE, type Factor } from './verdict.js';
 
-export { HIGH_TAX_PCT, type Finding } from './trade-risk.js';
+export { HIGH_TAX_PCT } from './factors.js';
 
-export const SECURITY_METHODOLOGY = `security/v1 (eth_call buy-then-sell of ~$${PROBE_USD} through the token's V2 pairs from random addresses with the probe's code overridden in; honeypot when the sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer; owner powers from PUSH4 selectors in bytecode and owner(); liquidity from indexed Mint/Burn and LP Transfer logs; deployer = sender of the first mint)`;
+export const SECURITY_METHODOLOGY = `security/v2 (factors at the index checkpoint: eth_call buy-then-sell of ~$${PROBE_USD} through the token's V2 pairs from random addresses with the probe's code overridden in (honeypot when the sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer); owner powers from PUSH4 selectors in bytecode, owner() and EIP-1967 slots; liquidity, LP holders and rugs from indexed Mint/Burn and LP Transfer logs; holders from replayed Transfer logs; depth from reserves; trades from Swap logs; deployer = sender of the first mint. Rule: ${VERDICT_RULE})`;
 
 const SIBLINGS_CHECKED = 5;
 
-export async function scanToken(market: Market, token: string) {
+/** USD depth of a pool: both sides where the token is priced, else twice its priced side, else null. */
+function depthUsd(market: Market, pool: Pool): number | null {
+  const both = market.liquidityUsd(pool);
+  if (both !== null) return both;
+  for (const [token, reserve] of [[pool.token0, pool.r0], [pool.token1, pool.r1]] as const) {
+    const price = market.priceNow(token)?.usd;
+    const decimals = market.decimals(token);
+    if (price !== undefined && decimals !== null) return 2 * Number(formatUnits(reserve, decimals)) * price;
+  }
+  return null;
+}
+
+/** Every factor of `token` at the market's checkpoint, the verdict they give, and the evidence behind them. */
+export async function securityVerdict(market: Market, token: string) {
   const block = BigInt(market.head.block);
   const t = token.toLowerCase();
+  const spec = market.chain.spec;
+  const isNative = t === spec.wrappedNative.toLowerCase();
+  const isNumeraire = isNative || t === spec.usdc.toLowerCase();
   const pools = market.pools.filter((p) => p.token0 === t || p.token1 === t);
-  const [{ simulation, powers, findings: tradeFindings }, liquidity, known] = await Promise.all([
-    tradeRisk(market, t, block),
-    Promise.all(pools.map((p) => poolLiquidity(market, p, t))),
-    origins(market),
-  ]);
+  const known = await origins(market);
   const origin = known.get(t) ?? null;
+  const [simulation, powers, proxy, liquidity, holders, traded] = await Promise.all([
+    simulateTrade(market, t, block),
+    ownerPowers(market.chain, t as Address, block),
+    proxySlots(market.chain, t as Address, block),
+    // The chain's numeraires are what pools are priced in: their value does not rest on any one pool.
+    isNumeraire ? [] : Promise.all(pools.map(async (p) => ({ ...(await poolLiquidity(market, p, t)), depthUsd: depthUsd(market, p) }))),
+    isNumeraire ? null : concentration(market, t, origin),
+    activity(market, t),
+  ]);
   const siblings = origin ? [...known.values()].filter((o) => o.deployer === origin.deployer && o.token !== t && market.tokens.has(o.token)) : [];
   const history = await Promise.all(siblings.slice(0, SIBLINGS_CHECKED).map(async (o) => {
     const siblingPools = market.pools.filter((p) => p.token0 === o.token || p.token1 === o.token);
@@ -32,33 +63,59 @@ export async function scanToken(market: Market, token: string) {
     return { token: o.token, symbol: market.tokens.get(o.token)?.symbol ?? null, block: o.block, honeypot: sim.available ? sim.honeypot : null, rugged: liq.some((l) => l.pulled && l.provider === o.deployer) };
   }));
 
-  // Trading findings (simulation, owner powers) are the screen's own; the rest is liquidity and history.
-  const findings: Finding[] = tradeFindings.map(({ subject: _, ...f }) => f);
-  const add = (severity: Finding['severity'], points: number, finding: string) => findings.push({ severity, points, finding });
-  // A rug: the wallet that deployed the token provided its liquidity and took it back.
-  const rugged = liquidity.filter((l) => l.pulled && origin !== null && l.provider === origin.deployer);
-  const pulledByOthers = liquidity.filter((l) => l.pulled && !rugged.includes(l));
-  if (rugged.length) add('critical', 80, `rug pull: the deployer burned ${round1(100 - (rugged[0]!.providerHoldsPct ?? 0))}% of the LP it minted and ${rugged[0]!.removedPct}% of the liquidity ever added to ${rugged[0]!.pool} is gone`);
-  if (pulledByOthers.length) add('medium', 10, `${pulledByOthers[0]!.pool}: its first liquidity provider took most of it back`);
-  const unlocked = liquidity.filter((l) => !l.pulled && l.provider && l.lp.burnedPct < 50 && l.lp.largestHolder === l.provider);
-  if (unlocked.length) add('medium', 10, `LP not locked: the provider still holds ${unlocked[0]!.lp.largestHolderPct}% of ${unlocked[0]!.pool}'s LP`);
-  const badHistory = history.filter((h) => h.rugged || h.honeypot);
-  if (badHistory.length) add('high', 20, `the deployer's other tokens include ${badHistory.length} rugged or honeypot token(s)`);
-
-  const score = Math.min(100, findings.reduce((s, f) => s + f.points, 0));
-  const verdict: Finding['severity'] = score >= 80 ? 'critical' : score >= 40 ? 'high' : score >= 15 ? 'medium' : 'low';
+  const factors: Factor[] = [
+    simulationFactor(simulation, market.head.block, isNative),
+    powersFactor(powers, proxy, market.head.block),
+    rugFactor(liquidity, origin?.deployer ?? null),
+    isNumeraire ? notWeighed('lp-lock') : lpFactor(liquidity),
+    concentrationFactor(holders ?? { available: false, reason: 'numeraire' }, isNumeraire),
+    depthFactor(liquidity.map((l) => ({ pool: l.pool, depthUsd: l.depthUsd })), isNumeraire),
+    activityFactor(traded, pools.length, isNumeraire),
+    isNumeraire ? notWeighed('deployer-history') : deployerHistoryFactor(origin ? { address: origin.deployer, otherTokens: siblings.length } : null, history),
+  ];
+  const verdict = judge(factors);
   return {
-    riskScore: score,
-    verdict,
+    ...verdict,
+    factors,
     honeypot: simulation.available ? simulation.honeypot : null,
-    rugged: rugged.length > 0,
-    findings,
+    rugged: factors.some((f) => f.factor === 'liquidity-pulled' && f.severity === 'critical'),
     simulation,
-    ownerPowers: powers,
-    liquidity: liquidity.map(roundPool),
-    deployer: origin ? { address: origin.deployer, via: origin.via, block: origin.block, tx: origin.tx, otherTokens: siblings.length, checked: history } : { available: false as const, reason: 'no mint of this token is indexed' },
+    powers,
+    proxy,
+    liquidity,
+    origin,
+    siblings: siblings.length,
+    history,
+  };
+}
+
+export type SecurityVerdict = Awaited<ReturnType<typeof securityVerdict>>;
+
+/** A factor the chain's numeraires (wrapped native, USDC) are not judged on: their value rests on no pool or deployer of the index. */
+function notWeighed(name: 'lp-lock' | 'deployer-history'): Factor {
+  return { factor: name, available: true, severity: 'none', points: 0, value: null, threshold: 'not applied to the chain\'s numeraires', source: 'chain catalogue (wrapped native, USDC)', finding: 'not weighed: the chain\'s numeraire, what pools are priced in' };
+}
+
+/** The security-scan answer: the verdict, every factor, and the evidence each rests on. */
+export async function scanToken(market: Market, token: string) {
+  const v = await securityVerdict(market, token);
+  return {
+    riskScore: v.riskScore,
+    verdict: v.verdict,
+    honeypot: v.honeypot,
+    rugged: v.rugged,
+    findings: v.findings,
+    factors: v.factors,
+    undetermined: v.undetermined,
+    simulation: v.simulation,
+    ownerPowers: v.powers,
+    proxy: v.proxy,
+    liquidity: v.liquidity.map(roundPool),
+    deployer: v.origin
+      ? { address: v.origin.deployer, via: v.origin.via, block: v.origin.block, tx: v.origin.tx, otherTokens: v.siblings, checked: v.history }
+      : { available: false as const, reason: 'no mint of this token is indexed' },
   };
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-const roundPool = (l: PoolLiquidity) => ({ ...l, addedQuote: round1(l.addedQuote * 1e5) / 1e5, removedQuote: round1(l.removedQuote * 1e5) / 1e5, liquidityUsdNow: l.liquidityUsdNow === null ? null : Math.round(l.liquidityUsdNow * 100) / 100 });
+const roundPool = ({ depthUsd: _, ...l }: PoolLiquidity & { depthUsd: number | null }) => ({ ...l, addedQuote: round1(l.addedQuote * 1e5) / 1e5, removedQuote: round1(l.removedQuote * 1e5) / 1e5, liquidityUsdNow: l.liquidityUsdNow === null ? null : Math.round(l.liquidityUsdNow * 100) / 100 });

@@ -15,7 +15,7 @@ async function simulate(answer: ProbeResult | (() => never), token: string = TKN
   return simulateTrade(await fx.market(), token, 1n);
 }
 
-describe('security/v1 buy-and-sell simulation', () => {
+describe('security/v2 buy-and-sell simulation', () => {
   it('about $50 of WETH straight through the pairs; taxes from what each transfer delivered', async () => {
     // Bought 900 of 1,000 expected: 10% buy tax; 855 of 900 sent arrived: 5% sell tax; 855 returned
     // of the 855·900/855 = 900 a tax-free round trip would: 5% round-trip loss.
