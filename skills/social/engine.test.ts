@@ -32,6 +32,32 @@ describe('social/v1', () => {
     expect(postTone('to the moon 🚀').score).toBeGreaterThan(0);
   });
 
+  // Phrasings written for this test, not taken from the world's feed (world/modules/social-text.ts).
+  const tones = (texts: readonly string[]) => texts.map((t) => postTone(t).tone);
+
+  it('a negated market action says the opposite: never selling is holding, not buying is staying out', () => {
+    expect(tones(['never selling my $PEPE, see you at 1B', 'I am not buying $PEPE here'])).toEqual(['positive', 'negative']);
+  });
+
+  it('regret turns a market action around: regret not accumulating is a call, regret aping a loss, regret selling early a missed gain', () => {
+    expect(tones(['gonna regret not accumulating $PEPE below 5c', 'I regret aping into $PEPE', 'I regret selling my $PEPE last week'])).toEqual(['positive', 'negative', 'positive']);
+  });
+
+  it('idioms read as a whole: bought the top is no praise, a next target is no halt, drained LP is a rug even after "can\'t believe"', () => {
+    expect(tones([
+      'bought the top on $PEPE again',
+      '$PEPE next target 50M mcap',
+      'I can\'t believe the team drained the LP on $PEPE',
+      'we are still so early on $PEPE',
+      'smart money is accumulating $PEPE quietly',
+      '$PEPE down 40% this week',
+    ])).toEqual(['negative', 'positive', 'negative', 'positive', 'positive', 'negative']);
+  });
+
+  it('neutral where the text cannot tell: no scored word, words that cancel, a question that only mildly leans', () => {
+    expect(tones(['$PEPE listed on a new exchange today', 'is $PEPE about to pump?', 'good entry, bad timing on $PEPE', 'is $PEPE a total disaster now? 💀💀'])).toEqual(['neutral', 'neutral', 'neutral', 'negative']);
+  });
+
   it('counts mentions, distinct authors and KOLs per token, its tone from the text unless the source labels it, hottest first', () => {
     const kol = author('kol', 50_000, 900);
     const small = author('small', 120, 900);

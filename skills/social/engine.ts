@@ -28,9 +28,12 @@ export const SOCIAL_RULES = {
   shill: { minMentions: 10, ringShare: 0.5, minPostsPerAuthor: 3, minRing: 2, maxRing: 8, beforePullSeconds: 24 * 3600 },
 } as const;
 
+/** A question asks rather than tells: up to this strength its words set no tone. */
+const QUESTION_MAX_NEUTRAL = 2;
+
 export const SOCIAL_HYPE_FORMULA = 'socialHype = round(100 * (1 - exp(-raw / 40))), raw = distinct authors + 0.25 * (mentions - distinct authors) + 3 * KOLs + log10(1 + likes + 2 * reposts + replies)';
 
-export const SOCIAL_METHODOLOGY = `social/v1 (mentions, distinct authors and KOLs (>= ${SOCIAL_RULES.kolFollowers.toLocaleString('en-US')} followers) per token over the window; post tone from the text: AFINN-165 with crypto slang and negation, positive above 0, negative below; token sentiment from (positive - negative) / mentions at +-${SOCIAL_RULES.sentimentNet}; ${SOCIAL_HYPE_FORMULA}; shill warning when >= ${SOCIAL_RULES.shill.ringShare * 100}% of >= ${SOCIAL_RULES.shill.minMentions} mentions come from a ring of ${SOCIAL_RULES.shill.minRing}-${SOCIAL_RULES.shill.maxRing} accounts younger than ${SOCIAL_RULES.newAccountDays} days posting >= ${SOCIAL_RULES.shill.minPostsPerAuthor} times each, read over the ${SOCIAL_RULES.shill.beforePullSeconds / 3600} h before the liquidity was pulled when it was)`;
+export const SOCIAL_METHODOLOGY = `social/v1 (mentions, distinct authors and KOLs (>= ${SOCIAL_RULES.kolFollowers.toLocaleString('en-US')} followers) per token over the window; post tone from the text: AFINN-165 with crypto slang, market actions, idioms, negation and regret, positive above 0, negative below, neutral where the text cannot tell (no net score, or a question leaning at most ${QUESTION_MAX_NEUTRAL}); token sentiment from (positive - negative) / mentions at +-${SOCIAL_RULES.sentimentNet}; ${SOCIAL_HYPE_FORMULA}; shill warning when >= ${SOCIAL_RULES.shill.ringShare * 100}% of >= ${SOCIAL_RULES.shill.minMentions} mentions come from a ring of ${SOCIAL_RULES.shill.minRing}-${SOCIAL_RULES.shill.maxRing} accounts younger than ${SOCIAL_RULES.newAccountDays} days posting >= ${SOCIAL_RULES.shill.minPostsPerAuthor} times each, read over the ${SOCIAL_RULES.shill.beforePullSeconds / 3600} h before the liquidity was pulled when it was)`;
 
 /**
  * Crypto slang AFINN-165 does not know, on its -5..+5 scale. General usage, not the feed's
@@ -41,27 +44,95 @@ const CRYPTO_SLANG: Record<string, number> = {
   rug: -4, rugged: -4, rugpull: -4, rekt: -3, hodl: 1, fud: -2, ngmi: -3, wagmi: 2, lfg: 2, gem: 3,
   '100x': 2, '1000x': 2, ath: 2, parabolic: 2, breakout: 2, bleeding: -3, honeypot: -4, dip: -1, crash: -3,
   green: 1, red: -1, aped: 1, outperforming: 2, rekted: -3, exit: -1, bagholder: -2, scammer: -3,
+  // Emoji of market talk (spaced apart before scoring, so each counts).
+  '🚀': 2, '📈': 2, '💎': 1, '🔥': 1, '📉': -2, '💀': -2, '🤡': -2, '🩸': -2,
 };
+
+/**
+ * What a trader did or will do with a token, +1 for taking it on, -1 for letting it go: weak alone,
+ * they carry the meaning under negation ("not selling" is holding) and after regret ("regret not
+ * buying" is a call to buy, "regret buying" a loss).
+ */
+const MARKET_ACTIONS: Record<string, number> = {
+  buy: 1, buying: 1, bought: 1, accumulate: 1, accumulating: 1, loading: 1, long: 1, ape: 1, aping: 1,
+  sell: -1, selling: -1, sold: -1, short: -1, shorting: -1, exited: -1, exiting: -1,
+};
+
+/**
+ * Idioms of crypto talk that say more than their words (general usage, as MARKET_ACTIONS and
+ * CRYPTO_SLANG): each read as one scored word before scoring, so "the top" in "bought the top"
+ * is not praise and "stop" in "next stop 10M" is not a halt.
+ */
+const CRYPTO_IDIOMS: readonly [RegExp, string, number][] = [
+  [/\bstill (so |very )?early\b/g, 'xstillearly', 2],
+  [/\b(buy|buying|bought) the dip\b/g, 'xbuythedip', 2],
+  [/\b(buy|buying|bought|aped|aping) (in )?(at )?the (top|peak)\b/g, 'xboughtthetop', -3],
+  [/\bnext (stop|target)\b/g, 'xpricetarget', 2],
+  [/\b(pulled|removed|drained|pulling|removing) (the |all (the )?|their )?(liquidity|lp)\b/g, 'xliquiditypulled', -4],
+  [/\b(liquidity|lp) (was |got |is )?(pulled|removed|drained|gone)\b/g, 'xliquiditypulled', -4],
+  [/\bexit liquidity\b/g, 'xexitliquidity', -3],
+  [/\bstay away\b/g, 'xstayaway', -3],
+  [/\bdiamond hands?\b/g, 'xdiamondhands', 2],
+  [/\bpaper hands?\b/g, 'xpaperhands', -1],
+  [/\bup only\b/g, 'xuponly', 2],
+  [/\bhigher (highs|lows)\b/g, 'xhigherlows', 2],
+  [/\blower (highs|lows)\b/g, 'xlowerhighs', -2],
+  [/\bdevs? (sold|dumped|left|vanished|disappeared)\b/g, 'xdevsold', -3],
+  [/\b(whales|smart money) (are |is )?(loading|accumulating|buying)\b/g, 'xwhalesbuying', 2],
+  // A move with its direction: "up 12%" is good news, "down 12%" bad.
+  [/\bup \d+(\.\d+)?%/g, 'xmoveup', 1],
+  [/\bdown \d+(\.\d+)?%/g, 'xmovedown', -1],
+];
+const EMOJI = Object.keys(CRYPTO_SLANG).filter((w) => !/^[a-z0-9]+$/.test(w));
+const IDIOM_SCORES = Object.fromEntries(CRYPTO_IDIOMS.map(([, word, score]) => [word, score]));
+const EXTRAS = { ...CRYPTO_SLANG, ...MARKET_ACTIONS, ...IDIOM_SCORES };
 
 /**
  * English AFINN-165 with a wider negation: a negator flips a scored word up to three tokens
  * after it ("not looking good"), as VADER does; the package's own English looks one token back.
+ * "can't believe" is surprise, not negation. Regret turns a market action around: "regret buying"
+ * counts the buy as a loss, "regret not buying" counts it as a call; regret itself then adds nothing.
  */
 const require = createRequire(import.meta.url);
-const NEGATORS: Record<string, number> = require('sentiment/languages/en/negators.json');
+/** The package's negators and the rest of VADER's common ones ("never selling"). */
+const NEGATORS: Record<string, number> = {
+  ...require('sentiment/languages/en/negators.json'),
+  ...Object.fromEntries(['never', 'cannot', 'didnt', "didn't", 'wasnt', "wasn't", 'werent', "weren't", 'wouldnt', "wouldn't", 'shouldnt', "shouldn't",
+    'couldnt', "couldn't", 'aint', "ain't", 'arent', "aren't", 'havent', "haven't", 'hasnt', "hasn't", 'nothing', 'nobody', 'without', 'nor', 'neither'].map((w) => [w, 1])),
+};
+const REGRET = new Set(['regret', 'regrets', 'regretting', 'regretted']);
+const negates = (tokens: readonly string[], at: number) => NEGATORS[tokens[at]!] && tokens[at + 1] !== 'believe';
 const scorer = new Sentiment();
 scorer.registerLanguage('en-negation3', {
   labels: require('sentiment/languages/en/labels.json'),
-  scoringStrategy: { apply: (tokens, cursor, score) => (tokens.slice(Math.max(0, cursor - 3), cursor).some((t) => NEGATORS[t]) ? -score : score) },
+  scoringStrategy: {
+    apply: (tokens, cursor, score) => {
+      const word = tokens[cursor]!;
+      if (REGRET.has(word)) return tokens.slice(cursor + 1, cursor + 4).some((t) => MARKET_ACTIONS[t]) ? 0 : score;
+      const before = Math.max(0, cursor - 3);
+      const negator = [...tokens.keys()].slice(before, cursor).findLast((i) => negates(tokens, i));
+      if (MARKET_ACTIONS[word]) {
+        const regret = tokens.slice(Math.max(0, (negator ?? cursor) - 2), negator ?? cursor).some((t) => REGRET.has(t));
+        if (regret) return (negator === undefined ? -2 : 2) * score;
+      }
+      return negator === undefined ? score : -score;
+    },
+  },
 });
 
 /**
- * A post's tone from its text: AFINN-165 plus CRYPTO_SLANG, a negator flipping the next three
- * tokens ("not bullish", "not looking good"). Cashtags and addresses are names, not words: $MOON says nothing about the moon.
+ * A post's tone from its text: AFINN-165 plus CRYPTO_SLANG, MARKET_ACTIONS and CRYPTO_IDIOMS, a
+ * negator flipping the next three tokens ("not bullish", "not looking good"). Cashtags and
+ * addresses are names, not words: $MOON says nothing about the moon. `neutral` where the text
+ * cannot tell: no scored word, words that cancel out, or a question that only mildly leans.
  */
 export function postTone(text: string): { score: number; tone: Tone } {
-  const { score } = scorer.analyze(text.replace(/\$[A-Za-z0-9_]+|0x[0-9a-fA-F]+/g, ' '), { language: 'en-negation3', extras: CRYPTO_SLANG });
-  return { score, tone: score > 0 ? 'positive' : score < 0 ? 'negative' : 'neutral' };
+  let plain = text.replace(/\$[A-Za-z0-9_]+|0x[0-9a-fA-F]+/g, ' ').replace(/\s+/g, ' ').toLowerCase();
+  for (const [pattern, word] of CRYPTO_IDIOMS) plain = plain.replace(pattern, ` ${word} `);
+  for (const emoji of EMOJI) plain = plain.replaceAll(emoji, ` ${emoji} `);
+  const { score } = scorer.analyze(plain, { language: 'en-negation3', extras: EXTRAS });
+  const question = /\?\s*$/.test(text.trim()) && Math.abs(score) <= QUESTION_MAX_NEUTRAL;
+  return { score, tone: question || score === 0 ? 'neutral' : score > 0 ? 'positive' : 'negative' };
 }
 
 export interface ShillWarning {
