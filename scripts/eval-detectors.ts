@@ -14,7 +14,8 @@ import { whaleActivity, whaleWallets } from '../skills/whales/flows.js';
 import { poolLiquidity } from '../skills/security/liquidity.js';
 import { simulateTrade } from '../skills/security/simulate.js';
 import { HIGH_TAX_PCT } from '../skills/security/scan.js';
-import { origins, treasuryWallets } from '../skills/security/deployer.js';
+import { origins } from '../skills/security/deployer.js';
+import { entityBook } from '../skills/data/entities.js';
 import { airdropAllocations } from '../skills/airdrops/engine.js';
 import { liveApprovals } from '../skills/approvals/engine.js';
 import { listenPending, mempoolReport, routersAmong } from '../skills/mempool/engine.js';
@@ -60,6 +61,8 @@ const scores: Record<string, Score> = {
   taxed: { truePositives: 0, predicted: 0, actual: 0 },
   rugs: { truePositives: 0, predicted: 0, actual: 0 },
   whales: { truePositives: 0, predicted: 0, actual: 0 },
+  treasuries: { truePositives: 0, predicted: 0, actual: 0 },
+  exchanges: { truePositives: 0, predicted: 0, actual: 0 },
   claimableAirdrops: { truePositives: 0, predicted: 0, actual: 0 },
   drainerApprovals: { truePositives: 0, predicted: 0, actual: 0 },
   pendingSandwiches: { truePositives: 0, predicted: 0, actual: 0 },
@@ -160,9 +163,15 @@ await withIndexedWorld(values.seed!, days, chains, async ({ chain, store, reader
     }
     console.log('whale?', chain.name, [...detail].sort((a, b) => b[1].blocks.size - a[1].blocks.size).slice(0, 12).map(([w, d]) => `${role(w)}:${d.swaps}s/${d.transfers}t/${d.blocks.size}b`).join(' '));
   }
-  // The protocols' own actors (vault strategies, lenders, LPs) move whale-size money by design: scored neither way.
-  const moduleActors = new Set(labels.moduleActors.map((m) => m.address.toLowerCase()));
-  add('whales', new Set([...whaleWallets(whaleEvents, await treasuryWallets(market))].filter((w) => !moduleActors.has(w.toLowerCase()))), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
+  // Every wallet the detector calls a whale is scored, as a buyer reads it: the protocols' own actors (vault strategies,
+  // lenders, depositors; each labelled by its module) and contracts count against it like anyone else. Entities are
+  // classified from code and behaviour (skills/data/entities.ts), never from these labels; the treasuries and exchange
+  // wallets it finds are scored against the labels too.
+  const entities = await entityBook(market);
+  add('whales', whaleWallets(whaleEvents, entities), new Set(labels.wallets.whales.map((w) => w.toLowerCase())));
+  const ofKind = (kind: string) => new Set(entities.all().filter((e) => e.kind === kind).map((e) => e.address.toLowerCase()));
+  add('treasuries', ofKind('treasury'), new Set(labels.wallets.treasuries.map((w) => w.toLowerCase())));
+  add('exchanges', ofKind('exchange'), new Set(labels.wallets.exchanges.map((w) => w.toLowerCase())));
 
   // Drainer approvals: every owner on the chain that approved some spender other than a DEX router is scanned as the
   // approval skill scans it; a live approval whose spender it calls a drainer is a prediction.

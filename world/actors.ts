@@ -25,11 +25,13 @@ export interface CastLabels {
     crossChainArbitrageurs: Address[];
     /** Long-term holders of the genesis tokens, and the genesis treasury (also the bridges' custody). */
     holders: Address[]; treasuries: Address[];
+    /** The small traders of the crowd, and the world's deployer (it deploys the contracts and mints USDC). */
+    retail: Address[]; issuers: Address[];
   };
 }
 
 export function emptyCastLabels(): CastLabels {
-  return { wallets: { whales: [], smartMoney: [], snipers: [], sandwichers: [], arbitrageurs: [], exchanges: [], liquidityProviders: [], crossChainArbitrageurs: [], holders: [], treasuries: [] } };
+  return { wallets: { whales: [], smartMoney: [], snipers: [], sandwichers: [], arbitrageurs: [], exchanges: [], liquidityProviders: [], crossChainArbitrageurs: [], holders: [], treasuries: [], retail: [], issuers: [] } };
 }
 
 /** An actor's address, from the seed: the same in every build and resume of the world. */
@@ -46,13 +48,13 @@ export function castOf(seed: string, chain: EvmChainName): Map<Role, Address[]> 
   return cast;
 }
 
-/** Who is who: the cast's wallets by role, and the treasury. */
+/** Who is who: every one of the cast's wallets by role, the treasury and the deployer (every sender has a label). */
 export function labelCast(host: MarketHost, treasury: Address): void {
   const of = (role: Role) => [...host.actors(role)];
   host.labels.wallets = {
     whales: of('whale'), smartMoney: of('smart'), snipers: of('sniper'), sandwichers: of('sandwicher'), arbitrageurs: of('arber'),
     exchanges: of('exchange'), liquidityProviders: of('lp'), crossChainArbitrageurs: [...of('accumulator'), ...of('distributor')],
-    holders: of('holder'), treasuries: [treasury],
+    holders: of('holder'), treasuries: [treasury], retail: of('retail'), issuers: [host.deployer],
   };
 }
 

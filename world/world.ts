@@ -289,6 +289,15 @@ export class World {
   private readonly host: WorldHost = (() => {
     const world = this;
     const market = this.marketHost;
+    // Every module actor is labelled with its role: ground truth for whoever evaluates who is what.
+    const labelActor = (role: string, address: Address): Address => {
+      const key = address.toLowerCase();
+      if (!world.moduleActors.has(key)) {
+        world.moduleActors.add(key);
+        world.labels.moduleActors.push({ role, address });
+      }
+      return address;
+    };
     return {
       get chain() { return market.chain; },
       get seed() { return market.seed; },
@@ -307,16 +316,8 @@ export class World {
       pool: market.pool,
       listingSchedule: (address) => world.listings.schedule(address),
       actors: market.actors,
-      actorAddress: (role, i) => {
-        const address = market.actorAddress(role, i);
-        // Every module actor is labelled with its role: ground truth for whoever evaluates who is what.
-        const key = address.toLowerCase();
-        if (!world.moduleActors.has(key)) {
-          world.moduleActors.add(key);
-          world.labels.moduleActors.push({ role, address });
-        }
-        return address;
-      },
+      actorAddress: (role, i) => labelActor(role, market.actorAddress(role, i)),
+      labelActor: (role, address) => labelActor(role, address),
       referenceUsd: market.referenceUsd,
       usdOf: market.usdOf,
       toRaw: market.toRaw,

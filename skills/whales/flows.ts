@@ -2,23 +2,25 @@
  * Flows over a period from the index, each valued at the USD price of its own moment
  * (`market/v1` timelines): liquidity added to and removed from pools (Mint/Burn, methodology
  * `liquidity-shifts/v1`), and whale activity, every swap and transfer worth at least
- * WHALE_MIN_USD (methodology `whales/v1`; transfers into or out of pools are swap legs and the
+ * WHALE_MIN_USD (methodology `whales/v2`; transfers into or out of pools are swap legs and the
  * zero address is minting, so both are left out; traders are transaction senders).
  */
 import { formatUnits, type Address, type Hash } from 'viem';
 import { rowScore } from '../../indexer/rows.js';
 import { valueAt, type Market } from '../data/market.js';
 import { txSenders } from '../data/senders.js';
+import { ENTITIES_METHODOLOGY, type EntityBook } from '../data/entities.js';
 
 export const LIQUIDITY_METHODOLOGY = 'liquidity-shifts/v1 (Mint and Burn events per pool, each side valued at the USD price of its block)';
 export const WHALE_MIN_USD = 100_000;
 /**
  * A whale moves whale-sized value repeatedly, holdings and not only trade flow: such moves in
- * at least WHALE_MIN_BLOCKS blocks, at least one a wallet-to-wallet transfer. A token's
- * deployer handing out its own supply is a treasury, not a whale.
+ * at least WHALE_MIN_BLOCKS blocks, at least one a transfer to another wallet. Entities
+ * (skills/data/entities.ts: protocol contracts, issuers, treasuries, exchanges, protocol actors)
+ * hand out supply, hold custody or run a protocol: they are not whales.
  */
 export const WHALE_MIN_BLOCKS = 2;
-export const WHALE_METHODOLOGY = `whales/v1 (swaps and transfers worth >= $${WHALE_MIN_USD.toLocaleString('en-US')} at the price of their block; pool legs and mints excluded; traders are transaction senders; a whale has such moves in >= ${WHALE_MIN_BLOCKS} blocks, at least one a transfer; token deployers and first holders (treasuries) excluded)`;
+export const WHALE_METHODOLOGY = `whales/v2 (swaps and transfers worth >= $${WHALE_MIN_USD.toLocaleString('en-US')} at the price of their block; pool legs and mints excluded; traders are transaction senders; a whale is a plain wallet with such moves in >= ${WHALE_MIN_BLOCKS} blocks, at least one a transfer to another wallet (not a contract); entities excluded by ${ENTITIES_METHODOLOGY})`;
 
 async function usdAt(market: Market, token: string, amountRaw: bigint, score: number, fromBlock: number): Promise<number | null> {
   const decimals = market.decimals(token);
@@ -102,16 +104,21 @@ export async function whaleActivity(market: Market, fromBlock: number): Promise<
     .sort((a, b) => b.usd - a.usd);
 }
 
-/** Wallets that are whales by the methodology; `treasuries` (token deployers and first holders) are left out. */
-export function whaleWallets(events: readonly WhaleEvent[], treasuries: ReadonlySet<string> = new Set()): Set<string> {
-  const seen = new Map<string, { blocks: Set<number>; transfers: number }>();
+/**
+ * Wallets that are whales by the methodology: plain wallets (entities/v1: no contract code, no
+ * treasury, issuer, exchange or protocol actor) with whale-size moves in WHALE_MIN_BLOCKS blocks,
+ * at least one a transfer to another wallet (a contract on the other side is a deposit into a
+ * protocol, not a whale moving its holdings).
+ */
+export function whaleWallets(events: readonly WhaleEvent[], entities: Pick<EntityBook, 'isPlainWallet' | 'isContract'>): Set<string> {
+  const seen = new Map<string, { blocks: Set<number>; toWallets: number }>();
   for (const e of events) {
-    const w = seen.get(e.wallet) ?? { blocks: new Set<number>(), transfers: 0 };
+    const w = seen.get(e.wallet) ?? { blocks: new Set<number>(), toWallets: 0 };
     w.blocks.add(e.block);
-    if (e.kind === 'transfer') w.transfers++;
+    if (e.kind === 'transfer' && e.counterparty && !entities.isContract(e.counterparty)) w.toWallets++;
     seen.set(e.wallet, w);
   }
-  return new Set([...seen].filter(([wallet, w]) => w.blocks.size >= WHALE_MIN_BLOCKS && w.transfers > 0 && !treasuries.has(wallet)).map(([wallet]) => wallet));
+  return new Set([...seen].filter(([wallet, w]) => w.blocks.size >= WHALE_MIN_BLOCKS && w.toWallets > 0 && entities.isPlainWallet(wallet)).map(([wallet]) => wallet));
 }
 
 export const TOKEN_FLOW_METHODOLOGY = 'token-flow/v1 (swaps of the token\'s priced pools: a buy takes the token out of a pool, a sell puts it in; each valued at the token\'s USD price of its block)';

@@ -1,7 +1,7 @@
 import { WHALE_METHODOLOGY, WHALE_MIN_USD, whaleActivity, whaleWallets } from './flows.js';
 import { round } from '../data/market.js';
 import { usd } from '../core/summary.js';
-import { treasuryWallets } from '../security/deployer.js';
+import { ENTITY_KINDS, entityBook } from '../data/entities.js';
 import { describeCoverage } from '../data/coverage.js';
 import { indexProvenance } from '../data/provenance.js';
 import { chainListForTokenInput } from '../core/params.js';
@@ -31,7 +31,11 @@ export const whaleIntelSkill = defineSkill({
     tokenAddress: address.nullable().describe('The token the moves were narrowed to, or null for all.'),
     minUsd: z.number().describe('Smallest move counted, USD.'),
     eventCount: z.number().int(),
-    wallets: z.array(z.object({ wallet: address, events: z.number().int(), volumeUsd: z.number(), whale: z.boolean().describe('A whale on the whole index, treasuries excluded.') })),
+    wallets: z.array(z.object({
+      wallet: address, events: z.number().int(), volumeUsd: z.number(),
+      whale: z.boolean().describe('A whale on the whole index: a plain wallet (no entity) with whale-size moves in two blocks or more, one a transfer to another wallet.'),
+      entity: z.enum(ENTITY_KINDS).nullable().describe('What the address is when it is no wallet acting for itself (entities/v1): protocol, issuer, treasury, exchange or protocol-actor; null for a plain wallet.'),
+    })),
     events: z.array(z.object({
       kind: z.enum(['swap', 'transfer']),
       wallet: address,
@@ -47,13 +51,13 @@ export const whaleIntelSkill = defineSkill({
     })),
   }),
   summarize: (r) => {
-    const top = r.wallets[0] as { wallet: string; events: number; volumeUsd: number; whale: boolean } | undefined;
+    const top = r.wallets[0] as { wallet: string; events: number; volumeUsd: number; whale: boolean; entity: string | null } | undefined;
     const of = r.tokenAddress ? ` of ${(r.events as WhaleMove[])[0]?.token === r.tokenAddress ? ((r.events as WhaleMove[])[0]?.symbol ?? r.tokenAddress) : r.tokenAddress}` : '';
     if (!top) return `No move${of} of at least ${usd(r.minUsd)} on ${r.chain} over ${r.timeperiod}.`;
     const moves = (r.events as WhaleMove[]).filter((e) => e.wallet === top.wallet);
     const largest = moves[0];
     return `${r.eventCount} moves${of} of at least ${usd(r.minUsd)} on ${r.chain} over ${r.timeperiod}, by ${r.wallets.length} wallets. ` +
-      `The most: ${top.wallet}${top.whale ? ' (a whale)' : ''}, ${usd(top.volumeUsd)} in ${top.events} move${top.events === 1 ? '' : 's'}` +
+      `The most: ${top.wallet}${top.whale ? ' (a whale)' : top.entity ? ` (${top.entity}, not a whale)` : ''}, ${usd(top.volumeUsd)} in ${top.events} move${top.events === 1 ? '' : 's'}` +
       `${largest ? `; largest: ${describeMove(largest)}` : ''}.`;
   },
   admit: (input, ctx) => (input.tokenAddress ? admitToken(ctx, input.chain, input.tokenAddress) : admitMarket(ctx, input.chain)),
@@ -62,8 +66,10 @@ export const whaleIntelSkill = defineSkill({
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
     const focus = input.tokenAddress ? resolveToken(market, input.tokenAddress) : null;
     const events = (await whaleActivity(market, fromBlock)).filter((e) => !focus || e.token === focus || e.tokenOut === focus);
-    // Whether a wallet is a whale is judged on the whole index, not the period alone.
-    const whales = whaleWallets(await whaleActivity(market, 0), await treasuryWallets(market));
+    // Whether a wallet is a whale is judged on the whole index, not the period alone; entities are
+    // classified once (skills/data/entities.ts), as holder-concentration classifies them.
+    const entities = await entityBook(market);
+    const whales = whaleWallets(await whaleActivity(market, 0), entities);
     const wallets = new Map<string, { wallet: string; events: number; volumeUsd: number }>();
     for (const e of events) {
       const w = wallets.get(e.wallet) ?? { wallet: e.wallet, events: 0, volumeUsd: 0 };
@@ -79,7 +85,7 @@ export const whaleIntelSkill = defineSkill({
       tokenAddress: focus,
       minUsd: WHALE_MIN_USD,
       eventCount: events.length,
-      wallets: [...wallets.values()].sort((a, b) => b.volumeUsd - a.volumeUsd).slice(0, input.limit).map((w) => ({ ...w, volumeUsd: round(w.volumeUsd, 2), whale: whales.has(w.wallet) })),
+      wallets: [...wallets.values()].sort((a, b) => b.volumeUsd - a.volumeUsd).slice(0, input.limit).map((w) => ({ ...w, volumeUsd: round(w.volumeUsd, 2), whale: whales.has(w.wallet), entity: entities.kind(w.wallet) })),
       events: events.slice(0, input.limit).map((e) => ({ ...e, usd: round(e.usd, 2) })),
     };
   },

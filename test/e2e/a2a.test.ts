@@ -73,7 +73,7 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
     // Where a2a-x402 v0.2 puts it: the status message's metadata.
     expect(done.status!.message!.metadata).toMatchObject({ [X402_META.status]: 'payment-completed', [X402_META.receipts]: [receipt] });
     const result = done.artifacts[0]!.parts.find((p) => p.content?.$case === 'data')!.content!.value;
-    expect(result).toMatchObject({ chain: 'base', limit: 5, methodology: expect.stringContaining('whales/v1') });
+    expect(result).toMatchObject({ chain: 'base', limit: 5, methodology: expect.stringContaining('whales/v2') });
     expect(before - (await payer.balance())).toBe(SPEC_SKILL_PRICE['whale-tracking']);
 
     const fetched = await a2a.getTask({ id: asked.id, historyLength: 0 } as never, x402);

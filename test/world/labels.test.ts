@@ -12,7 +12,7 @@ describe('world labels', () => {
       'chain', 'seed', 'contracts', 'wallets', 'distribution', 'regimes', 'tokens', 'snipes', 'sandwiches', 'arbitrages', 'rugs', 'moduleActors',
       'airdrops', 'drainers', 'drainerApprovals', 'vaults', 'lendingMarket', 'lendingPositions', 'liquidations', 'social', 'hooks', 'hookVictims', 'fixedYield',
     ]);
-    expect(Object.keys(labels.wallets)).toEqual(['whales', 'smartMoney', 'snipers', 'sandwichers', 'arbitrageurs', 'exchanges', 'liquidityProviders', 'crossChainArbitrageurs', 'holders', 'treasuries']);
+    expect(Object.keys(labels.wallets)).toEqual(['whales', 'smartMoney', 'snipers', 'sandwichers', 'arbitrageurs', 'exchanges', 'liquidityProviders', 'crossChainArbitrageurs', 'holders', 'treasuries', 'retail', 'issuers']);
     expect(labels.contracts).toEqual({ routers: [] });
     expect(labels.social).toEqual({ shillAccounts: [], shilled: [], posts: [] });
     expect(labels.fixedYield).toEqual({ markets: [], trades: [], redemptions: [], actors: null });

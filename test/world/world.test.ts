@@ -84,6 +84,23 @@ describe('the market world', () => {
     expect(r0 < 10n ** 15n || r1 < 10n ** 15n).toBe(true);
   });
 
+  // Every account that acts has a label with its role (the cast, the deployer, each module's actors,
+  // the listings' creators, the supply's team wallets): the detector evaluation scores what a detector
+  // flags against these labels, and an unlabelled sender could not be scored.
+  it('labels every account that sends a transaction', async () => {
+    const l = a.labels;
+    const labelled = new Set([
+      ...Object.values(l.wallets).flat(), ...l.moduleActors.map((m) => m.address), ...l.tokens.map((t) => t.creator), ...l.distribution.map((d) => d.holder),
+    ].map((x) => x.toLowerCase()));
+    const head = await a.client.getBlockNumber({ cacheTime: 0 });
+    const senders = new Set<string>();
+    for (let b = 0n; b <= head; b++) {
+      for (const tx of (await a.client.getBlock({ blockNumber: b, includeTransactions: true })).transactions) senders.add(tx.from.toLowerCase());
+    }
+    expect(senders.size).toBeGreaterThan(50);
+    expect([...senders].filter((x) => !labelled.has(x))).toEqual([]);
+  });
+
   it('keeps producing blocks, and a transaction between them is mined at once', async () => {
     const running: RunningWorld = a.world;
     const before = await a.client.getBlockNumber({ cacheTime: 0 });

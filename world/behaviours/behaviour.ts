@@ -11,7 +11,7 @@ import type { WorldHost } from '../modules/module.js';
 import type { TokenInfo } from '../world.js';
 
 /** What the world lends its market's behaviours: a module's view plus the market's own generator and state. */
-export interface MarketHost extends Omit<WorldHost, 'actorAddress' | 'listingSchedule' | 'mineSetupBlock'> {
+export interface MarketHost extends Omit<WorldHost, 'actorAddress' | 'labelActor' | 'listingSchedule' | 'mineSetupBlock'> {
   /** The market's generator (never a module's). */
   readonly rng: Rng;
   /** The mirror of the V2 pools. */

@@ -254,7 +254,7 @@ export const hooksModule: WorldModuleFactory = (chain, rng) => {
       const labelled: HooksState['hooks'] = [];
       const implementations = new Map<HookName, Address>();
       for (const [i, plan] of HOOKS.entries()) {
-        const owner = plan.owned ? hookOwner(i) : null;
+        const owner = plan.owned ? host.labelActor('hook-owner', hookOwner(i)) : null;
         if (owner) host.queueBalance(owner, parseEther('10'));
         const { abi, bytecode, args, implementation } = plan.deploy(manager, owner ?? host.deployer, host);
         const initCode = encodeDeployData({ abi, bytecode, args } as never);

@@ -17,7 +17,7 @@ import type { Role } from '../actors.js';
 import type { TokenInfo } from '../world.js';
 
 export interface ModuleActorLabels {
-  /** Every actor a world module made (WorldHost.actorAddress), with the role it was made for (e.g. vault-depositor). */
+  /** Every actor a world module made (WorldHost.actorAddress, or labelActor for fixed accounts), with the role it was made for (e.g. vault-depositor). */
   moduleActors: { role: string; address: Address }[];
 }
 
@@ -56,8 +56,10 @@ export interface WorldHost {
   listingSchedule(token: Address): { listedAt: number; rugAt: number | undefined } | undefined;
   /** The market's actors of a role (retail, whale, holder…). */
   actors(role: Role): readonly Address[];
-  /** A module's own actor, derived from the seed (so a resumed world finds it again). */
+  /** A module's own actor, derived from the seed (so a resumed world finds it again), labelled with its role. */
   actorAddress(role: string, i: number): Address;
+  /** Labels an actor the module made otherwise (an account fixed across worlds) with its role; returns it. */
+  labelActor(role: string, address: Address): Address;
   /** A token's reference USD price at `t` (USDC 1), undefined for tokens without a path. */
   referenceUsd(token: TokenInfo, t?: number): number | undefined;
   /** A token's USD price from the world's own pools now (0 when no pool prices it). */
