@@ -3,7 +3,7 @@ import { SibylError } from '../core/errors.js';
 import { addr, Fixture, TKN, units, withNative } from './testing/fixtures.js';
 import { resolveToken } from './resolve.js';
 import { valueAt } from './market.js';
-import { openingPrice, priceAt } from './pricing.js';
+import { openingPrice, priceAtBlock } from './pricing.js';
 import { rowScore } from '../../indexer/rows.js';
 
 const [TKN_WETH, TKN_USDC, DUST, DUST_USDC, VIRT, VIRT_WETH, AGENT, AGENT_VIRT] = [addr(0x71), addr(0x72), addr(0xd5), addr(0xd6), addr(0x71a), addr(0x71b), addr(0xa9e), addr(0xa9f)];
@@ -63,8 +63,8 @@ describe('market/v1 prices', () => {
     const head = rowScore(40, 0);
     for (const from of [0, 25, 35]) expect(valueAt(await market.timeline(TKN, from), head), `history from block ${from}`).toBe(market.priceNow(TKN)!.usd);
     expect(market.priceNow(TKN)!.usd).toBeCloseTo(30, 9);
-    expect((await priceAt(market, TKN, 25))!.usd).toBeCloseTo(20, 9);
-    expect((await priceAt(market, TKN, 30))!).toMatchObject({ usd: expect.closeTo(30, 9), block: 30, pool: TKN_WETH, quote: fx.weth });
+    expect((await priceAtBlock(market, TKN, 25))!.usd).toBeCloseTo(20, 9);
+    expect((await priceAtBlock(market, TKN, 30))!).toMatchObject({ usd: expect.closeTo(30, 9), block: 30, pool: TKN_WETH, quote: fx.weth });
   });
 
   it('the opening of a window is the price just before it, also when the pool last traded long before its quote did', async () => {

@@ -21,7 +21,7 @@ export interface TokenPrice {
 }
 
 /** The price of `token` at the end of `block` (the head when omitted); null when no pool priced it then. */
-export async function priceAt(market: Market, token: string, block: number = market.head.block): Promise<TokenPrice | null> {
+export async function priceAtBlock(market: Market, token: string, block: number = market.head.block): Promise<TokenPrice | null> {
   const now = market.priceNow(token);
   if (!now) return null;
   const at = Math.min(block, market.head.block);
