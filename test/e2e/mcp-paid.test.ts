@@ -142,7 +142,8 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     expect(await balance()).toBe(2_000_000n - SPEC_SKILL_PRICE['wallet-portfolio']);
 
     const nothing = await call('analyze_wallet', { walletAddress: freshAddress(), kind: 'trust' });
-    expect(nothing.body).toMatchObject({ available: false, reason: 'nothing_produced', skill: 'wallet-trust-score' });
+    // Nothing produced: the skill's own answer and reason, refunded, as every surface answers it.
+    expect(nothing.body).toMatchObject({ available: false, reason: expect.stringMatching(/no activity of this wallet/), charged: false, error: { code: 'no_answer' }, skill: 'wallet-trust-score', billing: { debitedUsd: '$0' } });
     expect(await balance()).toBe(2_000_000n - SPEC_SKILL_PRICE['wallet-portfolio']);
 
     const asked = await call('ask_service', { prompt: 'List the newest pairs on base' });
