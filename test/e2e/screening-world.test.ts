@@ -105,8 +105,8 @@ describe('the screen on a world\'s labelled listings', () => {
     const byLiquidity = await paid('/x402/data/top-tokens', { chain: 'base', limit: 500, timeperiod: '7d' });
     const byVolume = await paid('/x402/data/topvolume', { chain: 'base', limit: 500, timeperiod: '7d' });
     for (const body of [byLiquidity, byVolume]) {
-      expect(body.methodology).toContain('screen/v1');
-      expect(body.screen).toMatchObject({ methodology: expect.stringContaining('screen/v1'), policy: 'flagged', excluded: 0, blocks: { base: Number(body.asOf.block) } });
+      expect(body.methodology).toContain('screen/v2');
+      expect(body.screen).toMatchObject({ methodology: expect.stringContaining('screen/v2'), policy: 'flagged', excluded: 0, blocks: { base: Number(body.asOf.block) } });
       expect(body.tokens.length).toBe(body.totalTokens);
     }
     const listed = expectFlagged(byLiquidity.tokens, 'top-tokens');
@@ -160,7 +160,7 @@ describe('the screen on a world\'s labelled listings', () => {
     let seen = expectFlagged([...smart.accumulating, ...smart.distributing, ...smart.wallets.flatMap((x: any) => x.period)], 'smartmoney');
     seen += expectFlagged(leaders.traders.flatMap((x: any) => x.period), 'copy-trading-leaderboard');
     expect(seen, 'snipers buy every listing, traps included').toBeGreaterThan(0);
-    for (const body of [smart, leaders]) expect(body.screen).toMatchObject({ policy: 'flagged', methodology: expect.stringContaining('screen/v1') });
+    for (const body of [smart, leaders]) expect(body.screen).toMatchObject({ policy: 'flagged', methodology: expect.stringContaining('screen/v2') });
   });
 
   it('creator-launches never passes a token silently: one still on its curve is screened: false and says why', async () => {
@@ -204,7 +204,7 @@ describe('the screen on a world\'s labelled listings', () => {
       const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })).structuredContent as any;
       const gainers = await call('get_top_movers', { side: 'gainers', limit: 25 });
       for (const row of gainers.crossAsset.gainers) expect(trapOf(row.token), `MCP gainer ${row.symbol}`).toBeUndefined();
-      expect(gainers.screen.gainers).toMatchObject({ policy: 'excluded', methodology: expect.stringContaining('screen/v1') });
+      expect(gainers.screen.gainers).toMatchObject({ policy: 'excluded', methodology: expect.stringContaining('screen/v2') });
       expectFlagged(gainers.excludedByScreen, 'get_top_movers excluded');
       const losers = await call('get_top_movers', { side: 'losers', limit: 25 });
       expectFlagged(losers.crossAsset.losers, 'get_top_movers losers');

@@ -1,12 +1,15 @@
 /**
  * rug-pull-scanner on a world's own listings, picked from its labels (a honeypot, a 25% sell
- * tax, owner powers, a rug, an honest listing), paid with the official client. Verdicts are
- * checked against the labels; taxes, powers and liquidity against real transactions and raw
- * logs on the chain. Then the rugger lists again, and the scan of the new token names its past.
+ * tax, owner powers, a rug, an honest listing, and a listing like the one issue 27 found: LP all
+ * with its creator and unlocked, a couple of holders, one trade), paid with the official client.
+ * Verdicts are checked against the labels; taxes, powers, LP, holders and trades against real
+ * transactions and raw logs on the chain. Every token the rankings list carries the same verdict
+ * the scan gives, at the same block. Then the rugger lists again, and the scan of the new token
+ * names its past.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createPublicClient, createWalletClient, encodeFunctionData, http, parseAbi, parseAbiItem, parseEther, type Abi, type Address, type Hex,
+  createPublicClient, createWalletClient, encodeFunctionData, http, parseAbi, parseAbiItem, parseEther, zeroAddress, type Abi, type Address, type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DemoToken, OwnerPowersToken, SibylV2Pair, SibylV2Router, WrappedNative } from '../../chain/artifacts/index.js';
@@ -15,6 +18,7 @@ import { unreachable } from '../../skills/security/simulate.js';
 import { viemChain } from '../../chain/runtime.js';
 import { fundedPayer, json, payingFetch, postJson, untilIndexed, usdcBalance } from '../helpers/sibyl.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
+import { createRegistry } from '../../skills/catalog/index.js';
 
 const erc20 = parseAbi([
   'function approve(address, uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)',
@@ -23,6 +27,9 @@ const erc20 = parseAbi([
 const weth = CHAINS.base.wrappedNative;
 const FAR = 2n ** 40n;
 const SCAN = '/x402/data/rug-pull-scanner';
+const SWAP = parseAbiItem('event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)');
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const FAILING = ['high', 'critical'];
 
 describe('rug-pull-scanner on a world\'s labelled listings', () => {
   let w: WorldSibyl;
@@ -70,8 +77,22 @@ describe('rug-pull-scanner on a world\'s labelled listings', () => {
     return found! as typeof found & { pair: Address };
   };
 
+  /** A labelled listing as the issue found one: not a planned rug, its pool traded exactly once (Swap logs on chain). */
+  let thin: { token: Address; symbol: string; creator: Address; pair: Address };
+  /** The rankings and every scan, read before any test trades in the world (one checkpoint). */
+  let board: any;
+  let gainers: any;
+
   beforeAll(async () => {
     w = await startSharedWorldSibyl();
+    const listings = w.labels.tokens.filter((t) => t.kind === 'listing' && !t.rug && t.pair);
+    const swaps = await Promise.all(listings.map((t) => w.client.getLogs({ address: t.pair!, event: SWAP, fromBlock: 0n })));
+    const once = listings.filter((_, i) => swaps[i]!.length === 1);
+    expect(once.length, 'the world holds an unrugged listing traded exactly once').toBeGreaterThan(0);
+    thin = once[once.length - 1]! as typeof thin;
+    board = await json(await w.post('/x402/data/top-tokens', { chain: 'base', limit: 500, timeperiod: '7d' }));
+    gainers = (await json(await w.post('/api/a2a/skills/top-gainers', { params: { chain: 'base', limit: 50, timeperiod: '7d' } }))).response;
+    await scan(thin.token);
     router = w.labels.contracts.routers[0]!;
     await rpc('anvil_setBalance', [trader.address, `0x${parseEther('100').toString(16)}`]);
     expect(await send(trader, weth, WrappedNative.abi as Abi, 'deposit', [], parseEther('10'))).toBe('success');
@@ -80,13 +101,92 @@ describe('rug-pull-scanner on a world\'s labelled listings', () => {
     for (const t of [label('honeypot'), label('taxed'), label('owner-powers'), label('listing')]) await scan(t.token);
     expect(w.labels.rugs.length).toBeGreaterThan(0);
     await scan(w.labels.rugs[0]!.token);
-  });
+  }, 300_000);
   afterAll(() => w?.close());
+
+  it('a listing like the issue\'s (LP all with its creator, unlocked; a few holders; one trade) is not low risk, and its LP factor says one wallet can pull it', async () => {
+    const report = await scan(thin.token);
+    // What the chain says: the creator holds every LP token outside the zero address, the pool swapped once, and who holds the token.
+    /** Balances replayed from a token's Transfer logs on chain, zero and burn addresses left out. */
+    const holdersOf = async (token: Address) => {
+      const balances = new Map<string, bigint>();
+      for (const t of await w.client.getLogs({ address: token, event: TRANSFER, fromBlock: 0n })) {
+        balances.set(t.args.from!.toLowerCase(), (balances.get(t.args.from!.toLowerCase()) ?? 0n) - t.args.value!);
+        balances.set(t.args.to!.toLowerCase(), (balances.get(t.args.to!.toLowerCase()) ?? 0n) + t.args.value!);
+      }
+      return [...balances].filter(([a, v]) => v > 0n && a !== zeroAddress && a !== '0x000000000000000000000000000000000000dead').sort((a, b) => (b[1] > a[1] ? 1 : -1));
+    };
+    // Every LP token anyone holds is the creator's, and it sits in its wallet (no code), not in a locker.
+    expect((await holdersOf(thin.pair)).map(([a]) => a)).toEqual([thin.creator.toLowerCase()]);
+    expect(await w.client.getCode({ address: thin.creator })).toBeUndefined();
+    const outside = (await holdersOf(thin.token)).filter(([a]) => a !== thin.pair.toLowerCase());
+    const circulating = outside.reduce((s, [, v]) => s + v, 0n);
+    expect(outside.length, 'a few holders').toBeLessThan(10);
+
+    expect(report.verdict).not.toBe('low');
+    expect(FAILING).toContain(report.verdict);
+    const factor = (name: string) => report.factors.find((f: any) => f.factor === name);
+    expect(factor('lp-lock')).toMatchObject({ available: true, severity: 'medium', value: 100, evidence: { wallet: thin.creator.toLowerCase() } });
+    expect(factor('lp-lock').finding).toMatch(new RegExp(`^LP can be pulled: one wallet \\(${thin.creator.toLowerCase()}\\) can withdraw 100% .* holding 100% of its only pool's LP; not locked`));
+    expect(factor('trading-activity')).toMatchObject({ severity: 'medium', value: 1 });
+    expect(factor('holder-concentration')).toMatchObject({ severity: expect.stringMatching(/medium|high/), evidence: { holderCount: outside.length, top: expect.arrayContaining([{ address: outside[0]![0], pct: expect.any(Number) }]) } });
+    expect(factor('holder-concentration').value).toBeCloseTo(Number((outside[0]![1] * 1_000_000n) / circulating) / 10_000, 2);
+    for (const f of report.factors) expect([f.threshold, f.source].every((x: string) => x.length > 0), f.factor).toBe(true);
+    expect(report.findings.map((f: any) => f.factor)).toEqual(expect.arrayContaining(['lp-lock', 'holder-concentration', 'trading-activity']));
+    expect(report.riskScore).toBe(report.findings.reduce((s: number, f: any) => s + f.points, 0));
+  });
+
+  it('top-tokens and top-gainers carry the same verdict for it: flagged, with the LP named; never a gainer', async () => {
+    const row = board.tokens.find((t: any) => t.token.toLowerCase() === thin.token.toLowerCase());
+    expect(row, `top-tokens lists ${thin.symbol}`).toBeDefined();
+    expect(row).toMatchObject({ screened: true, flagged: true });
+    expect(row.risks.join('; ')).toMatch(/LP can be pulled: one wallet/);
+    expect(gainers.tokens.map((t: any) => t.token.toLowerCase())).not.toContain(thin.token.toLowerCase());
+    const apart = gainers.excludedByScreen.find((t: any) => t.token.toLowerCase() === thin.token.toLowerCase());
+    if (apart) expect(apart).toMatchObject({ flagged: true, risks: expect.arrayContaining([expect.stringMatching(/^LP can be pulled/)]) });
+  });
+
+  it('a sweep of every token top-tokens ranks: its row and security-scan agree at the same block (flagged exactly when high or critical, risks = findings)', async () => {
+    // Skill handlers, not paid calls: a settlement is a block, and the sweep must read one checkpoint.
+    await untilIndexed(w.sibyl.url);
+    const registry = createRegistry();
+    const run = (id: string, input: unknown) => registry.byId(id)!.handler(registry.byId(id)!.input.parse(input), w.sibyl.context) as Promise<any>;
+    const ranked = await run('top-tokens', { chain: 'base', limit: 500, timeperiod: '7d' });
+    const gaining = await run('top-gainers', { chain: 'base', limit: 500, timeperiod: '7d' });
+    expect(ranked.tokens.length).toBeGreaterThan(10);
+    expect(ranked.methodology).toContain('screen/v2');
+    const levels = new Set<string>();
+    const verdicts = new Map<string, string>();
+    for (const row of ranked.tokens) {
+      const report = await run('security-scan', { tokenAddress: row.token, chain: 'base' });
+      expect(report.asOf.block, row.symbol).toBe(ranked.asOf.block);
+      levels.add(report.verdict);
+      verdicts.set(row.token.toLowerCase(), report.verdict);
+      expect(row.flagged, `${row.symbol}: ${report.verdict}`).toBe(FAILING.includes(report.verdict));
+      expect(row.risks.filter((r: string) => !r.startsWith('not screened')), row.symbol).toEqual(report.findings.map((f: any) => f.finding));
+      expect(row.screened, row.symbol).toBe(report.undetermined.length === 0);
+    }
+    // The sweep saw both sides of the line, the issue's token among the failing.
+    expect([...levels].some((l) => FAILING.includes(l)) && [...levels].some((l) => !FAILING.includes(l))).toBe(true);
+    expect(FAILING).toContain(verdicts.get(thin.token.toLowerCase()));
+    // A gainer is never a token security-scan rates high or critical; every one it left out is.
+    for (const row of gaining.tokens) expect(FAILING, row.symbol).not.toContain(verdicts.get(row.token.toLowerCase()));
+    for (const row of gaining.excludedByScreen) expect(FAILING, row.symbol).toContain(verdicts.get(row.token.toLowerCase()));
+  });
+
+  it('asked whether the LP can be pulled, the report answers from the LP factor, not from a level alone', async () => {
+    const res = await w.post('/x402/svc/report', { prompt: `Can the LP of ${thin.symbol} on base be pulled?` });
+    const answer = await json(res);
+    expect(res.status, JSON.stringify(answer).slice(0, 300)).toBe(200);
+    expect(answer.toolsUsed.map((t: any) => t.skill)).toContain('security-scan');
+    expect(answer.analysis).toMatch(/LP can be pulled: one wallet/);
+    expect(answer.analysis).not.toMatch(/risk low/);
+  });
 
   it('a labelled honeypot is one: the simulated sell reverts, and so does a real one', async () => {
     const honey = label('honeypot');
     const report = await scan(honey.token);
-    expect(report).toMatchObject({ chain: 'base', honeypot: true, verdict: 'critical', methodology: expect.stringContaining('security/v1') });
+    expect(report).toMatchObject({ chain: 'base', honeypot: true, verdict: 'critical', methodology: expect.stringContaining('security/v2') });
     expect(report.simulation).toMatchObject({ available: true, buyReverted: false, sellReverted: true });
     const { quote, bought } = await buyForReal(honey.token, honey.pair);
     expect(bought).toBeGreaterThan(0n);
@@ -153,10 +253,12 @@ describe('rug-pull-scanner on a world\'s labelled listings', () => {
     expect(Number(quoteLeft) / 1e18).toBeLessThan(pool.addedQuote * 0.01);
   });
 
-  it('a labelled honest listing: no tax in a real buy and sell, LP held by its creator, not rugged', async () => {
+  it('a labelled honest listing: no tax in a real buy and sell, LP held by its creator (so it can be pulled: never low), not rugged', async () => {
     const honest = label('listing');
     const report = await scan(honest.token);
-    expect(report).toMatchObject({ honeypot: false, rugged: false, verdict: 'low' });
+    expect(report).toMatchObject({ honeypot: false, rugged: false });
+    expect(report.verdict).not.toBe('low');
+    expect(report.factors.find((f: any) => f.factor === 'lp-lock')).toMatchObject({ severity: 'medium', evidence: { wallet: honest.creator.toLowerCase() } });
     expect(report.simulation).toMatchObject({ buyTaxPct: 0, sellTaxPct: 0, sellReverted: false });
     // A real round trip pays exactly the router's quote on both legs: nothing is withheld.
     const { quote, bought } = await buyForReal(honest.token, honest.pair);

@@ -1,16 +1,19 @@
 /**
  * rug-pull-scanner on tokens this test lists itself, one of each kind (a honeypot, a 25% sell
  * tax, owner powers, a rug, an honest listing with burned LP), paid end to end; the verdicts are
- * checked against what real transactions do on the chain.
+ * checked against what real transactions do on the chain. The honest listing is then bought by
+ * ten wallets and its creator burns what it kept: the verdict follows the holders from high to low.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, createWalletClient, http, parseAbi, parseEther, type Abi, type Address, type Hex, type PrivateKeyAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { demoAccount } from '../../chain/accounts.js';
 import { DemoToken, OwnerPowersToken, SellTaxToken, SibylV2Factory, SibylV2Router, WrappedNative } from '../../chain/artifacts/index.js';
 import { CHAINS } from '../../chain/chains.js';
 import { startDevnet, type Devnet } from '../../chain/devnet.js';
 import { viemChain } from '../../chain/runtime.js';
-import { fundedPayer, json, payingFetch, startTestSibyl, type TestSibyl } from '../helpers/sibyl.js';
+import { worldGenesisTimestamp } from '../../world/index.js';
+import { fundedPayer, json, payingFetch, startTestSibyl, untilIndexed, type TestSibyl } from '../helpers/sibyl.js';
 
 const erc20 = parseAbi(['function approve(address, uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)', 'function transfer(address, uint256) returns (bool)', 'function owner() view returns (address)']);
 const DEAD = '0x000000000000000000000000000000000000dEaD';
@@ -49,7 +52,9 @@ describe('rug-pull-scanner on listings of every kind', () => {
   };
 
   beforeAll(async () => {
-    devnet = await startDevnet({ chains: ['base'], basePort: 0 });
+    // The listings are made two days back in chain time (so the honest pool can have traded for a
+    // day by the last test); the clock is brought to now before anyone pays (authorizations are dated now).
+    devnet = await startDevnet({ chains: ['base'], basePort: 0, genesisTimestamp: worldGenesisTimestamp(2) });
     rpcUrl = devnet.chains[0]!.rpcUrl;
     client = createPublicClient({ chain: viemChain('base', rpcUrl), transport: http(rpcUrl), pollingInterval: 20 }) as never;
     router = await deploy(demoAccount(4), SibylV2Router.abi as Abi, SibylV2Router.bytecode as Hex, [CHAINS.base.dexes[0]!.factory]);
@@ -71,6 +76,8 @@ describe('rug-pull-scanner on listings of every kind', () => {
     const honestLp = (await client.readContract({ address: honestPair, abi: erc20, functionName: 'balanceOf', args: [e.address] })) as bigint;
     await send(e, honestPair, erc20, 'transfer', [DEAD, honestLp]); // LP burned: locked for good
 
+    await client.request({ method: 'evm_setNextBlockTimestamp' as never, params: [Math.floor(Date.now() / 1000)] as never });
+    await client.request({ method: 'evm_mine' as never, params: [] as never });
     sibyl = await startTestSibyl({ rpcUrls: { base: rpcUrl } });
     const { key } = await fundedPayer('20', rpcUrl);
     post = async (body) => {
@@ -95,7 +102,7 @@ describe('rug-pull-scanner on listings of every kind', () => {
 
   it('a honeypot: the simulated sell reverts, and so does a real one', async () => {
     const scan = await post({ tokenAddress: tokens.honeypot });
-    expect(scan).toMatchObject({ chain: 'base', methodology: expect.stringContaining('security/v1'), honeypot: true, verdict: 'critical', riskScore: 100 });
+    expect(scan).toMatchObject({ chain: 'base', methodology: expect.stringContaining('security/v2'), honeypot: true, verdict: 'critical', riskScore: 100 });
     expect(scan.simulation).toMatchObject({ available: true, buyReverted: false, sellReverted: true, buyTaxPct: 0 });
     const { trader, held } = await buyForReal(tokens.honeypot);
     await expect(client.simulateContract({ account: trader, address: tokens.honeypot, abi: erc20, functionName: 'transfer', args: [await pairOf(tokens.honeypot), held] })).rejects.toThrow();
@@ -140,11 +147,40 @@ describe('rug-pull-scanner on listings of every kind', () => {
     expect(wethLeft).toBeLessThan(parseEther('0.001'));
   });
 
-  it('an honest listing with burned LP is low risk', async () => {
+  it('an honest listing with burned LP: the LP cannot be pulled, but one holder and no trade keep it from low', async () => {
     const scan = await post({ tokenAddress: tokens.honest });
-    expect(scan).toMatchObject({ honeypot: false, rugged: false, verdict: 'low' });
+    expect(scan).toMatchObject({ honeypot: false, rugged: false, verdict: 'high' });
     expect(scan.simulation).toMatchObject({ buyTaxPct: 0, sellTaxPct: 0, sellReverted: false });
     expect(scan.liquidity[0].lp.burnedPct).toBeGreaterThan(99.9);
     expect(scan.deployer).toMatchObject({ address: demoAccount(9).address.toLowerCase(), via: 'first-mint', otherTokens: 0 });
+    const factor = (name: string) => scan.factors.find((f: any) => f.factor === name);
+    expect(factor('lp-lock')).toMatchObject({ severity: 'none', value: 0, finding: expect.stringMatching(/^LP cannot be pulled by one wallet/) });
+    // Outside the pool only the creator holds any (its 200,000,000 of 1,000,000,000), and nobody traded.
+    expect(factor('holder-concentration')).toMatchObject({ severity: 'high', value: 100, evidence: { holderCount: 1, top: [{ address: demoAccount(9).address.toLowerCase(), pct: 100 }] } });
+    expect(factor('trading-activity')).toMatchObject({ severity: 'medium', value: 0 });
+  });
+
+  it('once ten wallets hold it, its creator has burned the rest, and its pool is two days old, the same token is low', async () => {
+    const creator = demoAccount(9);
+    const pair = await pairOf(tokens.honest);
+    for (let i = 0; i < 10; i++) {
+      const buyer = privateKeyToAccount(generatePrivateKey());
+      await client.request({ method: 'anvil_setBalance' as never, params: [buyer.address, `0x${parseEther('1').toString(16)}`] as never });
+      await send(buyer, weth, WrappedNative.abi as Abi, 'deposit', [], parseEther('0.5'));
+      await send(buyer, weth, erc20, 'approve', [router, 2n ** 255n]);
+      await send(buyer, router, SibylV2Router.abi as Abi, 'swapExactTokensForTokens', [parseEther('0.5'), 0n, [weth, tokens.honest], buyer.address, FAR]);
+    }
+    await send(creator, tokens.honest, erc20, 'transfer', [DEAD, (await client.readContract({ address: tokens.honest, abi: erc20, functionName: 'balanceOf', args: [creator.address] })) as bigint]);
+    await untilIndexed(sibyl.url);
+    const scan = await post({ tokenAddress: tokens.honest });
+    expect(scan.factors.filter((f: any) => f.severity !== 'none' || !f.available)).toEqual([]);
+    expect(scan).toMatchObject({ verdict: 'low', riskScore: 0, findings: [] });
+    const factor = (name: string) => scan.factors.find((f: any) => f.factor === name);
+    // Each buyer's share on chain: ten buys of 0.5 WETH into a pool that grows, so each less than the last, none near half.
+    expect(factor('holder-concentration')).toMatchObject({ evidence: { holderCount: 10 } });
+    expect(factor('holder-concentration').value).toBeLessThan(50);
+    expect(factor('trading-activity')).toMatchObject({ value: 10 });
+    expect(factor('trading-activity').evidence.ageHours).toBeGreaterThanOrEqual(25);
+    expect(await client.readContract({ address: pair, abi: erc20, functionName: 'balanceOf', args: [creator.address] })).toBe(0n);
   });
 });
