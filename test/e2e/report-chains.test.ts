@@ -54,9 +54,15 @@ describe('report: the questions users were answered wrongly, on the chains they 
   for (const [question, skill, args] of cases) {
     it(question, async () => {
       const wallet = await walletPoster(sibyl.url, '2');
+      const before = await wallet.balance();
       const res = await wallet.post('/x402/svc/report', { prompt: question });
       const body = await json(res);
-      expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+      // Answered, or (a ranking nothing on this devnet qualifies for: nobody trades here) the same
+      // answer unsold: 422 no_answer, not charged. Either way the question reached its skill.
+      if (res.status === 422) {
+        expect(body, JSON.stringify(body).slice(0, 300)).toMatchObject({ available: false, charged: false, error: { code: 'no_answer' } });
+        expect(await wallet.balance()).toBe(before);
+      } else expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
       expect(body.toolsUsed[0]).toEqual({ skill, args: expect.objectContaining(args) });
     });
   }
