@@ -4,6 +4,7 @@
  * counted), and per token on BSC, their net inflow with holders and concentration.
  */
 import { whaleActivity } from '../whales/flows.js';
+import { entityBook } from '../data/entities.js';
 import { round } from '../data/market.js';
 import { liquidityOf, tokenRows } from '../data/rankings.js';
 import { screenTokens } from '../data/screening.js';
@@ -36,6 +37,7 @@ export async function smartMoneyFlow(ctx: SkillContext) {
         moves.push({ chain: l.chain.name, wallet: r.wallet, token, symbol: l.market.tokens.get(token)?.symbol ?? null, netUsd: round(netUsd, 2), direction: netUsd > 0 ? 'accumulating' : 'distributing', winRate: round(r.winRate, 4), realizedUsd: round(r.realizedUsd, 2), ...screen.row(l.chain.name, token) });
       }
     }
+    const entities = await entityBook(l.market);
     for (const e of await whaleActivity(l.market, fromBlock)) {
       const from = e.wallet.toLowerCase();
       const to = e.counterparty?.toLowerCase() ?? '';
@@ -44,13 +46,14 @@ export async function smartMoneyFlow(ctx: SkillContext) {
         droppedRoutineCustody++;
         continue;
       }
-      const label = (a: string) => (smartSet.has(a) ? 'smart-money' : l.market.pools.some((p) => p.pair === a) ? 'pool' : traders.has(a) ? 'trader' : 'wallet');
+      // Sides named as every engine names them: a treasury, exchange or protocol contract by entities/v1.
+      const label = (a: string) => (smartSet.has(a) ? 'smart-money' : l.market.pools.some((p) => p.pair === a) ? 'pool' : entities.kind(a) ?? (traders.has(a) ? 'trader' : 'wallet'));
       notable.push({
         chain: l.chain.name,
         description: `${e.kind === 'swap' ? 'swap' : 'transfer'} of $${Math.round(e.usd).toLocaleString('en-US')} ${e.symbol ?? e.token} by ${e.wallet}`,
         token: e.token, symbol: e.symbol, amountUsd: round(e.usd, 2),
         direction: e.kind === 'swap' ? 'into-pool' : 'wallet-to-wallet',
-        signalClass: smartSet.has(from) ? 'smart-money' : 'whale',
+        signalClass: smartSet.has(from) ? 'smart-money' : entities.kind(from) ?? 'whale',
         fromLabel: label(from), toLabel: label(to), tx: e.tx, time: e.time,
       });
     }
