@@ -1,5 +1,5 @@
 /**
- * The one rule for settling (docs/architecture.md, "The payments core"): an answer is sold only
+ * The one rule for settling (docs/architecture.md, "A paid request, in one picture"): an answer is sold only
  * when it produced something. `available: false` is an honest gap, never a product; a skill whose
  * rows are the product (its registry entry names them, `productRows`) produced nothing when none
  * came back. The payments core applies this to every answer on every surface (x402 over HTTP, A2A,

@@ -1,5 +1,5 @@
 /**
- * One rule for settling (docs/architecture.md, "The payments core"; skills/core/produced.ts): an
+ * One rule for settling (docs/architecture.md, "A paid request, in one picture"; skills/core/produced.ts): an
  * answer that produced nothing (`available: false`, or none of the rows a skill declares as its
  * product) is never settled, whichever way it was bought. Every working paid skill that can answer
  * nothing (listed from the registry) is driven to it from the world (an address with no code, a
