@@ -253,6 +253,27 @@ describe('market operations on a world', () => {
     expect(whales.wallets.some((w: { wallet: string }) => labels.wallets.whales.some((l) => l.toLowerCase() === w.wallet))).toBe(true);
   });
 
+  // holder-concentration sold the genesis treasury as WBTC's largest holder (63.5%) like any wallet while
+  // whale-tracking left it out as a treasury: both now read one classification (entities/v1).
+  it('holder-concentration and whale-tracking name the treasury and every entity the same way', async () => {
+    const treasury = labels.wallets.treasuries[0]!.toLowerCase();
+    const wbtc = labels.distribution.find((d) => d.symbol === 'WBTC')!.token;
+    const holders = await json(await post('/x402/data/holderconcentration', { tokenAddress: wbtc }));
+    expect(holders.topHolders[0]).toMatchObject({ address: treasury, entity: 'treasury' });
+    expect(holders.topHolders[0].sharePct).toBeGreaterThan(50);
+    expect(holders.entities[0]).toMatchObject({ address: treasury, entity: 'treasury', role: 'first-mint-holder' });
+    expect(holders.withoutEntities.topHolders.map((h: { address: string }) => h.address)).not.toContain(treasury);
+    // Without entities, the largest share recomputed from the plain holders' balances.
+    const plain = holders.withoutEntities;
+    expect(plain.top1Pct).toBeCloseTo((100 * Number(plain.topHolders[0].balance)) / Number(plain.circulating), 3);
+    const whales = await json(await post('/x402/data/whaleintel', { timeperiod: '7d', limit: 500 }));
+    const row = whales.wallets.find((w: { wallet: string }) => w.wallet === treasury);
+    expect(row).toMatchObject({ entity: 'treasury', whale: false });
+    for (const w of whales.wallets) if (w.whale) expect(w.entity).toBeNull();
+    const byHolders = new Map(holders.topHolders.map((h: { address: string; entity: string | null }) => [h.address, h.entity]));
+    for (const w of whales.wallets) if (byHolders.has(w.wallet)) expect(w.entity).toBe(byHolders.get(w.wallet));
+  });
+
   it('arbitrage-scanner finds a gap a big trade opened, and the cycle it reports really pays', async () => {
     const rpcUrl = devnet.chains[0]!.rpcUrl;
     const routerAbi = parseAbi(['function swapExactTokensForTokens(uint256, uint256, address[], address, uint256) returns (uint256[])']);
