@@ -92,13 +92,14 @@ export async function poolLiquidity(market: Market, pool: Pool, token: string): 
   // Contracts among the largest holders: lockers, vaults (the pair itself holds LP only in transit).
   let contractHeld = 0n;
   const contracts = new Set<string>();
-  await Promise.all(ranked.slice(0, LP_HOLDERS_CHECKED).map(async ([h, v]) => {
+  // One at a time: a screen reads many tokens' pools at once, and the node is shared.
+  for (const [h, v] of ranked.slice(0, LP_HOLDERS_CHECKED)) {
     const code = await market.chain.client.getCode({ address: h as Address, blockNumber: BigInt(market.head.block) });
     if (code && code !== '0x') {
       contractHeld += v;
       contracts.add(h);
     }
-  }));
+  }
   // The largest holder without code can withdraw its share at will (holders past the checked ones count as wallets).
   const largestWallet = ranked.find(([h]) => !contracts.has(h));
   const providerNow = provider ? (holders.find(([h]) => h === provider)?.[1] ?? 0n) : null;

@@ -47,21 +47,24 @@ export async function securityVerdict(market: Market, token: string) {
   const pools = market.pools.filter((p) => p.token0 === t || p.token1 === t);
   const known = await origins(market);
   const origin = known.get(t) ?? null;
-  const [simulation, powers, proxy, liquidity, holders, traded] = await Promise.all([
-    simulateTrade(market, t, block),
-    ownerPowers(market.chain, t as Address, block),
-    proxySlots(market.chain, t as Address, block),
-    // The chain's numeraires are what pools are priced in: their value does not rest on any one pool.
-    isNumeraire ? [] : Promise.all(pools.map(async (p) => ({ ...(await poolLiquidity(market, p, t)), depthUsd: depthUsd(market, p) }))),
-    isNumeraire ? null : concentration(market, t, origin),
-    activity(market, t),
-  ]);
-  const siblings = origin ? [...known.values()].filter((o) => o.deployer === origin.deployer && o.token !== t && market.tokens.has(o.token)) : [];
-  const history = await Promise.all(siblings.slice(0, SIBLINGS_CHECKED).map(async (o) => {
-    const siblingPools = market.pools.filter((p) => p.token0 === o.token || p.token1 === o.token);
-    const [sim, liq] = await Promise.all([simulateTrade(market, o.token, block), Promise.all(siblingPools.map((p) => poolLiquidity(market, p, o.token)))]);
-    return { token: o.token, symbol: market.tokens.get(o.token)?.symbol ?? null, block: o.block, honeypot: sim.available ? sim.honeypot : null, rugged: liq.some((l) => l.pulled && l.provider === o.deployer) };
-  }));
+  // At most three node calls in flight per token (the screen scans SCREEN_CONCURRENCY tokens at once):
+  // the simulation with the bytecode and owner(), then totalSupply with the proxy slots, then each pool's LP holders.
+  const [simulation, powers] = await Promise.all([simulateTrade(market, t, block), ownerPowers(market.chain, t as Address, block)]);
+  const [proxy, holders, traded] = await Promise.all([proxySlots(market.chain, t as Address, block), isNumeraire ? null : concentration(market, t, origin), activity(market, t)]);
+  // The chain's numeraires are what pools are priced in: their value does not rest on any one pool.
+  const liquidity: (PoolLiquidity & { depthUsd: number | null })[] = [];
+  for (const p of isNumeraire ? [] : pools) liquidity.push({ ...(await poolLiquidity(market, p, t)), depthUsd: depthUsd(market, p) });
+  const siblings = origin && !isNumeraire ? [...known.values()].filter((o) => o.deployer === origin.deployer && o.token !== t && market.tokens.has(o.token)) : [];
+  const history = [];
+  for (const o of siblings.slice(0, SIBLINGS_CHECKED)) {
+    const sim = await simulateTrade(market, o.token, block);
+    let rugged = false;
+    for (const p of market.pools.filter((x) => x.token0 === o.token || x.token1 === o.token)) {
+      const l = await poolLiquidity(market, p, o.token);
+      rugged ||= l.pulled && l.provider === o.deployer;
+    }
+    history.push({ token: o.token, symbol: market.tokens.get(o.token)?.symbol ?? null, block: o.block, honeypot: sim.available ? sim.honeypot : null, rugged });
+  }
 
   const factors: Factor[] = [
     simulationFactor(simulation, market.head.block, isNative),
