@@ -80,7 +80,7 @@ export const tradeSignalsSkill = defineSkill({
       };
     }));
     // The ranking's provenance and screen; its rows become the signals.
-    const { tokens: _rows, sortedBy: _sorted, count: _count, totalTokens: _total, coverage: _coverage, timeperiod: _period, limit: _limit, excludedByScreen: _excluded, side: _side, ...head } = ranked;
+    const { tokens: _rows, sortedBy: _sorted, count: _count, totalTokens: _total, coverage: _coverage, timeperiod: _period, limit: _limit, excludedByScreen: _excluded, side: _side, available: _available, reason: _reason, criterion: _criterion, qualified: _qualified, ...head } = ranked;
     return {
       ...head,
       methodology: `${SIGNALS_METHODOLOGY}; ${TECHNICAL_METHODOLOGY}; ${TOKEN_FLOW_METHODOLOGY}; ${ranked.methodology}`,
