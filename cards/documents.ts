@@ -99,8 +99,14 @@ export const healthDocument = z.object({
   }).optional().describe('The Bitcoin chain, when this deployment has one.'),
 });
 
-/** Every 4xx/5xx answer (skills/core/errors.ts `ErrorBody`). */
-export const errorDocument = z.object({
+/**
+ * Every 4xx/5xx answer (skills/core/errors.ts `ErrorBody`); a `no_answer` also carries the unsold
+ * answer's own fields beside `error` (`UnsoldBody`), so the object is open.
+ */
+export const errorDocument = z.looseObject({
+  available: z.literal(false).optional().describe('no_answer: the answer produced nothing (the rest of its fields are beside this one).'),
+  reason: z.string().optional().describe('no_answer: why the answer is nothing, in its own words.'),
+  charged: z.literal(false).optional().describe('no_answer: nothing was charged (no settlement, no PAYMENT-RESPONSE).'),
   error: z.object({
     code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
     message: z.string(),

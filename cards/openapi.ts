@@ -46,8 +46,8 @@ function errorResponses(statuses: readonly number[]) {
   }));
 }
 const paymentRequired = (description: string) => ({ description, content: json(ref('PaymentRequired')) });
-/** What a paid data operation can answer besides its 200 and 402. */
-const PAID_ERROR_STATUSES = [400, 404, 413, 415, 429, 500, 503, 504] as const;
+/** What a paid data operation can answer besides its 200 and 402 (422: an answer of nothing, never settled). */
+const PAID_ERROR_STATUSES = [400, 404, 413, 415, 422, 429, 500, 503, 504] as const;
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const errorResponse = (description: string) => ({ description, content: json(ref('Error')) });
