@@ -92,6 +92,20 @@ describe('sandwich/v2', () => {
     expect(found[0]!.grossProfit).toBeCloseTo(0.1, 12);
   });
 
+  it('an arbitrageur\'s legs across two blocks, each sold on another pool in its block, are no next-block back-run', async () => {
+    const fx = world();
+    const OTHER = addr(0x9002);
+    fx.pool(OTHER, fx.weth, TKN, weth(10), tkn(9_000));
+    const arb = (block: number, legs: Parameters<typeof fx.swap>[2][]) => { for (const leg of legs) fx.swap(block, leg === legs[0] ? POOL : OTHER, leg, fx.tx(ATTACKER, { gasUsed: 1n, gasPrice: 1n })); };
+    // Block 5: buys TKN on POOL, sells it on OTHER; the victim buys on POOL after it.
+    arb(5, [{ to: ATTACKER, a0In: weth(1), a1Out: tkn(1_000) }, { to: ATTACKER, a1In: tkn(1_000), a0Out: weth(1.05) }]);
+    fx.swap(5, POOL, { to: VICTIM, a0In: weth(2), a1Out: tkn(1_900) });
+    // Block 6: first on POOL, sells TKN there for more WETH than block 5 paid, having bought it on OTHER.
+    arb(6, [{ to: ATTACKER, a1In: tkn(1_000), a0Out: weth(1.1) }, { to: ATTACKER, a0In: weth(1), a1Out: tkn(1_000) }]);
+    const market = await fx.market();
+    expect(await detectSandwiches(market.chain, market, await market.reader.swaps(0, market.head.block))).toEqual([]);
+  });
+
   it('control: the same legs with a victim in the front\'s direction are found', async () => {
     expect(await legs({ backOut: 1.1, victimBuysToken: true, backBlock: 5 })).toHaveLength(1);
   });

@@ -4,7 +4,8 @@
  * whose trade crossed the pool in the front leg's direction, in that order. A leg or a victim may
  * be one hop of a multi-hop route (the route is one trade of its sender, so a victim routed
  * through two pools is one victim and a router is never taken for an attacker). The back leg
- * closes in the front's block, or opens the next block on that pool (a next-block back-run).
+ * closes in the front's block, or opens the next block on that pool (a next-block back-run) when
+ * neither leg is an arbitrageur's (sold on another pool in its block what it bought on this one).
  * Profit is what the back trade returned less what the front trade paid, in the token the front
  * paid (the routes' end tokens when they match, the pool's side otherwise), valued in USD net of
  * both legs' gas; a pair of legs that returns less than it paid is a trader's round trip, not a
@@ -16,7 +17,7 @@ import type { Row } from '../../indexer/rows.js';
 import type { Market } from '../data/market.js';
 import { assembleTrades, type Hop, type Trade } from '../data/trades.js';
 
-export const SANDWICH_METHODOLOGY = 'sandwich/v2 (trades/v1 routes; on one pool, front and back legs of one sender reversed around >=1 victim crossing the pool in the front direction; the back leg in the front\'s block or first on the pool in the next; the back returning more than the front paid; profit net of gas)';
+export const SANDWICH_METHODOLOGY = 'sandwich/v2 (trades/v1 routes; on one pool, front and back legs of one sender reversed around >=1 victim crossing the pool in the front direction; the back leg in the front\'s block or first on the pool in the next, neither leg hedged on another pool in its block; the back returning more than the front paid; profit net of gas)';
 
 export interface Sandwich {
   /** The front leg's block. */
@@ -63,9 +64,21 @@ export async function detectSandwiches(chain: ConnectedChain, market: Market, sw
     const n = (b: number) => perBlock.get(`${s.pair.toLowerCase()}:${b}`) ?? 0;
     return n(s.block) + Math.max(n(s.block - 1), n(s.block + 1)) >= 3;
   };
-  const candidateTxs = new Set(swaps.filter(busy).map((s) => s.tx));
-  if (!candidateTxs.size) return [];
-  const trades = await assembleTrades(chain, swaps.filter((s) => candidateTxs.has(s.tx)), market.pools);
+  // Every trade of those blocks and the next (their senders come a block at a time anyway): a leg's
+  // hedge on another pool is among them.
+  const blocks = new Set(swaps.filter(busy).flatMap((s) => [s.block, s.block + 1]));
+  if (!blocks.size) return [];
+  const trades = await assembleTrades(chain, swaps.filter((s) => blocks.has(s.block)), market.pools);
+  // An arbitrageur sells on another pool, in the same block, what it bought on this one: such a leg
+  // carries no risk across blocks, so it never opens or closes a next-block back-run.
+  const soldOn = new Map<string, Set<string>>();
+  for (const t of trades) {
+    for (const h of t.hops) {
+      const key = `${h.swap.block}:${t.sender}:${h.tokenIn}`;
+      soldOn.set(key, (soldOn.get(key) ?? new Set()).add(h.pool));
+    }
+  }
+  const hedged = (l: Leg) => [...(soldOn.get(`${l.hop.swap.block}:${l.trade.sender}:${l.hop.tokenOut}`) ?? [])].some((pool) => pool !== l.hop.pool);
 
   const byPool = new Map<string, Leg[]>();
   for (const trade of trades) {
@@ -96,6 +109,7 @@ export async function detectSandwiches(chain: ConnectedChain, market: Market, sw
         // A next-block back-run opens the block on this pool: nothing on it before the back leg.
         if (block !== front.hop.swap.block && legs[j - 1]!.hop.swap.block === block) break;
         if (back.trade.sender !== attacker || back.hop.tokenOut !== front.hop.tokenIn || back.trade.tx === front.trade.tx || used.has(j)) continue;
+        if (block !== front.hop.swap.block && (hedged(front) || hedged(back))) continue;
         const victims = legs.slice(i + 1, j).filter((v) => v.trade.sender !== attacker && v.hop.tokenOut === front.hop.tokenOut);
         const trip = roundTrip(front, back);
         if (!victims.length || trip.got <= trip.paid) continue;
