@@ -81,6 +81,20 @@ describe('entities/v1', () => {
     expect(book.isPlainWallet(STRATEGY)).toBe(true);
     expect(book.kind(DEPOSITOR)).toBe('protocol-actor');
   });
+
+  it('reads an address\'s code once: again only after it moved value past the block it was read at', async () => {
+    const fx = tokenUsdc();
+    const [moves, rests] = [addr(0xc1), addr(0xc2)];
+    fx.transfer(10, fx.usdc, moves, rests, units(1, 6));
+    expect((await entityBook(await fx.market(20))).isPlainWallet(moves)).toBe(true);
+    // Both get code (deployed where they were wallets); only the one that moves again is read again.
+    code(fx, moves);
+    code(fx, rests);
+    fx.transfer(30, fx.usdc, moves, WALLETS[0]!, units(1, 6));
+    const later = await entityBook(await fx.market(40));
+    expect(later.isContract(moves)).toBe(true);
+    expect(later.isContract(rests)).toBe(false);
+  });
 });
 
 const CHAIN_USDC = tokenUsdc().usdc;

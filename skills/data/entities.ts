@@ -113,15 +113,35 @@ function registry(market: Market): Map<string, string> {
   return known;
 }
 
-async function codeOf(market: Market, addresses: readonly string[]): Promise<Set<string>> {
+/**
+ * Which of `addresses` hold contract code at the head. Read once per node and address across
+ * checkpoints: code stays where it was deployed, and an address read as a wallet is read again
+ * only once it moves value after the block it was read at (`lastMoved`).
+ */
+const codeCache = new Map<string, { contract: boolean; block: number }>();
+const MAX_CACHED_CODES = 500_000;
+
+async function codeOf(market: Market, addresses: readonly string[], lastMoved: ReadonlyMap<string, number>): Promise<Set<string>> {
   const contracts = new Set<string>();
-  const head = BigInt(market.head.block);
-  for (let i = 0; i < addresses.length; i += CODE_READS_AT_ONCE) {
-    const chunk = addresses.slice(i, i + CODE_READS_AT_ONCE);
-    const codes = await Promise.all(chunk.map((address) => market.chain.client.getCode({ address: address as Address, blockNumber: head })));
+  const head = market.head.block;
+  const key = (a: string) => `${market.chain.rpcUrl}:${a}`;
+  const unread = addresses.filter((a) => {
+    const known = codeCache.get(key(a));
+    if (known && (known.contract || known.block >= (lastMoved.get(a) ?? 0))) {
+      if (known.contract) contracts.add(a);
+      return false;
+    }
+    return true;
+  });
+  for (let i = 0; i < unread.length; i += CODE_READS_AT_ONCE) {
+    const chunk = unread.slice(i, i + CODE_READS_AT_ONCE);
+    const codes = await Promise.all(chunk.map((address) => market.chain.client.getCode({ address: address as Address, blockNumber: BigInt(head) })));
     chunk.forEach((a, j) => {
       const code = codes[j] as Hex | undefined;
-      if (code && code !== '0x' && !code.toLowerCase().startsWith(DELEGATION_PREFIX)) contracts.add(a);
+      const contract = Boolean(code && code !== '0x' && !code.toLowerCase().startsWith(DELEGATION_PREFIX));
+      if (contract) contracts.add(a);
+      if (codeCache.size >= MAX_CACHED_CODES) codeCache.delete(codeCache.keys().next().value!); // oldest first
+      codeCache.set(key(a), { contract, block: head });
     });
   }
   return contracts;
@@ -143,10 +163,12 @@ async function buildBook(market: Market): Promise<EntityBook> {
   const sent = new Map<string, Set<string>>();
   const received = new Map<string, { from: string; tx: Hash; block: number }[]>();
   const seen = new Set<string>();
+  const lastMoved = new Map<string, number>();
   for (const t of transfers) {
     const from = t.from.toLowerCase();
     const to = t.to.toLowerCase();
     for (const a of [from, to, t.token.toLowerCase()]) if (!BURN.has(a)) seen.add(a);
+    for (const a of [from, to]) lastMoved.set(a, t.block);
     if (BURN.has(from) || BURN.has(to) || pools.has(from) || pools.has(to) || from === to) continue;
     sent.set(from, (sent.get(from) ?? new Set<string>()).add(to));
     const r = received.get(to) ?? [];
@@ -157,7 +179,7 @@ async function buildBook(market: Market): Promise<EntityBook> {
 
   // Protocol contracts: the index's pools and tokens are contracts by what they emitted; the rest by their code.
   const known = (a: string) => pools.has(a) || market.tokens.has(a);
-  const contracts = await codeOf(market, [...seen].filter((a) => !known(a)));
+  const contracts = await codeOf(market, [...seen].filter((a) => !known(a)), lastMoved);
   for (const a of [...pools, ...market.tokens.keys()]) contracts.add(a);
   for (const a of contracts) {
     const role = pools.has(a) ? 'pool' : market.tokens.has(a) ? 'token' : venues.has(a) ? 'launchpad' : named.get(a) ?? 'contract';
