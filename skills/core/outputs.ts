@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { PERIOD_NAMES } from '../data/periods.js';
-import { FACTOR_NAMES, SEVERITIES, VERDICT_RULE } from '../security/verdict.js';
 
 /** A decimal integer as a string (block numbers, atomic amounts). */
 export const intString = z.string().regex(/^-?\d+$/).describe('Integer as a decimal string.');
@@ -100,6 +99,10 @@ export const chainGap = z.object({ chain: z.string(), reason: z.string() });
 /** Skills declared but not served here: they always refuse with domain_disabled, never answer. */
 export const neverAnswers = z.object({}).describe('Never answered on this deployment: calls are refused with domain_disabled.');
 
+/** security/verdict.ts FACTOR_NAMES and SEVERITIES (tsc holds the handler's values to these). */
+const FACTOR_NAMES = ['sell-simulation', 'owner-powers', 'liquidity-pulled', 'lp-lock', 'holder-concentration', 'liquidity-depth', 'trading-activity', 'deployer-history'] as const;
+const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+
 /** One finding of a risk engine, with its weight. */
 export const finding = z.object({ factor: z.enum(FACTOR_NAMES).describe('The security/v2 factor it comes from.'), severity: z.enum(SEVERITIES), points: z.number(), finding: z.string() });
 
@@ -169,7 +172,7 @@ export const poolLiquidity = z.object({
 /** security/scan.ts `scanToken`: the security/v2 verdict (rug-pull-scanner; the audit's tokenScan). */
 export const securityScanShape = {
   riskScore: z.number().describe('0-100: the points of the factors that fired, capped (methodology states the rule).'),
-  verdict: z.enum(SEVERITIES).describe(`The level the rule gives the factors: ${VERDICT_RULE}.`),
+  verdict: z.enum(SEVERITIES).describe('The level the factors give by the rule methodology states.'),
   honeypot: z.boolean().nullable().describe('null when the sell could not be simulated.'),
   rugged: z.boolean().describe('The deployer provided the liquidity and took it back.'),
   findings: z.array(finding).describe('The factors that fired, worst first.'),

@@ -14,10 +14,7 @@
  */
 import type { Store } from '../../store/store.js';
 import type { Market } from './market.js';
-import { SECURITY_METHODOLOGY, securityVerdict } from '../security/scan.js';
-import { HIGH_TAX_PCT } from '../security/factors.js';
-import { livePowers } from '../security/powers.js';
-import { FAILING, type Severity } from '../security/verdict.js';
+import { FAILING, HIGH_TAX_PCT, livePowers, SECURITY_METHODOLOGY, securityVerdict, type Severity } from '../security/scan.js';
 
 export const SCREEN_VERSION = 'screen/v2';
 /** A buy or sell tax at or above this is a high factor, so it fails the screen (the security engine's own threshold). */

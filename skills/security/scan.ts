@@ -19,7 +19,10 @@ import { ownerPowers, proxySlots } from './powers.js';
 import { HONEYPOT_SELL_TAX_PCT, PROBE_USD, simulateTrade } from './simulate.js';
 import { judge, VERDICT_RULE, type Factor } from './verdict.js';
 
+// What the screen (../data/screening.ts) reads of the verdict, from this one module.
 export { HIGH_TAX_PCT } from './factors.js';
+export { FAILING, type Severity } from './verdict.js';
+export { livePowers } from './powers.js';
 
 export const SECURITY_METHODOLOGY = `security/v2 (factors at the index checkpoint: eth_call buy-then-sell of ~$${PROBE_USD} through the token's V2 pairs from random addresses with the probe's code overridden in (honeypot when the sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer); owner powers from PUSH4 selectors in bytecode, owner() and EIP-1967 slots; liquidity, LP holders and rugs from indexed Mint/Burn and LP Transfer logs; holders from replayed Transfer logs; depth from reserves; trades from Swap logs; deployer = sender of the first mint. Rule: ${VERDICT_RULE})`;
 

@@ -87,9 +87,8 @@ describe('layers', () => {
 
 /** Shared pieces that use a capability's engine, each with why. */
 const SHARED_EXCEPTIONS: Record<string, string> = {
-  // Rankings are screened by the security engine's own simulation and trade-risk verdict (one answer per token).
-  'skills/data/screening.ts -> skills/security/simulate.ts': 'screen',
-  'skills/data/screening.ts -> skills/security/trade-risk.ts': 'screen',
+  // Rankings are screened by the security engine's own verdict, the one security-scan answers with (one answer per token).
+  'skills/data/screening.ts -> skills/security/scan.ts': 'screen',
   // Admission refuses a forecast-priced call before payment when no forecast slot can serve it.
   'skills/core/admission.ts -> skills/forecast/slots.ts': 'forecast slots',
 };
