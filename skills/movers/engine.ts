@@ -4,7 +4,7 @@
  * tokens failing the screen), with how many qualified; and sentiment as the
  * breadth of those tokens with the altcoin season reading. A chain that cannot be read is listed.
  */
-import { altcoinSeason } from '../altseason/engine.js';
+import { altcoinSeason, altseasonSources } from '../altseason/engine.js';
 import { round, TRADEABLE_LIQUIDITY_USD } from '../data/market.js';
 import { PERIODS } from '../data/periods.js';
 import { qualifying, tokenRows, type TokenRow } from '../data/rankings.js';
@@ -73,7 +73,7 @@ export async function marketSentiment(ctx: SkillContext) {
     }
   }
   const base = loaded.find((l) => l.chain.name === 'base') ?? loaded[0];
-  const season = base ? await altcoinSeason(base.market, await periodStartBlock(base.market, base.checkpoint, '30d'), base.checkpoint.timestamp - PERIODS['30d'].seconds) : null;
+  const season = base ? await altcoinSeason(base.market, await periodStartBlock(base.market, base.checkpoint, '30d'), base.checkpoint.timestamp - PERIODS['30d'].seconds, altseasonSources(base.market, ctx.store)) : null;
   const index = counted ? Math.round((up / counted) * 100) : null;
   return {
     crypto: counted

@@ -1,6 +1,6 @@
 /** Where liquidity earned most on a chain: realised LP fee yields of its pools, and the market's altcoin season reading. */
 import { z } from 'zod';
-import { ALTSEASON_METHODOLOGY, altcoinSeason } from '../altseason/engine.js';
+import { ALTSEASON_METHODOLOGY, ALTSEASON_RULES, altcoinSeason, altseasonSources } from '../altseason/engine.js';
 import { indexProvenance } from '../data/provenance.js';
 import { YIELD_METHODOLOGY, poolYields } from './engine.js';
 import { TRADEABLE_LIQUIDITY_USD } from '../data/market.js';
@@ -61,7 +61,7 @@ export const yieldAnalysisSkill = defineSkill({
 export const altcoinSeasonSkill = defineSkill({
   id: 'altcoin-season-index',
   title: 'Altcoin season index',
-  description: 'Is it altcoin season? The share (0-100) of a chain\'s liquid altcoins that beat BTC over the period: 75 and above is altcoin season, 25 and below bitcoin season.',
+  description: `Is it altcoin season? The share (0-100) of a chain's altcoins that beat BTC over the period: 75 and above is altcoin season, 25 and below bitcoin season. Altcoins are ${ALTSEASON_RULES}.`,
   tags: ['altcoin-season', 'altseason', 'market-regime', 'bitcoin-dominance', 'sentiment'],
   examples: ['Are altcoins outperforming bitcoin on base this month?', 'Altseason index over the last 7 days'],
   input: z.strictObject({ chain: chainParam('base', EVM_CHAINS), timeperiod: periodParam('30d') }),
@@ -71,22 +71,28 @@ export const altcoinSeasonSkill = defineSkill({
   output: z.object({
     ...periodAnswerShape,
     available: z.boolean(),
-    reason: z.string().optional().describe('With available: false, why (no benchmark or altcoin price).'),
-    index: z.number().int().optional().describe('0-100: share of liquid altcoins that beat the benchmark.'),
+    reason: z.string().optional().describe('With available: false, why (no benchmark price, or no token counts as an altcoin).'),
+    index: z.number().int().optional().describe('0-100: share of the constituents (tokens that count as altcoins by `rules`) that beat the benchmark.'),
     season: z.enum(['altcoin season', 'bitcoin season', 'neither']).optional(),
     benchmark: z.object({ token: z.string(), symbol: z.string().nullable(), changePct: z.number() }).optional(),
     tokensCompared: z.number().int().optional(),
-    tokens: z.array(z.object({ token: z.string(), symbol: z.string().nullable(), changePct: z.number(), beatBenchmark: z.boolean() })).optional(),
+    tokens: z.array(z.object({ token: z.string(), symbol: z.string().nullable(), changePct: z.number(), beatBenchmark: z.boolean() })).optional().describe('The constituents.'),
+    rules: z.string().optional().describe('What counts as an altcoin.'),
+    excluded: z.object({
+      stablecoinsAndMajors: z.number().int(), fixedIncome: z.number().int(), launchpad: z.number().int().describe('Launched on a bonding-curve venue.'),
+      listedInWindow: z.number().int(), belowLiquidity: z.number().int().describe('Under the liquidity floor at the window\'s opening.'), thinlyTraded: z.number().int(),
+      failedScreen: z.array(z.object({ token: z.string(), symbol: z.string().nullable(), risks: z.array(z.string()) })),
+    }).optional().describe('Tokens left out, by rule.'),
   }),
   summarize: (r) =>
-    `Altcoin season index ${r.index}/100 (${r.season}): ${(r.tokens as { beatBenchmark: boolean }[]).filter((t) => t.beatBenchmark).length} of ${r.tokensCompared} liquid altcoins ` +
-    `beat ${r.benchmark.symbol} (${pct(r.benchmark.changePct)}) ${periodSpan(r)}.`,
+    `Altcoin season index ${r.index}/100 (${r.season}): ${(r.tokens as { beatBenchmark: boolean }[]).filter((t) => t.beatBenchmark).length} of ${r.tokensCompared} altcoins ` +
+    `beat ${r.benchmark.symbol} (${pct(r.benchmark.changePct)}) ${periodSpan(r)}; left out: ${r.excluded.launchpad} launchpad, ${r.excluded.belowLiquidity} under the liquidity floor, ${r.excluded.thinlyTraded} thinly traded, ${r.excluded.listedInWindow} listed in the window, ${r.excluded.failedScreen.length} failing the screen.`,
   admit: (input, ctx) => admitMarket(ctx, input.chain),
   async handler(input, ctx) {
     const { chain, market, checkpoint } = await loadMarket(ctx, input.chain);
     const fromBlock = await periodStartBlock(market, checkpoint, input.timeperiod);
     const coverage = periodCoverage(market, checkpoint, input.timeperiod);
-    const result = await altcoinSeason(market, fromBlock, coverage.periodFrom);
+    const result = await altcoinSeason(market, fromBlock, coverage.periodFrom, altseasonSources(market, ctx.store));
     // Every change (the benchmark's too) is measured over `coverage` when the history is shorter than the period.
     return { ...indexProvenance(chain, checkpoint, ALTSEASON_METHODOLOGY, fromBlock), timeperiod: input.timeperiod, coverage: describeCoverage(coverage), ...result };
   },
