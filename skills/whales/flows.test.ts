@@ -49,6 +49,19 @@ describe('whales/v2', () => {
     expect(whaleWallets(events, await entityBook(await fx.market()))).toEqual(new Set([WHALE]));
   });
 
+  it('a multi-hop route is one whale swap of its sender (trades/v1), from what it paid in to what it got out', async () => {
+    const fx = tokenUsdc(100_000, 500_000); // TKN $5
+    fx.pool(addr(0xe0), fx.weth, fx.usdc, units(1_000, 18), units(2_000_000, 6)); // WETH $2,000
+    // TKN -> USDC (held by the router) -> WETH, one transaction: $200,000 paid in once, not twice.
+    const route = fx.tx(WHALE);
+    fx.swap(30, TKN_USDC, { to: ROUTER, router: ROUTER, a0In: units(40_000, 18), a1Out: units(199_000, 6) }, route);
+    fx.swap(30, addr(0xe0), { to: WHALE, router: ROUTER, a1In: units(199_000, 6), a0Out: units(90, 18) }, route);
+    const events = await whaleActivity(await fx.market(), 0);
+    expect(events.map((e) => ({ kind: e.kind, wallet: e.wallet, usd: e.usd, token: e.token, tokenOut: e.tokenOut, tx: e.tx }))).toEqual([
+      { kind: 'swap', wallet: WHALE, usd: 200_000, token: TKN, tokenOut: fx.weth, tx: route },
+    ]);
+  });
+
   const event = (wallet: Address, kind: WhaleEvent['kind'], block: number, counterparty: Address | null = null): WhaleEvent =>
     ({ kind, wallet, block, counterparty, token: TKN, symbol: 'TKN', tokenOut: null, symbolOut: null, usd: 100_000, time: '', tx: '0x' as Hash });
   const contracts = new Set([addr(0xc0de)]);

@@ -9,6 +9,7 @@ import { formatUnits, type Address, type Hash } from 'viem';
 import { rowScore } from '../../indexer/rows.js';
 import { valueAt, type Market } from '../data/market.js';
 import { txSenders } from '../data/senders.js';
+import { linkTrades } from '../data/trades.js';
 import { ENTITIES_METHODOLOGY, type EntityBook } from '../data/entities.js';
 
 export const LIQUIDITY_METHODOLOGY = 'liquidity-shifts/v1 (Mint and Burn events per pool, each side valued at the USD price of its block)';
@@ -73,15 +74,14 @@ export async function whaleActivity(market: Market, fromBlock: number): Promise<
   const [swaps, transfers] = await Promise.all([market.reader.swaps(fromBlock, market.head.block), market.reader.transfers(fromBlock, market.head.block)]);
   const poolSet = new Set(market.pools.map((p) => p.pair));
   const found: Omit<WhaleEvent, 'wallet'>[] = [];
-  for (const s of swaps) {
-    const pool = market.pools.find((p) => p.pair === s.pair.toLowerCase());
-    if (!pool) continue;
+  // One event per trade (skills/data/trades.ts): a multi-hop route is one swap, from what it paid in to what it got out.
+  for (const s of linkTrades(swaps, market.pools)) {
     const score = rowScore(s.block, s.logIndex);
     // The side paid in is what the trader committed.
-    const [token, raw, tokenOut] = BigInt(s.amount0In) > 0n ? [pool.token0, BigInt(s.amount0In), pool.token1] : [pool.token1, BigInt(s.amount1In), pool.token0];
+    const [token, raw, tokenOut] = [s.tokenIn, s.amountIn, s.tokenOut];
     const usd = await usdAt(market, token, raw, score, fromBlock);
     if (usd !== null && usd >= WHALE_MIN_USD) {
-      found.push({ kind: 'swap', counterparty: s.pair as Address, token, symbol: market.tokens.get(token)?.symbol ?? null, tokenOut, symbolOut: market.tokens.get(tokenOut)?.symbol ?? null, usd, block: s.block, time: new Date(s.ts * 1000).toISOString(), tx: s.tx });
+      found.push({ kind: 'swap', counterparty: s.hops[0]!.pool as Address, token, symbol: market.tokens.get(token)?.symbol ?? null, tokenOut, symbolOut: market.tokens.get(tokenOut)?.symbol ?? null, usd, block: s.block, time: new Date(s.ts * 1000).toISOString(), tx: s.tx });
     }
   }
   const walletOfTransfer = new Map<Hash, Address>();
