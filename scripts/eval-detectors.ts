@@ -14,10 +14,8 @@ import { detectSandwiches } from '../skills/mev/engine.js';
 import { detectSnipers } from '../skills/snipers/engine.js';
 import { isSmartMoney, walletRecords } from '../skills/smart-money/engine.js';
 import { whaleActivity, whaleWallets } from '../skills/whales/flows.js';
-import { poolLiquidity } from '../skills/security/liquidity.js';
 import { simulateTrade } from '../skills/security/simulate.js';
-import { HIGH_TAX_PCT } from '../skills/security/scan.js';
-import { origins } from '../skills/security/deployer.js';
+import { HIGH_TAX_PCT, securityVerdict } from '../skills/security/scan.js';
 import { entityBook } from '../skills/data/entities.js';
 import { airdropAllocations } from '../skills/airdrops/engine.js';
 import { liveApprovals } from '../skills/approvals/engine.js';
@@ -210,21 +208,19 @@ async function scoreChain({ chain, store, reader, labels, world }: IndexedChain,
   }
   add('smartMoney', new Set([...records.values()].filter(isSmartMoney).map((r) => r.wallet)), new Set(labels.wallets.smartMoney.map((w) => w.toLowerCase())));
 
-  // Token security over every priced token but the chain's numeraires.
+  // Token security over every priced token but the chain's numeraires, as security-scan (and every
+  // ranking's screen) sells it: the verdict's sell-simulation and liquidity-pulled factors.
   const honeypots = new Set<string>();
   const taxed = new Set<string>();
   const rugged = new Set<string>();
   const head = BigInt(market.head.block);
-  const deployers = await origins(market);
   for (const token of market.tokens.keys()) {
     if (token === chain.spec.usdc.toLowerCase() || token === chain.spec.wrappedNative.toLowerCase()) continue;
-    const sim = await simulateTrade(market, token, head);
-    if (sim.available && sim.honeypot) honeypots.add(token);
-    else if (sim.available && (sim.sellTaxPct ?? 0) >= HIGH_TAX_PCT) taxed.add(token);
-    for (const pool of market.pools.filter((p) => p.token0 === token || p.token1 === token)) {
-      const liq = await poolLiquidity(market, pool, token);
-      if (liq.pulled && liq.provider === deployers.get(token)?.deployer) rugged.add(token);
-    }
+    const { factors } = await securityVerdict(market, token);
+    const sim = factors.find((f) => f.factor === 'sell-simulation')!;
+    if (sim.severity === 'critical') honeypots.add(token);
+    else if (sim.severity === 'high' && Number(sim.evidence?.sellTaxPct ?? 0) >= HIGH_TAX_PCT) taxed.add(token);
+    if (factors.some((f) => f.factor === 'liquidity-pulled' && f.severity === 'critical')) rugged.add(token);
   }
   const kinds = (kind: string) => new Set(labels.tokens.filter((t) => t.kind === kind && t.pair).map((t) => t.token.toLowerCase()));
   add('honeypots', honeypots, kinds('honeypot'));
