@@ -2,9 +2,11 @@
  * Admission: what a request alone decides, answered before any payment is asked for (docs/protocols.md,
  * "Refusals before payment"), so no client signs for an answer that cannot be served.
  * Every surface runs `admit` after validating the body; skills declare what they need with the
- * helpers below. Admission only reads the index (checkpoint, pools, symbols, first prices): the
- * work itself stays in the handler, after payment.
+ * helpers below. Admission only reads the index (checkpoint, pools, symbols, first prices), or one
+ * cheap chain read where that alone decides the answer (code at an address): the work itself
+ * stays in the handler, after payment.
  */
+import type { Address } from 'viem';
 import { CHAINS, type ChainName } from '../../chain/chains.js';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { SibylError } from './errors.js';
@@ -34,6 +36,19 @@ export function admitChain(ctx: SkillContext, name: ChainName): ConnectedChain {
     throw new SibylError('chain_unavailable', `${name} is not indexed by this deployment (it indexes ${connected.join(', ') || 'no chain'}); nothing was charged`, { reason: 'not_indexed' });
   }
   return ctx.chains.get(name);
+}
+
+/**
+ * A contract deployed at `address` on an EVM chain this deployment reads, by one `eth_getCode`:
+ * an address with no code (an externally owned account, or nothing deployed there) has nothing to
+ * review or audit, so it is refused before any payment instead of sold as `available: false`.
+ */
+export async function admitContract(ctx: SkillContext, name: ChainName, address: Address): Promise<void> {
+  const chain = admitChain(ctx, name);
+  const code = await chain.client.getCode({ address });
+  if (!code || code === '0x') {
+    throw new SibylError('contract_not_found', `no contract code at ${address} on ${name} (an externally owned account, or not deployed on this chain); nothing was charged`, { reason: 'no_code' });
+  }
 }
 
 /**

@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   price_unavailable: { status: 404, meaning: 'The token has no pool deep enough to price it over the period; nothing was charged.' },
   token_not_found: { status: 404, meaning: 'The token is neither an address nor a symbol this chain\'s index knows; nothing was charged.' },
   transaction_not_found: { status: 404, meaning: 'No connected chain holds the transaction hash; nothing was charged.' },
+  contract_not_found: { status: 404, meaning: 'No contract code at the address on that chain (an externally owned account, or nothing deployed there): a review or audit of it is refused before payment; nothing was charged.' },
   room_busy: { status: 409, meaning: 'The report room is answering another question; send the next one when it is done. Nothing was charged.' },
   payload_too_large: { status: 413, meaning: 'The body exceeds 64 KiB.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not application/json in UTF-8, or its Content-Encoding is not gzip, deflate, br or identity.' },

@@ -7,7 +7,7 @@ import { SECURITY_METHODOLOGY, scanToken } from './scan.js';
 import { EVM_CHAINS, chainParam, evmAddressParam } from '../core/params.js';
 import { address, ownerPowers, provenanceShape, securityScanShape } from '../core/outputs.js';
 import { defineSkill } from '../core/registry.js';
-import { admitChain } from '../core/admission.js';
+import { admitContract } from '../core/admission.js';
 import { loadMarket } from '../data/load.js';
 
 const input = z.strictObject({ address: evmAddressParam('Contract address (0x + 40 hex).'), chain: chainParam('base', EVM_CHAINS) });
@@ -38,7 +38,8 @@ export const contractReviewSkill = defineSkill({
   surfaces: ['a2a', 'mcp', 'agent'],
   output: z.object({ ...reviewHead, ...review.partial().shape, ...availability }),
   summarize: (r) => `Risk ${r.risk}: ${(r.findings as string[]).join('; ') || 'no owner powers, not a proxy'}.`,
-  admit: async (input, ctx) => void admitChain(ctx, input.chain),
+  // An address with no code is refused before payment (one eth_getCode), never sold as available: false.
+  admit: (input, ctx) => admitContract(ctx, input.chain, input.address as Address),
   async handler({ address, chain: chainName }, ctx) {
     const chain = ctx.chains.get(chainName);
     const head = await chain.client.getBlock();
@@ -68,7 +69,8 @@ export const smartContractAuditSkill = defineSkill({
     caveat: z.string().optional(),
   }),
   summarize: (r) => `Audit score ${r.score}/100 (${r.grade}); ${(r.findings as { severity: string; finding: string }[]).slice(0, 5).map((f) => `${f.severity}: ${f.finding}`).join('; ') || 'no findings'}.`,
-  admit: async (input, ctx) => void admitChain(ctx, input.chain),
+  // An address with no code is refused before payment (one eth_getCode), never sold as available: false.
+  admit: (input, ctx) => admitContract(ctx, input.chain, input.address as Address),
   async handler({ address, chain: chainName }, ctx) {
     const chain = ctx.chains.get(chainName);
     const head = await chain.client.getBlock();

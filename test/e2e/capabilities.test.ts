@@ -223,9 +223,10 @@ describe('computed capabilities over the world', () => {
     expect(review.status).toBe(200);
     expect(review.result.ownerPowers.powers.length).toBeGreaterThan(0);
     expect(['medium', 'high']).toContain(review.result.risk);
+    // No code at the address: refused before any payment (docs/protocols.md, "Refusals before payment").
     const eoa = await buy({ service: 'contract-review', address: freshAddress() });
-    expect(eoa.status).toBe(422);
-    expect(eoa.body.error.message).toMatch(/no contract code at this address/);
+    expect(eoa.status).toBe(404);
+    expect(eoa.body.error).toMatchObject({ code: 'contract_not_found', reason: 'no_code', message: expect.stringMatching(/no contract code at 0x[0-9a-fA-F]{40} on base/) });
   });
 
   it('LP yields: fees are 0.3% of volume, sorted by APR; the stablecoin filter keeps stablecoin pools', async () => {

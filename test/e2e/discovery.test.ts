@@ -63,6 +63,8 @@ function sampleBody(schema: any): Record<string, unknown> {
     if (name === 'amount') return '1';
     if (name === 'asset') return 'USDC';
     if (/vault/i.test(name) && sampleVault) return sampleVault;
+    // A contract to review or audit: an address with no code is refused before payment.
+    if (name === 'address') return CHAINS.base.usdc;
     if (prop.pattern?.includes('[A-Za-z0-9]')) return 'WETH';
     // A free-form question is judged before payment: its published example, not filler.
     if (prop.type === 'string' && prop.examples?.length) return prop.examples[0];

@@ -15,7 +15,7 @@ import { freeToolSkills } from '../../cards/mcp-tools.js';
 import { PAID_TOOLS } from '../../skills/catalog/paid-tools.js';
 import { createRegistry } from '../../skills/catalog/index.js';
 import { decodePaymentResponseHeader } from '@x402/core/http';
-import { freshAddress, fundedPayer, json, payingFetch, postJson, useTestSibyl, usdcBalance } from '../helpers/sibyl.js';
+import { freshAddress, fundedPayer, json, payingFetch, postJson, useTestSibyl, usdcBalance, USDC } from '../helpers/sibyl.js';
 import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
 const registry = createRegistry();
@@ -155,7 +155,8 @@ describe('MCP paid tools: sign-in, credits, billing', () => {
     const badInput = await call('inspect_onchain', { kind: 'transaction' });
     expect(badInput.isError).toBe(true);
     expect(badInput.text).toMatch(/txHash/);
-    const tooDear = await call('analyze_token_security', { tokenAddress: freshAddress(), kind: 'contract_audit' });
+    // A contract (USDC's): the audit is admitted, and its $2.00 is more than the balance holds.
+    const tooDear = await call('analyze_token_security', { tokenAddress: USDC, kind: 'contract_audit' });
     expect(tooDear.body).toMatchObject({ available: false, reason: 'insufficient_credit' });
     expect(await balance()).toBe(2_000_000n - SPEC_SKILL_PRICE['wallet-portfolio'] - SPEC_SKILL_PRICE['general-analysis']);
     await client.close();

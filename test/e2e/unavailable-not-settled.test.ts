@@ -5,8 +5,10 @@
  * nothing (listed from the registry) is driven to it from the world (an address with no code, a
  * wallet with no trade, a chain nobody traded on) and bought on every surface that sells it: its
  * x402 HTTP path, a typed body on the x402 report path, the A2A skill endpoint, A2A JSON-RPC
- * (a2a-x402), the MCP tool paid per call with x402, and the MCP paid tool on credits. Skills that
- * cannot be driven there from a world say why. Each time the chain is asked, not the server: the authorization is unused
+ * (a2a-x402), the MCP tool paid per call with x402, and the MCP paid tool on credits. Where the
+ * request and one chain read decide it (a review or audit of an address with no code), it is
+ * refused before any payment instead, on every surface. Skills that cannot be driven there from a
+ * world say why. Each time the chain is asked, not the server: the authorization is unused
  * (`authorizationState` false), the payer's USDC and the recipient's are unchanged, and the credits
  * are whole; the payer receives the answer (`available: false`, its reason) with `charged: false`.
  */
@@ -55,10 +57,17 @@ interface Drivable {
   readonly credits?: { readonly kind: string; readonly args: (address: Address) => Record<string, unknown> };
 }
 
+/** One the request and a cheap chain read decide: refused by its admission before any payment is asked for. */
+interface Refused extends Drivable {
+  /** The refusal's status and code (docs/protocols.md's error table). */
+  readonly refused: { readonly status: number; readonly code: string };
+}
+
 /** Each skill of the list: how the world drives it to nothing, or why it cannot be. */
-const NOTHING: Record<string, Drivable | { readonly unreachable: string }> = {
-  'smart-contract-audit': { world: 'no-code', params: (a) => ({ address: a, chain: 'base' }), credits: { kind: 'contract_audit', args: (a) => ({ tokenAddress: a }) } },
-  'contract-review': { world: 'no-code', params: (a) => ({ address: a, chain: 'base' }), credits: { kind: 'contract', args: (a) => ({ address: a }) } },
+const NOTHING: Record<string, Drivable | Refused | { readonly unreachable: string }> = {
+  // An address with no code: "404 contract_not_found", refused before any payment.
+  'smart-contract-audit': { world: 'no-code', refused: { status: 404, code: 'contract_not_found' }, params: (a) => ({ address: a, chain: 'base' }), credits: { kind: 'contract_audit', args: (a) => ({ tokenAddress: a }) } },
+  'contract-review': { world: 'no-code', refused: { status: 404, code: 'contract_not_found' }, params: (a) => ({ address: a, chain: 'base' }), credits: { kind: 'contract', args: (a) => ({ address: a }) } },
   'copy-trading-intel': { world: 'no-activity', params: (a) => ({ walletAddress: a, chain: 'base' }), credits: { kind: 'intel', args: (a) => ({ walletAddress: a }) } },
   'wallet-trust-score': { world: 'no-activity', params: (a) => ({ walletAddress: a, chain: 'base' }), credits: { kind: 'trust', args: (a) => ({ walletAddress: a }) } },
   // A chain nobody has traded on: no token rose, none traded in any window.
@@ -73,7 +82,8 @@ const NOTHING: Record<string, Drivable | { readonly unreachable: string }> = {
   'runes-analytics': { unreachable: 'its only gap (an index that began after runes activation) is refused by its admission before any payment; the handler\'s check repeats it' },
   'bitcoin-staking-analysis': { unreachable: 'its only gap (an index that began after Babylon staking) is refused by its admission before any payment; the handler\'s check repeats it' },
 };
-const DRIVABLE = Object.entries(NOTHING).filter((e): e is [string, Drivable] => 'world' in e[1]);
+const REFUSED = Object.entries(NOTHING).filter((e): e is [string, Refused] => 'refused' in e[1]);
+const DRIVABLE = Object.entries(NOTHING).filter((e): e is [string, Drivable] => 'world' in e[1] && !('refused' in e[1]));
 
 /** The Swap events of every DEX version the devnet deploys (V2 as the indexer reads it, V3, V4). */
 const SWAP_TOPICS = [
@@ -121,14 +131,52 @@ describe('nothing produced is never settled, on any surface', () => {
 
   it('the list is the registry\'s: every working paid skill that can answer nothing has a way from the world to it, or says why not', () => {
     expect(Object.keys(NOTHING).sort()).toEqual(everything.published().filter(canProduceNothing).map((s) => s.id).sort());
-    // The three the issue found settled are driven, not excused.
-    expect(DRIVABLE.map(([id]) => id)).toEqual(expect.arrayContaining(['smart-contract-audit', 'contract-review', 'copy-trading-intel']));
-    for (const [id, drive] of DRIVABLE) {
+    // The three the issue found settled are bought, not excused: refused before payment, or paid and not settled.
+    expect([...REFUSED, ...DRIVABLE].map(([id]) => id)).toEqual(expect.arrayContaining(['smart-contract-audit', 'contract-review', 'copy-trading-intel']));
+    for (const [id, drive] of [...REFUSED, ...DRIVABLE]) {
       expect(served.published().map((s) => s.id), id).toContain(id);
       // Every paid tool kind that sells it on credits is bought below.
       const kinds = PAID_TOOLS.flatMap((t) => Object.entries(t.kinds).filter(([, k]) => k.skill === id).map(([kind]) => kind));
       expect(kinds, id).toEqual(drive.credits ? [drive.credits.kind] : []);
     }
+  });
+
+  it.each(REFUSED)('%s: an answer of nothing the request decides is refused before any payment on every surface', { timeout: 240_000 }, async (id, drive) => {
+    const skill = served.byId(id)!;
+    const address = freshAddress();
+    await worldHolds(drive.world, address);
+    const params = drive.params(address);
+    const { status, code } = drive.refused;
+    const { key, account } = await fundedPayer('5', url);
+    const { pay, seen } = payingFetch(key);
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) => pay(`${sibyl.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    // x402 over HTTP (a typed body on the report path) and the A2A endpoint: the refusal, no 402.
+    for (const [path, body] of [['/x402/svc/report', { service: id, ...params }], [`/api/a2a/skills/${id}`, { params }]] as const) {
+      const res = await post(path, body);
+      expect(res.status, path).toBe(status);
+      expect((await json(res)).error, path).toMatchObject({ code, message: expect.stringContaining('nothing was charged') });
+    }
+    // The MCP tool paid per call: an error result, not a 402.
+    const perCall = await json(await post('/api/mcp', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: skill.toolName, arguments: params } }, mcpHeaders));
+    expect(perCall).toMatchObject({ id: 4, result: { isError: true } });
+    expect(perCall.result.content[0].text).toMatch(new RegExp(`^${code}: `));
+    // The official client never signed: nothing was asked for.
+    expect(seen).toEqual([]);
+    expect(await usdcBalance(account.address, url)).toBe(5_000_000n);
+    // A2A JSON-RPC: the task is rejected with the code, never put in input-required.
+    const a2a = await new ClientFactory().createFromUrl(sibyl.url);
+    const task = (await a2a.sendMessage({ message: message([dataPart({ skill: id, params })]) } as never, a2aExtensions)) as Task;
+    expect(task.status!.state).toBe(TaskState.TASK_STATE_REJECTED);
+    expect(task.metadata?.[X402_META.required]).toBeUndefined();
+    expect(JSON.stringify(task.status!.message)).toContain(code);
+    // MCP credits: answered with the code, never debited.
+    const tool = PAID_TOOLS.find((t) => t.kinds[drive.credits!.kind]?.skill === id)!;
+    const mcp = await creditedMcpClient(sibyl.url, url, '2');
+    const before = await mcp.credits();
+    const result = await mcp.client.callTool({ name: tool.name, arguments: { [tool.kindField ?? 'kind']: drive.credits!.kind, ...drive.credits!.args(address) } });
+    expect(result.structuredContent).toMatchObject({ available: false, reason: code, skill: id, billing: { debitedUsd: '$0' } });
+    expect(await mcp.credits()).toBe(before);
+    await mcp.client.close();
   });
 
   it.each(DRIVABLE)('%s: bought on every surface that sells it, nothing moves', { timeout: 240_000 }, async (id, drive) => {
