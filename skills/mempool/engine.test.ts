@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeFunctionData, erc20Abi, getAddress, maxUint256, parseAbi, type Address, type Hash } from 'viem';
-import { builderOrder, decodePending, findPendingSandwiches, firstHopPool, type PendingSwap, type PendingTx } from './engine.js';
-import { addr } from '../data/testing/fixtures.js';
+import { builderOrder, decodePending, FALLBACK_LARGE_SWAP_USD, findPendingSandwiches, firstHopPool, largeSwapRule, MIN_SWAPS_FOR_SCALE, type PendingSwap, type PendingTx } from './engine.js';
+import { addr, TKN_USDC, tokenUsdc, units } from '../data/testing/fixtures.js';
 
 const ROUTER = addr(0x7007);
 const [USDC, WETH, TOKEN] = [addr(0x0c), addr(0x0e), addr(0x70c)];
@@ -110,5 +110,37 @@ describe('mempool/v1 pending sandwiches', () => {
     const victim2 = swap(VICTIM, USDC);
     swap(ATTACKER, USDC, 'p9');
     expect(findPendingSandwiches([front2, victim2, swap(ATTACKER, WETH)])).toHaveLength(1);
+  });
+});
+
+/**
+ * "Large" is relative to the chain (issue 27: magnitude words fit the chain's own scale). The
+ * same $5,000 swap is large where the last day's swaps were tens to hundreds of dollars and
+ * ordinary where they were tens of thousands; a fixed $10,000 called it small on both.
+ */
+describe('mempool/v1 large swaps, by the chain\'s own scale', () => {
+  /** A TKN/USDC pool at $1 and one day of buys of `sizes` USDC each (blocks 10 on), each the side put in. */
+  async function chainOf(sizes: readonly number[]) {
+    const fx = tokenUsdc(1_000_000, 1_000_000);
+    sizes.forEach((usdc, i) => fx.swap(10 + i, TKN_USDC, { to: addr(0xb000 + i), a1In: units(usdc, 6), a0Out: units(usdc, 18) }));
+    return fx.market(10 + sizes.length);
+  }
+  const small = Array.from({ length: 40 }, (_, i) => 10 * (i + 1)); // $10 .. $400
+  const big = Array.from({ length: 40 }, (_, i) => 20_000 * (i + 1)); // $20,000 .. $800,000
+
+  it('the threshold is the 95th percentile of the chain\'s own swaps: $5,000 is large on a small chain, ordinary on a big one', async () => {
+    const onSmall = await largeSwapRule(await chainOf(small), 0);
+    const onBig = await largeSwapRule(await chainOf(big), 0);
+    // 40 swaps: the 38th smallest (ceil(0.95 x 40)).
+    expect(onSmall).toMatchObject({ minUsd: 380, basis: 'chain-quantile' });
+    expect(onBig).toMatchObject({ minUsd: 760_000, basis: 'chain-quantile' });
+    expect(5_000 >= onSmall.minUsd).toBe(true);
+    expect(5_000 >= onBig.minUsd).toBe(false);
+    expect(onSmall.note).toContain('95th percentile of the chain\'s 40 swaps');
+  });
+
+  it('too few swaps to measure: the fixed floor, said; a given minUsd is used as given', async () => {
+    expect(await largeSwapRule(await chainOf(small.slice(0, MIN_SWAPS_FOR_SCALE - 1)), 0)).toMatchObject({ minUsd: FALLBACK_LARGE_SWAP_USD, basis: 'fixed-floor', note: expect.stringContaining('too few') });
+    expect(await largeSwapRule(await chainOf(small), 0, 1_234)).toMatchObject({ minUsd: 1_234, basis: 'given' });
   });
 });

@@ -259,6 +259,43 @@ export async function mempoolReport(chain: ConnectedChain, market: Market, txs: 
   };
 }
 
+/** "Large" on a chain is large for that chain: at least this quantile of its own swaps of the last day. */
+export const LARGE_SWAP_QUANTILE = 0.95;
+/** Fewer priced swaps than this in the last day give no scale to measure by: the fixed floor below is used and said. */
+export const MIN_SWAPS_FOR_SCALE = 20;
+export const FALLBACK_LARGE_SWAP_USD = 10_000;
+
+export interface LargeSwapRule {
+  readonly minUsd: number;
+  /** How minUsd was chosen: given by the caller, the chain's own quantile, or the fixed floor. */
+  readonly basis: 'given' | 'chain-quantile' | 'fixed-floor';
+  readonly note: string;
+}
+
+/**
+ * The USD size from which a pending swap is large on this chain: the caller's `minUsd`, else the
+ * LARGE_SWAP_QUANTILE of the chain's own swaps since `fromBlock` (each valued by the side put in,
+ * at the index's prices now, as pending swaps are), else, with too few swaps to measure, the floor.
+ */
+export async function largeSwapRule(market: Market, fromBlock: number, given?: number): Promise<LargeSwapRule> {
+  if (given !== undefined) return { minUsd: given, basis: 'given', note: `at least $${given.toLocaleString('en-US')}, as asked` };
+  const byPair = new Map(market.pools.map((p) => [p.pair, p]));
+  const sizes: number[] = [];
+  for (const s of await market.reader.swaps(fromBlock, market.head.block)) {
+    const pool = byPair.get(s.pair.toLowerCase());
+    if (!pool) continue;
+    const [token, amount] = BigInt(s.amount0In) > 0n ? [pool.token0, BigInt(s.amount0In)] : [pool.token1, BigInt(s.amount1In)];
+    const usd = valueOf(market, token as Address, amount);
+    if (usd !== null && usd > 0) sizes.push(usd);
+  }
+  if (sizes.length < MIN_SWAPS_FOR_SCALE) {
+    return { minUsd: FALLBACK_LARGE_SWAP_USD, basis: 'fixed-floor', note: `at least $${FALLBACK_LARGE_SWAP_USD.toLocaleString('en-US')}: the chain's last day holds ${sizes.length} priced swaps, too few (< ${MIN_SWAPS_FOR_SCALE}) to measure its own scale` };
+  }
+  sizes.sort((a, b) => a - b);
+  const minUsd = round(sizes[Math.min(sizes.length - 1, Math.ceil(LARGE_SWAP_QUANTILE * sizes.length) - 1)]!, 2);
+  return { minUsd, basis: 'chain-quantile', note: `at least $${minUsd.toLocaleString('en-US')}, the ${LARGE_SWAP_QUANTILE * 100}th percentile of the chain's ${sizes.length} swaps of the last day` };
+}
+
 function valueOf(market: Market, token: Address, amount: bigint): number | null {
   const price = market.priceNow(token.toLowerCase())?.usd;
   const decimals = market.decimals(token.toLowerCase());

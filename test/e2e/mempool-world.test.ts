@@ -59,6 +59,10 @@ describe('mempool watch on the world', () => {
     expect(before - (await p.balance())).toBe(SPEC_SKILL_PRICE['mempool-watch']);
     const r = body.response;
     expect(r).toMatchObject({ chain: 'base', window: { seconds: 30 }, methodology: expect.stringContaining('mempool/v1') });
+    // "Large" by the chain's own last day of swaps, not a fixed $10,000: the 50,000 USDC swap is above it, the 50 USDC one below.
+    expect(r.largeSwapRule).toMatchObject({ basis: 'chain-quantile', note: expect.stringContaining('95th percentile') });
+    expect(r.largeSwapRule.minUsd).toBeGreaterThan(50);
+    expect(r.largeSwapRule.minUsd).toBeLessThan(50_000);
     expect(r.seen.transactions).toBeGreaterThanOrEqual(6);
     expect(r.seen.swaps).toBeGreaterThanOrEqual(5);
 
