@@ -1,6 +1,7 @@
 /** Whale prints: swaps above a size on one chain's venues over a window, with what was scanned and rejected. */
 import type { ChainName } from '../../chain/chains.js';
 import { round } from '../data/market.js';
+import { linkTrades } from '../data/trades.js';
 import type { SkillContext } from '../core/context.js';
 import { FREE_ROWS } from '../core/params.js';
 import { indexSource, loadAllMarkets } from '../data/load.js';
@@ -24,30 +25,27 @@ export async function whalePrints(ctx: SkillContext, { chain: chainName, windowM
   let rejected = 0;
   let quoteSwaps = 0;
   let quoteSwapUsd = 0;
-  for (const s of swaps) {
-    const pool = l.market.pools.find((p) => p.pair === s.pair.toLowerCase());
-    if (!pool) {
-      rejected++;
-      continue;
-    }
+  // One print per trade (skills/data/trades.ts): a multi-hop route is one swap, from its first token in to its last out.
+  const trades = linkTrades(swaps, l.market.pools);
+  rejected += swaps.length - trades.reduce((n, t) => n + t.hops.length, 0);
+  for (const s of trades) {
     // The side that is not the quote is what was bought or sold; a swap of two quotes is counted apart.
-    const base = quotes.has(pool.token0) && !quotes.has(pool.token1) ? pool.token1 : pool.token0;
-    const baseIs0 = base === pool.token0;
-    const bought = BigInt(baseIs0 ? s.amount0Out : s.amount1Out) > 0n;
+    const base = quotes.has(s.tokenIn) && !quotes.has(s.tokenOut) ? s.tokenOut : s.tokenIn;
+    const bought = base === s.tokenOut;
     const price = l.market.priceNow(base)?.usd;
     const decimals = l.market.decimals(base);
     if (price === undefined || decimals === null) {
       rejected++;
       continue;
     }
-    const raw = BigInt(baseIs0 ? (bought ? s.amount0Out : s.amount0In) : bought ? s.amount1Out : s.amount1In);
+    const raw = bought ? s.amountOut : s.amountIn;
     const usd = (Number(raw) / 10 ** decimals) * price;
-    if (quotes.has(pool.token0) && quotes.has(pool.token1)) {
+    if (quotes.has(s.tokenIn) && quotes.has(s.tokenOut)) {
       quoteSwaps++;
       quoteSwapUsd += usd;
       continue;
     }
-    if (usd >= minUsd) prints.push({ token: base, symbol: l.market.tokens.get(base)?.symbol ?? null, side: bought ? 'buy' : 'sell', venue: pool.dex, usd: round(usd, 2), tx: s.tx, block: s.block });
+    if (usd >= minUsd) prints.push({ token: base, symbol: l.market.tokens.get(base)?.symbol ?? null, side: bought ? 'buy' : 'sell', venue: l.market.pools.find((p) => p.pair === s.hops[0]!.pool)!.dex, usd: round(usd, 2), tx: s.tx, block: s.block });
   }
   return {
     prints: {
