@@ -20,13 +20,12 @@ export const rugPullScannerSkill = defineSkill({
   toolName: 'rug_pull_scan',
   surfaces: ['http', 'a2a', 'mcp', 'agent'],
   catalog: { rateLimitPerMinute: 20, timeTargetSeconds: 30 },
-  // The level with the factors behind it, worst first; the LP factor always (whether the liquidity can be pulled is the first rug question).
+  // The level, then the factors that fired (worst first), and the LP factor always: whether the liquidity can be pulled is the first rug question.
   summarize: (r) => {
-    const fired = (r.findings as { finding: string }[]).map((f) => f.finding);
+    const fired = (r.findings as { finding: string }[]).slice(0, 4).map((f) => f.finding);
     const lp = (r.factors as { factor: string; finding: string }[]).find((f) => f.factor === 'lp-lock');
-    const said = fired.slice(0, 4);
-    return `${r.token?.symbol ?? 'Token'}: risk ${r.verdict} (${r.riskScore}/100)${said.length ? ` from ${said.join('; ')}` : ': no factor fired'}.` +
-      `${lp && !said.includes(lp.finding) ? ` ${lp.finding}.` : ''} Honeypot ${r.honeypot === null ? 'not determined' : r.honeypot ? 'yes' : 'no'}; rugged ${r.rugged ? 'yes' : 'no'}.`;
+    return `${r.token?.symbol ?? 'Token'}: risk ${r.verdict} (${r.riskScore}/100); honeypot ${r.honeypot === null ? 'not determined' : r.honeypot ? 'yes' : 'no'}; rugged ${r.rugged ? 'yes' : 'no'}. ` +
+      `Findings: ${fired.join('; ') || 'none'}.${lp && !fired.includes(lp.finding) ? ` ${lp.finding}.` : ''}`;
   },
   output: z.object({ ...provenanceShape, token: tokenRef, ...securityScanShape }),
   admit: (input, ctx) => admitToken(ctx, input.chain, input.tokenAddress),
