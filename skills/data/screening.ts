@@ -24,7 +24,7 @@ export const SCREEN_CONCURRENCY = 8;
 const CACHE_TTL_MS = 3_600_000;
 
 /** The rule in words, for skill descriptions (no word a planner would take for a security question). */
-export const SCREEN_RULES = `a security-scan level of ${FAILING.join(' or ')} (a sell that reverts, a buy or sell tax of ${SCREEN_MAX_TAX_PCT}% or more, a live owner that can mint, blacklist or pause, a rug, or several lesser factors at once)`;
+export const SCREEN_RULES = `a sell that reverts, a buy or sell tax of ${SCREEN_MAX_TAX_PCT}% or more, a live owner that can mint, blacklist or pause, or several lesser weaknesses together (a pool one wallet controls, a supply in few hands, a thin or untested pool)`;
 
 export const SCREEN_METHODOLOGY = `${SCREEN_VERSION} (the ${SECURITY_METHODOLOGY.split(' ')[0]} verdict of each listed token at the index checkpoint, the same one security-scan answers with; fails when its level is ${FAILING.join(' or ')}; risks are its findings, worst first; failing tokens are never ideas, gainers or trade plans and carry their risks wherever listed; a token with a factor that could not be read carries screened: false and says which)`;
 
