@@ -113,6 +113,7 @@ export const errorDocument = z.looseObject({
     reason: z.string().optional(),
     fields: z.array(z.object({ field: z.string(), rule: z.string() })).optional().describe('invalid_body: each field and the rule it broke.'),
     suggestions: z.array(z.object({ skill: z.string(), title: z.string(), example: z.string() })).optional().describe('no_skill_fits: the closest skills, each with an example question.'),
+    missing: z.object({ skill: z.string(), title: z.string(), domain: z.string().nullable(), needs: z.string() }).optional().describe('no_skill_fits with reason domain_disabled: the capability the question is about, which this deployment lacks.'),
   }),
 });
 

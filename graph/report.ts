@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { AIMessage, HumanMessage, RemoveMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import { SibylError } from '../skills/core/errors.js';
+import { SibylError, type MissingCapability } from '../skills/core/errors.js';
 import { nothingProduced, produced, type ProductDeclaration } from '../skills/core/produced.js';
 import { redactIssued } from '../skills/core/issued-secrets.js';
 import type { ReportRunner, SkillContext } from '../skills/core/context.js';
@@ -21,7 +21,7 @@ import type { Store } from '../store/store.js';
 import { bound, writeAnswer, MAX_ANALYSIS_CHARS, type ToolOutcome } from './answer.js';
 import { textOf, type ReportModel } from './planners.js';
 import { lastCall } from './offline/chat-model.js';
-import { OfflinePlanner, type Suggestion } from './offline/planner.js';
+import { OfflinePlanner, type RefusalReason, type Suggestion } from './offline/planner.js';
 import { createReportAgent, startTurn, type ReportAgentGraph } from './report-agent.js';
 import { turnOutcomes } from './skill-calls.js';
 import { agentTools, unavailableTools, type AgentTool } from './tools.js';
@@ -89,9 +89,11 @@ export class ReportAgent implements ReportRunner {
 
   /**
    * Refuses, before payment, a prompt no skill answers well: with the offline planner, exactly
-   * what its plan would refuse (off-topic, injection only, a weak fit, a missing argument); with a
-   * language model, which may read paraphrase the planner cannot, only what matches no skill at
-   * all (off-topic, injection only).
+   * what its plan would refuse (off-topic, injection only, a weak fit, a missing argument, a
+   * capability this deployment lacks); with a language model, which may read paraphrase the
+   * planner cannot, only what matches no skill at all (off-topic, injection only) and a question
+   * about a capability this deployment lacks (which a model would answer with whatever tool
+   * shares a word).
    */
   async screen(request: { prompt: string; roomId?: string | undefined }): Promise<void> {
     const room = request.roomId ? await this.room(request.roomId) : [];
@@ -102,8 +104,8 @@ export class ReportAgent implements ReportRunner {
       if (this.options.model.label === 'offline') await this.admitAny(plan.calls);
       return;
     }
-    if (this.options.model.label !== 'offline' && plan.reason !== 'off_topic' && plan.reason !== 'injection') return;
-    throw refusal(plan.text, plan.reason, plan.suggestions);
+    if (this.options.model.label !== 'offline' && !ALWAYS_REFUSED.has(plan.reason)) return;
+    throw refusal(plan.text, plan.reason, plan.suggestions, plan.missing);
   }
 
   private async admitAny(calls: readonly { tool: AgentTool; args: Record<string, unknown> }[]): Promise<void> {
@@ -140,7 +142,7 @@ export class ReportAgent implements ReportRunner {
       const outcomes = turnOutcomes(state.messages);
       // The planner refused in the graph (a room that changed since the screen): the same refusal.
       const refused = AIMessage.isInstance(last) && !outcomes.length ? last.additional_kwargs : undefined;
-      if (typeof refused?.reason === 'string') throw refusal(this.scrub(written), refused.reason, refused.suggestions as Suggestion[] | undefined);
+      if (typeof refused?.reason === 'string') throw refusal(this.scrub(written), refused.reason, refused.suggestions as Suggestion[] | undefined, refused.missing as MissingCapability | undefined);
       // A result that says `available: false` is an honest gap, not an answer: it is not charged.
       const sold = outcomes.filter((o) => answered(o, this.known.find((t) => t.skill.id === o.skill)?.skill));
       const analysis = this.scrub(bound(written.trim() || writeAnswer(outcomes, this.known), MAX_ANALYSIS_CHARS));
@@ -195,8 +197,11 @@ export class ReportAgent implements ReportRunner {
   }
 }
 
-function refusal(text: string, reason: string, suggestions: readonly Suggestion[] = []): SibylError {
-  return new SibylError('no_skill_fits', text, { reason, suggestions: suggestions.map((s) => ({ ...s })) });
+/** Refusals the offline planner's reading decides whichever model answers. */
+const ALWAYS_REFUSED: ReadonlySet<RefusalReason> = new Set(['off_topic', 'injection', 'domain_disabled', 'provider_unavailable']);
+
+function refusal(text: string, reason: string, suggestions: readonly Suggestion[] = [], missing?: MissingCapability): SibylError {
+  return new SibylError('no_skill_fits', text, { reason, suggestions: suggestions.map((s) => ({ ...s })), ...(missing && { missing: { ...missing } }) });
 }
 
 /** The one rule for settling (skills/core/produced.ts), with the skill's own product declaration. */

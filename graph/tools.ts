@@ -37,11 +37,13 @@ export function agentTools(registry: Registry): AgentTool[] {
 }
 
 /**
- * Skills declared for the agent that this deployment has turned off. Never bound or run; the
- * offline planner still recognises a question about one, so the answer can say it is not here.
+ * Skills the spec declares, on any surface, that this deployment has turned off or has no engine
+ * for (skills/catalog/planned.ts). Never bound or run; the offline planner recognises a question
+ * about one, so the agent refuses it before payment, naming what is missing, instead of answering
+ * it with a working skill that shares a word.
  */
 export function unavailableTools(registry: Registry): AgentTool[] {
-  return registry.unavailable('agent').map(describe);
+  return registry.unavailable().map(describe);
 }
 
 function toolNameOf(skill: Pick<Skill, 'id' | 'toolName'>): string {

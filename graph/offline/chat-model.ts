@@ -49,7 +49,7 @@ export class OfflineChatModel extends BaseChatModel {
     const { prompt, after, before } = currentTurn(history);
     if (after.some((m) => ToolMessage.isInstance(m))) return this.nextRound(after);
     const plan = this.planner.plan(textOf(prompt), lastCall(before));
-    if (plan.kind === 'reply') return new AIMessage({ content: plan.text, additional_kwargs: { reason: plan.reason, suggestions: plan.suggestions } });
+    if (plan.kind === 'reply') return new AIMessage({ content: plan.text, additional_kwargs: { reason: plan.reason, suggestions: plan.suggestions, ...(plan.missing && { missing: plan.missing }) } });
     return callsMessage(plan.calls, plan.pending);
   }
 

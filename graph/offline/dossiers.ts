@@ -25,6 +25,14 @@ export const DOSSIERS: readonly Dossier[] = [
     parts: ['security-scan', 'tokenchart', 'holder-concentration', 'smart-money', 'whale-tracking'],
   },
   {
+    id: 'trade-plan',
+    title: 'Trade plan',
+    description: 'Whether and where to trade one token, from its technicals: entry at the last close, stop at the nearest support below it, target at the nearest resistance above it, with the trend, RSI and MACD behind them; and first, whether it can be sold at all (security).',
+    tags: ['trade-plan', 'entry', 'stop', 'stop-loss', 'target', 'take-profit', 'levels', 'buy'],
+    examples: ['Should I buy DEGEN on base: entry, stop and target?', 'Give me a trade plan with a stop loss for AERO'],
+    parts: ['technical-analysis', 'security-scan'],
+  },
+  {
     id: 'wallet-dossier',
     title: 'Wallet dossier',
     description: 'Everything about one wallet: how far to trust it, what it holds, its profit and loss, and how it has traded lately.',

@@ -9,6 +9,8 @@ import { classifyFields, fillArgs, OTHER_CHAINS } from './args.js';
 import { promptNamesChain, ToolIndex, type Ranked } from './rank.js';
 import { DOSSIERS, type Dossier } from './dossiers.js';
 import { isWorking } from '../../skills/core/registry.js';
+import { missingCapability } from '../../skills/catalog/planned.js';
+import type { MissingCapability } from '../../skills/core/errors.js';
 import type { AgentTool } from '../tools.js';
 
 /** Below this score no skill is said to fit (a one-word, common-term match is not a fit). */
@@ -26,8 +28,12 @@ const CLOSE_FIT = 0.8;
 /** How many alternatives a refusal names, each with an example question. */
 const SUGGESTIONS = 3;
 
-/** Why the planner refuses a prompt before anything runs. */
-export type RefusalReason = 'off_topic' | 'injection' | 'weak_fit' | 'missing_arguments';
+/**
+ * Why the planner refuses a prompt before anything runs: `domain_disabled` (or the skill's own
+ * code, `provider_unavailable`) when the prompt is about a capability this deployment lacks.
+ */
+export type RefusalReason = 'off_topic' | 'injection' | 'weak_fit' | 'missing_arguments' | 'domain_disabled' | 'provider_unavailable';
+
 
 export interface Suggestion {
   readonly skill: string;
@@ -48,7 +54,7 @@ export type OfflinePlan =
       /** Clauses about a result of these calls ("the best one", "its holders"): planned once the results are in. */
       readonly pending: readonly string[];
     }
-  | { readonly kind: 'reply'; readonly text: string; readonly reason: RefusalReason; readonly suggestions: readonly Suggestion[] };
+  | { readonly kind: 'reply'; readonly text: string; readonly reason: RefusalReason; readonly suggestions: readonly Suggestion[]; readonly missing?: MissingCapability };
 
 export interface PreviousCall {
   readonly tool: string;
@@ -70,6 +76,11 @@ export class OfflinePlanner {
     const ranked = this.index.rank(facts);
     const prior = previous && this.index.tools.find((t) => t.name === previous.tool);
     const fits = ranked.filter((r) => fitsWell(r, facts, !!prior, injected));
+    // A question about a capability this deployment lacks is refused, whatever words it shares with one it has.
+    const lacking = lackingSubject(ranked, fits, facts);
+    if (lacking) return this.lackingReply(lacking.tool, ranked);
+    // Otherwise the question is one for a skill Sibyl has.
+    const working = fits.filter((r) => isWorking(r.tool.skill));
     // A follow-up that names no skill of its own ("and on ethereum?", "what about last week?") repeats the last one.
     const followUp = prior && own.terms.length <= 3 && (own.chains.length > 0 || own.windowSeconds !== null || own.addresses.length > 0 || own.symbols.length > 0);
     // Of skills that fit almost as well, one the prompt gives every required argument beats one it
@@ -77,8 +88,10 @@ export class OfflinePlanner {
     // Not when the prompt is about its own account and leaves it out ("is my wallet exposed?"): that
     // skill asks for the address rather than another answering about something else.
     // The stand-in must be a skill this deployment runs, and one about another chain (Bitcoin) only when the prompt names it.
-    const runnable = facts.ownAccountUnwritten ? undefined : fits.find((r) => isWorking(r.tool.skill) && namesHomeChain(r.tool, facts) && r.score >= (fits[0]?.score ?? 0) * CLOSE_FIT && !fillArgs(r.tool, facts, {}).missing.length);
-    const chosen = runnable?.tool ?? fits[0]?.tool ?? (followUp ? prior : undefined);
+    const runnable = facts.ownAccountUnwritten ? undefined : working.find((r) => namesHomeChain(r.tool, facts) && r.score >= (working[0]?.score ?? 0) * CLOSE_FIT && !fillArgs(r.tool, facts, {}).missing.length);
+    const chosen = runnable?.tool ?? working[0]?.tool ?? (followUp ? prior : undefined);
+    // Whatever chose it, a skill this deployment lacks never runs: the question is refused before payment.
+    if (chosen && !isWorking(chosen.skill)) return this.lackingReply(chosen, ranked);
     if (!chosen) {
       const near = (ranked[0]?.score ?? 0) >= MIN_FIT_SCORE || (own.chains.length + own.addresses.length + own.txHashes.length > 0 && ranked.some((r) => r.matched.size > 0));
       const reason: RefusalReason = injected && !near ? 'injection' : near ? 'weak_fit' : 'off_topic';
@@ -108,7 +121,7 @@ export class OfflinePlanner {
           'which the question does not give; nothing was run and nothing was charged.',
       };
     }
-    const dossier = fits.find((r) => r.tool === chosen)?.dossier;
+    const dossier = working.find((r) => r.tool === chosen)?.dossier;
     if (dossier) return { kind: 'call', calls: [{ tool: chosen, args }, ...this.dossierParts(dossier, facts, args)], facts, pending: [] };
     const others = this.otherAsks(question, facts, chosen, args);
     return { kind: 'call', calls: [{ tool: chosen, args }, ...others.calls], facts, pending: others.pending };
@@ -142,6 +155,23 @@ export class OfflinePlanner {
       calls.push({ tool, args: { ...args, ...(firstArgs.chain !== undefined && 'chain' in tool.parameters.properties && { chain: firstArgs.chain }) } });
     }
     return calls;
+  }
+
+  /** The refusal of a question about a skill this deployment lacks: what it is, what it needs, what Sibyl answers instead. */
+  private lackingReply(tool: AgentTool, ranked: readonly Ranked[]): OfflinePlan {
+    const { skill } = tool;
+    const planned = missingCapability(skill);
+    const reason: RefusalReason = skill.disabledCode === 'provider_unavailable' ? 'provider_unavailable' : 'domain_disabled';
+    const missing: MissingCapability = { skill: skill.id, title: skill.title, domain: planned?.domain ?? null, needs: planned?.needs ?? skill.disabledReason ?? 'an engine this deployment does not have' };
+    const why = planned ? `${skill.title} (${skill.id}) needs ${planned.needs}, which this deployment does not have yet` : `${(skill.disabledReason ?? `${skill.title} is not available on this deployment`).replace(/;\s*nothing was charged\.?$/, '')} (${skill.id})`;
+    const suggestions = this.suggestions(ranked.filter((r) => r.matched.size > 0));
+    return {
+      kind: 'reply',
+      reason,
+      suggestions,
+      missing,
+      text: `${why} (${reason}): nothing was run and nothing was charged.${suggestions.length ? ` Sibyl answers instead, e.g.: ${suggestions.map((s) => `${s.title} (${s.skill}), "${s.example}"`).join('; ')}.` : ''}`,
+    };
   }
 
   /** The best-ranked working skills that matched anything, else the catalogue's own services. */
@@ -267,6 +297,38 @@ function fitsWell(r: Ranked, facts: PromptFacts, inRoom: boolean, injected: bool
   if (!injected && facts.symbols.length && r.matched.size >= 1 && [...classifyFields(r.tool).values()].some((role) => role.acceptsSymbol || role.kind === 'symbol')) return true;
   const terms = new Set(facts.terms).size;
   return r.matched.size >= MIN_MATCHED_TERMS && r.matched.size >= MIN_MATCHED_SHARE * terms;
+}
+
+/** A skill this deployment lacks fits nearly as well as this share of the best working fit, when it matched words no working skill did. */
+const LACKING_SHARE = 0.5;
+/** On one word, a skill this deployment lacks must score this many times the best working fit. */
+const DOMINANT = 2;
+
+/**
+ * The skill this deployment lacks (a planned capability, or one turned off here) that the prompt
+ * is about, if any: the best-ranked one, when it fits at least as well as every working skill, or
+ * when it matched words no working skill matched ("longshot", "congress", "perp") and fits at
+ * least half as well as the best. Such a question is about that capability, however many words
+ * it shares with one Sibyl has.
+ */
+function lackingSubject(ranked: readonly Ranked[], fits: readonly Ranked[], facts: PromptFacts): Ranked | undefined {
+  // Ranked above zero, it named its subject (rank.ts): with nothing Sibyl has fitting, that is the question.
+  const lacking = ranked.find((r) => !isWorking(r.tool.skill) && !r.dossier);
+  if (!lacking || lacking.score < MIN_FIT_SCORE) return undefined;
+  const working = fits.find((r) => isWorking(r.tool.skill));
+  if (!working) return lacking;
+  // Beside a working skill that fits, one word of the subject is enough only when it outweighs all
+  // the working skill matched and the prompt names nothing on a chain ("has this screenshot been
+  // manipulated?"), not when it is one word about a token or pool ("the depth of the WETH pool on base").
+  if (lacking.matched.size < MIN_MATCHED_TERMS) return lacking.score >= DOMINANT * working.score && !namesOnChainSubject(facts) ? lacking : undefined;
+  if (lacking.score >= working.score) return lacking;
+  const own = [...lacking.matched.keys()].filter((term) => !ranked.some((r) => isWorking(r.tool.skill) && r.matched.has(term)));
+  return own.length && lacking.score >= LACKING_SHARE * working.score ? lacking : undefined;
+}
+
+/** A chain, an address, a transaction or a token named: the prompt is about something on a chain. */
+function namesOnChainSubject(facts: PromptFacts): boolean {
+  return facts.chains.length + facts.addresses.length + facts.txHashes.length + facts.symbols.length > 0;
 }
 
 function suggestionOf(tool: AgentTool): Suggestion {

@@ -9,8 +9,10 @@
 import { lemmaOf, spelledOut, stem, termParts, type PromptFacts } from './facts.js';
 import { synonymsOf } from './synonyms.js';
 import { CHAIN_NAMES } from '../../chain/chains.js';
+import { CANONICAL_ASSETS, canonicalAsset } from '../../skills/data/resolve.js';
 import { OTHER_CHAINS, addressCapacity, classifyFields, takes, type FieldRole } from './args.js';
 import { isWorking } from '../../skills/core/registry.js';
+import { missingCapability } from '../../skills/catalog/planned.js';
 import type { AgentTool } from '../tools.js';
 import type { Dossier } from './dossiers.js';
 
@@ -34,7 +36,7 @@ export interface Ranked {
 }
 
 export class ToolIndex {
-  private readonly docs: { tool: AgentTool; weights: Map<string, number>; roles: Map<string, FieldRole>; home: string | null; dossier?: Dossier }[];
+  private readonly docs: { tool: AgentTool; weights: Map<string, number>; roles: Map<string, FieldRole>; home: string | null; dossier?: Dossier; subject?: ReadonlySet<string> }[];
   private readonly idf = new Map<string, number>();
   /** Every word the registry uses, lower-case: a capitalised one of these is not a ticker. */
   readonly vocabulary: ReadonlySet<string>;
@@ -45,8 +47,10 @@ export class ToolIndex {
       const weights = new Map<string, number>();
       // Examples name real tokens (DEGEN, WETH): their words are not vocabulary that rules out a ticker.
       const add = (text: string, weight: number, isVocabulary = true) => {
+        // A token the registry names in capitals ("WETH", "BTC": a canonical asset or one standing for it) is a ticker there too, not vocabulary.
+        const tickers = new Set(text.split(/[^A-Za-z0-9]+/).filter((w) => /^[A-Z][A-Z0-9]{1,9}$/.test(w) && (CANONICAL_ASSETS.includes(w) || canonicalAsset(w) !== w)).map((w) => w.toLowerCase()));
         for (const word of wordsOf(text)) {
-          if (isVocabulary) vocabulary.add(word);
+          if (isVocabulary && !tickers.has(word)) vocabulary.add(word);
           const term = stem(spelledOut(word));
           weights.set(term, Math.max(weights.get(term) ?? 0, weight));
         }
@@ -83,9 +87,23 @@ export class ToolIndex {
       if (!first || parts.some((t) => !t || !isWorking(t.skill))) continue;
       this.docs.push({ tool: first, weights: document({ ...dossier, name: `${dossier.id.replace(/-/g, ' ')} ${dossier.title}` }), roles: classifyFields(first), home: null, dossier });
     }
+    for (const [doc, subject] of subjects(this.docs)) doc.subject = subject;
+    // Document frequency over the skills, a capability not here counting once for its whole domain:
+    // the many entries the spec plans for one domain do not make the words of the rest rarer.
     const df = new Map<string, number>();
-    for (const doc of this.docs) for (const term of doc.weights.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-    const n = this.docs.length;
+    const counted = new Map<string, Set<string>>();
+    let n = 0;
+    for (const doc of this.docs) {
+      const domain = missingCapability(doc.tool.skill)?.domain;
+      const seen = domain ? (counted.get(domain) ?? new Set<string>()) : new Set<string>();
+      if (!domain || !counted.has(domain)) n++;
+      if (domain) counted.set(domain, seen);
+      for (const term of doc.weights.keys()) {
+        if (seen.has(term)) continue;
+        seen.add(term);
+        df.set(term, (df.get(term) ?? 0) + 1);
+      }
+    }
     for (const [term, count] of df) this.idf.set(term, Math.log(1 + (n - count + 0.5) / (count + 0.5)));
     this.vocabulary = vocabulary;
   }
@@ -94,7 +112,7 @@ export class ToolIndex {
     const terms = [...new Set(facts.terms)];
     const phrases = phrasesOf(facts.terms);
     return this.docs
-      .map(({ tool, weights, roles, home, dossier }) => {
+      .map(({ tool, weights, roles, home, dossier, subject }) => {
         let score = 0;
         const matched = new Map<string, number>();
         const single = (term: string) => (this.idf.get(term) ?? 0) * (weights.get(term) ?? 0) || partialMatch(term, weights, this.idf);
@@ -108,7 +126,10 @@ export class ToolIndex {
           score += add;
         }
         for (const phrase of phrases) score += PHRASE_SHARE * (this.idf.get(phrase) ?? 0) * (weights.get(phrase) ?? 0);
-        return { tool, score: score * argumentFit(facts, roles, home) + argumentBonus(facts, roles), matched, ...(dossier && { dossier }) };
+        // A skill with a subject of its own (a capability not here, the post-quantum family) never wins on words it shares with others.
+        if (subject && !namesSubject(terms, subject)) return { tool, score: 0, matched: new Map<string, number>(), ...(dossier && { dossier }) };
+        const fit = argumentFit(facts, roles, home);
+        return { tool, score: fit === 0 ? 0 : score * fit + argumentBonus(facts, roles), matched, ...(dossier && { dossier }) };
       })
       // Equal fits: a dossier (a broad question answered broadly), then the cheaper skill (a chart before a chart with a forecast).
       .sort((a, b) => b.score - a.score || Number(!!b.dossier) - Number(!!a.dossier) || Number(a.tool.skill.priceRange.min - b.tool.skill.priceRange.min) || a.tool.name.localeCompare(b.tool.name));
@@ -157,15 +178,21 @@ const HOME_CHAIN_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
 /** Whether the prompt speaks of a chain outside the EVM catalogue: its words, or an address of that chain. */
 export function promptNamesChain(facts: PromptFacts, chain: string): boolean {
   const words = HOME_CHAIN_WORDS[chain] ?? new Set([stem(chain)]);
-  return facts.terms.some((t) => words.has(t)) || facts.addresses.some((a) => a.kind === chain);
+  // A word, a compound's part ("BRC-20"), a ticker ("BTC") or an address of that chain.
+  return (
+    facts.terms.some((t) => termParts(t).some((alternatives) => alternatives.some((a) => words.has(a)))) ||
+    facts.symbols.some((s) => words.has(stem(s))) ||
+    facts.addresses.some((a) => a.kind === chain)
+  );
 }
 
 /** Scales a skill down when the prompt cannot give it what it requires or names a chain it lacks. */
 function argumentFit(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>, home: string | null): number {
   let fit = 1;
+  // A Bitcoin skill is about Bitcoin: a prompt that never speaks of it ("top holders" of a token,
+  // the custody of a tokenized stock) is not its question, whatever words they share.
+  if (home && OTHER_CHAINS.includes(home) && !promptNamesChain(facts, home)) return 0;
   if (home && facts.chains.length && !(facts.chains as readonly string[]).includes(home)) fit *= 0.6;
-  // A Bitcoin skill for a prompt that never speaks of Bitcoin ("top holders" of a token) fits worse.
-  else if (home && OTHER_CHAINS.includes(home) && !promptNamesChain(facts, home)) fit *= 0.6;
   for (const role of roles.values()) {
     const fillable = facts.addresses.some((a) => takes(role, a));
     // "Is my wallet exposed?" is about an address the skill needs: it is asked for, not held against the skill.
@@ -194,6 +221,63 @@ function argumentBonus(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>
     else if (addressFields.length) bonus += 0.5;
   }
   return bonus;
+}
+
+/** Skills of one family share a first tag; one of at least this many is a family with a subject of its own. */
+const FAMILY_SIZE = 3;
+
+/**
+ * The subjects a prompt must name for a skill to fit, read from the registry, never listed here:
+ *
+ * - a capability this deployment lacks (skills/catalog/planned.ts) is recognised by the tags of
+ *   its domain's entries that no skill Sibyl has carries ("polymarket", "longshot", "congress",
+ *   "perps", "song"), never by one it shares with one ("generate", "yield");
+ * - a family of skills sharing a first tag that no other skill carries (the post-quantum skills:
+ *   "quantum") answers its own subject, named by its members' tags that no skill outside it
+ *   carries ("pqc", "ml-kem", "signing"), never a question that merely shares a verb or a noun
+ *   with it ("generate", "portfolio", "wallet").
+ *
+ * A tag of one word is a word; of two, a phrase ("prediction-markets" is "predict market").
+ */
+function subjects<D extends { tool: AgentTool; dossier?: Dossier }>(docs: readonly D[]): Map<D, ReadonlySet<string>> {
+  // A tag of one word is a word; of two, a phrase ("prediction-markets": "predict market"), so
+  // "near-certain" is not "near" and "certain" apart.
+  const ownWords = (doc: D) => new Set((doc.dossier ?? doc.tool.skill).tags.map((tag) => wordsOf(tag).map((w) => stem(spelledOut(w)))).filter((w) => w.length === 1 || w.length === 2).map((w) => w.join(' ')));
+  const words = new Map(docs.map((d) => [d, ownWords(d)]));
+  const wordsOfDocs = (group: readonly D[]) => new Set(group.flatMap((d) => [...words.get(d)!]));
+  const groups = new Map<string, { members: D[]; planned: boolean }>();
+  const join = (key: string, doc: D, planned: boolean) => {
+    const group = groups.get(key) ?? { members: [], planned };
+    group.members.push(doc);
+    groups.set(key, group);
+  };
+  for (const doc of docs) {
+    if (doc.dossier) continue;
+    const lacking = missingCapability(doc.tool.skill);
+    if (lacking) join(`domain:${lacking.domain}`, doc, true);
+    else if (doc.tool.skill.tags[0]) join(`family:${doc.tool.skill.tags[0]}`, doc, false);
+  }
+  const subjectOf = new Map<D, ReadonlySet<string>>();
+  for (const [key, { members, planned }] of groups) {
+    // A dossier's words are words Sibyl answers to ("safe", "rundown"): they count as used.
+    const outside = docs.filter((d) => !members.includes(d) && (!planned || d.dossier || !missingCapability(d.tool.skill)));
+    const used = wordsOfDocs(outside);
+    if (!planned && (members.length < FAMILY_SIZE || used.has(wordsOf(key.slice('family:'.length)).map((w) => stem(spelledOut(w))).join(' ')))) continue;
+    const subject = new Set([...wordsOfDocs(members)].filter((w) => !used.has(w)));
+    for (const member of members) subjectOf.set(member, subject);
+  }
+  return subjectOf;
+}
+
+/**
+ * Whether the prompt names one of the subject's words: a term (or one starting with it, as the
+ * ranking's partial match reads "congressmen" for "congress"), a compound's part, two terms in a
+ * row, or a two-part compound.
+ */
+function namesSubject(terms: readonly string[], subject: ReadonlySet<string>): boolean {
+  const names = (word: string) => subject.has(word) || (word.length >= 4 && [...subject].some((s) => s.length >= 4 && !s.includes(' ') && (word.startsWith(s) || s.startsWith(word))));
+  const compounds = terms.map(termParts).filter((parts) => parts.length === 2).flatMap(([a, b]) => a!.flatMap((x) => b!.map((y) => `${x} ${y}`)));
+  return terms.some((t) => termParts(t).some((alternatives) => alternatives.some(names))) || [...phrasesOf(terms), ...compounds].some((p) => subject.has(p));
 }
 
 function wordsOf(text: string): string[] {

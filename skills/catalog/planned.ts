@@ -17,6 +17,7 @@ export const DISABLED_DOMAINS = {
   'prediction-markets': 'prediction-market venues',
   equities: 'tokenized-equity venues',
   media: 'media generation',
+  content: 'a content-judging model',
   signals: 'trade-signal and regime models',
   perps: 'perpetual-futures venues',
   strategies: 'a strategy engine',
@@ -51,7 +52,7 @@ interface Planned<Id extends string> {
 function planned<const Id extends string>(p: Planned<Id>) {
   const { kindOnly, notA2a, ...declared } = p;
   const reason = `${needs(p.title, p.domain)}; nothing was charged`;
-  return defineSkill({
+  return lacking(p.domain, defineSkill({
     ...declared,
     disabledReason: reason,
     description: `${p.description} Not available on this deployment yet (needs ${DISABLED_DOMAINS[p.domain]}).`,
@@ -62,56 +63,74 @@ function planned<const Id extends string>(p: Planned<Id>) {
     async handler() {
       throw new SibylError('domain_disabled', reason, { reason: 'domain_disabled' });
     },
-  });
+  }));
+}
+
+const DOMAIN_OF = new WeakMap<object, DisabledDomain>();
+
+/** Records the domain a planned entry stands for. */
+function lacking<S extends object>(domain: DisabledDomain, skill: S): S {
+  DOMAIN_OF.set(skill, domain);
+  return skill;
+}
+
+/**
+ * The capability a planned entry stands for: its domain and what this deployment lacks for it
+ * (`needs`); undefined for any other skill. The report agent names it when it refuses a question
+ * about that capability before payment.
+ */
+export function missingCapability(skill: object): { domain: DisabledDomain; needs: string } | undefined {
+  const domain = DOMAIN_OF.get(skill);
+  return domain && { domain, needs: DISABLED_DOMAINS[domain] };
 }
 
 const needs = (title: string, domain: DisabledDomain) => `${title} needs ${DISABLED_DOMAINS[domain]}, which this deployment does not have yet`;
 
 /** A free tool of the tool server (docs/skills.md, "MCP tools") without an engine: listed with its exact input, it answers `available: false, reason: domain_disabled`. */
 function plannedTool<const Id extends string>(p: Pick<Planned<Id>, 'id' | 'title' | 'description' | 'tags' | 'domain'> & { toolName: string; input: z.ZodObject }) {
-  return defineFreeTool({
+  return lacking(p.domain, defineFreeTool({
     ...p,
     description: `${p.description} Not available on this deployment (needs ${DISABLED_DOMAINS[p.domain]}).`,
     disabledReason: needs(p.title, p.domain),
     output: freeOutput({}),
     read: async (input) => disabledResult((input as { limit?: number }).limit ?? null),
-  });
+  }));
 }
 
 const freeRows = z.strictObject({ limit: rowsParam(FREE_ROWS) });
 
 export const PLANNED_SKILLS = [
-  planned({ id: 'insider-scan', domain: 'prediction-markets', price: '1.50', title: 'Prediction-market insider scan', description: 'Prediction markets with unusual, well-timed positioning that suggests insider knowledge.', tags: ['prediction-markets', 'polymarket', 'kalshi', 'insider', 'betting', 'odds'], examples: ['Which prediction markets show insider trading?'] }),
-  planned({ id: 'prediction-market-discovery', domain: 'prediction-markets', price: '0.50', title: 'Prediction-market discovery', description: 'Prediction markets by volume, odds and time to resolution.', tags: ['prediction-markets', 'polymarket', 'betting', 'odds', 'election'], examples: ['Hottest prediction markets right now'] }),
-  planned({ id: 'rwa-intel', domain: 'equities', price: '0.25', title: 'Tokenized-equity intelligence', description: 'Tokenized stocks and real-world assets: wrapper trust, stock pairs, early buyers and event risk.', tags: ['rwa', 'tokenized-stocks', 'equities', 'stocks', 'real-world-assets'], examples: ['Which tokenized stocks trade at a premium?'] }),
+  planned({ id: 'insider-scan', domain: 'prediction-markets', price: '1.50', title: 'Prediction-market insider scan', description: 'Prediction markets (Polymarket, Kalshi) with unusual, well-timed positioning that suggests insider knowledge: flagged bettors, wallet clusters and market anomalies.', tags: ['prediction-markets', 'polymarket', 'kalshi', 'insider', 'betting', 'odds', 'bettors'], examples: ['Which prediction markets show insider trading?'] }),
+  planned({ id: 'prediction-market-discovery', domain: 'prediction-markets', price: '0.50', title: 'Prediction-market discovery', description: 'Prediction markets (on elections, rates, sports) by volume, odds and time to resolution.', tags: ['prediction-markets', 'polymarket', 'kalshi', 'betting', 'odds', 'election', 'resolution'], examples: ['Hottest prediction markets right now'] }),
+  planned({ id: 'rwa-intel', domain: 'equities', price: '0.25', title: 'Tokenized-equity intelligence', description: 'Tokenized stocks and real-world assets: the issuer and wrapper trust and backing, float and corner risk, stock pairs against the listed share price, early buyers, trader records and event risk.', tags: ['rwa', 'tokenized-stocks', 'equities', 'stocks', 'shares', 'real-world-assets', 'issuer', 'wrapper'], examples: ['Which tokenized stocks trade at a premium?'] }),
   planned({ id: 'generate-video', domain: 'media', price: '5.00', title: 'Video generation', description: 'Generate a short video from a prompt.', tags: ['video', 'generate', 'media'], examples: ['Make a video of a rocket launch'] }),
-  planned({ id: 'generate-song-draft', domain: 'media', price: '0.50', kindOnly: true, title: 'Song draft', description: 'A short draft song (up to 120 s) from a prompt.', tags: ['song', 'music', 'draft', 'media'], examples: ['Sketch a 60-second lo-fi track'] }),
-  planned({ id: 'generate-song-studio', domain: 'media', price: '3.00', kindOnly: true, title: 'Studio song', description: 'A studio-grade song (up to 3 minutes) from a prompt, with vocals and a chosen provider.', tags: ['song', 'music', 'studio', 'media'], examples: ['Produce a 3-minute song with vocals'] }),
-  planned({ id: 'inference', domain: 'inference', price: '0.35', kindOnly: true, title: 'Chat completion', description: 'A chat completion in OpenAI\'s message format.', tags: ['inference', 'chat', 'llm'], examples: ['Complete this chat'] }),
-  planned({ id: 'platform-stats', domain: 'platform-stats', price: FREE_USD, kindOnly: true, title: 'Platform statistics', description: 'Usage statistics of this service: calls served, skills, settlements.', tags: ['platform', 'stats'], examples: ['How busy is this service?'] }),
-  planned({ id: 'generate-song', domain: 'media', price: '1.25', title: 'Song generation', description: 'Generate a song from a prompt, with lyrics and genre.', tags: ['song', 'music', 'generate', 'lyrics', 'media'], examples: ['Write and produce a song about DeFi'] }),
+  planned({ id: 'generate-song-draft', domain: 'media', price: '0.50', kindOnly: true, title: 'Song draft', description: 'A short draft song or music track (up to 120 s) from a prompt.', tags: ['song', 'music', 'draft', 'media', 'track'], examples: ['Sketch a 60-second lo-fi track'] }),
+  planned({ id: 'generate-song-studio', domain: 'media', price: '3.00', kindOnly: true, title: 'Studio song', description: 'A studio-grade song (up to 3 minutes) from a prompt, with vocals, genre, tempo and a chosen provider.', tags: ['song', 'music', 'studio', 'media', 'vocals', 'genre'], examples: ['Produce a 3-minute song with vocals'] }),
+  planned({ id: 'inference', domain: 'inference', price: '0.35', kindOnly: true, title: 'Chat completion', description: 'A chat completion from a language model (an LLM) in OpenAI\'s message format.', tags: ['inference', 'chat', 'llm', 'completion', 'language-model', 'messages'], examples: ['Complete this chat'] }),
+  planned({ id: 'platform-stats', domain: 'platform-stats', price: FREE_USD, kindOnly: true, title: 'Platform statistics', description: 'Usage statistics of this service: calls served, skills, settlements.', tags: ['platform', 'stats', 'usage'], examples: ['How busy is this service?'] }),
+  planned({ id: 'generate-song', domain: 'media', price: '1.25', title: 'Song generation', description: 'Generate a song from a prompt: music with lyrics, vocals and genre.', tags: ['song', 'music', 'generate', 'lyrics', 'media', 'vocals'], examples: ['Write and produce a song about DeFi'] }),
   // Priced kinds of the paid MCP tools (at their published A2A prices) whose engines are not built yet.
-  planned({ id: 'regime-classification', domain: 'signals', price: '0.50', kindOnly: true, title: 'Regime classification', description: 'The market regime (trend, range, stress) per asset, with its inputs.', tags: ['regime', 'trend'], examples: ['Is BTC trending or ranging?'] }),
-  planned({ id: 'perp-smart-money', domain: 'perps', price: '0.50', kindOnly: true, title: 'Perp smart money', description: 'Positions of profitable perpetual-futures traders.', tags: ['perps', 'hyperliquid', 'positions'], examples: ['What are smart perp traders long?'] }),
-  planned({ id: 'meta-strategy', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Meta-strategy', description: 'Which strategy family fits the current regime.', tags: ['strategy', 'meta'], examples: ['Which strategy fits this market?'] }),
-  planned({ id: 'optimize-strategy-params', domain: 'strategies', price: '2.00', kindOnly: true, title: 'Strategy parameter optimisation', description: 'Parameters of a trading strategy optimised on history, out of sample.', tags: ['strategy', 'optimise', 'parameters'], examples: ['Optimise my moving-average strategy'] }),
-  planned({ id: 'portfolio-risk-allocation', domain: 'strategies', price: '0.50', kindOnly: true, title: 'Portfolio risk allocation', description: 'Position sizes by risk contribution for a portfolio.', tags: ['portfolio', 'risk', 'allocation'], examples: ['How should I size my positions?'] }),
-  planned({ id: 'strategy-allocation-recommendation', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Strategy allocation', description: 'Capital split across strategies from their track records.', tags: ['strategy', 'allocation'], examples: ['Split my capital across strategies'] }),
+  planned({ id: 'regime-classification', domain: 'signals', price: '0.50', kindOnly: true, title: 'Regime classification', description: 'The market regime (trend, range, stress) per asset, with its inputs.', tags: ['regime', 'ranging', 'classification'], examples: ['Is BTC trending or ranging?'] }),
+  planned({ id: 'perp-smart-money', domain: 'perps', price: '0.50', kindOnly: true, title: 'Perp smart money', description: 'Positions of profitable perpetual-futures (perps) traders on Hyperliquid and other derivatives venues.', tags: ['perps', 'perpetuals', 'futures', 'hyperliquid', 'positions', 'derivatives'], examples: ['What are smart perp traders long?'] }),
+  planned({ id: 'meta-strategy', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Meta-strategy', description: 'Which strategy family fits the current regime.', tags: ['strategy', 'meta', 'strategies', 'regime'], examples: ['Which strategy fits this market?'] }),
+  planned({ id: 'optimize-strategy-params', domain: 'strategies', price: '2.00', kindOnly: true, title: 'Strategy parameter optimisation', description: 'Parameters of a trading strategy or bot optimised on history, out of sample.', tags: ['strategy', 'optimise', 'optimize', 'optimisation', 'parameters', 'tuning'], examples: ['Optimise my moving-average strategy'] }),
+  planned({ id: 'portfolio-risk-allocation', domain: 'strategies', price: '0.50', kindOnly: true, title: 'Portfolio risk allocation', description: 'Position sizes by risk contribution for a portfolio (risk parity).', tags: ['allocation', 'position-sizing', 'sizing', 'risk-parity', 'risk-contribution'], examples: ['How should I size my positions?'] }),
+  planned({ id: 'strategy-allocation-recommendation', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Strategy allocation', description: 'Capital split across trading strategies from their track records.', tags: ['strategy', 'strategies', 'allocation', 'allocate', 'capital'], examples: ['Split my capital across strategies'] }),
   planned({ id: 'strategy-gate', domain: 'strategies', price: '0.50', kindOnly: true, title: 'Strategy gate', description: 'Whether a strategy may trade now, from regime and risk checks.', tags: ['strategy', 'gate', 'risk'], examples: ['Should my strategy trade today?'] }),
-  planned({ id: 'conviction-scanner', domain: 'prediction-markets', price: '1.00', kindOnly: true, title: 'Conviction scanner', description: 'Prediction markets where large, patient positions concentrate.', tags: ['prediction-markets', 'conviction'], examples: ['Where is conviction highest in prediction markets?'] }),
-  planned({ id: 'cross-platform-arbitrage', domain: 'prediction-markets', price: '1.00', kindOnly: true, title: 'Cross-platform arbitrage', description: 'The same event priced differently across prediction-market venues.', tags: ['prediction-markets', 'arbitrage'], examples: ['Prediction-market arbitrage across venues'] }),
-  planned({ id: 'longshot-fader', domain: 'prediction-markets', price: '0.75', kindOnly: true, title: 'Longshot fader', description: 'Longshot outcomes priced above their historical hit rate.', tags: ['prediction-markets', 'longshot'], examples: ['Which longshots are overpriced?'] }),
-  planned({ id: 'spread-analysis', domain: 'prediction-markets', price: '0.75', kindOnly: true, title: 'Spread analysis', description: 'Bid-ask spreads and depth of prediction markets.', tags: ['prediction-markets', 'spread', 'depth'], examples: ['Which prediction markets have tight spreads?'] }),
-  planned({ id: 'content-judge', domain: 'media', price: '0.05', kindOnly: true, title: 'Content judge', description: 'A quick judgement of a piece of content against a rubric.', tags: ['content', 'judge'], examples: ['Judge this post'] }),
-  planned({ id: 'integrity-deep-scan', domain: 'media', price: '1.00', kindOnly: true, title: 'Integrity deep scan', description: 'A deep check of content for manipulation and provenance.', tags: ['content', 'integrity', 'provenance'], examples: ['Is this image manipulated?'] }),
+  planned({ id: 'conviction-scanner', domain: 'prediction-markets', price: '1.00', kindOnly: true, title: 'Conviction scanner', description: 'Prediction markets where large, patient positions (bets) concentrate.', tags: ['prediction-markets', 'conviction', 'bets', 'betting'], examples: ['Where is conviction highest in prediction markets?'] }),
+  planned({ id: 'cross-platform-arbitrage', domain: 'prediction-markets', price: '1.00', kindOnly: true, title: 'Cross-platform arbitrage', description: 'The same event priced at different odds across prediction-market and betting venues.', tags: ['prediction-markets', 'arbitrage', 'odds', 'betting'], examples: ['Prediction-market arbitrage across venues'] }),
+  planned({ id: 'longshot-fader', domain: 'prediction-markets', price: '0.75', kindOnly: true, title: 'Longshot fader', description: 'Longshot outcomes and bets priced above their historical hit rate (overpriced), to fade.', tags: ['prediction-markets', 'longshot', 'longshots', 'bets', 'overpriced', 'fade'], examples: ['Which longshots are overpriced?'] }),
+  planned({ id: 'spread-analysis', domain: 'prediction-markets', price: '0.75', kindOnly: true, title: 'Spread analysis', description: 'Bid-ask spreads and order-book depth of prediction markets.', tags: ['prediction-markets', 'bid-ask', 'spread', 'depth', 'order-book'], examples: ['Which prediction markets have tight spreads?'] }),
+  planned({ id: 'content-judge', domain: 'content', price: '0.05', kindOnly: true, title: 'Content judge', description: 'A quick judgement of a piece of content (a post, an article) against a rubric.', tags: ['content', 'judge', 'rubric'], examples: ['Judge this post'] }),
+  planned({ id: 'integrity-deep-scan', domain: 'content', price: '1.00', kindOnly: true, title: 'Integrity deep scan', description: 'A deep check of content (an image, a text) for manipulation, tampering and provenance.', tags: ['content', 'integrity', 'provenance', 'manipulated', 'tampered', 'deepfake'], examples: ['Is this image manipulated?'] }),
   planned({ id: 'launchpad-catalog', domain: 'launchpads', price: '0.25', kindOnly: true, notA2a: true, title: 'Launchpad catalogue', description: 'Launchpads across chains with their fees, volumes and graduation rules.', tags: ['launchpads', 'catalogue'], examples: ['Compare the launchpads'] }),
-  planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context'], examples: ['Give my agent the market context'] }),
+  planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context', 'memory'], examples: ['Give my agent the market context'] }),
   // Free tools of the tool server whose feeds this deployment does not have.
-  plannedTool({ id: 'perp-whales', toolName: 'get_perp_whales', domain: 'perps', input: freeRows, title: 'Perpetuals whales', description: 'Positions and funding of the largest perpetual-futures traders.', tags: ['perps', 'whales', 'funding'] }),
-  plannedTool({ id: 'prediction-whales', toolName: 'get_prediction_whales', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market whales', description: 'Insider-like positioning in prediction markets.', tags: ['prediction-markets', 'whales'] }),
-  plannedTool({ id: 'prediction-catalysts', toolName: 'get_prediction_catalysts', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market catalysts', description: 'Upcoming events that move prediction markets.', tags: ['prediction-markets', 'catalysts'] }),
-  plannedTool({ id: 'prediction-yields', toolName: 'get_prediction_yields', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market yields', description: 'Near-certain prediction-market positions as yield.', tags: ['prediction-markets', 'yield'] }),
-  plannedTool({ id: 'congress-trades', toolName: 'get_congress_trades', domain: 'government', input: freeRows, title: 'Congress trades', description: 'Stock trades disclosed by members of Congress.', tags: ['congress', 'equities'] }),
-  plannedTool({ id: 'government-contracts', toolName: 'get_government_contracts', domain: 'government', input: freeRows, title: 'Government contracts', description: 'Government contract awards and the tickers they move.', tags: ['government', 'contracts', 'equities'] }),
-  plannedTool({ id: 'analyst-accuracy', toolName: 'get_analyst_accuracy', domain: 'analyst-calls', input: freeRows, title: 'Analyst accuracy', description: 'Track records of market callers.', tags: ['analysts', 'accuracy'] }),
+  plannedTool({ id: 'perp-whales', toolName: 'get_perp_whales', domain: 'perps', input: freeRows, title: 'Perpetuals whales', description: 'Positions and funding of the largest perpetual-futures (perps) traders.', tags: ['perps', 'perpetuals', 'futures', 'whales', 'funding'] }),
+  plannedTool({ id: 'prediction-whales', toolName: 'get_prediction_whales', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market whales', description: 'Insider-like positioning of large bettors in prediction markets.', tags: ['prediction-markets', 'whales', 'bettors'] }),
+  plannedTool({ id: 'prediction-catalysts', toolName: 'get_prediction_catalysts', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market catalysts', description: 'Upcoming events that move prediction-market odds.', tags: ['prediction-markets', 'catalysts', 'odds'] }),
+  plannedTool({ id: 'prediction-yields', toolName: 'get_prediction_yields', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market yields', description: 'Near-certain prediction-market outcomes held to resolution as yield.', tags: ['prediction-markets', 'near-certain', 'outcomes', 'resolution'] }),
+  plannedTool({ id: 'congress-trades', toolName: 'get_congress_trades', domain: 'government', input: freeRows, title: 'Congress trades', description: 'Stock trades disclosed by members of Congress (senators, lawmakers), by ticker and sector.', tags: ['congress', 'congressional', 'lawmakers', 'senators', 'disclosures', 'equities', 'stocks'] }),
+  plannedTool({ id: 'government-contracts', toolName: 'get_government_contracts', domain: 'government', input: freeRows, title: 'Government contracts', description: 'Government contract awards and the tickers they move.', tags: ['government', 'contracts', 'awards', 'equities'] }),
+  plannedTool({ id: 'analyst-accuracy', toolName: 'get_analyst_accuracy', domain: 'analyst-calls', input: freeRows, title: 'Analyst accuracy', description: 'Track records of market callers and analysts: graded calls and hit rates.', tags: ['analysts', 'accuracy', 'callers'] }),
 ];

@@ -26,7 +26,7 @@ export const ERROR_CODES = {
   room_busy: { status: 409, meaning: 'The report room is answering another question; send the next one when it is done. Nothing was charged.' },
   payload_too_large: { status: 413, meaning: 'The body exceeds 64 KiB.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not application/json in UTF-8, or its Content-Encoding is not gzip, deflate, br or identity.' },
-  no_skill_fits: { status: 422, meaning: 'No skill answers the report prompt well enough to charge for it (`reason`: off_topic, injection, weak_fit), or the skill that would needs something the prompt does not give (missing_arguments); `suggestions` names the closest skills with an example question each. Refused before payment: nothing was charged.' },
+  no_skill_fits: { status: 422, meaning: 'No skill answers the report prompt well enough to charge for it (`reason`: off_topic, injection, weak_fit), or the skill that would needs something the prompt does not give (missing_arguments), or the question is about a capability this deployment lacks (domain_disabled or provider_unavailable, with `missing` naming it); `suggestions` names the closest skills with an example question each. Refused before payment: nothing was charged.' },
   no_answer: { status: 422, meaning: 'What was bought produced nothing: the skill answered `available: false` (or none of the rows that are its product), or the report agent ran no skill that produced an answer (none fits, an argument is missing, every one failed or had only gaps). The body is the unsold answer itself (`available: false`, its `reason`, whatever else it holds) with `charged: false` beside `error`; `message` says why. Never settled: the payment is released (no PAYMENT-RESPONSE; the authorization stays unused), a credit debit refunded, a quota unit given back.' },
   headers_too_large: { status: 431, meaning: 'The request headers exceed 16 KiB.' },
   rate_limited: { status: 429, meaning: 'Over the service\'s rate limit per minute for this payer (the catalogue gives it); `Retry-After` says when to come back. Nothing was charged.' },
@@ -41,6 +41,15 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** no_skill_fits with reason domain_disabled: the capability the question is about, which this deployment lacks. */
+export interface MissingCapability {
+  readonly skill: string;
+  readonly title: string;
+  /** Its planned domain (skills/catalog/planned.ts); null for a skill this deployment turned off. */
+  readonly domain: string | null;
+  readonly needs: string;
+}
+
 /** A skill a refused prompt could have asked for, with an example question it answers. */
 export interface SkillSuggestion {
   skill: string;
@@ -54,7 +63,7 @@ export interface FieldError {
 }
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; fields?: FieldError[]; reason?: string; suggestions?: SkillSuggestion[] };
+  error: { code: ErrorCode; message: string; fields?: FieldError[]; reason?: string; suggestions?: SkillSuggestion[]; missing?: MissingCapability };
 }
 
 /** A `no_answer` body: the unsold answer's own fields, marked unavailable and not charged, beside the error. */
@@ -69,7 +78,7 @@ export class SibylError extends Error {
      * `retryAfterSeconds` and `wwwAuthenticate` become response headers, not body fields; `answer`
      * (no_answer only) is the unsold answer the body carries (skills/core/produced.ts).
      */
-    readonly extra: { fields?: FieldError[]; reason?: string; suggestions?: SkillSuggestion[]; retryAfterSeconds?: number; wwwAuthenticate?: string; answer?: Record<string, unknown> } = {},
+    readonly extra: { fields?: FieldError[]; reason?: string; suggestions?: SkillSuggestion[]; missing?: MissingCapability; retryAfterSeconds?: number; wwwAuthenticate?: string; answer?: Record<string, unknown> } = {},
   ) {
     super(message);
   }

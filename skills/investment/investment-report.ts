@@ -26,7 +26,7 @@ export const investmentReportSkill = defineSkill({
   id: 'investment-report',
   title: 'Investment report',
   description: `Ranked token ideas across the requested chains from momentum, smart-money net buying and turnover over the period, each with the figures behind it and its risks, plus a market overview per chain. Tokens that fail the screen (${SCREEN_RULES}) are never ideas; they are listed apart with their risks. Research, not advice.`,
-  tags: ['research', 'portfolio', 'smart-money', 'market'],
+  tags: ['research', 'opportunities', 'portfolio', 'smart-money', 'market'],
   examples: ['Where are the opportunities on base and ethereum this week?', 'Investment report for arbitrum, bsc and polygon over 24h'],
   input: z.strictObject({
     chains: chainsParam,

@@ -113,11 +113,12 @@ describe('report agent with the offline planner in the model seat', () => {
     expect(state.messages.at(-1)!.content).toMatch(/nothing was run/i);
   });
 
-  it('names a skill this deployment turned off: never bound, its call refused with its own code and recorded', async () => {
+  it('names a skill this deployment turned off and refuses the question before anything runs', async () => {
     const state = await ask(agentWith(offline), 'Will it rain in Lisbon tomorrow? I need a rainfall forecast', 'r4');
-    const [outcome] = turnOutcomes(state.messages);
-    expect(outcome).toMatchObject({ skill: 'weather-oracle', tool: 'weather_oracle', ok: false, error: { code: 'domain_disabled', message: expect.stringMatching(/nothing was charged/) } });
-    expect(state.messages.at(-1)!.content).toMatch(/^Weather oracle: could not be answered \(domain_disabled\)/);
+    expect(turnOutcomes(state.messages)).toEqual([]);
+    const reply = state.messages.at(-1) as AIMessage;
+    expect(reply.content).toMatch(/^Weather oracle needs a weather feed, which this deployment does not have \(weather-oracle\) \(domain_disabled\): nothing was run and nothing was charged/);
+    expect(reply.additional_kwargs).toMatchObject({ reason: 'domain_disabled', missing: { skill: 'weather-oracle', title: 'Weather oracle', domain: null } });
   });
 });
 
@@ -250,9 +251,19 @@ describe('ReportAgent', () => {
     await expect(agent.screen({ prompt: 'What is the gas price on ethereum?' })).resolves.toBeUndefined();
   });
 
-  it('charges nothing for a question about a skill this deployment turned off: no_answer naming it', async () => {
-    const err = await reportAgent(offline).agent.ask({ prompt: 'Will it rain in Lisbon tomorrow? I need a rainfall forecast' }).catch((e: unknown) => e);
-    expect((err as SibylError).code).toBe('no_answer');
-    expect((err as SibylError).message).toMatch(/Weather oracle.*domain_disabled.*nothing was charged/s);
+  it('refuses a question about a skill this deployment turned off before payment, naming it, whichever model answers', async () => {
+    const prompt = 'Will it rain in Lisbon tomorrow? I need a rainfall forecast';
+    const { agent } = reportAgent(offline);
+    const llm = reportAgent({ chat: fakeModel().respondWithTools([{ name: 'gas_price', args: {} }]), label: 'llm:fake' }).agent;
+    for (const refused of [agent.screen({ prompt }), agent.ask({ prompt }), llm.screen({ prompt })]) {
+      const err = await refused.catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SibylError);
+      expect((err as SibylError).toBody().error).toMatchObject({
+        code: 'no_skill_fits',
+        reason: 'domain_disabled',
+        message: expect.stringMatching(/Weather oracle.*domain_disabled.*nothing was charged/s),
+        missing: { skill: 'weather-oracle', title: 'Weather oracle', domain: null, needs: expect.stringMatching(/weather feed/) },
+      });
+    }
   });
 });

@@ -1,0 +1,87 @@
+/**
+ * Skill fit (issue 27): a question about a capability Sibyl lacks is refused before payment,
+ * naming what is missing, however many words it shares with a working skill; a skill of another
+ * domain never wins on shared words. Measured on test/fixtures/report-fit-heldout.jsonl, written
+ * before the fit changed and never tuned on (test/fixtures/README.md); the planner was developed
+ * on test/fixtures/report-fit-dev.jsonl. The plan is what `ReportAgent.screen` refuses on, before
+ * any 402.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { OfflinePlanner } from '../../graph/offline/planner.js';
+import { agentTools, unavailableTools } from '../../graph/tools.js';
+import { createRegistry } from '../../skills/catalog/index.js';
+import { isWorking } from '../../skills/core/registry.js';
+
+interface Case { prompt: string; expectAnyOf: string[]; expectRefusal?: boolean; domain?: string }
+
+const registry = createRegistry();
+const planner = new OfflinePlanner([...agentTools(registry), ...unavailableTools(registry)]);
+const cases: Case[] = readFileSync(new URL('../fixtures/report-fit-heldout.jsonl', import.meta.url), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+/** The planned domains a fixture's domain stands for: the issue's "strategies" take regime classification, whose models are `signals`. */
+const plannedDomains = (domain: string) => (domain === 'strategies' ? ['strategies', 'signals'] : [domain]);
+/** Skills about a subject of their own (the issue's quantum key for a yield question, Bitcoin bridges for a stock question). */
+const SUBJECT_FAMILIES = ['quantum', 'bitcoin'];
+
+describe('skill fit on held-out prompts', () => {
+  const missing = cases.filter((c) => c.expectRefusal);
+  const plans = missing.map((c) => ({ c, plan: planner.plan(c.prompt) }));
+
+  it('refuses questions about capabilities Sibyl lacks before payment, and a working skill answers few of them', () => {
+    expect(missing).toHaveLength(72);
+    const refused = plans.filter(({ plan }) => plan.kind === 'reply');
+    const paid = plans.filter(({ plan }) => plan.kind === 'call' && plan.calls.some((k) => isWorking(k.tool.skill)));
+    // Measured 62/72 refused and 10/72 answered by a paid skill (24/72 and 33/72 before): docs/skills.md, "Report agent".
+    expect(refused.length, paid.map(({ c }) => c.prompt).join('\n')).toBeGreaterThanOrEqual(62);
+    expect(paid.length).toBeLessThanOrEqual(10);
+    // No call is ever planned to a capability that is not here: it is refused instead.
+    expect(plans.filter(({ plan }) => plan.kind === 'call' && plan.calls.some((k) => !isWorking(k.tool.skill)))).toEqual([]);
+  });
+
+  it('names the missing capability and its domain in most refusals', () => {
+    const named = plans.filter(({ c, plan }) => plan.kind === 'reply' && plan.reason === 'domain_disabled' && plannedDomains(c.domain!).includes(plan.missing?.domain ?? ''));
+    // Measured 47/72 (0 before); the other refusals say off-topic or weak fit, uncharged all the same.
+    expect(named.length).toBeGreaterThanOrEqual(47);
+    for (const { plan } of named) {
+      expect(plan.kind === 'reply' && plan.text).toMatch(/needs .*\(domain_disabled\): nothing was run and nothing was charged/);
+    }
+  });
+
+  it('routes questions that share words with another domain\'s skill to their own domain', () => {
+    const asked = cases.filter((c) => !c.expectRefusal);
+    const firsts = asked.map((c) => {
+      const plan = planner.plan(c.prompt);
+      return { c, skill: plan.kind === 'call' ? plan.calls[0]!.tool.skill : undefined };
+    });
+    const right = firsts.filter(({ c, skill }) => skill && c.expectAnyOf.includes(skill.id));
+    expect(right.length).toBeGreaterThanOrEqual(13);
+    // None answered by a skill of another subject (a quantum, Bitcoin or missing capability) than the expected ones.
+    const wrongDomain = firsts.filter(({ c, skill }) => skill && !c.expectAnyOf.includes(skill.id) && (!isWorking(skill) || (SUBJECT_FAMILIES.includes(skill.tags[0]!) && !c.expectAnyOf.some((id) => registry.byId(id)?.tags[0] === skill.tags[0]))));
+    expect(wrongDomain.map(({ c, skill }) => `${c.prompt} -> ${skill!.id}`)).toEqual([]);
+  });
+});
+
+describe('the questions the issue reports', () => {
+  const WALLET = '0x5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f';
+  it.each([
+    ['Find near-certain prediction-market outcomes I can hold as yield', 'prediction-markets'],
+    ['Is it safe to trust a tokenized-stock issuer?', 'equities'],
+    ['which longshot bets are overpriced', 'prediction-markets'],
+    ['what are the biggest perp traders long on ETH', 'perps'],
+  ])('refuses "%s" before payment, naming the %s capability it needs', (prompt, domain) => {
+    const plan = planner.plan(prompt);
+    expect(plan).toMatchObject({ kind: 'reply', reason: 'domain_disabled', missing: { domain, skill: expect.any(String), needs: expect.any(String) } });
+    const skill = registry.byId(plan.kind === 'reply' ? plan.missing!.skill : '')!;
+    expect(isWorking(skill)).toBe(false);
+  });
+
+  it('shows a wallet\'s portfolio with the holdings skill, not the quantum monitor', () => {
+    const plan = planner.plan(`show the portfolio of ${WALLET}`);
+    expect(plan.kind === 'call' && plan.calls[0]!.tool.skill.id).toBe('wallet-portfolio');
+  });
+
+  it('never answers a yield question with a key generator', () => {
+    const plan = planner.plan('Generate yield ideas for my USDC on base');
+    expect(plan.kind === 'call' && plan.calls[0]!.tool.skill.tags).not.toContain('quantum');
+  });
+});
