@@ -6,6 +6,7 @@
  * and any model that gives no text.
  */
 import type { AgentTool } from './tools.js';
+import { answerParts } from './answer-types.js';
 
 export interface ToolOutcome {
   readonly skill: string;
@@ -29,12 +30,18 @@ const QUIET_FIELDS = new Set(['source', 'chain', 'chainId', 'asOf', 'blockRange'
 /**
  * The answer in three parts: the verdict (one sentence per skill, each skill's own summary,
  * safety findings before anything else), then each skill's supporting rows, then the sources.
+ * Given the question, an answer of a known type (ideas with their risks, a trade plan) follows
+ * the safety findings and leads the rest (answer-types.ts).
  */
-export function writeAnswer(outcomes: readonly ToolOutcome[], tools: readonly AgentTool[]): string {
+export function writeAnswer(outcomes: readonly ToolOutcome[], tools: readonly AgentTool[], question?: string): string {
   const skillOf = (o: ToolOutcome) => tools.find((t) => t.name === o.tool)?.skill;
   const ordered = [...outcomes].sort((a, b) => Number(isSafety(skillOf(b))) - Number(isSafety(skillOf(a))));
   const notes = [...new Set(ordered.flatMap((o) => (o.note ? [o.note] : [])))];
-  const verdict = [...notes, ...ordered.map((o) => verdictOf(o, skillOf(o)))].join(' ');
+  const verdicts = ordered.map((o) => ({ safety: isSafety(skillOf(o)), line: verdictOf(o, skillOf(o)) }));
+  const asked = question === undefined ? [] : answerParts(question, outcomes).map((p) => p.text);
+  const verdict = asked.length
+    ? [[...notes, ...verdicts.filter((v) => v.safety).map((v) => v.line)].join(' '), ...asked, verdicts.filter((v) => !v.safety).map((v) => v.line).join(' ')].filter(Boolean).join('\n\n')
+    : [...notes, ...verdicts.map((v) => v.line)].join(' ');
   const details = ordered
     .filter((o) => o.ok && o.result!.available !== false)
     .map((o) => `${skillOf(o)?.title ?? o.skill}${describeArgs(o.args)}:\n${describeResult(o.result!, !summaryOf(skillOf(o)?.summarize, o.result!))}`);
@@ -101,10 +108,17 @@ function describeResult(result: Record<string, unknown>, withFigures = true): st
   return lines.join('\n');
 }
 
+/**
+ * The result's main list: its longest list of records, a list of what was left out
+ * (`excludedByScreen`) only when there is no other: the ideas, not the tokens that failed.
+ */
 function mainList(result: Record<string, unknown>): [string, Record<string, unknown>[]] | null {
   let best: [string, Record<string, unknown>[]] | null = null;
+  const leftOut = (k: string) => /^excluded/i.test(k);
   for (const [k, v] of Object.entries(result)) {
-    if (Array.isArray(v) && v.every((r) => r && typeof r === 'object' && !Array.isArray(r)) && (!best || v.length > best[1].length)) best = [k, v as Record<string, unknown>[]];
+    if (!Array.isArray(v) || !v.every((r) => r && typeof r === 'object' && !Array.isArray(r))) continue;
+    const better = !best || (leftOut(best[0]) && !leftOut(k)) || (leftOut(best[0]) === leftOut(k) && v.length > best[1].length);
+    if (better) best = [k, v as Record<string, unknown>[]];
   }
   return best;
 }

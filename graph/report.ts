@@ -145,7 +145,7 @@ export class ReportAgent implements ReportRunner {
       if (typeof refused?.reason === 'string') throw refusal(this.scrub(written), refused.reason, refused.suggestions as Suggestion[] | undefined, refused.missing as MissingCapability | undefined);
       // A result that says `available: false` is an honest gap, not an answer: it is not charged.
       const sold = outcomes.filter((o) => answered(o, this.known.find((t) => t.skill.id === o.skill)?.skill));
-      const analysis = this.scrub(bound(written.trim() || writeAnswer(outcomes, this.known), MAX_ANALYSIS_CHARS));
+      const analysis = this.scrub(bound(written.trim() || writeAnswer(outcomes, this.known, request.prompt), MAX_ANALYSIS_CHARS));
       // Unsold, it is still the answer the payer reads: what was run, and why it came to nothing.
       if (!sold.length) throw nothingProduced({ ...this.answer(analysis, outcomes, roomId, request.userId), reason: 'no skill it ran produced an answer' }, {}, analysis || 'the agent produced no answer; nothing was charged');
       return this.answer(analysis, outcomes, roomId, request.userId);

@@ -7,18 +7,30 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { createMiddleware, modelCallLimitMiddleware } from 'langchain';
 import { writeAnswer } from './answer.js';
-import { textOf } from './planners.js';
+import { currentTurn, textOf } from './planners.js';
+import { answerParts } from './answer-types.js';
 import { turnOutcomes } from './skill-calls.js';
 import type { AgentTool } from './tools.js';
 
-/** A model reply with neither a tool call nor a word is replaced (same id) by the written answer. */
+/**
+ * A model reply with neither a tool call nor a word is replaced (same id) by the written answer.
+ * A model's own answer to a question of a known type (ideas with their risks, a trade plan) that
+ * leaves out a name or figure the tools gave for it keeps its words, and the part it missed,
+ * written from the results, is added after them (answer-types.ts).
+ */
 export function writtenAnswerMiddleware(tools: readonly AgentTool[]) {
   return createMiddleware({
     name: 'WrittenAnswer',
     afterModel: (state) => {
       const last = state.messages.at(-1);
-      if (!AIMessage.isInstance(last) || last.tool_calls?.length || textOf(last).trim()) return undefined;
-      return { messages: [written(last.id, state.messages, tools)] };
+      if (!AIMessage.isInstance(last) || last.tool_calls?.length) return undefined;
+      const text = textOf(last).trim();
+      if (!text) return { messages: [written(last.id, state.messages, tools)] };
+      const outcomes = turnOutcomes(state.messages);
+      if (!outcomes.length) return undefined;
+      const missed = answerParts(textOf(currentTurn(state.messages).prompt), outcomes).filter((p) => p.required.some((r) => !text.includes(r)));
+      if (!missed.length) return undefined;
+      return { messages: [new AIMessage({ ...(last.id && { id: last.id }), content: `${text}\n\n${missed.map((p) => p.text).join('\n\n')}`, additional_kwargs: last.additional_kwargs })] };
     },
   });
 }
@@ -48,7 +60,7 @@ export function roundLimitMiddleware(runLimit: number, tools: readonly AgentTool
 }
 
 function written(id: string | undefined, messages: readonly BaseMessage[], tools: readonly AgentTool[]): AIMessage {
-  return new AIMessage({ ...(id && { id }), content: writeAnswer(turnOutcomes(messages), tools) });
+  return new AIMessage({ ...(id && { id }), content: writeAnswer(turnOutcomes(messages), tools, textOf(currentTurn(messages).prompt)) });
 }
 
 /** The built-in's hooks, typed for its own context schema, are called here with the runtime they are given. */
