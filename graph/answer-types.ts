@@ -122,7 +122,10 @@ function tradePlan(result: Record<string, unknown>): AnswerPart {
     lines.push(`- target ${priceOf(target)} (the nearest resistance above, ${pctFrom(entry, target)})`);
     required.push(`target ${priceOf(target)}`);
   } else lines.push(`- no target from the technicals: no swing high above the last close in the ${candles} candles read`);
-  if (stop !== undefined && target !== undefined && entry > stop) lines.push(`- reward/risk ${Number(((target - entry) / (entry - stop)).toFixed(2))}`);
+  if (stop !== undefined && target !== undefined && entry > stop) {
+    const ratio = Number(((target - entry) / (entry - stop)).toFixed(2));
+    lines.push(`- reward/risk ${ratio}${ratio < 1 ? ' (below 1: the target is nearer than the stop)' : ''}`);
+  }
   lines.push(basis);
   return { kind: 'trade-plan', text: lines.join('\n'), required };
 }
