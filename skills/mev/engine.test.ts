@@ -92,6 +92,15 @@ describe('sandwich/v2', () => {
     expect(found[0]!.grossProfit).toBeCloseTo(0.1, 12);
   });
 
+  it('a next-block round trip that sells back another amount than the front bought is a trader\'s, not a back-run', async () => {
+    const fx = world();
+    fx.swap(5, POOL, { to: ATTACKER, a0In: weth(1), a1Out: tkn(1_000) }, fx.tx(ATTACKER, { gasUsed: 1n, gasPrice: 1n }));
+    fx.swap(5, POOL, { to: VICTIM, a0In: weth(2), a1Out: tkn(1_900) });
+    fx.swap(6, POOL, { to: ATTACKER, a1In: tkn(700), a0Out: weth(1.1) }, fx.tx(ATTACKER, { gasUsed: 1n, gasPrice: 1n }));
+    const market = await fx.market();
+    expect(await detectSandwiches(market.chain, market, await market.reader.swaps(0, market.head.block))).toEqual([]);
+  });
+
   it('an arbitrageur\'s legs across two blocks, each sold on another pool in its block, are no next-block back-run', async () => {
     const fx = world();
     const OTHER = addr(0x9002);

@@ -4,8 +4,9 @@
  * whose trade crossed the pool in the front leg's direction, in that order. A leg or a victim may
  * be one hop of a multi-hop route (the route is one trade of its sender, so a victim routed
  * through two pools is one victim and a router is never taken for an attacker). The back leg
- * closes in the front's block, or opens the next block on that pool (a next-block back-run) when
- * neither leg is an arbitrageur's (sold on another pool in its block what it bought on this one).
+ * closes in the front's block, or opens the next block on that pool (a next-block back-run) when it
+ * sells back what the front bought (within 1%) and neither leg is an arbitrageur's (sold on another
+ * pool in its block what it bought on this one).
  * Profit is what the back trade returned less what the front trade paid, in the token the front
  * paid (the routes' end tokens when they match, the pool's side otherwise), valued in USD net of
  * both legs' gas; a pair of legs that returns less than it paid is a trader's round trip, not a
@@ -17,7 +18,7 @@ import type { Row } from '../../indexer/rows.js';
 import type { Market } from '../data/market.js';
 import { assembleTrades, type Hop, type Trade } from '../data/trades.js';
 
-export const SANDWICH_METHODOLOGY = 'sandwich/v2 (trades/v1 routes; on one pool, front and back legs of one sender reversed around >=1 victim crossing the pool in the front direction; the back leg in the front\'s block or first on the pool in the next, neither leg hedged on another pool in its block; the back returning more than the front paid; profit net of gas)';
+export const SANDWICH_METHODOLOGY = 'sandwich/v2 (trades/v1 routes; on one pool, front and back legs of one sender reversed around >=1 victim crossing the pool in the front direction; the back leg in the front\'s block, or first on the pool in the next selling back what the front bought (within 1%) with neither leg hedged on another pool in its block; the back returning more than the front paid; profit net of gas)';
 
 export interface Sandwich {
   /** The front leg's block. */
@@ -78,6 +79,9 @@ export async function detectSandwiches(chain: ConnectedChain, market: Market, sw
       soldOn.set(key, (soldOn.get(key) ?? new Set()).add(h.pool));
     }
   }
+  // A sandwicher holding across blocks sells back what its front leg bought (a token's own transfer
+  // tax aside); a trader's round trip over two blocks comes back in another size.
+  const unwinds = (front: Leg, back: Leg) => back.hop.amountIn <= front.hop.amountOut && back.hop.amountIn * 100n >= front.hop.amountOut * 99n;
   const hedged = (l: Leg) => [...(soldOn.get(`${l.hop.swap.block}:${l.trade.sender}:${l.hop.tokenOut}`) ?? [])].some((pool) => pool !== l.hop.pool);
 
   const byPool = new Map<string, Leg[]>();
@@ -109,7 +113,7 @@ export async function detectSandwiches(chain: ConnectedChain, market: Market, sw
         // A next-block back-run opens the block on this pool: nothing on it before the back leg.
         if (block !== front.hop.swap.block && legs[j - 1]!.hop.swap.block === block) break;
         if (back.trade.sender !== attacker || back.hop.tokenOut !== front.hop.tokenIn || back.trade.tx === front.trade.tx || used.has(j)) continue;
-        if (block !== front.hop.swap.block && (hedged(front) || hedged(back))) continue;
+        if (block !== front.hop.swap.block && (hedged(front) || hedged(back) || !unwinds(front, back))) continue;
         const victims = legs.slice(i + 1, j).filter((v) => v.trade.sender !== attacker && v.hop.tokenOut === front.hop.tokenOut);
         const trip = roundTrip(front, back);
         if (!victims.length || trip.got <= trip.paid) continue;
