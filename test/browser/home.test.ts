@@ -103,12 +103,14 @@ describe('pages in a browser', () => {
       const wallet = await injectWallet(page, account, 8453);
       await page.goto(`${sibyl.url}/`);
       // No HTTP path of its own: the panel posts its A2A endpoint with the {"params": ...} envelope.
-      expect(registry.byId('top-gainers')!.httpPath).toBeUndefined();
-      await page.locator('#try-skill').selectOption('top-gainers');
+      // A review of USDC's contract: an answer on any devnet (a ranking on this quiet one has nothing to sell).
+      expect(registry.byId('contract-review')!.httpPath).toBeUndefined();
+      await page.locator('#try-skill').selectOption('contract-review');
+      await page.locator('#try-body').fill(JSON.stringify({ chain: 'base', address: USDC }));
       await page.locator('#try-pay').click();
       const shown = await paid(page);
       expect(shown.answer.status, JSON.stringify(shown.answer)).toBe(200);
-      expect(shown.answer.body).toMatchObject({ status: 'completed', skill: 'top-gainers', payment: { transaction: shown.tx } });
+      expect(shown.answer.body).toMatchObject({ status: 'completed', skill: 'contract-review', payment: { transaction: shown.tx } });
       expect(shown.signature.payload.payload.authorization.from).toBe(account.address);
       expect(wallet.requests.map((r) => r.method)).toContain('eth_signTypedData_v4');
       const amount = shown.challenge.paymentRequired.accepts[0].amount;
