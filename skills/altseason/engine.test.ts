@@ -1,6 +1,6 @@
 /**
  * altseason/v2: the share of a chain's altcoins beating BTC, where what counts as an altcoin is
- * decided before the moves are looked at (issue 27: an index of 95 resting on launchpad micro
+ * decided before the moves are looked at (found before: an index of 95 resting on launchpad micro
  * tokens at +849% and +731%). Every expected index is counted by hand from the fixture.
  */
 import { describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@
  * bitcoin season.
  *
  * Which tokens count as altcoins is decided before their moves are looked at, so a pump cannot
- * vote itself in (issue 27: an index of 95 resting on launchpad micro tokens at +849% and +731%).
+ * vote itself in (found before: an index of 95 resting on launchpad micro tokens at +849% and +731%).
  * A constituent is a market of its own: not a stablecoin, wrapped major, fixed-yield share or
  * split (bonds on a stablecoin), nor a bonding-curve launch (sized and priced by its curve and
  * first pool, not by a market); priced over the same window as the benchmark (a token listed

@@ -1,5 +1,5 @@
 /**
- * Consensus means agreement (issue 27: a "consensus" forecast was called bullish +11.8% while the
+ * Consensus means agreement (found before: a "consensus" forecast was called bullish +11.8% while the
  * other model was flat). The two models agree only when they make the same call (bullish, bearish
  * or neutral, each against its own noise and the ±0.5% flat band) and their q10-q90 ranges at the
  * horizon overlap; otherwise the verdict is DIVERGENCE, the record says "models disagree" and

@@ -114,7 +114,7 @@ describe('mempool/v1 pending sandwiches', () => {
 });
 
 /**
- * "Large" is relative to the chain (issue 27: magnitude words fit the chain's own scale). The
+ * "Large" is relative to the chain (magnitude words fit the chain's own scale). The
  * same $5,000 swap is large where the last day's swaps were tens to hundreds of dollars and
  * ordinary where they were tens of thousands; a fixed $10,000 called it small on both.
  */

@@ -1,5 +1,5 @@
 /**
- * The report answers what was asked (issue 27): for an opportunities question the prose names the
+ * The report answers what was asked: for an opportunities question the prose names the
  * ideas the tool returned with their risks (not the count of tokens the screen left out); for a
  * trade question it gives entry, stop and target from the technicals, or says why it cannot. The
  * prose is held to the tool results it rests on, by reading the prose back; offline writer and a

@@ -1,5 +1,5 @@
 /**
- * Skill fit (issue 27): a question about a capability Sibyl lacks is refused before payment,
+ * Skill fit: a question about a capability Sibyl lacks is refused before payment,
  * naming what is missing, however many words it shares with a working skill; a skill of another
  * domain never wins on shared words. Measured on test/fixtures/report-fit-heldout.jsonl, written
  * before the fit changed and never tuned on (test/fixtures/README.md); the planner was developed

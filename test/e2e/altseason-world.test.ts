@@ -1,5 +1,5 @@
 /**
- * The altcoin season index on the shared world counts only altcoins (issue 27: an index of 95
+ * The altcoin season index on the shared world counts only altcoins (found before: an index of 95
  * resting on launchpad micro tokens). Held to what the index cannot see: the world's labels (no
  * constituent is a launchpad token, a honeypot, a taxed or owner-powered token, or a rug) and
  * the chain itself (each constituent held the liquidity floor in its pools' reserves at the block

@@ -1,5 +1,5 @@
 /**
- * The paid report on the shared world answers what was asked and only what fits (issue 27):
+ * The paid report on the shared world answers what was asked and only what fits:
  * an opportunities question names the ideas the investment report returned with their risks; a
  * trade question gives entry, stop and target equal to the technicals' figures (or says why there
  * is none); a question about a capability Sibyl lacks is refused before any 402, naming it. The

@@ -1,6 +1,6 @@
 /**
  * rug-pull-scanner on a world's own listings, picked from its labels (a honeypot, a 25% sell
- * tax, owner powers, a rug, an honest listing, and a listing like the one issue 27 found: LP all
+ * tax, owner powers, a rug, an honest listing, and a listing like the one a paying trader found: LP all
  * with its creator and unlocked, a couple of holders, one trade), paid with the official client.
  * Verdicts are checked against the labels; taxes, powers, LP, holders and trades against real
  * transactions and raw logs on the chain. Every token the rankings list carries the same verdict

@@ -105,7 +105,7 @@ describe('mempool projection', () => {
 });
 
 /**
- * Congestion is relative to the chain's own blocks and fees, and a stale tip is said (issue 27:
+ * Congestion is relative to the chain's own blocks and fees, and a stale tip is said (found before:
  * "Bitcoin mempool congested, pay 1.5 sat/vB" on blocks of 981 vB with the tip 18 minutes old).
  * A queue the next block clears at less than twice what the chain usually clears at is busy, not
  * congested; the tip's age is always stated, and flagged stale past twice the 10-minute target.
