@@ -6,7 +6,7 @@
  * - `protocol`: the address has contract code (an EIP-7702 delegation aside), named by the registry
  *   of known contracts (chain/chains.ts) or by what the index saw it be (pool, token, launchpad).
  * - `issuer`: sent the transaction that first minted a traded token (its deployer), or created it
- *   on a launchpad (skills/security/deployer.ts, `origins`); the chain's USDC and wrapped native
+ *   on a launchpad (skills/data/origins.ts, `origins`); the chain's USDC and wrapped native
  *   aside (issued before any index window), and tokens that never trade (a vault share's first
  *   mint is its first deposit).
  * - `treasury`: received a traded token's first mint without being its issuer: the reserve a
@@ -25,7 +25,7 @@ import {
   EMBEDDED_AIRDROP_FACTORY, EMBEDDED_FIXED_YIELD_FACTORY, EMBEDDED_FLASH_LENDER, EMBEDDED_SERVICE_TOKEN, EMBEDDED_VAULT_FACTORY,
   LENDING_MARKETS, MULTICALL3_ADDRESS, V4_POOL_MANAGERS,
 } from '../../chain/chains.js';
-import { origins } from '../security/deployer.js';
+import { origins } from './origins.js';
 import type { Market } from './market.js';
 import { txSenders } from './senders.js';
 

@@ -2,7 +2,7 @@ import { zeroAddress, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { EMBEDDED_FLASH_LENDER } from '../../chain/chains.js';
 import { addr, Fixture, TKN, units } from '../data/testing/fixtures.js';
-import { origins } from './deployer.js';
+import { origins } from '../data/origins.js';
 import { concentration } from './holders.js';
 
 const [DEPLOYER, TREASURY, A, B, VENUE, POOL] = [addr(0xde9), addr(0x7ea), addr(0xa1), addr(0xb1), addr(0x7e2), addr(0x9001)];

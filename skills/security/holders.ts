@@ -8,7 +8,7 @@
 import { erc20Abi, type Address } from 'viem';
 import { EMBEDDED_AIRDROP_FACTORY, EMBEDDED_FIXED_YIELD_FACTORY, EMBEDDED_FLASH_LENDER, EMBEDDED_VAULT_FACTORY, LENDING_MARKETS, MULTICALL3_ADDRESS, V4_POOL_MANAGERS, type EvmChainName } from '../../chain/chains.js';
 import { round, type Market } from '../data/market.js';
-import type { Origin } from './deployer.js';
+import type { Origin } from '../data/origins.js';
 
 const BURN = new Set(['0x0000000000000000000000000000000000000000', '0x000000000000000000000000000000000000dead']);
 

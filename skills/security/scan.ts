@@ -11,7 +11,7 @@ import type { Address } from 'viem';
 import { formatUnits } from 'viem';
 import type { Market, Pool } from '../data/market.js';
 import { activity } from './activity.js';
-import { origins } from './deployer.js';
+import { origins } from '../data/origins.js';
 import { activityFactor, concentrationFactor, depthFactor, deployerHistoryFactor, lpFactor, powersFactor, rugFactor, simulationFactor } from './factors.js';
 import { concentration } from './holders.js';
 import { poolLiquidity, type PoolLiquidity } from './liquidity.js';

@@ -7,7 +7,7 @@ import type { ConnectedChain } from '../../chain/runtime.js';
 import { allExecutions } from '../data/executions.js';
 import { round, type Market } from '../data/market.js';
 import { detectSandwiches } from '../mev/engine.js';
-import { origins } from '../security/deployer.js';
+import { origins } from '../data/origins.js';
 import { poolLiquidity } from '../security/liquidity.js';
 import { walletRecords } from '../smart-money/engine.js';
 

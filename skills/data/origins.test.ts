@@ -1,7 +1,7 @@
 import { zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { addr, Fixture, LP_POOL, LP_PROVIDER, providedPool, TKN, units } from '../data/testing/fixtures.js';
-import { origins, treasuryWallets } from './deployer.js';
+import { addr, Fixture, LP_POOL, LP_PROVIDER, providedPool, TKN, units } from './testing/fixtures.js';
+import { origins, treasuryWallets } from './origins.js';
 
 const [DEPLOYER, TREASURY, LATER, CREATOR, VENUE, LAUNCHED] = [addr(0xde9), addr(0x7ea), addr(0x1a7e), addr(0xc4e), addr(0x7e2), addr(0x1a0)];
 

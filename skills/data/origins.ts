@@ -4,8 +4,8 @@
  * or the creator named by a launchpad's TokenLaunched event. Built once per index checkpoint.
  */
 import type { Address, Hash } from 'viem';
-import type { Market } from '../data/market.js';
-import { txSenders } from '../data/senders.js';
+import type { Market } from './market.js';
+import { txSenders } from './senders.js';
 
 export interface Origin {
   token: string;
