@@ -104,7 +104,7 @@ function howToBuy(v: HomeView): Markup {
     <li><code>POST</code> the skill's path with its JSON body.</li>
     <li>Sibyl answers <code>402</code> with the x402 v2 <code>PaymentRequired</code>, base64 in the <code>PAYMENT-REQUIRED</code> header and as the body: scheme <code>exact</code>, network <code>${X402_NETWORK}</code>, the amount in atomic USDC, <code>payTo</code>.</li>
     <li>Sign an EIP-3009 <code>transferWithAuthorization</code> for that amount (the official <code>@x402/fetch</code> client does it) and send the request again with the payload in <code>PAYMENT-SIGNATURE</code> (or <code>X-PAYMENT</code>).</li>
-    <li>Sibyl verifies, runs the skill, settles only a successful answer and returns <code>200</code> with the receipt in <code>PAYMENT-RESPONSE</code>. A failure moves no money.</li>
+    <li>Sibyl verifies, runs the skill, settles only a successful answer and returns <code>200</code> with the receipt in <code>PAYMENT-RESPONSE</code>. A failure, or an answer with nothing in it (<code>422</code>, <code>charged: false</code>), moves no money.</li>
   </ol></article>
   <article><h3>A2A</h3><p>The agent card is at <a href="${AGENT_CARD}"><code>${AGENT_CARD}</code></a>, the skill list with prices and schemas at <a href="${A2A_SKILLS_PATH}"><code>${A2A_SKILLS_PATH}</code></a>.
     Call <code>POST ${A2A_SKILLS_PATH}/&lt;id&gt;</code> with <code>{"params": {...}}</code> (x402 as above), or JSON-RPC <code>message/send</code> at <code>${A2A_JSONRPC_PATH}</code> with the a2a-x402 extension (<code>X-A2A-Extensions: ${X402_EXTENSION_URI}</code>).</p></article>
