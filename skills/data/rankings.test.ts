@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addr, moved, T0, TKN, TKN_USDC, tokenUsdc, trade, units } from './testing/fixtures.js';
-import { changeSpan, liquidityOf, openingPrice, qualifying, tokenRows, type RankedBy } from './rankings.js';
+import { changeSpan, liquidityOf, qualifying, tokenRows, type RankedBy } from './rankings.js';
+import { openingPrice } from './pricing.js';
 
 const NEW = addr(0x2222);
 const iso = (s: number) => new Date(s * 1000).toISOString();

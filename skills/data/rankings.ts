@@ -81,6 +81,3 @@ export function qualifying<T extends TokenRow>(rows: readonly T[], by: RankedBy)
   const rule = RANKING_RULES[by];
   return rows.filter(rule.qualifies).sort(rule.order);
 }
-
-// Window and change live with the one pricing function; re-exported for the engines that import them from here.
-export { openingPrice, periodChange, periodChangePct } from './pricing.js';

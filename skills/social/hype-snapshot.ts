@@ -9,7 +9,8 @@ import type { SkillContext } from '../core/context.js';
 import { loadAllMarkets, periodStartBlock, type LoadedMarket } from '../data/load.js';
 import { indexProvenance } from '../data/provenance.js';
 import { round, type Market } from '../data/market.js';
-import { liquidityOf, periodChangePct } from '../data/rankings.js';
+import { liquidityOf } from '../data/rankings.js';
+import { periodChangePct } from '../data/pricing.js';
 import { poolLiquidity } from '../security/liquidity.js';
 import { SOCIAL_METHODOLOGY, SOCIAL_RULES, shillWarning, summaries, tokenSocial } from './engine.js';
 

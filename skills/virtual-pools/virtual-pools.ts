@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MARKET_METHODOLOGY, round } from '../data/market.js';
 import { indexProvenance } from '../data/provenance.js';
 import { describeCoverage } from '../data/coverage.js';
-import { periodChange } from '../data/rankings.js';
+import { periodChange } from '../data/pricing.js';
 import { resolveToken } from '../data/resolve.js';
 import { limitParam, onlyChainParam, periodParam } from '../core/params.js';
 import { address, coverage, isoTime, provenanceShape } from '../core/outputs.js';

@@ -6,7 +6,7 @@
  */
 import type { Coverage } from '../data/coverage.js';
 import { round, TRADEABLE_LIQUIDITY_USD, type Market } from '../data/market.js';
-import { openingPrice } from '../data/rankings.js';
+import { openingPrice } from '../data/pricing.js';
 
 /** The Uniswap-V2 fee every indexed pool charges (0.3%, the `997/1000` of the pair contract). */
 export const V2_FEE = 0.003;
