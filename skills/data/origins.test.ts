@@ -1,7 +1,7 @@
 import { zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { addr, Fixture, LP_POOL, LP_PROVIDER, providedPool, TKN, units } from './testing/fixtures.js';
-import { origins, treasuryWallets } from './origins.js';
+import { origins } from './origins.js';
 
 const [DEPLOYER, TREASURY, LATER, CREATOR, VENUE, LAUNCHED] = [addr(0xde9), addr(0x7ea), addr(0x1a7e), addr(0xc4e), addr(0x7e2), addr(0x1a0)];
 
@@ -25,8 +25,9 @@ describe('security/v2 deployers', () => {
     expect(o.size).toBe(2);
   });
 
-  it('treasuries: deployers and first holders', async () => {
-    expect(await treasuryWallets(await world())).toEqual(new Set([DEPLOYER, TREASURY, CREATOR, VENUE]));
+  it('names the deployers and first holders, and no one else', async () => {
+    const named = [...(await origins(await world())).values()].flatMap((o) => [o.deployer, o.firstHolder]);
+    expect(new Set(named)).toEqual(new Set([DEPLOYER, TREASURY, CREATOR, VENUE]));
   });
 
   it('an index without mints knows no deployer', async () => {
@@ -38,6 +39,6 @@ describe('security/v2 deployers', () => {
   it('a pool\'s LP token is not a token its first liquidity provider deployed', async () => {
     const market = await providedPool().market();
     expect((await origins(market)).get(LP_POOL)).toBeUndefined();
-    expect(await treasuryWallets(market)).not.toContain(LP_PROVIDER);
+    expect([...(await origins(market)).values()].flatMap((o) => [o.deployer, o.firstHolder])).not.toContain(LP_PROVIDER);
   });
 });

@@ -49,11 +49,3 @@ async function buildOrigins(market: Market): Promise<Map<string, Origin>> {
   }
   return out;
 }
-
-/**
- * Wallets that hand out a token's supply rather than trade it: its deployer and whoever received
- * its first mint (a treasury). Their outflows are distribution, not whale moves.
- */
-export async function treasuryWallets(market: Market): Promise<Set<string>> {
-  return new Set([...(await origins(market)).values()].flatMap((o) => [o.deployer, o.firstHolder]));
-}
