@@ -5,15 +5,17 @@
  * as its percentile rank among the candidates: price momentum (change %), turnover (volume /
  * liquidity) and smart-money net buying (`smart-money/v2` wallets). The score is their weighted
  * mean; every idea states the figures behind it and its risks (the screen's findings first, then
- * what the index shows). Tokens that fail the screen are listed apart with theirs.
+ * what the index shows). Tokens that fail the screen are listed apart with theirs. The overview's
+ * top gainer and loser are the gainers' and losers' rankings' first among the liquid tokens
+ * (data/rankings.ts), through the screen as those rankings apply it; none qualifying is said.
  */
 import type { Checkpoint } from '../../indexer/reader.js';
 import type { Store } from '../../store/store.js';
 import { dexCapital } from '../dex-capital/engine.js';
 import { round, type Market } from '../data/market.js';
 import type { Period } from '../data/periods.js';
-import { changeSpan, tokenRows, type TokenRow } from '../data/rankings.js';
-import { SCREEN_VERSION, screenTokens } from '../data/screening.js';
+import { RANKING_RULES, changeSpan, qualifying, tokenRows, type TokenRow } from '../data/rankings.js';
+import { SCREEN_VERSION, screenTokens, type RowScreen, type Screen } from '../data/screening.js';
 import { SMART_MONEY_METHODOLOGY, isSmartMoney, walletRecords } from '../smart-money/engine.js';
 
 export const MIN_LIQUIDITY_USD = 100_000;
@@ -30,6 +32,30 @@ export interface Idea {
   /** False when the screen could not determine the token (its risks say what is unknown). */
   screened: boolean;
   risks: string[];
+}
+
+/** The overview's top mover: what leads a ranking, or why nothing does; `qualified` counts before the screen. */
+export type Mover =
+  | ({ available: true; criterion: string; qualified: number; token: string; symbol: string | null; changePct: number; changeSince: string | null } & RowScreen)
+  | { available: false; criterion: string; qualified: number; reason: string };
+
+/**
+ * The first of `rows` that is a gainer (or loser) by the rankings' own rule. Gainers leave out
+ * tokens failing the screen (a gain that cannot be taken); losers keep them, flagged.
+ */
+function topMover(rows: readonly TokenRow[], side: 'gainers' | 'losers', screen: Screen, chain: string, period: Period): Mover {
+  const ranked = qualifying(rows, side);
+  const listed = side === 'gainers' ? ranked.filter((r) => screen.passes(chain, r.token)) : ranked;
+  const liquid = `with at least $${MIN_LIQUIDITY_USD.toLocaleString('en-US')} of priced liquidity`;
+  const criterion = `${RANKING_RULES[side].criterion}, ${liquid}`;
+  const top = listed[0];
+  if (!top) {
+    const reason = ranked.length
+      ? `every token on ${chain} ${liquid} that ${RANKING_RULES[side].criterion} over ${period} fails the screen`
+      : `no token on ${chain} ${liquid} ${RANKING_RULES[side].criterion} over ${period}`;
+    return { available: false, criterion, qualified: ranked.length, reason };
+  }
+  return { available: true, criterion, qualified: ranked.length, token: top.token, symbol: top.symbol, changePct: top.changePct!, changeSince: top.changeSince, ...screen.row(chain, top.token) };
 }
 
 export async function investmentIdeas(market: Market, checkpoint: Checkpoint, period: Period, fromBlock: number, store: Store) {
@@ -84,8 +110,6 @@ export async function investmentIdeas(market: Market, checkpoint: Checkpoint, pe
     };
   });
   ideas.sort((a, b) => b.score - a.score);
-  // The overview's top gainer and loser are among the candidates: an unsellable token's "gain" cannot be taken.
-  const byChange = candidates.filter((r) => r.changePct !== null).sort((a, b) => b.changePct! - a.changePct!);
   return {
     overview: {
       tokensPriced: rows.length,
@@ -93,8 +117,8 @@ export async function investmentIdeas(market: Market, checkpoint: Checkpoint, pe
       liquidityUsd: round(capital.dexes.reduce((s, d) => s + d.tvlUsd, 0), 2),
       volumeUsd: round(capital.dexes.reduce((s, d) => s + d.volumeUsd, 0), 2),
       smartWallets: smart.length,
-      topGainer: byChange[0] ? { token: byChange[0].token, symbol: byChange[0].symbol, changePct: byChange[0].changePct } : null,
-      topLoser: byChange.length > 1 ? { token: byChange.at(-1)!.token, symbol: byChange.at(-1)!.symbol, changePct: byChange.at(-1)!.changePct } : null,
+      topGainer: topMover(liquid, 'gainers', screen, chain, period),
+      topLoser: topMover(liquid, 'losers', screen, chain, period),
     },
     ideas,
     excluded: excluded.map((r) => ({ token: r.token, symbol: r.symbol, liquidityUsd: r.liquidityUsd, changePct: r.changePct, ...screen.row(chain, r.token) })),

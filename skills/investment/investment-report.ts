@@ -20,7 +20,18 @@ const chainsParam = z
   .refine((list) => new Set(list).size === list.length, 'must not repeat a chain')
   .describe(`Chains to cover: 1-${CHAIN_NAMES.length} distinct values of ${CHAIN_NAMES.join(', ')}.`);
 
-const mover = z.object({ token: z.string(), symbol: z.string().nullable(), changePct: z.number().nullable() }).nullable();
+/** The top of the gainers' or losers' ranking among the liquid tokens, or why none qualifies. */
+const mover = z.object({
+  available: z.boolean().describe('false when no token qualifies (reason says which rule none met).'),
+  reason: z.string().optional(),
+  criterion: z.string().describe('What the token must show: the gainers\' or losers\' ranking rule, with the report\'s liquidity floor.'),
+  qualified: z.number().int().describe('Tokens that meet the criterion, before the screen.'),
+  token: z.string().optional(),
+  symbol: z.string().nullable().optional(),
+  changePct: z.number().optional(),
+  changeSince: isoTime.nullable().optional(),
+  ...z.object(rowScreenShape).partial().shape,
+});
 
 export const investmentReportSkill = defineSkill({
   id: 'investment-report',
