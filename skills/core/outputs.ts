@@ -163,7 +163,7 @@ export const poolLiquidity = z.object({
   lastRemovalBlock: z.number().int().nullable(),
   lp: z.object({
     burnedPct: z.number(), contractHeldPct: z.number(), walletHeldPct: z.number(), largestHolder: address.nullable(), largestHolderPct: z.number(),
-    largestWallet: address.nullable().describe('Largest LP holder without contract code.'), largestWalletPct: z.number(), supply: z.string(),
+    largestWallet: address.nullable().describe('Largest LP holder that is no contract (entities/v1: an EIP-7702 delegated account is a wallet).'), largestWalletPct: z.number(), supply: z.string(),
   }),
   liquidityUsdNow: z.number().nullable(),
   pulled: z.boolean().describe('The first provider took their liquidity back.'),

@@ -49,8 +49,12 @@ export interface Entity {
 const BURN = new Set(['0x0000000000000000000000000000000000000000', '0x000000000000000000000000000000000000dead']);
 /** An EIP-7702 delegation designator: an account with a key that runs someone's code, still a wallet. */
 const DELEGATION_PREFIX = '0xef0100';
-/** getCode reads in flight at once (the chain client batches them). */
-const CODE_READS_AT_ONCE = 100;
+/**
+ * getCode reads in flight at once (the chain client batches them into one request). A few: the
+ * node is shared, and the security verdict waits on this book inside a screen that keeps at most
+ * three calls in flight per token (skills/data/screening.ts).
+ */
+const CODE_READS_AT_ONCE = 16;
 
 export class EntityBook {
   constructor(

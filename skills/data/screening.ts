@@ -19,7 +19,7 @@ import { FAILING, HIGH_TAX_PCT, livePowers, SECURITY_METHODOLOGY, securityVerdic
 export const SCREEN_VERSION = 'screen/v2';
 /** A buy or sell tax at or above this is a high factor, so it fails the screen (the security engine's own threshold). */
 export const SCREEN_MAX_TAX_PCT = HIGH_TAX_PCT;
-/** Tokens scanned at once (each scan simulates a trade, reads the bytecode, owner(), proxy slots, totalSupply and its pools' LP holders). */
+/** Tokens scanned at once (each scan simulates a trade, reads the bytecode, owner(), proxy slots and totalSupply; holders are classified by the chain's one entity book). */
 export const SCREEN_CONCURRENCY = 8;
 const CACHE_TTL_MS = 3_600_000;
 

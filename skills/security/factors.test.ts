@@ -14,7 +14,7 @@ const sim = (s: Partial<Extract<Simulation, { available: true }>>): Simulation =
 });
 const powers = (p: Partial<OwnerPowers>): OwnerPowers => ({ available: true, powers: [], functions: [], owner: addr(0x0e1), renounced: false, ...p });
 const noProxy: ProxySlots = { implementation: null, admin: null };
-const [WALLET, OTHER, LOCKER, DEPLOYER] = [addr(0xa1), addr(0xa2), addr(0x10c), addr(0xde9)];
+const [WALLET, OTHER, LOCKER, DEPLOYER, TREASURY] = [addr(0xa1), addr(0xa2), addr(0x10c), addr(0xde9), addr(0x7ea)];
 
 /** A pool whose LP sits as given: `wallet` holds `walletPct`, the rest burned unless said otherwise. */
 function pool(p: { pool?: string; depthUsd: number | null; wallet?: string | null; walletPct?: number; burnedPct?: number; contractHeldPct?: number; supply?: string; pulled?: boolean; provider?: string; providerHoldsPct?: number; removedPct?: number }): PoolLiquidity & { depthUsd: number | null } {
@@ -30,7 +30,7 @@ function pool(p: { pool?: string; depthUsd: number | null; wallet?: string | nul
   };
 }
 const held = (top: number[], extra: Partial<Extract<Concentration, { available: true }>> = {}): Concentration => ({
-  available: true, holderCount: top.length, top: top.map((pct, i) => ({ address: addr(0x100 + i), pct })), insiders: null, excluded: [], circulatingPct: 20, ...extra,
+  available: true, holderCount: top.length, top: top.map((pct, i) => ({ address: addr(0x100 + i), pct })), setApart: [], excluded: [], circulatingPct: 20, ...extra,
 });
 const fired = (f: { severity: string; points: number }) => [f.severity, f.points];
 
@@ -96,7 +96,7 @@ describe('security/v2 factors at their thresholds', () => {
     expect(rugFactor([pool({ depthUsd: 1 })], null)).toMatchObject({ available: true, severity: 'none', finding: 'no liquidity taken back by its deployer' });
   });
 
-  it(`holders: ${DOMINANT_PCT}% to one holder is high, ${CONCENTRATED_PCT}% or fewer than ${FEW_HOLDERS} holders medium; the deployer and its first holder count as one`, () => {
+  it(`holders: ${DOMINANT_PCT}% to one holder is high, ${CONCENTRATED_PCT}% or fewer than ${FEW_HOLDERS} holders medium; a treasury or exchange is set apart, named, never the largest holder`, () => {
     expect([DOMINANT_PCT, CONCENTRATED_PCT, FEW_HOLDERS]).toEqual([90, 50, 10]);
     const ten = (first: number) => [first, ...Array.from({ length: 9 }, () => (100 - first) / 9)];
     expect(concentrationFactor(held(ten(90)), false)).toMatchObject({ severity: 'high', points: 40, value: 90 });
@@ -109,9 +109,10 @@ describe('security/v2 factors at their thresholds', () => {
     const two = concentrationFactor(held([75, 25]), false);
     expect(two).toMatchObject({ severity: 'medium', value: 75, evidence: { holderCount: 2 } });
     expect(two.finding).toBe(`holders concentrated: the largest holder (${addr(0x100)}) has 75% of the supply outside pools (2 holders; next 25%)`);
-    // A deployer holding 45% and the treasury its first mint went to 40%: 85% in insiders' hands.
-    const insiders = held(ten(45), { insiders: { addresses: [DEPLOYER, addr(0x7ea)], pct: 85 } });
-    expect(concentrationFactor(insiders, false)).toMatchObject({ severity: 'medium', value: 85, finding: expect.stringContaining('the deployer and its first holder') });
+    // A treasury holding 85% (set apart) and ten wallets 1.5% each: spread, and the treasury named.
+    const reserve = held(Array.from({ length: 10 }, () => 1.5), { holderCount: 11, setApart: [{ address: TREASURY, kind: 'treasury', role: 'first-mint-holder', pct: 85 }] });
+    expect(concentrationFactor(reserve, false)).toMatchObject({ severity: 'none', value: 1.5 });
+    expect(concentrationFactor(reserve, false).finding).toBe(`holders spread: the largest holder (${addr(0x100)}) has 1.5% of the supply outside pools (11 holders; next 1.5%, 1.5%); set apart as held for others: the treasury ${TREASURY} 85%`);
     expect(concentrationFactor({ available: false, reason: 'replay short' }, false)).toMatchObject({ available: false, reason: 'replay short' });
     expect(concentrationFactor({ available: false, reason: 'numeraire' }, true)).toMatchObject({ available: true, severity: 'none', value: null });
   });

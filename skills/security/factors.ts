@@ -33,7 +33,6 @@ const POWER_WORDS: Readonly<Record<Power | 'upgrade', string>> = { mint: 'mint',
 const RANK: readonly Severity[] = ['critical', 'high', 'medium', 'low'];
 const worst = (list: readonly Severity[]): Severity | 'none' => RANK.find((s) => list.includes(s)) ?? 'none';
 const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
-const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 const and = (words: readonly string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`);
 
 const SIMULATION_THRESHOLD = `sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer, or the buy reverts: critical; buy or sell tax >= ${HIGH_TAX_PCT}%: high; >= ${LOW_TAX_PCT}%: low`;
@@ -124,19 +123,21 @@ export function lpFactor(pools: readonly (PoolLiquidity & { depthUsd: number | n
   return factor({ ...base, severity: 'none', value: pct, evidence, finding: `LP cannot be pulled by one wallet: none can withdraw more than ${pct}% of ${of} (${lock})` });
 }
 
-const CONCENTRATION_THRESHOLD = `largest holder, or the deployer with its first mint's recipient, >= ${DOMINANT_PCT}% of the supply outside pools, burn addresses and protocol contracts: high; >= ${CONCENTRATED_PCT}%, or fewer than ${FEW_HOLDERS} holders: medium`;
-const CONCENTRATION_SOURCE = 'balances replayed from the indexed Transfer logs, matched to totalSupply() at the checkpoint';
+const CONCENTRATION_THRESHOLD = `the largest holder weighed (a wallet or an issuer; treasuries, exchanges and protocol actors are set apart as holding for others, entities/v1) >= ${DOMINANT_PCT}% of the supply outside pools, burn addresses and contracts: high; >= ${CONCENTRATED_PCT}%, or fewer than ${FEW_HOLDERS} holders: medium`;
+const CONCENTRATION_SOURCE = 'balances replayed from the indexed Transfer logs, matched to totalSupply() at the checkpoint; holders classified by entities/v1 (code and behaviour on chain)';
 
 export function concentrationFactor(c: Concentration, isNumeraire: boolean): Factor {
   const base = { factor: 'holder-concentration' as const, threshold: CONCENTRATION_THRESHOLD, source: CONCENTRATION_SOURCE, unit: '%' };
   if (isNumeraire) return factor({ ...base, severity: 'none', value: null, finding: 'not weighed: the chain\'s numeraire, held across the whole chain' });
   if (!c.available) return unavailableFactor('holder-concentration', CONCENTRATION_THRESHOLD, CONCENTRATION_SOURCE, c.reason);
   const top = c.top[0];
-  const insiderPct = c.insiders && c.insiders.addresses.length > 1 ? c.insiders.pct : 0;
-  const value = Math.max(top?.pct ?? 0, insiderPct);
-  const evidence = { holderCount: c.holderCount, top: c.top, insiders: c.insiders, circulatingPct: c.circulatingPct, excluded: c.excluded };
-  const who = insiderPct > (top?.pct ?? 0) ? `the deployer and its first holder (${c.insiders!.addresses.map(short).join(', ')}) hold ${insiderPct}%` : top ? `the largest holder (${top.address}) has ${top.pct}%` : 'no one holds any';
-  const spread = `${who} of the supply outside pools (${c.holderCount} holder${c.holderCount === 1 ? '' : 's'}${c.top.length > 1 ? `; next ${c.top.slice(1, 3).map((h) => `${h.pct}%`).join(', ')}` : ''})`;
+  const value = top?.pct ?? 0;
+  const evidence = { holderCount: c.holderCount, top: c.top, setApart: c.setApart, circulatingPct: c.circulatingPct, excluded: c.excluded };
+  const who = top ? `the largest holder (${top.address}) has ${top.pct}%` : 'no holder weighed has any';
+  // A reserve or a custody is named beside the figure, so a reader sees where the rest of the supply sits.
+  const reserve = c.setApart[0];
+  const apart = reserve ? `; set apart as held for others: the ${reserve.kind} ${reserve.address} ${reserve.pct}%${c.setApart.length > 1 ? ` and ${c.setApart.length - 1} more` : ''}` : '';
+  const spread = `${who} of the supply outside pools (${c.holderCount} holder${c.holderCount === 1 ? '' : 's'}${c.top.length > 1 ? `; next ${c.top.slice(1, 3).map((h) => `${h.pct}%`).join(', ')}` : ''})${apart}`;
   const severity: Severity | 'none' = value >= DOMINANT_PCT ? 'high' : value >= CONCENTRATED_PCT || c.holderCount < FEW_HOLDERS ? 'medium' : 'none';
   return factor({ ...base, severity, value, evidence, finding: severity === 'none' ? `holders spread: ${spread}` : `holders concentrated: ${spread}` });
 }

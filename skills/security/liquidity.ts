@@ -3,18 +3,19 @@
  * LP tokens minted), how much of their LP they have since burned, how much of the liquidity ever
  * added was removed (Burn against Mint, in the quote asset and in USD at the price of each
  * event's block, and as LP tokens redeemed against LP ever minted), and where the LP supply sits
- * now: burned at the zero/dead address (locked for good), held by contracts (lockers), or by wallets.
+ * now: burned at the zero/dead address (locked for good), held by contracts (lockers, vaults), or
+ * by wallets, as `entities/v1` (../data/entities.ts) tells them apart: an address with contract
+ * code is a contract, an EIP-7702 delegated account a wallet (its key can withdraw at will).
  */
 import { formatUnits, type Address } from 'viem';
 import { rowScore } from '../../indexer/rows.js';
+import { entityBook } from '../data/entities.js';
 import { round, valueAt, type Market, type Pool } from '../data/market.js';
 
 const DEAD = new Set(['0x000000000000000000000000000000000000dead', '0x0000000000000000000000000000000000000000']);
 /** The first provider burned at least this share of their LP and the pool lost at least RUG_POOL_SHARE of what was added. */
 export const RUG_PROVIDER_SHARE = 0.8;
 export const RUG_POOL_SHARE = 0.5;
-/** The largest LP holders whose code is read (lockers and vaults are contracts; the rest count as wallets). */
-export const LP_HOLDERS_CHECKED = 5;
 
 export interface PoolLiquidity {
   pool: string;
@@ -34,7 +35,7 @@ export interface PoolLiquidity {
   lastRemovalBlock: number | null;
   lp: {
     burnedPct: number; contractHeldPct: number; walletHeldPct: number; largestHolder: Address | null; largestHolderPct: number;
-    /** The largest holder without contract code: what one wallet can withdraw now. */
+    /** The largest holder that is no contract (entities/v1): what one wallet can withdraw now. */
     largestWallet: Address | null; largestWalletPct: number;
     /** LP tokens outstanding (raw units), from the replayed balances; '0' when none are indexed. */
     supply: string;
@@ -84,24 +85,16 @@ export async function poolLiquidity(market: Market, pool: Pool, token: string): 
   const firstMint = rows.find((r) => r.event === 'mint');
   const minted = firstMint ? (await reader.transfers(firstMint.block, firstMint.block)).find((t) => t.token.toLowerCase() === pool.pair && /^0x0{40}$/.test(t.from) && !DEAD.has(t.to.toLowerCase())) : undefined;
   const provider = (minted?.to.toLowerCase() as Address | undefined) ?? null;
-  const holders = Object.entries(await reader.balances(pool.pair)).map(([h, v]) => [h, BigInt(v)] as const).filter(([, v]) => v > 0n);
+  const [balances, book] = await Promise.all([reader.balances(pool.pair), entityBook(market)]);
+  const holders = Object.entries(balances).map(([h, v]) => [h.toLowerCase(), BigInt(v)] as const).filter(([, v]) => v > 0n);
   const supply = holders.reduce((s, [, v]) => s + v, 0n);
   const share = (v: bigint) => (supply === 0n ? 0 : round((Number(v) / Number(supply)) * 100, 4));
   const burned = holders.filter(([h]) => DEAD.has(h)).reduce((s, [, v]) => s + v, 0n);
   const ranked = holders.filter(([h]) => !DEAD.has(h)).sort((a, b) => (b[1] > a[1] ? 1 : -1));
-  // Contracts among the largest holders: lockers, vaults (the pair itself holds LP only in transit).
-  let contractHeld = 0n;
-  const contracts = new Set<string>();
-  // One at a time: a screen reads many tokens' pools at once, and the node is shared.
-  for (const [h, v] of ranked.slice(0, LP_HOLDERS_CHECKED)) {
-    const code = await market.chain.client.getCode({ address: h as Address, blockNumber: BigInt(market.head.block) });
-    if (code && code !== '0x') {
-      contractHeld += v;
-      contracts.add(h);
-    }
-  }
-  // The largest holder without code can withdraw its share at will (holders past the checked ones count as wallets).
-  const largestWallet = ranked.find(([h]) => !contracts.has(h));
+  // Contracts holding LP: lockers, vaults (the pair itself holds LP only in transit).
+  const contractHeld = ranked.filter(([h]) => book.isContract(h)).reduce((s, [, v]) => s + v, 0n);
+  // The largest holder that is no contract can withdraw its share at will.
+  const largestWallet = ranked.find(([h]) => !book.isContract(h));
   const providerNow = provider ? (holders.find(([h]) => h === provider)?.[1] ?? 0n) : null;
   const providerMinted = minted ? BigInt(minted.value) : null;
   const providerHoldsPct = providerNow !== null && providerMinted ? round((Number(providerNow) / Number(providerMinted)) * 100, 4) : null;

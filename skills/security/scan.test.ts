@@ -40,6 +40,46 @@ function buy(fx: Fixture, block: number, buyer: Address, tokens: number, reserve
 
 const byFactor = (r: Awaited<ReturnType<typeof scanToken>>) => Object.fromEntries(r.factors.map((f) => [f.factor, f]));
 
+const [ISSUER, TREASURY, HOLDER] = [addr(0x155), addr(0x7ea), addr(0x401d)];
+
+/**
+ * TKN as a bridged major's supply sits: ISSUER sends its first mint of 1,000,000 to TREASURY (the
+ * reserve it is handed out from), which puts 700,000 and 35 WETH in the only pool and burns the
+ * LP; ten wallets buy 10,000 each over a day, $160k deep. The 300,000 left (75% of the supply
+ * outside the pool) stay with TREASURY, or go to HOLDER, a wallet acting for itself.
+ */
+async function handedOut(keeper: 'treasury' | 'wallet') {
+  const fx = withNative(2_000);
+  fx.token(TKN, 'TKN', 18);
+  fx.code.set(TKN, '0x63a9059cbb');
+  fx.answer(TKN, 'totalSupply', () => units(SUPPLY, 18));
+  fx.transfer(3, TKN, zeroAddress, TREASURY, units(SUPPLY, 18), fx.tx(ISSUER));
+  fx.pool(LP_POOL, TKN, fx.weth, 0n, 0n, { block: 4 });
+  const add = fx.tx(TREASURY);
+  fx.transfer(10, TKN, TREASURY, LP_POOL, units(700_000, 18), add);
+  fx.transfer(10, LP_POOL, zeroAddress, zeroAddress, 1_000n, add);
+  fx.transfer(10, LP_POOL, zeroAddress, TREASURY, 9_000n, add);
+  fx.sync(10, LP_POOL, units(700_000, 18), units(35, 18), add);
+  fx.mint(10, LP_POOL, units(700_000, 18), units(35, 18), add);
+  fx.transfer(11, LP_POOL, TREASURY, DEAD, 9_000n);
+  if (keeper === 'wallet') fx.transfer(11, TKN, TREASURY, HOLDER, units(300_000, 18));
+  for (let i = 0; i < 10; i++) buy(fx, 20 + i, addr(0xb00 + i), 10_000, 690_000 - 10_000 * i, (35 * 700_000 / (690_000 - 10_000 * i)).toFixed(18));
+  fx.at(100, fx.ts(10) + 25 * 3600);
+  fx.sync(100, addr(0xe0), units(100, 18), units(200_000, 6));
+  answerProbes(fx, {});
+  return scanToken(await fx.market(100), TKN);
+}
+
+/** The LP of providedPool (LP_PROVIDER's 9,000, all outside the zero address) handed to `to`, whose code is `code`. */
+async function lpHeldBy(to: Address, code?: `0x${string}`) {
+  const fx = providedPool();
+  fx.code.set(TKN, '0x63a9059cbb');
+  if (code) fx.code.set(to, code);
+  if (to !== LP_PROVIDER) fx.transfer(12, LP_POOL, LP_PROVIDER, to, 9_000n);
+  answerProbes(fx, {});
+  return byFactor(await scanToken(await fx.market(), TKN))['lp-lock']!;
+}
+
 describe('security/v2 verdict', () => {
   it('the issue\'s token: LP all with its provider and unlocked, two holders 75/25, one trade: high, and the LP factor says it can be pulled', async () => {
     const r = await scanToken(await listed((fx) => buy(fx, 12, addr(0xb1), 100_000, 600_000, '40.833333333333333333')).market(), TKN);
@@ -110,6 +150,30 @@ describe('security/v2 verdict', () => {
     // What could be read still weighs: LP all with its provider, 0 trades in a young $40k pool.
     expect(r.findings.map((x) => [x.factor, x.severity])).toEqual([['lp-lock', 'medium'], ['liquidity-depth', 'medium'], ['trading-activity', 'medium']]);
     expect(r).toMatchObject({ riskScore: 60, verdict: 'high' });
+  });
+
+  it('a treasury holding most of the supply (its first mint, from another deployer) does not by itself make the token risky; a wallet holding 75% still does', async () => {
+    const reserve = await handedOut('treasury');
+    const held = byFactor(reserve)['holder-concentration']!;
+    // The largest holder weighed is a buyer, 10,000 of the 400,000 outside the pool; the treasury is set apart, named with its share.
+    expect(held).toMatchObject({ severity: 'none', value: 2.5, evidence: { holderCount: 11, setApart: [{ address: TREASURY, kind: 'treasury', pct: 75 }] } });
+    expect(held.finding).toMatch(/^holders spread: the largest holder \(0x0000000000000000000000000000000000000b0\d\) has 2\.5% /);
+    expect(reserve).toMatchObject({ riskScore: 0, verdict: 'low', findings: [] });
+
+    const wallet = await handedOut('wallet');
+    expect(byFactor(wallet)['holder-concentration']).toMatchObject({ severity: 'medium', value: 75, evidence: { holderCount: 11, top: expect.arrayContaining([{ address: HOLDER, pct: 75 }]), setApart: [] } });
+    expect(wallet.findings).toEqual([expect.objectContaining({ factor: 'holder-concentration', severity: 'medium', finding: expect.stringMatching(new RegExp(`^holders concentrated: the largest holder \\(${HOLDER}\\) has 75%`)) })]);
+    expect(wallet).toMatchObject({ riskScore: 20, verdict: 'medium' });
+  });
+
+  it('LP held by a protocol contract cannot be pulled by one wallet; LP with one provider without code, or with an EIP-7702 delegation, can', async () => {
+    const [VAULT, DELEGATED] = [addr(0x4a17), addr(0x7702)];
+    expect(await lpHeldBy(VAULT, '0x6080604052')).toMatchObject({ severity: 'none', value: 0, evidence: { wallet: null, pools: [{ contractHeldPct: 100, burnedPct: 0 }] }, finding: expect.stringMatching(/^LP cannot be pulled by one wallet/) });
+    for (const [holder, code] of [[LP_PROVIDER, undefined], [DELEGATED, `0xef0100${'11'.repeat(20)}` as const]] as const) {
+      const lp = await lpHeldBy(holder, code);
+      expect(lp, holder).toMatchObject({ severity: 'medium', value: 100, evidence: { wallet: holder, pools: [{ contractHeldPct: 0 }] } });
+      expect(lp.finding).toMatch(new RegExp(`^LP can be pulled: one wallet \\(${holder}\\) can withdraw 100%`));
+    }
   });
 
   it('the chain\'s numeraires are not weighed on their pools: WETH has no LP, depth, holder or activity finding', async () => {

@@ -12,6 +12,7 @@ import { formatUnits } from 'viem';
 import type { Market, Pool } from '../data/market.js';
 import { activity } from './activity.js';
 import { origins } from '../data/origins.js';
+import { entityBook } from '../data/entities.js';
 import { activityFactor, concentrationFactor, depthFactor, deployerHistoryFactor, lpFactor, powersFactor, rugFactor, simulationFactor } from './factors.js';
 import { concentration } from './holders.js';
 import { poolLiquidity, type PoolLiquidity } from './liquidity.js';
@@ -24,7 +25,7 @@ export { HIGH_TAX_PCT } from './factors.js';
 export { FAILING, type Severity } from './verdict.js';
 export { livePowers } from './powers.js';
 
-export const SECURITY_METHODOLOGY = `security/v2 (factors at the index checkpoint: eth_call buy-then-sell of ~$${PROBE_USD} through the token's V2 pairs from random addresses with the probe's code overridden in (honeypot when the sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer); owner powers from PUSH4 selectors in bytecode, owner() and EIP-1967 slots; liquidity, LP holders and rugs from indexed Mint/Burn and LP Transfer logs; holders from replayed Transfer logs; depth from reserves; trades from Swap logs; deployer = sender of the first mint. Rule: ${VERDICT_RULE})`;
+export const SECURITY_METHODOLOGY = `security/v2 (factors at the index checkpoint: eth_call buy-then-sell of ~$${PROBE_USD} through the token's V2 pairs from random addresses with the probe's code overridden in (honeypot when the sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer); owner powers from PUSH4 selectors in bytecode, owner() and EIP-1967 slots; liquidity, LP holders and rugs from indexed Mint/Burn and LP Transfer logs; holders from replayed Transfer logs; holders and LP holders classified by entities/v1; depth from reserves; trades from Swap logs; deployer = sender of the first mint. Rule: ${VERDICT_RULE})`;
 
 const SIBLINGS_CHECKED = 5;
 
@@ -48,12 +49,15 @@ export async function securityVerdict(market: Market, token: string) {
   const isNative = t === spec.wrappedNative.toLowerCase();
   const isNumeraire = isNative || t === spec.usdc.toLowerCase();
   const pools = market.pools.filter((p) => p.token0 === t || p.token1 === t);
-  const known = await origins(market);
+  // Holders and LP holders are classified by the one entity book, built once per checkpoint and
+  // before any of this token's own node calls: every verdict of a screen waits on the same build
+  // (its code reads a few at a time, read once per node), never adding to their calls in flight.
+  const [known] = await Promise.all([origins(market), entityBook(market)]);
   const origin = known.get(t) ?? null;
   // At most three node calls in flight per token (the screen scans SCREEN_CONCURRENCY tokens at once):
-  // the simulation with the bytecode and owner(), then totalSupply with the proxy slots, then each pool's LP holders.
+  // the simulation with the bytecode and owner(), then totalSupply with the proxy slots.
   const [simulation, powers] = await Promise.all([simulateTrade(market, t, block), ownerPowers(market.chain, t as Address, block)]);
-  const [proxy, holders, traded] = await Promise.all([proxySlots(market.chain, t as Address, block), isNumeraire ? null : concentration(market, t, origin), activity(market, t)]);
+  const [proxy, holders, traded] = await Promise.all([proxySlots(market.chain, t as Address, block), isNumeraire ? null : concentration(market, t), activity(market, t)]);
   // The chain's numeraires are what pools are priced in: their value does not rest on any one pool.
   const liquidity: (PoolLiquidity & { depthUsd: number | null })[] = [];
   for (const p of isNumeraire ? [] : pools) liquidity.push({ ...(await poolLiquidity(market, p, t)), depthUsd: depthUsd(market, p) });

@@ -20,7 +20,7 @@ import type { WorldLabels } from '../../world/labels.js';
 import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 
-/** Node methods a screen uses per token: the simulation, the bytecode, owner(), totalSupply(), LP holders' code. */
+/** Node methods a screen uses: per token the simulation, the bytecode, owner(), totalSupply(); once per checkpoint the entity book's code reads. */
 const SCREEN_METHODS = ['eth_call', 'eth_getCode'];
 
 /** Passes JSON-RPC through to `target`, counting screen calls in flight; `refuse` answers eth_call with 503. */
@@ -96,7 +96,8 @@ describe('screening engine', () => {
     expect(traps.length).toBeGreaterThan(0);
     proxy.reset();
     const screen = await screenTokens(market, tokens, await store());
-    // Each verdict has at most three of these calls in flight (simulation, getCode and owner(); then totalSupply(); then LP holders' code one by one).
+    // Each verdict has at most three of these calls in flight (simulation, getCode and owner(); then totalSupply()), after the
+    // entity book every verdict waits on has read its code a few addresses at a time.
     expect(proxy.calls).toBeGreaterThanOrEqual(2 * tokens.length);
     expect(proxy.maxInFlight).toBeGreaterThan(3);
     expect(proxy.maxInFlight).toBeLessThanOrEqual(3 * SCREEN_CONCURRENCY);
