@@ -51,8 +51,10 @@ describe('market/v1 prices', () => {
     fx.sync(20, TKN_WETH, units(2_000, 18), units(20, 18)); // TKN 0.01 WETH
     const market = await fx.market();
     const line = await market.timeline(TKN, 0);
+    // Block 1: $5 on TKN/USDC, synced first, until TKN/WETH's Sync makes it the deeper pool; then
     // 0.005 WETH at $2,000; the same 0.005 WETH at $3,000; 0.01 WETH at $3,000.
-    expect(line.map((p) => p.usd)).toEqual([10, 15, 30].map((v) => expect.closeTo(v, 9)));
+    expect(line.map((p) => p.usd)).toEqual([5, 10, 15, 30].map((v) => expect.closeTo(v, 9)));
+    expect(line.map((p) => p.pool)).toEqual([TKN_USDC, TKN_WETH, TKN_WETH, TKN_WETH]);
   });
 
   it('one price per token per block: the price now is the history\'s value at the head, when the quote moved after the pool last traded', async () => {
@@ -65,6 +67,32 @@ describe('market/v1 prices', () => {
     expect(market.priceNow(TKN)!.usd).toBeCloseTo(30, 9);
     expect((await priceAtBlock(market, TKN, 25))!.usd).toBeCloseTo(20, 9);
     expect((await priceAtBlock(market, TKN, 30))!).toMatchObject({ usd: expect.closeTo(30, 9), block: 30, pool: TKN_WETH, quote: fx.weth });
+  });
+
+  it('a past price comes from the pool that priced the token then: a deeper pool created later did not', async () => {
+    const fx = withNative(2_000);
+    fx.token(TKN, 'TKN', 18);
+    fx.pool(TKN_USDC, TKN, fx.usdc, units(1_000, 18), units(5_000, 6)); // $5, $5,000 deep, from block 1
+    fx.sync(10, TKN_USDC, units(1_000, 18), units(6_000, 6)); // $6 from block 10
+    fx.pool(TKN_WETH, TKN, fx.weth, units(2_000, 18), units(10, 18), { block: 20 }); // $10, $20,000 deep, from block 20
+    const market = await fx.market(40);
+    expect(await priceAtBlock(market, TKN, 15)).toEqual({ usd: 6, block: 15, pool: TKN_USDC, quote: fx.usdc });
+    expect(await priceAtBlock(market, TKN, 25)).toEqual({ usd: expect.closeTo(10, 9), block: 25, pool: TKN_WETH, quote: fx.weth });
+    expect(await priceAtBlock(market, TKN)).toMatchObject({ usd: expect.closeTo(10, 9), block: 40, pool: TKN_WETH });
+    // A window opening at block 20 opens at the USDC pool's last price before it.
+    expect(await openingPrice(market, TKN, 20, fx.ts(20))).toEqual({ usd: 6, since: fx.ts(20) });
+  });
+
+  it('once no pool qualifies any more the line says so: no price is carried past it', async () => {
+    const fx = withNative(2_000);
+    fx.token(TKN, 'TKN', 18);
+    fx.pool(TKN_USDC, TKN, fx.usdc, units(1_000, 18), units(5_000, 6));
+    fx.sync(30, TKN_USDC, units(100_000, 18), units(50, 6)); // drained: $50 on the quote side
+    const market = await fx.market(40);
+    expect(market.priceNow(TKN)).toBeNull();
+    expect(await priceAtBlock(market, TKN, 20)).toMatchObject({ usd: 5, pool: TKN_USDC });
+    expect(await priceAtBlock(market, TKN, 35)).toBeNull();
+    expect(valueAt(await market.timeline(TKN, 0), rowScore(40, 0))).toBeNull();
   });
 
   it('the opening of a window is the price just before it, also when the pool last traded long before its quote did', async () => {

@@ -2,12 +2,14 @@
  * Market data from the index, methodology `market/v1`: a token's USD price is read from its
  * deepest pool against USDC (taken at its $1 peg), the wrapped native, or a token that itself
  * has such a pool (one hop, e.g. VIRTUAL-paired agent tokens); a pool counts only with at least
- * MIN_QUOTE_LIQUIDITY_USD on its quote side. The pool is chosen once per checkpoint (by its
- * quote-side depth now), and the token's USD price at any moment is that pool's rate after its
- * last Sync times the quote's USD price at that same moment: the price line moves when the pool
- * trades and when its quote does, so the price now (priceNow) is the line's value at the head.
- * Every engine reads prices through this one line (skills/data/pricing.ts says how); volume is
- * every Swap of the token's pools valued at the price of its moment.
+ * MIN_QUOTE_LIQUIDITY_USD on its quote side. At every moment the price source is the pool that
+ * is deepest then (by its quote-side USD at that moment, among the pools that exist then), and
+ * the token's USD price is that pool's rate after its last Sync times the quote's USD price at
+ * that same moment: the price line moves when the pool trades, when its quote does and when a
+ * deeper pool takes over, so a past price comes from the pool that priced the token then, and
+ * the price now (priceNow, from the deepest pool now) is the line's value at the head. Every
+ * engine reads prices through this one line (skills/data/pricing.ts says how); volume is every
+ * Swap of the token's pools valued at the price of its moment.
  */
 import { formatUnits, type Address } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
@@ -22,7 +24,7 @@ export const MIN_QUOTE_LIQUIDITY_USD = 1_000;
 /** Liquidity below which a token's or pool's price is noise for rankings, gaps and yields. */
 export const TRADEABLE_LIQUIDITY_USD = 10_000;
 
-export const MARKET_METHODOLOGY = 'market/v1 (USD from the deepest qualifying pool: USDC at peg, wrapped native or one hop; at each block the pool\'s rate after its last Sync times the quote\'s USD price at that block; volume from Swap events)';
+export const MARKET_METHODOLOGY = 'market/v1 (USD from the deepest qualifying pool at each block: USDC at peg, wrapped native or one hop; the pool\'s rate after its last Sync times the quote\'s USD price at that block; volume from Swap events)';
 
 export interface Pool {
   readonly pair: string;
@@ -37,7 +39,17 @@ export interface Pool {
 export interface PricePoint {
   readonly score: number;
   readonly ts: number;
-  readonly usd: number;
+  /** Null from a moment no pool qualifies to price the token (its last source drained) until one does. */
+  readonly usd: number | null;
+  /** The pool the price was read from at that moment (none on the numeraire's line). */
+  readonly pool?: string;
+}
+
+/** A pool that may price a token, as its Syncs left it: rate (quote per token) and quote-side amount after each. */
+interface Source {
+  readonly pool: string;
+  readonly reserves: readonly { score: number; ts: number; rate: number | null; quoteAmount: number }[];
+  readonly quote: readonly PricePoint[];
 }
 
 export interface Candle {
@@ -130,14 +142,23 @@ export class Market {
     return this.mainPools.get(key)!;
   }
 
-  private findMainPool(t: string, depth: number): { pool: Pool; quote: string; quoteUsd: number } | null {
-    // A token, its quote (one hop, e.g. VIRTUAL), and that quote's USDC or wrapped-native pool.
-    if (depth > 2) return null;
-    let best: { pool: Pool; quote: string; quoteUsd: number } | null = null;
-    for (const pool of this.pools) {
-      if (pool.token0 !== t && pool.token1 !== t) continue;
+  /**
+   * The pools that may price `t`: against USDC or the wrapped native, or, for the token asked
+   * about (depth 0), against a token that itself has such a pool (one hop, e.g. VIRTUAL); in pool
+   * order, which breaks ties of depth.
+   */
+  private candidatePools(t: string, depth: number): { pool: Pool; quote: string }[] {
+    if (depth > 2) return [];
+    return this.pools.flatMap((pool) => {
+      if (pool.token0 !== t && pool.token1 !== t) return [];
       const quote = pool.token0 === t ? pool.token1 : pool.token0;
-      if (quote !== this.usdc && quote !== this.native && depth > 0) continue;
+      return quote === this.usdc || quote === this.native || depth === 0 ? [{ pool, quote }] : [];
+    });
+  }
+
+  private findMainPool(t: string, depth: number): { pool: Pool; quote: string; quoteUsd: number } | null {
+    let best: { pool: Pool; quote: string; quoteUsd: number } | null = null;
+    for (const { pool, quote } of this.candidatePools(t, depth)) {
       if (quote !== this.usdc && quote !== this.native && this.mainPool(quote, depth + 1) === null) continue;
       const quotePrice = quote === this.usdc ? 1 : this.priceNow(quote, depth + 1)?.usd;
       const d = this.decimals(quote);
@@ -160,8 +181,9 @@ export class Market {
 
   /**
    * USD price points of `token` over [fromBlock, head]: the price just before the window (the
-   * opening), then a point at every Sync of its main pool and every change of its quote's price,
-   * each the pool's rate after its last Sync times the quote's USD price at that moment.
+   * opening), then a point at every Sync of its source pool, every change of that pool's quote's
+   * price and every change of source, each the source's rate after its last Sync times its quote's
+   * USD price at that moment; the source at each moment is the deepest candidate pool then.
    */
   timeline(token: string, fromBlock: number, depth = 0): Promise<PricePoint[]> {
     // Keyed by depth too: a token's main pool depends on how far from the caller it is priced,
@@ -174,20 +196,21 @@ export class Market {
 
   private async buildTimeline(token: string, fromBlock: number, depth: number): Promise<PricePoint[]> {
     if (token === this.usdc) return [...ONE_DOLLAR];
-    const main = this.mainPool(token, depth);
-    if (!main) return [];
-    const [opening, rows] = await Promise.all([
-      this.reader.lastSyncBefore(main.pool.pair, fromBlock),
-      this.reader.syncs(main.pool.pair, fromBlock, this.head.block),
-    ]);
-    const syncs = opening ? [opening, ...rows] : rows;
-    const rates: PricePoint[] = [];
-    for (const s of syncs) {
-      const rate = this.rate(main.pool, token, BigInt(s.reserve0), BigInt(s.reserve1));
-      if (rate !== null) rates.push({ score: rowScore(s.block, s.logIndex), ts: s.ts, usd: rate });
-    }
-    const quoteLine = main.quote === this.usdc ? ONE_DOLLAR : await this.timeline(main.quote, fromBlock, depth + 1);
-    return quotedLine(rates, quoteLine);
+    const sources = await Promise.all(this.candidatePools(token, depth).map(async ({ pool, quote }): Promise<Source> => {
+      const [opening, rows, quoteLine] = await Promise.all([
+        this.reader.lastSyncBefore(pool.pair, fromBlock),
+        this.reader.syncs(pool.pair, fromBlock, this.head.block),
+        quote === this.usdc ? ONE_DOLLAR : this.timeline(quote, fromBlock, depth + 1),
+      ]);
+      const decimals = this.decimals(quote);
+      const reserves = (opening ? [opening, ...rows] : rows).map((s) => {
+        const [r0, r1] = [BigInt(s.reserve0), BigInt(s.reserve1)];
+        const quoteAmount = decimals === null ? 0 : Number(formatUnits(pool.token0 === quote ? r0 : r1, decimals));
+        return { score: rowScore(s.block, s.logIndex), ts: s.ts, rate: this.rate(pool, token, r0, r1), quoteAmount };
+      });
+      return { pool: pool.pair, reserves, quote: quoteLine };
+    }));
+    return sourcedLine(sources);
   }
 
   /** USD volume, token volume and trade count of every token over [fromBlock, head], in one pass over the swaps. */
@@ -297,7 +320,13 @@ export class Market {
     for (let t = gridStart; t <= end; t += candleSeconds) {
       const bucketEnd = t + candleSeconds;
       const prices: number[] = [];
-      while (li < line.length && line[li]!.ts < bucketEnd) prices.push(line[li++]!.usd);
+      // A null point (no pool qualifies any more) ends what is known: no candle is carried past it.
+      let lost = false;
+      while (li < line.length && line[li]!.ts < bucketEnd) {
+        const usd = line[li++]!.usd;
+        if (usd !== null) prices.push(usd);
+        lost = usd === null;
+      }
       let volumeUsd = 0;
       let volumeToken = 0;
       let count = 0;
@@ -317,7 +346,7 @@ export class Market {
         open, high: Math.max(open, ...prices), low: Math.min(open, ...prices), close,
         volumeUsd: round(volumeUsd, 2), volumeToken, trades: count,
       });
-      last = close;
+      last = lost ? null : close;
     }
     const coverage = candleCoverage({ periodFrom: start, to: end, candleSeconds, candles: candles.length, firstPriceTs, historyStart: this.historyStart });
     // Summed before any rounding, as the rankings sum the same trades.
@@ -327,17 +356,18 @@ export class Market {
 
   /**
    * At most how many candles of `candleSeconds` over the last `seconds` can hold the token's
-   * history: from where the index and the token's main pool begin. Reads two rows, not the history.
+   * history: from where the index and the token's earliest pool begin. Reads a row per pool, not the history.
    */
   async candlesAtMost(token: string, seconds: number, candleSeconds: number): Promise<number> {
     const end = this.head.timestamp;
     const start = Math.floor((end - seconds) / candleSeconds) * candleSeconds;
     const all = Math.floor((end - start) / candleSeconds) + 1;
     if (token.toLowerCase() === this.usdc) return all;
-    const main = this.mainPool(token);
-    if (!main) return 0;
-    const firstSync = await this.reader.firstSync(main.pool.pair);
-    const earliest = Math.max(start, this.historyStart ?? start, firstSync?.ts ?? start);
+    if (!this.mainPool(token)) return 0;
+    // The line may begin on an older pool than the one pricing it now: the earliest candidate's first Sync.
+    const firsts = await Promise.all(this.candidatePools(token.toLowerCase(), 0).map(({ pool }) => this.reader.firstSync(pool.pair)));
+    const firstTs = Math.min(...firsts.map((f) => f?.ts ?? Infinity));
+    const earliest = Math.max(start, this.historyStart ?? start, Number.isFinite(firstTs) ? firstTs : start);
     return Math.max(0, all - Math.floor((earliest - start) / candleSeconds));
   }
 
@@ -359,40 +389,54 @@ export class Market {
 const ONE_DOLLAR: readonly PricePoint[] = [{ score: 0, ts: 0, usd: 1 }];
 
 /**
- * A token's USD line from its pool's rates (quote units per token, after each Sync) and its
- * quote's USD line: at every moment either changes, rate x quote USD at that moment. It starts
- * where both are known (the later of the two openings), so the opening is the price just
- * before the window even when the pool last traded long before its quote did.
+ * A token's USD line from its candidate pools (each one's rate and quote-side amount after each
+ * Sync) and each pool's quote's USD line. At every moment any of them changes, the source is the
+ * pool with the most quote-side USD then (at least MIN_QUOTE_LIQUIDITY_USD; the first in pool
+ * order on a tie, as Market.mainPool), and the price is its rate x its quote's USD at that
+ * moment. A point is written when the source's rate or quote moved or the source changed; a pool
+ * has no rate before its first Sync, so it cannot price a moment before it existed. When no pool
+ * qualifies any more the line says so with a null point rather than keep the last price.
  */
-export function quotedLine(rates: readonly PricePoint[], quote: readonly PricePoint[]): PricePoint[] {
+export function sourcedLine(sources: readonly Source[]): PricePoint[] {
+  const events: { score: number; ts: number; source: number; reserves?: Source['reserves'][number]; quoteUsd?: number | null }[] = [];
+  sources.forEach((s, source) => {
+    for (const r of s.reserves) events.push({ score: r.score, ts: r.ts, source, reserves: r });
+    for (const q of s.quote) events.push({ score: q.score, ts: q.ts, source, quoteUsd: q.usd });
+  });
+  events.sort((a, b) => a.score - b.score);
+  const state = sources.map(() => ({ rate: null as number | null, quoteAmount: 0, quoteUsd: null as number | null }));
   const out: PricePoint[] = [];
-  let i = 0;
-  let j = 0;
-  let rate: number | null = null;
-  let quoteUsd: number | null = null;
-  while (i < rates.length || j < quote.length) {
-    const r = rates[i];
-    const q = quote[j];
-    const score = Math.min(r?.score ?? Infinity, q?.score ?? Infinity);
+  let chosen = -1;
+  for (let e = 0; e < events.length; ) {
+    const score = events[e]!.score;
     let ts = 0;
-    if (r && r.score === score) {
-      rate = r.usd;
-      ts = r.ts;
-      i++;
+    const touched = new Set<number>();
+    for (; e < events.length && events[e]!.score === score; e++) {
+      const ev = events[e]!;
+      const st = state[ev.source]!;
+      if (ev.reserves) {
+        st.rate = ev.reserves.rate;
+        st.quoteAmount = ev.reserves.quoteAmount;
+      } else st.quoteUsd = ev.quoteUsd ?? null;
+      ts = Math.max(ts, ev.ts);
+      touched.add(ev.source);
     }
-    if (q && q.score === score) {
-      quoteUsd = q.usd;
-      ts = Math.max(ts, q.ts);
-      j++;
-    }
-    // Before the pool's first rate the token has no price: the quote alone says nothing of it.
-    if (rate !== null && quoteUsd !== null) out.push({ score, ts, usd: rate * quoteUsd });
+    let best = -1;
+    let bestDepth = 0;
+    state.forEach((st, i) => {
+      if (st.rate === null || st.quoteUsd === null) return;
+      const depth = st.quoteAmount * st.quoteUsd;
+      if (depth >= MIN_QUOTE_LIQUIDITY_USD && (best < 0 || depth > bestDepth)) [best, bestDepth] = [i, depth];
+    });
+    if (best >= 0 && (best !== chosen || touched.has(best))) out.push({ score, ts, usd: state[best]!.rate! * state[best]!.quoteUsd!, pool: sources[best]!.pool });
+    else if (best < 0 && chosen >= 0) out.push({ score, ts, usd: null });
+    chosen = best;
   }
   return out;
 }
 
-/** The value of the last point at or before `score`; null when nothing is known that early. */
-export function valueAt(line: readonly PricePoint[], score: number): number | null {
+/** The last point at or before `score`; null when nothing is known that early. */
+export function pointAt(line: readonly PricePoint[], score: number): PricePoint | null {
   if (!line.length || line[0]!.score > score) return null;
   let lo = 0;
   let hi = line.length - 1;
@@ -401,7 +445,12 @@ export function valueAt(line: readonly PricePoint[], score: number): number | nu
     if (line[mid]!.score <= score) lo = mid;
     else hi = mid - 1;
   }
-  return line[lo]!.usd;
+  return line[lo]!;
+}
+
+/** The value of the last point at or before `score`; null when nothing is known that early (or no pool priced it then). */
+export function valueAt(line: readonly PricePoint[], score: number): number | null {
+  return pointAt(line, score)?.usd ?? null;
 }
 
 export function round(n: number, digits: number): number {

@@ -1,18 +1,20 @@
 /**
  * One price per token per block: how every engine reads a token's USD price (`market/v1`).
  *
- * A token's price at a block is its main pool's rate after the pool's last Sync at or before
- * that block, times its quote's USD price at that same block (USDC at its $1 peg); the main pool
- * is chosen once per checkpoint (Market.mainPool). Market builds that line once per token and
- * window (Market.timeline); the price now (Market.priceNow) is the line's value at the head.
- * Rankings, charts, holdings, PnL and pairs all read these, so one token at one block has one
- * price in every answer, and one window has one opening and one change.
+ * A token's price at a block is the rate of the pool that was its price source at that block
+ * (the deepest of its pools then, by quote-side USD at that block: a pool created later or
+ * deeper only later did not price it then), after that pool's last Sync at or before the block,
+ * times its quote's USD price at that same block (USDC at its $1 peg). Market builds that line
+ * once per token and window (Market.timeline); the price now (Market.priceNow, from the deepest
+ * pool now) is the line's value at the head. Rankings, charts, holdings, PnL and pairs all read
+ * these, so one token at one block has one price in every answer, and one window has one
+ * opening and one change.
  */
 import { rowScore } from '../../indexer/rows.js';
-import { round, valueAt, type Market } from './market.js';
+import { pointAt, round, valueAt, type Market } from './market.js';
 import { PERIODS, type Period } from './periods.js';
 
-/** A token's USD price at a block, and the pool and quote it came from (none for USDC, the numeraire). */
+/** A token's USD price at a block, and the pool and quote it came from at that block (none for USDC, the numeraire). */
 export interface TokenPrice {
   readonly usd: number;
   readonly block: number;
@@ -20,13 +22,18 @@ export interface TokenPrice {
   readonly quote: string | null;
 }
 
-/** The price of `token` at the end of `block` (the head when omitted); null when no pool priced it then. */
+/** The price of `token` at the end of `block` (the head when omitted), from the pool that priced it then; null when none did. */
 export async function priceAtBlock(market: Market, token: string, block: number = market.head.block): Promise<TokenPrice | null> {
-  const now = market.priceNow(token);
-  if (!now) return null;
   const at = Math.min(block, market.head.block);
-  const usd = at === market.head.block ? now.usd : valueAt(await market.timeline(token, at), rowScore(at + 1, 0) - 1);
-  return usd === null ? null : { usd, block: at, pool: now.pool?.pair ?? null, quote: now.quote };
+  if (at === market.head.block) {
+    const now = market.priceNow(token);
+    return now && { usd: now.usd, block: at, pool: now.pool?.pair ?? null, quote: now.quote };
+  }
+  const t = token.toLowerCase();
+  const point = pointAt(await market.timeline(t, at), rowScore(at + 1, 0) - 1);
+  if (point?.usd == null) return null;
+  const pool = point.pool ? market.pools.find((p) => p.pair === point.pool) : undefined;
+  return { usd: point.usd, block: at, pool: pool?.pair ?? null, quote: pool ? (pool.token0 === t ? pool.token1 : pool.token0) : null };
 }
 
 /** The window of a period ending at the checkpoint: exactly its length, in unix seconds (charts cut the same window into candles). */
@@ -44,8 +51,8 @@ export async function openingPrice(market: Market, token: string, fromBlock: num
   const line = await market.timeline(token, fromBlock);
   const before = valueAt(line, rowScore(fromBlock, 0) - 1);
   if (before !== null) return { usd: before, since: start };
-  const first = line.find((p) => p.score >= rowScore(fromBlock, 0));
-  return first ? { usd: first.usd, since: Math.max(first.ts, start) } : null;
+  const first = line.find((p) => p.score >= rowScore(fromBlock, 0) && p.usd !== null);
+  return first ? { usd: first.usd!, since: Math.max(first.ts, start) } : null;
 }
 
 /** The change from one price to another, in percent (4 decimals): what every answer calls `changePct`. */

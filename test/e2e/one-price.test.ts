@@ -8,19 +8,31 @@
  * The rankings list only what their names say (docs/skills.md, "Rankings"): gainers gained and
  * traded in the window, losers fell and traded, the volume ranking traded, and each says how many
  * tokens qualified. Both are checked against the world's own swaps, not the engine's counts.
+ *
+ * A price at a past block comes from the pool that priced the token at that block: a token
+ * listed here on one pool and later on a deeper one is priced, before the second existed, from
+ * the first pool's reserves at that block read from the chain.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatUnits, parseAbi, type Address } from 'viem';
+import { createWalletClient, formatUnits, http, parseAbi, parseEther, parseEventLogs, type Abi, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DemoToken, SibylV2Router, WrappedNative } from '../../chain/artifacts/index.js';
+import { CHAINS } from '../../chain/chains.js';
+import { viemChain } from '../../chain/runtime.js';
 import { createRegistry } from '../../skills/catalog/index.js';
 import { allExecutions } from '../../skills/data/executions.js';
 import { loadMarket } from '../../skills/data/load.js';
+import { openingPrice, priceAtBlock } from '../../skills/data/pricing.js';
+import { MIN_LIQUIDITY_USD } from '../../skills/investment/engine.js';
 import { pct, usd } from '../../skills/core/summary.js';
-import { json, untilIndexed } from '../helpers/sibyl.js';
+import { json, rpc, untilIndexed } from '../helpers/sibyl.js';
 import { startSharedWorldSibyl, type WorldSibyl } from '../helpers/world.js';
 
 const PAIR = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)', 'function token0() view returns (address)', 'function token1() view returns (address)']);
 const ERC20 = parseAbi(['function decimals() view returns (uint8)']);
 const SWAP = parseAbi(['event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)']);
+const SYNC = parseAbi(['event Sync(uint112 reserve0, uint112 reserve1)']);
+const APPROVE = parseAbi(['function approve(address, uint256) returns (bool)']);
 
 let w: WorldSibyl;
 const registry = createRegistry();
@@ -151,6 +163,28 @@ describe('rankings list only what their names say', () => {
     }
   }, 300_000);
 
+  it('the investment overview\'s top gainer and loser lead the gainers\' and losers\' rankings among tokens liquid enough to be ideas', async () => {
+    const report = await call('investment-report', { chains: ['base'], limit: 500, timeperiod: '24h' });
+    const section = report.perChain[0];
+    const traded = await tradedOnChain(section.asOf, 86_400);
+    for (const side of ['gainers', 'losers'] as const) {
+      const r = await call('top-gainers', { chain: 'base', limit: 500, timeperiod: '24h', side });
+      expect(r.asOf.block, side).toBe(section.asOf.block);
+      const mover = section.overview[side === 'gainers' ? 'topGainer' : 'topLoser'];
+      // Every qualifying token is listed or left out by the screen (the limit is above their number).
+      const liquid = [...r.tokens, ...(r.excludedByScreen ?? [])].filter((t: { liquidityUsd: number }) => t.liquidityUsd >= MIN_LIQUIDITY_USD);
+      expect(mover.qualified, side).toBe(liquid.length);
+      const lead = r.tokens.find((t: { liquidityUsd: number }) => t.liquidityUsd >= MIN_LIQUIDITY_USD);
+      if (!lead) {
+        expect(mover, side).toMatchObject({ available: false, reason: expect.any(String) });
+        continue;
+      }
+      expect(mover, side).toMatchObject({ available: true, token: lead.token, changePct: lead.changePct, flagged: lead.flagged });
+      expect(side === 'gainers' ? mover.changePct > 0 : mover.changePct < 0, `${side}: ${mover.symbol} ${mover.changePct}`).toBe(true);
+      expect(traded.get(mover.token.toLowerCase()) ?? 0, `${side}: ${mover.symbol} traded in the window`).toBeGreaterThan(0);
+    }
+  }, 300_000);
+
   it('the volume ranking lists only tokens that traded in the window, and counts every one that did', async () => {
     const r = await call('topvolume', { chain: 'base', limit: 500, timeperiod: '1h' });
     const traded = await tradedOnChain(r.asOf, 3_600);
@@ -159,5 +193,59 @@ describe('rankings list only what their names say', () => {
     const priced = (await call('top-tokens', { chain: 'base', limit: 500, timeperiod: '1h' })).tokens.map((t: { token: string }) => t.token.toLowerCase());
     expect(r.qualified).toBe(priced.filter((t: string) => (traded.get(t) ?? 0) > 0).length);
     expect(r.available).toBe(true);
+  }, 300_000);
+});
+
+describe('a past price comes from the pool that priced the token then', () => {
+  /** A token's USD price at `block` from one pool's reserves on chain, its quote priced by its own pool at that block. */
+  async function poolPrice(pool: Address, token: Address, block: bigint): Promise<number> {
+    const read = <T>(functionName: 'getReserves' | 'token0' | 'token1') => w.client.readContract({ address: pool, abi: PAIR, functionName, blockNumber: block }) as Promise<T>;
+    const [[r0, r1], t0, t1] = await Promise.all([read<readonly [bigint, bigint, number]>('getReserves'), read<Address>('token0'), read<Address>('token1')]);
+    const quote = t0.toLowerCase() === token.toLowerCase() ? t1 : t0;
+    const [d0, d1] = await Promise.all([t0, t1].map((a) => w.client.readContract({ address: a, abi: ERC20, functionName: 'decimals' })));
+    const [a0, a1] = [Number(formatUnits(r0, d0!)), Number(formatUnits(r1, d1!))];
+    return (quote === t1 ? a1 / a0 : a0 / a1) * (await chainPrice(quote, block, CHAINS.base.usdc.toLowerCase()));
+  }
+
+  it('a token listed on one pool, then on a deeper one: before the deeper pool existed its price is the first pool\'s at that block', async () => {
+    const [firstDex, secondDex] = w.labels.contracts.routers as [Address, Address];
+    const weth = CHAINS.base.wrappedNative;
+    const lister = privateKeyToAccount(generatePrivateKey());
+    await rpc(w.rpcUrl, 'anvil_setBalance', [lister.address, `0x${parseEther('100').toString(16)}`]);
+    const wallet = createWalletClient({ account: lister, chain: viemChain('base', w.rpcUrl), transport: http(w.rpcUrl) });
+    const send = async (address: Address, abi: Abi, functionName: string, args: unknown[], value?: bigint) => {
+      const receipt = await w.client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address, abi, functionName, args, value, gas: 5_000_000n } as never) });
+      expect(receipt.status, functionName).toBe('success');
+      return receipt;
+    };
+    const deployed = await w.client.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi: DemoToken.abi as Abi, bytecode: DemoToken.bytecode as Hex, args: ['Moved Pool', 'MOVED', 18, parseEther('10000000'), lister.address], gas: 3_000_000n } as never) });
+    const token = deployed.contractAddress!;
+    await send(weth, WrappedNative.abi as Abi, 'deposit', [], parseEther('60'));
+    for (const t of [weth, token]) for (const router of [firstDex, secondDex]) await send(t, APPROVE, 'approve', [router, 2n ** 255n]);
+    const FAR = 2n ** 40n;
+    const pairOf = (receipt: Awaited<ReturnType<typeof send>>) => parseEventLogs({ abi: SYNC, logs: receipt.logs })[0]!.address;
+    // The first pool: 1,000,000 MOVED for 2 WETH; a buy then moves its rate away from the listing's.
+    const first = pairOf(await send(firstDex, SibylV2Router.abi as Abi, 'addLiquidity', [token, weth, parseEther('1000000'), parseEther('2'), 0n, 0n, lister.address, FAR]));
+    await send(firstDex, SibylV2Router.abi as Abi, 'swapExactTokensForTokens', [parseEther('0.1'), 0n, [weth, token], lister.address, FAR]);
+    const before = await w.client.getBlockNumber();
+    // The deeper pool, on the other DEX, at more than twice the rate: 1,000,000 MOVED for 50 WETH.
+    const second = pairOf(await send(secondDex, SibylV2Router.abi as Abi, 'addLiquidity', [token, weth, parseEther('1000000'), parseEther('50'), 0n, 0n, lister.address, FAR]));
+    expect(second.toLowerCase()).not.toBe(first.toLowerCase());
+    await untilIndexed(w.sibyl.url);
+
+    const { market } = await loadMarket(w.sibyl.context, 'base');
+    const head = BigInt(market.head.block);
+    expect(head).toBeGreaterThan(before);
+    const expected = await poolPrice(first, token, before);
+    const past = await priceAtBlock(market, token, Number(before));
+    expect(past, 'a price at a block before the deeper pool existed').not.toBeNull();
+    expect(past!.usd / expected, `the first pool's reserves on chain at block ${before}`).toBeCloseTo(1, 9);
+    expect(past).toMatchObject({ block: Number(before), pool: first.toLowerCase(), quote: weth.toLowerCase() });
+    // The opening of a window starting at the block the deeper pool was created in is that same price.
+    expect((await openingPrice(market, token, Number(before) + 1, 0))!.usd).toBe(past!.usd);
+    // Now the deeper pool prices it, at its own reserves on chain.
+    const now = await priceAtBlock(market, token);
+    expect(now).toMatchObject({ block: Number(head), pool: second.toLowerCase(), quote: weth.toLowerCase() });
+    expect(now!.usd / (await poolPrice(second, token, head)), `the deeper pool's reserves on chain at block ${head}`).toBeCloseTo(1, 9);
   }, 300_000);
 });
