@@ -1,7 +1,8 @@
 /**
- * The simulator's line to its anvil node: raw JSON-RPC, one request at a time, so
- * transactions reach the pool in exactly the order the simulator decided (anvil runs with
- * `--order fifo`). Accounts are impersonated, so nothing is signed in JavaScript.
+ * The simulator's line to its anvil node: raw JSON-RPC, one request at a time and batches of at
+ * most BATCH_LIMIT calls, so transactions reach the pool in exactly the order the simulator
+ * decided (anvil runs with `--order fifo`). Accounts are impersonated, so nothing is signed in
+ * JavaScript.
  */
 import { Agent, request } from 'node:http';
 import type { Address, Hex } from 'viem';
@@ -15,6 +16,14 @@ export interface TxRequest {
   /** Set by the simulator, which counts every sender's nonces (a batch cannot leave it to the node). */
   nonce?: number;
 }
+
+/**
+ * Calls one JSON-RPC batch carries. anvil answers a batch's items concurrently once there are more
+ * than about 64 sends (its runtime's cooperative budget, two units a send), admitting them to its
+ * pool in an order of its own that changes with the machine's load; so a block's transactions
+ * travel in batches half that size, one after another.
+ */
+export const BATCH_LIMIT = 32;
 
 export class WorldRpc {
   private id = 0;
@@ -57,15 +66,27 @@ export class WorldRpc {
   }
 
   /**
-   * Sends many calls as one JSON-RPC batch; anvil handles a batch's items in order, so a
-   * block's transactions and the mine that seals them travel in one round trip.
+   * Sends many calls as JSON-RPC batches of at most BATCH_LIMIT, each after the last is answered,
+   * so the node handles them in the order given; results come back in that order (matched by id).
    */
   async batch(calls: readonly { method: string; params: unknown[] }[]): Promise<unknown[]> {
-    if (!calls.length) return [];
-    const body = (await this.post(calls.map((c) => ({ jsonrpc: '2.0', id: ++this.id, method: c.method, params: c.params })))) as { id: number; result?: unknown; error?: { message: string } }[];
+    const results: unknown[] = [];
+    for (let i = 0; i < calls.length; i += BATCH_LIMIT) results.push(...(await this.batchOf(calls.slice(i, i + BATCH_LIMIT))));
+    return results;
+  }
+
+  private async batchOf(calls: readonly { method: string; params: unknown[] }[]): Promise<unknown[]> {
+    const requests = calls.map((c) => ({ jsonrpc: '2.0', id: ++this.id, method: c.method, params: c.params }));
+    const body = (await this.post(requests)) as { id: number; result?: unknown; error?: { message: string } }[];
+    if (!Array.isArray(body)) throw new Error(`batch: ${(body as { error?: { message: string } })?.error?.message ?? 'not a batch answer'}`);
     const failed = body.find((b) => b.error);
     if (failed) throw new Error(`batch: ${failed.error!.message}`);
-    return body.sort((a, b) => a.id - b.id).map((b) => b.result);
+    const byId = new Map(body.map((b) => [b.id, b]));
+    return requests.map((r) => {
+      const answer = byId.get(r.id);
+      if (!answer) throw new Error(`batch: no answer to ${r.method} (id ${r.id})`);
+      return answer.result;
+    });
   }
 
   close(): void {
