@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addr, units, withNative } from './testing/fixtures.js';
+import { addr, Fixture, units, withNative } from './testing/fixtures.js';
 import { executions } from './executions.js';
 
 const A = addr(0x70a);
@@ -46,5 +46,25 @@ describe('executions on trades/v1', () => {
     // Each at its own pool's price: 0.9 WETH ($1,800) for 1,000 AAA and for 1,700 BBB.
     expect(all.find((e) => e.token === A)!.priceUsd).toBeCloseTo(1.8, 9);
     expect(all.find((e) => e.token === B)!.priceUsd).toBeCloseTo(1_800 / 1_700, 9);
+  });
+
+  it('USDC, then the native, is the quote: trades of the native on its USDC pool and of WBTC on its WETH pool, even where the native\'s deepest pool is WBTC\'s', async () => {
+    const fx = new Fixture();
+    const WBTC = fx.token(addr(0xb7c), 'WBTC', 8);
+    const [usdcWeth, wethWbtc] = [addr(0xe1), addr(0xe2)];
+    // USDC sorts first on this pair; WETH's deepest pool by quote-side depth is WBTC's ($4M of WBTC against $2M of USDC).
+    fx.pool(usdcWeth, fx.usdc, fx.weth, units(2_000_000, 6), wei(1_000));
+    fx.pool(wethWbtc, fx.weth, WBTC, wei(2_000), units(100, 8));
+    const market = await fx.market();
+    expect(market.mainPool(fx.weth)?.quote).toBe(WBTC);
+    fx.swap(5, usdcWeth, { to: TRADER, a0In: units(2_000, 6), a1Out: wei(1) }); // buys 1 WETH for 2,000 USDC
+    fx.swap(6, wethWbtc, { to: TRADER, a0In: wei(1), a1Out: units(0.05, 8) }); // buys 0.05 WBTC for 1 WETH
+    fx.swap(7, wethWbtc, { to: TRADER, a1In: units(0.05, 8), a0Out: wei(1.1) }); // sells the WBTC for 1.1 WETH
+    fx.swap(8, usdcWeth, { to: TRADER, a1In: wei(1.1), a0Out: units(2_310, 6) }); // sells 1.1 WETH for 2,310 USDC
+    const later = await fx.market();
+    const all = await executions(later, await later.reader.swaps(0, later.head.block));
+    expect(all.map((e) => [e.block, e.token, e.bought, e.sold])).toEqual([[5, fx.weth, 1, 0], [6, WBTC, 0.05, 0], [7, WBTC, 0, 0.05], [8, fx.weth, 0, 1.1]]);
+    expect(all[0]!.priceUsd).toBeCloseTo(2_000, 9);
+    expect(all[3]!.priceUsd).toBeCloseTo(2_100, 9);
   });
 });

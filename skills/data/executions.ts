@@ -2,9 +2,9 @@
  * Trades as executions of a wallet: every indexed swap assembled into trades (trades.ts: a
  * multi-hop route is one trade of its transaction's sender, never a router's or a pool's), each
  * a buy of the token its route ended in and a sell of the token it started from, where that end's
- * pool trades the token against its quote (the side whose main pool is quoted by the other side),
- * at its execution price on that pool: quote paid or received per token, in USD at that moment,
- * fees and impact included. Smart money, wallet PnL and copy trading read these.
+ * pool trades the token against its quote (USDC, else the wrapped native, else the side whose main
+ * pool is quoted by the other), at its execution price on that pool: quote paid or received per
+ * token, in USD at that moment, fees and impact included. Smart money, wallet PnL and copy trading read these.
  */
 import { formatUnits } from 'viem';
 import { rowScore } from '../../indexer/rows.js';
@@ -41,7 +41,17 @@ export function allExecutions(market: Market): Promise<Execution[]> {
 
 export async function executions(market: Market, swaps: readonly Row<'swap'>[]): Promise<Execution[]> {
   const pools = new Map(market.pools.map((p) => [p.pair, p]));
+  const usdc = market.chain.spec.usdc.toLowerCase();
+  const native = market.chain.spec.wrappedNative.toLowerCase();
+  // USDC (the numeraire), then the wrapped native, is always a pool's quote, however the pair sorts;
+  // between two other tokens, the side whose main pool is quoted by the other (e.g. VIRTUAL's agents).
+  // Main pools alone cannot say it: USDC's deepest pool is "quoted" by the native, and the native's
+  // may be a token it quotes itself, so the native's trades, or that token's, would read backwards.
   const tradedToken = (pool: Pool): string | null => {
+    for (const quote of [usdc, native]) {
+      if (pool.token0 === quote) return pool.token1;
+      if (pool.token1 === quote) return pool.token0;
+    }
     if (market.mainPool(pool.token0)?.quote === pool.token1) return pool.token0;
     return market.mainPool(pool.token1)?.quote === pool.token0 ? pool.token1 : null;
   };
@@ -65,7 +75,7 @@ export async function executions(market: Market, swaps: readonly Row<'swap'>[]):
     const s = hop.swap;
     const quote = buys ? hop.tokenIn : hop.tokenOut;
     const [decimals, quoteDecimals] = [market.decimals(token), market.decimals(quote)];
-    const quoteUsd = quote === market.chain.spec.usdc.toLowerCase() ? 1 : valueAt(await market.timeline(quote, 0), rowScore(s.block, s.logIndex));
+    const quoteUsd = quote === usdc ? 1 : valueAt(await market.timeline(quote, 0), rowScore(s.block, s.logIndex));
     if (decimals === null || quoteDecimals === null || quoteUsd === null) continue;
     const traded = Number(formatUnits(buys ? hop.amountOut : hop.amountIn, decimals));
     const quoteMoved = Number(formatUnits(buys ? hop.amountIn : hop.amountOut, quoteDecimals));

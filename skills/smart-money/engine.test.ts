@@ -87,6 +87,24 @@ describe('smart-money/v2', () => {
     expect(records.get(SMART)!.recent.get(TKN)).toEqual({ boughtUsd: 300, soldUsd: 200 });
   });
 
+  it('round trips of the native on a USDC/WETH pair (USDC sorting first) are closed trades of WETH, not sells of USDC', async () => {
+    // The pair as it sorts where USDC's address is the lower: USDC is token0.
+    const fx = new Fixture();
+    const pair = fx.pool(addr(0xe1), fx.usdc, fx.weth, units(2_000_000, 6), units(1_000, 18));
+    // Four round trips of 10 WETH, each leg in its own block: +$500, +$1,000, +$500, −$500.
+    let block = 10;
+    for (const [buy, sell] of [[2_000, 2_050], [2_000, 2_100], [2_100, 2_150], [2_150, 2_100]] as const) {
+      fx.swap(block, pair, { to: SMART, a0In: units(10 * buy, 6), a1Out: units(10, 18) });
+      fx.swap(block + 1, pair, { to: SMART, a1In: units(10, 18), a0Out: units(10 * sell, 6) });
+      block += 2;
+    }
+    const market = await fx.market();
+    expect(new Set((await allExecutions(market)).map((e) => e.token))).toEqual(new Set([fx.weth]));
+    const record = (await walletRecords(market, 0)).get(SMART)!;
+    expect(record).toMatchObject({ closedTrades: 4, wins: 3, realizedUsd: 1_500 });
+    expect(isSmartMoney(record)).toBe(true);
+  });
+
   it('an index without swaps has no records', async () => {
     expect((await walletRecords(await tokenUsdc().market(), 0)).size).toBe(0);
   });

@@ -1,6 +1,7 @@
 /**
- * Smart money, methodology `smart-money/v1`: every swap of the index is attributed to the wallet
- * that received its output (never a pool); per wallet and token, buys and sells are valued at
+ * Smart money, methodology `smart-money/v2`: every trade of the index (executions.ts: a route is
+ * one trade of its transaction's sender; USDC, then the wrapped native, is the quote of any pool
+ * it is in); per wallet and token, buys and sells are valued at
  * their execution price (quote paid or received, in USD at that moment) and matched at average cost. A wallet that buys and sells a
  * token in one block is running arbitrage or a sandwich, not holding a view: those swaps do not count. Smart money
  * is a wallet with at least MIN_CLOSED_TRADES closed trades, a win rate of at least MIN_WIN_RATE
@@ -14,7 +15,7 @@ import type { Market } from '../data/market.js';
 export const MIN_CLOSED_TRADES = 4;
 export const MIN_WIN_RATE = 0.6;
 export const MIN_REALIZED_USD = 500;
-export const SMART_MONEY_METHODOLOGY = `smart-money/v2 (trades/v1: a multi-hop route is one trade of its transaction's sender; execution prices, average-cost matching; a wallet's swaps of a token in a block where it both buys and sells it (arbitrage, sandwich legs) excluded; >= ${MIN_CLOSED_TRADES} closed trades, win rate >= ${MIN_WIN_RATE * 100}%, realized >= $${MIN_REALIZED_USD})`;
+export const SMART_MONEY_METHODOLOGY = `smart-money/v2 (trades/v1: a multi-hop route is one trade of its transaction's sender; USDC, then the wrapped native, the quote side of any pool it is in; execution prices, average-cost matching; a wallet's swaps of a token in a block where it both buys and sells it (arbitrage, sandwich legs) excluded; >= ${MIN_CLOSED_TRADES} closed trades, win rate >= ${MIN_WIN_RATE * 100}%, realized >= $${MIN_REALIZED_USD})`;
 
 interface Position {
   qty: number;
