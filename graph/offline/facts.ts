@@ -42,6 +42,12 @@ export interface PromptFacts {
   readonly ownAccountUnwritten: boolean;
   /** Stemmed content words, for ranking. */
   readonly terms: readonly string[];
+  /**
+   * The lemmas the prompt wrote for each stem ("earnings" for earn): a word of a missing
+   * capability's that shares its stem with a working skill's tag ("earn") names that capability
+   * only in its own form (graph/offline/rank.ts).
+   */
+  readonly forms: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 const ADDRESS = /0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g;
@@ -142,7 +148,22 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
       .filter((w) => !symbols.includes(w.replace(/^\$/, '').toUpperCase()))
       .map((w) => termOf(w, symbols, vocabulary))
       .filter((t): t is string => t !== null),
+    forms: formsOf(words, symbols, vocabulary),
   };
+}
+
+/** Each content word's lemma under its stem, compound parts included (a ticker in one is not a word, as in termOf). */
+function formsOf(words: readonly string[], symbols: readonly string[], vocabulary: ReadonlySet<string>): Map<string, Set<string>> {
+  const forms = new Map<string, Set<string>>();
+  for (const parts of words.map((w) => w.split(/[-/]+/).filter(Boolean))) {
+    for (const part of parts) {
+      if (parts.length > 1 && /^[A-Z][A-Z0-9]{1,9}$/.test(part) && !vocabulary.has(part.toLowerCase())) continue;
+      const word = spelledOut(part.toLowerCase());
+      const term = wordTerm(word, symbols);
+      if (term !== null) forms.set(term, (forms.get(term) ?? new Set<string>()).add(lemmaOf(word)));
+    }
+  }
+  return forms;
 }
 
 /**

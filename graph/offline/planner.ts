@@ -205,6 +205,7 @@ export class OfflinePlanner {
       const facts: PromptFacts = {
         ...whole,
         terms: own.terms,
+        forms: own.forms,
         windowSeconds: own.windowSeconds ?? whole.windowSeconds,
         candleSeconds: own.candleSeconds ?? whole.candleSeconds,
       };

@@ -35,8 +35,11 @@ export interface Ranked {
   readonly dossier?: Dossier;
 }
 
+/** A subject's words: a stem (or a two-stem phrase) named in any form (null), or only in these lemmas. */
+type Subject = ReadonlyMap<string, ReadonlySet<string> | null>;
+
 export class ToolIndex {
-  private readonly docs: { tool: AgentTool; weights: Map<string, number>; roles: Map<string, FieldRole>; home: string | null; dossier?: Dossier; subject?: ReadonlySet<string> }[];
+  private readonly docs: { tool: AgentTool; weights: Map<string, number>; roles: Map<string, FieldRole>; home: string | null; dossier?: Dossier; subject?: Subject }[];
   private readonly idf = new Map<string, number>();
   /** Every word the registry uses, lower-case: a capitalised one of these is not a ticker. */
   readonly vocabulary: ReadonlySet<string>;
@@ -127,7 +130,7 @@ export class ToolIndex {
         }
         for (const phrase of phrases) score += PHRASE_SHARE * (this.idf.get(phrase) ?? 0) * (weights.get(phrase) ?? 0);
         // A skill with a subject of its own (a capability not here, the post-quantum family) never wins on words it shares with others.
-        if (subject && !namesSubject(terms, subject)) return { tool, score: 0, matched: new Map<string, number>(), ...(dossier && { dossier }) };
+        if (subject && !namesSubject(terms, subject, facts.forms)) return { tool, score: 0, matched: new Map<string, number>(), ...(dossier && { dossier }) };
         const fit = argumentFit(facts, roles, home);
         return { tool, score: fit === 0 ? 0 : score * fit + argumentBonus(facts, roles), matched, ...(dossier && { dossier }) };
       })
@@ -237,14 +240,35 @@ const FAMILY_SIZE = 3;
  *   carries ("pqc", "ml-kem", "signing"), never a question that merely shares a verb or a noun
  *   with it ("generate", "portfolio", "wallet").
  *
- * A tag of one word is a word; of two, a phrase ("prediction-markets" is "predict market").
+ * A tag of one word is a word; of two, a phrase ("prediction-markets" is "predict market"). A word
+ * that shares only its stem with another skill's ("earnings" with yield's "earn") is a subject word
+ * in its own form only.
  */
-function subjects<D extends { tool: AgentTool; dossier?: Dossier }>(docs: readonly D[]): Map<D, ReadonlySet<string>> {
-  // A tag of one word is a word; of two, a phrase ("prediction-markets": "predict market"), so
-  // "near-certain" is not "near" and "certain" apart.
-  const ownWords = (doc: D) => new Set((doc.dossier ?? doc.tool.skill).tags.map((tag) => wordsOf(tag).map((w) => stem(spelledOut(w)))).filter((w) => w.length === 1 || w.length === 2).map((w) => w.join(' ')));
-  const words = new Map(docs.map((d) => [d, ownWords(d)]));
-  const wordsOfDocs = (group: readonly D[]) => new Set(group.flatMap((d) => [...words.get(d)!]));
+function subjects<D extends { tool: AgentTool; dossier?: Dossier }>(docs: readonly D[]): Map<D, Subject> {
+  // A tag of one word is a word, with its lemma; of two, a phrase ("prediction-markets": "predict
+  // market"), so "near-certain" is not "near" and "certain" apart.
+  const ownWords = (doc: D) => {
+    const words = new Map<string, Set<string> | null>();
+    for (const parts of (doc.dossier ?? doc.tool.skill).tags.map(wordsOf)) {
+      if (parts.length === 2) words.set(parts.map((w) => stem(spelledOut(w))).join(' '), null);
+      if (parts.length !== 1) continue;
+      const word = spelledOut(parts[0]!);
+      const term = stem(word);
+      const lemmas = words.get(term) ?? new Set<string>();
+      words.set(term, lemmas.add(lemmaOf(word)));
+    }
+    return words;
+  };
+  const wordsOfDocs = (group: readonly D[]) => {
+    const all = new Map<string, Set<string> | null>();
+    for (const doc of group) {
+      for (const [word, lemmas] of ownWords(doc)) {
+        const seen = all.get(word);
+        all.set(word, lemmas && seen !== null ? new Set([...(seen ?? []), ...lemmas]) : null);
+      }
+    }
+    return all;
+  };
   const groups = new Map<string, { members: D[]; planned: boolean }>();
   const join = (key: string, doc: D, planned: boolean) => {
     const group = groups.get(key) ?? { members: [], planned };
@@ -257,25 +281,42 @@ function subjects<D extends { tool: AgentTool; dossier?: Dossier }>(docs: readon
     if (lacking) join(`domain:${lacking.domain}`, doc, true);
     else if (doc.tool.skill.tags[0]) join(`family:${doc.tool.skill.tags[0]}`, doc, false);
   }
-  const subjectOf = new Map<D, ReadonlySet<string>>();
+  const subjectOf = new Map<D, Subject>();
   for (const [key, { members, planned }] of groups) {
     // A dossier's words are words Sibyl answers to ("safe", "rundown"): they count as used.
     const outside = docs.filter((d) => !members.includes(d) && (!planned || d.dossier || !missingCapability(d.tool.skill)));
     const used = wordsOfDocs(outside);
     if (!planned && (members.length < FAMILY_SIZE || used.has(wordsOf(key.slice('family:'.length)).map((w) => stem(spelledOut(w))).join(' ')))) continue;
-    const subject = new Set([...wordsOfDocs(members)].filter((w) => !used.has(w)));
+    const subject = new Map<string, ReadonlySet<string> | null>();
+    for (const [word, lemmas] of wordsOfDocs(members)) {
+      const other = used.get(word);
+      if (other === undefined) subject.set(word, null);
+      else if (lemmas && other) {
+        // The stem is another skill's word too: only the forms it is not (earnings, not earn) name the subject.
+        const only = new Set([...lemmas].filter((l) => !other.has(l)));
+        if (only.size) subject.set(word, only);
+      }
+    }
     for (const member of members) subjectOf.set(member, subject);
   }
   return subjectOf;
 }
 
+/** A word that starts with a subject word names it when it adds at most this many letters ("congressional", not "photosynthesis" for "photo"). */
+const MAX_SUFFIX = 4;
+
 /**
  * Whether the prompt names one of the subject's words: a term (or one starting with it, as the
- * ranking's partial match reads "congressmen" for "congress"), a compound's part, two terms in a
- * row, or a two-part compound.
+ * ranking's partial match reads "congressional" for "congress"), a compound's part, two terms in a
+ * row, or a two-part compound. A word named only in some forms counts in those forms.
  */
-function namesSubject(terms: readonly string[], subject: ReadonlySet<string>): boolean {
-  const names = (word: string) => subject.has(word) || (word.length >= 4 && [...subject].some((s) => s.length >= 4 && !s.includes(' ') && (word.startsWith(s) || s.startsWith(word))));
+function namesSubject(terms: readonly string[], subject: Subject, forms: PromptFacts['forms']): boolean {
+  const names = (word: string) => {
+    const only = subject.get(word);
+    if (only === null) return true;
+    if (only) return [...(forms.get(word) ?? [])].some((l) => only.has(l));
+    return word.length >= 4 && [...subject].some(([s, o]) => o === null && s.length >= 4 && !s.includes(' ') && Math.abs(s.length - word.length) <= MAX_SUFFIX && (word.startsWith(s) || s.startsWith(word)));
+  };
   const compounds = terms.map(termParts).filter((parts) => parts.length === 2).flatMap(([a, b]) => a!.flatMap((x) => b!.map((y) => `${x} ${y}`)));
   return terms.some((t) => termParts(t).some((alternatives) => alternatives.some(names))) || [...phrasesOf(terms), ...compounds].some((p) => subject.has(p));
 }
