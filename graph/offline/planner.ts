@@ -17,7 +17,7 @@ import type { AgentTool } from '../tools.js';
 export const MIN_FIT_SCORE = 2.5;
 /**
  * Without a chain, address or transaction named, a fit needs this many of the prompt's terms
- * matched, and this share of them: one word a skill happens to use ("world", "good", "write")
+ * matched, and this share of them: one word a skill happens to use ("world", "good", "explain")
  * is how off-topic questions look. Calibrated on the dev and held-out sets against
  * test/fixtures/report-prompts.offtopic.jsonl (docs/skills.md, "Report agent").
  */

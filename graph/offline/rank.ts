@@ -12,7 +12,7 @@ import { CHAIN_NAMES } from '../../chain/chains.js';
 import { CANONICAL_ASSETS, canonicalAsset } from '../../skills/data/resolve.js';
 import { OTHER_CHAINS, addressCapacity, classifyFields, takes, type FieldRole } from './args.js';
 import { isWorking } from '../../skills/core/registry.js';
-import { missingCapability } from '../../skills/catalog/planned.js';
+import { DISABLED_DOMAINS, missingCapability } from '../../skills/catalog/planned.js';
 import type { AgentTool } from '../tools.js';
 import type { Dossier } from './dossiers.js';
 
@@ -46,7 +46,7 @@ export class ToolIndex {
 
   constructor(readonly tools: readonly AgentTool[], dossiers: readonly Dossier[] = []) {
     const vocabulary = new Set<string>();
-    const document = (words: { name: string; tags: readonly string[]; examples: readonly string[]; description: string }) => {
+    const document = (words: { name: string; tags: readonly string[]; examples: readonly string[]; description: string; domainWords?: readonly string[] }) => {
       const weights = new Map<string, number>();
       // Examples name real tokens (DEGEN, WETH): their words are not vocabulary that rules out a ticker.
       const add = (text: string, weight: number, isVocabulary = true) => {
@@ -68,10 +68,17 @@ export class ToolIndex {
           if (!own.has(term)) weights.set(term, Math.max(weights.get(term) ?? 0, FIELD_WEIGHTS.tags * SYNONYM_SHARE));
         }
       }
+      // The words people use for a domain this deployment lacks weigh as examples (below its entries' own
+      // tags, which tell its entries apart), without synonyms; not vocabulary, so a venue that is
+      // also a ticker ("DYDX" in capitals) stays a ticker.
+      const domainWords = words.domainWords ?? [];
+      add(domainWords.join(' ').replace(/-/g, ' '), FIELD_WEIGHTS.examples, false);
       // A compound tag is also a phrase ("fresh-pools" → "fresh pool"): the prompt's words in that order match it whole.
-      for (const tag of words.tags) {
-        const phrase = wordsOf(tag).map((w) => stem(spelledOut(w)));
-        if (phrase.length === 2) weights.set(phrase.join(' '), FIELD_WEIGHTS.tags);
+      for (const [tags, weight] of [[words.tags, FIELD_WEIGHTS.tags], [domainWords, FIELD_WEIGHTS.examples]] as const) {
+        for (const tag of tags) {
+          const phrase = wordsOf(tag).map((w) => stem(spelledOut(w))).join(' ');
+          if (phrase.split(' ').length === 2) weights.set(phrase, Math.max(weights.get(phrase) ?? 0, weight));
+        }
       }
       add(words.examples.join(' '), FIELD_WEIGHTS.examples, false);
       add(words.description, FIELD_WEIGHTS.description);
@@ -79,7 +86,8 @@ export class ToolIndex {
     };
     this.docs = tools.map((tool) => {
       const { skill } = tool;
-      const weights = document({ ...skill, name: `${skill.id.replace(/-/g, ' ')} ${tool.name.replace(/_/g, ' ')} ${skill.title}` });
+      const domain = missingCapability(skill)?.domain;
+      const weights = document({ ...skill, name: `${skill.id.replace(/-/g, ' ')} ${tool.name.replace(/_/g, ' ')} ${skill.title}`, domainWords: domain && DISABLED_DOMAINS[domain].words });
       const roles = classifyFields(tool);
       return { tool, weights, roles, home: homeChainOf(skill, roles) };
     });
@@ -233,8 +241,9 @@ const FAMILY_SIZE = 3;
  * The subjects a prompt must name for a skill to fit, read from the registry, never listed here:
  *
  * - a capability this deployment lacks (skills/catalog/planned.ts) is recognised by the tags of
- *   its domain's entries that no skill Sibyl has carries ("polymarket", "longshot", "congress",
- *   "perps", "song"), never by one it shares with one ("generate", "yield");
+ *   its domain's entries and the words people use for the domain (DISABLED_DOMAINS) that no skill
+ *   Sibyl has carries ("polymarket", "longshot", "congress", "perps", "open interest", "song"),
+ *   never by one it shares with one ("generate", "yield", "whales");
  * - a family of skills sharing a first tag that no other skill carries (the post-quantum skills:
  *   "quantum") answers its own subject, named by its members' tags that no skill outside it
  *   carries ("pqc", "ml-kem", "signing"), never a question that merely shares a verb or a noun
@@ -245,11 +254,15 @@ const FAMILY_SIZE = 3;
  * in its own form only.
  */
 function subjects<D extends { tool: AgentTool; dossier?: Dossier }>(docs: readonly D[]): Map<D, Subject> {
+  const tagsOf = (doc: D) => {
+    const domain = !doc.dossier && missingCapability(doc.tool.skill)?.domain;
+    return [...(doc.dossier ?? doc.tool.skill).tags, ...(domain ? DISABLED_DOMAINS[domain].words : [])];
+  };
   // A tag of one word is a word, with its lemma; of two, a phrase ("prediction-markets": "predict
   // market"), so "near-certain" is not "near" and "certain" apart.
   const ownWords = (doc: D) => {
     const words = new Map<string, Set<string> | null>();
-    for (const parts of (doc.dossier ?? doc.tool.skill).tags.map(wordsOf)) {
+    for (const parts of tagsOf(doc).map(wordsOf)) {
       if (parts.length === 2) words.set(parts.map((w) => stem(spelledOut(w))).join(' '), null);
       if (parts.length !== 1) continue;
       const word = spelledOut(parts[0]!);

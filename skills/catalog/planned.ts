@@ -13,21 +13,62 @@ import { FREE_ROWS, rowsParam } from '../core/params.js';
 import { neverAnswers } from '../core/outputs.js';
 import { defineSkill, type CatalogEntry } from '../core/registry.js';
 
+/**
+ * Each domain this deployment lacks: what it needs (named when a question about it is refused),
+ * and the words people use for its things, as its real providers and the spec call them
+ * (Polymarket's and Kalshi's event contracts and outcomes, Hyperliquid's funding and open
+ * interest, the STOCK Act's disclosures, ...). The report agent's planner reads them beside the
+ * entries' own tags to recognise a question about the domain (graph/offline/rank.ts); they are
+ * not published. A two-word entry is a phrase ("open-interest"). A word a working skill's tags
+ * also carry ("yield", "whales", "generate") never marks the domain, and one that shares only its
+ * stem with such a tag ("earnings", yield's "earn") marks it in its own form only. Venue names that
+ * are also tickers (dYdX, GMX) name the venue only when not written in capitals.
+ */
 export const DISABLED_DOMAINS = {
-  'prediction-markets': 'prediction-market venues',
-  equities: 'tokenized-equity venues',
-  media: 'media generation',
-  content: 'a content-judging model',
-  signals: 'trade-signal and regime models',
-  perps: 'perpetual-futures venues',
-  strategies: 'a strategy engine',
-  launchpads: 'a multi-launchpad catalogue',
-  'agent-memory': 'an agent context store',
-  government: 'government disclosure and contract feeds',
-  'analyst-calls': 'a graded-calls feed',
-  inference: 'a chat-completion engine',
-  'platform-stats': 'a usage-statistics feed',
-} as const;
+  'prediction-markets': {
+    needs: 'prediction-market venues',
+    words: ['polymarket', 'kalshi', 'manifold', 'predictit', 'event-contracts', 'outcomes', 'outcome-shares', 'odds', 'implied-probability', 'resolution', 'resolve', 'wager', 'bet', 'betting', 'bettors', 'bookmaker', 'sportsbook', 'election', 'referendum'],
+  },
+  equities: {
+    needs: 'tokenized-equity venues',
+    words: ['tokenized-stocks', 'tokenized-equities', 'stock-tokens', 'xstocks', 'equity', 'stocks', 'shares', 'shareholders', 'issuer', 'nasdaq', 'nyse', 'dividends', 'earnings', 'stock-split', 'ipo', 'etf', 'brokerage', 'underlying-stock', 'listed-company', 'market-hours', 'after-hours'],
+  },
+  media: {
+    needs: 'media generation',
+    words: ['song', 'music', 'jingle', 'beat', 'vocals', 'instrumental', 'melody', 'soundtrack', 'anthem', 'rap', 'lo-fi', 'lyrics', 'audio', 'voiceover', 'video', 'music-video', 'clip', 'animation', 'render', 'film', 'movie', 'trailer', 'promo', 'gif', 'cartoon'],
+  },
+  content: {
+    needs: 'a content-judging model',
+    words: ['rubric', 'fact-check', 'misleading', 'misinformation', 'disinformation', 'coordinated-accounts', 'sockpuppets', 'astroturfing', 'provenance', 'c2pa', 'deepfake', 'doctored', 'photoshopped', 'tampered', 'manipulated', 'authenticity', 'plagiarism', 'clarity', 'readability', 'grammar', 'well-written', 'marketing-copy', 'copywriting', 'tweet', 'article', 'blog', 'whitepaper', 'announcement', 'photo', 'image', 'screenshot', 'grade', 'critique'],
+  },
+  signals: {
+    needs: 'trade-signal and regime models',
+    words: ['regime', 'ranging', 'choppy', 'sideways', 'risk-on', 'risk-off', 'bull-market', 'bear-market'],
+  },
+  perps: {
+    needs: 'perpetual-futures venues',
+    words: ['perps', 'perpetual-futures', 'perpetual-swaps', 'futures', 'hyperliquid', 'dydx', 'gmx', 'funding-rate', 'open-interest', 'leverage', 'liquidation-price', 'mark-price', 'derivatives', 'short-squeeze'],
+  },
+  strategies: {
+    needs: 'a strategy engine',
+    words: ['regime', 'walk-forward', 'deflated-sharpe', 'overfitting', 'optimise', 'hyperparameters', 'grid-search', 'risk-parity', 'allocation', 'allocate', 'split', 'position-sizing', 'kelly', 'kill-switch', 'switch', 'pause', 'trading-bot', 'bot', 'grid-bot'],
+  },
+  launchpads: { needs: 'a multi-launchpad catalogue', words: [] },
+  'agent-memory': { needs: 'an agent context store', words: [] },
+  government: {
+    needs: 'government disclosure and contract feeds',
+    words: ['congress', 'congressional', 'congressman', 'congresswoman', 'senate', 'senator', 'representatives', 'lawmakers', 'politicians', 'disclosures', 'stock-act', 'filings', 'filing-delay', 'federal', 'federal-contracts', 'contract-awards', 'agency', 'usaspending', 'procurement', 'pentagon', 'defense', 'government-spending', 'lobbying'],
+  },
+  'analyst-calls': {
+    needs: 'a graded-calls feed',
+    words: ['analysts', 'callers', 'calls', 'price-calls', 'pundits', 'influencers', 'kols', 'gurus', 'youtubers', 'graded'],
+  },
+  inference: {
+    needs: 'a chat-completion engine',
+    words: ['chat-completion', 'llm', 'gpt', 'chatgpt', 'openai', 'chatbot', 'language-model', 'messages', 'poem', 'poetry', 'haiku', 'limerick', 'essay', 'write', 'rewrite', 'translate', 'translation', 'paraphrase', 'proofread', 'dialogue', 'conversation', 'roleplay'],
+  },
+  'platform-stats': { needs: 'a usage-statistics feed', words: [] },
+} as const satisfies Record<string, { needs: string; words: readonly string[] }>;
 export type DisabledDomain = keyof typeof DISABLED_DOMAINS;
 
 interface Planned<Id extends string> {
@@ -55,7 +96,7 @@ function planned<const Id extends string>(p: Planned<Id>) {
   return lacking(p.domain, defineSkill({
     ...declared,
     disabledReason: reason,
-    description: `${p.description} Not available on this deployment yet (needs ${DISABLED_DOMAINS[p.domain]}).`,
+    description: `${p.description} Not available on this deployment yet (needs ${DISABLED_DOMAINS[p.domain].needs}).`,
     input: z.strictObject({}),
     output: neverAnswers,
     toolName: p.id.replace(/-/g, '_'),
@@ -81,16 +122,16 @@ function lacking<S extends object>(domain: DisabledDomain, skill: S): S {
  */
 export function missingCapability(skill: object): { domain: DisabledDomain; needs: string } | undefined {
   const domain = DOMAIN_OF.get(skill);
-  return domain && { domain, needs: DISABLED_DOMAINS[domain] };
+  return domain && { domain, needs: DISABLED_DOMAINS[domain].needs };
 }
 
-const needs = (title: string, domain: DisabledDomain) => `${title} needs ${DISABLED_DOMAINS[domain]}, which this deployment does not have yet`;
+const needs = (title: string, domain: DisabledDomain) => `${title} needs ${DISABLED_DOMAINS[domain].needs}, which this deployment does not have yet`;
 
 /** A free tool of the tool server (docs/skills.md, "MCP tools") without an engine: listed with its exact input, it answers `available: false, reason: domain_disabled`. */
 function plannedTool<const Id extends string>(p: Pick<Planned<Id>, 'id' | 'title' | 'description' | 'tags' | 'domain'> & { toolName: string; input: z.ZodObject }) {
   return lacking(p.domain, defineFreeTool({
     ...p,
-    description: `${p.description} Not available on this deployment (needs ${DISABLED_DOMAINS[p.domain]}).`,
+    description: `${p.description} Not available on this deployment (needs ${DISABLED_DOMAINS[p.domain].needs}).`,
     disabledReason: needs(p.title, p.domain),
     output: freeOutput({}),
     read: async (input) => disabledResult((input as { limit?: number }).limit ?? null),

@@ -2,9 +2,11 @@
  * Skill fit: a question about a capability Sibyl lacks is refused before payment,
  * naming what is missing, however many words it shares with a working skill; a skill of another
  * domain never wins on shared words. Measured on test/fixtures/report-fit-heldout.jsonl, written
- * before the fit changed and never tuned on (test/fixtures/README.md); the planner was developed
- * on test/fixtures/report-fit-dev.jsonl. The plan is what `ReportAgent.screen` refuses on, before
- * any 402.
+ * before the fit changed (test/fixtures/README.md). It is a development set now: its misses were
+ * read and the words of the missing domains (skills/catalog/planned.ts, DISABLED_DOMAINS) were
+ * written with them in view, beside test/fixtures/report-fit-dev.jsonl; the held-out set is
+ * test/fixtures/report-fit-heldout-2.jsonl, measured apart. The plan is what `ReportAgent.screen`
+ * refuses on, before any 402.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +25,7 @@ const plannedDomains = (domain: string) => (domain === 'strategies' ? ['strategi
 /** Skills about a subject of their own (the issue's quantum key for a yield question, Bitcoin bridges for a stock question). */
 const SUBJECT_FAMILIES = ['quantum', 'bitcoin'];
 
-describe('skill fit on held-out prompts', () => {
+describe('skill fit on the first held-out prompts (now a development set)', () => {
   const missing = cases.filter((c) => c.expectRefusal);
   const plans = missing.map((c) => ({ c, plan: planner.plan(c.prompt) }));
 
@@ -31,17 +33,19 @@ describe('skill fit on held-out prompts', () => {
     expect(missing).toHaveLength(72);
     const refused = plans.filter(({ plan }) => plan.kind === 'reply');
     const paid = plans.filter(({ plan }) => plan.kind === 'call' && plan.calls.some((k) => isWorking(k.tool.skill)));
-    // Measured 62/72 refused and 10/72 answered by a paid skill (24/72 and 33/72 before): docs/skills.md, "Report agent".
-    expect(refused.length, paid.map(({ c }) => c.prompt).join('\n')).toBeGreaterThanOrEqual(62);
-    expect(paid.length).toBeLessThanOrEqual(10);
+    // Measured 72/72 refused and 0/72 answered by a paid skill (62/72 and 10/72 before the domains'
+    // words, 24/72 and 33/72 before the fit changed): docs/skills.md, "Report agent".
+    expect(refused.length, paid.map(({ c }) => c.prompt).join('\n')).toBeGreaterThanOrEqual(72);
+    expect(paid.map(({ c }) => c.prompt)).toEqual([]);
     // No call is ever planned to a capability that is not here: it is refused instead.
     expect(plans.filter(({ plan }) => plan.kind === 'call' && plan.calls.some((k) => !isWorking(k.tool.skill)))).toEqual([]);
   });
 
   it('names the missing capability and its domain in most refusals', () => {
     const named = plans.filter(({ c, plan }) => plan.kind === 'reply' && plan.reason === 'domain_disabled' && plannedDomains(c.domain!).includes(plan.missing?.domain ?? ''));
-    // Measured 47/72 (0 before); the other refusals say off-topic or weak fit, uncharged all the same.
-    expect(named.length).toBeGreaterThanOrEqual(47);
+    // Measured 68/72 (47 before the domains' words, 0 before the fit changed); the other refusals
+    // ask for a missing argument or say off-topic, uncharged all the same.
+    expect(named.length).toBeGreaterThanOrEqual(68);
     for (const { plan } of named) {
       expect(plan.kind === 'reply' && plan.text).toMatch(/needs .*\(domain_disabled\): nothing was run and nothing was charged/);
     }
@@ -83,5 +87,39 @@ describe('the questions the issue reports', () => {
   it('never answers a yield question with a key generator', () => {
     const plan = planner.plan('Generate yield ideas for my USDC on base');
     expect(plan.kind === 'call' && plan.calls[0]!.tool.skill.tags).not.toContain('quantum');
+  });
+});
+
+describe('the words people use for a capability Sibyl lacks', () => {
+  const WALLET = '0x4444444444444444444444444444444444444444';
+  const VAULT = '0x1111111111111111111111111111111111111111';
+  it.each([
+    ['Which event contracts settle before Friday?', 'prediction-markets'],
+    ['Which traders on dYdX run the most leverage?', 'perps'],
+    ['What do earnings announcements do to token prices?', 'equities'],
+    ['Which crypto pundits have the best calls this year?', 'analyst-calls'],
+    ['Run a walk-forward test with a deflated Sharpe ratio on my strategy', 'strategies'],
+    ['Fact-check the claims in this thread', 'content'],
+    ['Write a haiku about the merge', 'inference'],
+    ['Translate this paragraph into Spanish', 'inference'],
+    ['Make a jingle for our DAO', 'media'],
+    ['Render an animated explainer of our tokenomics', 'media'],
+  ])('refuses "%s" before payment, naming the %s capability', (prompt, domain) => {
+    expect(planner.plan(prompt)).toMatchObject({ kind: 'reply', reason: 'domain_disabled', missing: { domain } });
+  });
+
+  // The same words in a working skill's sense, or sharing only a stem with a domain's word ("earn", "earnings").
+  it.each([
+    ['Where can I earn yield on USDC on base?', 'yield-discover'],
+    [`how much did wallet ${WALLET} earn trading on arbitrum this month`, 'wallet-pnl'],
+    ['Which whales moved the most on base today?', 'whale-tracking'],
+    ['Write me a summary of the biggest gainers on base today', 'top-gainers'],
+    [`How many shares does vault ${VAULT} on base have?`, 'vaults-list'],
+    ['Which Aave positions are close to their liquidation price on base?', 'liquidation-monitor'],
+    ['Which sniper bots bought DEGEN in the first block on base?', 'token-sniping'],
+    [`Can the owner pause contract ${VAULT} on base?`, 'contract-review'],
+  ])('still routes "%s" to %s', (prompt, skill) => {
+    const plan = planner.plan(prompt);
+    expect(plan.kind === 'call' && plan.calls[0]!.tool.skill.id).toBe(skill);
   });
 });
