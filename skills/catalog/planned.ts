@@ -27,7 +27,7 @@ import { defineSkill, type CatalogEntry } from '../core/registry.js';
 export const DISABLED_DOMAINS = {
   'prediction-markets': {
     needs: 'prediction-market venues',
-    words: ['polymarket', 'kalshi', 'manifold', 'predictit', 'event-contracts', 'outcomes', 'outcome-shares', 'odds', 'implied-probability', 'resolution', 'resolve', 'wager', 'bet', 'betting', 'bettors', 'bookmaker', 'sportsbook', 'election', 'referendum'],
+    words: ['polymarket', 'kalshi', 'manifold', 'predictit', 'event-contracts', 'outcomes', 'outcome-shares', 'odds', 'implied-probability', 'resolution', 'resolve', 'bet', 'betting', 'bettors', 'bookmaker', 'sportsbook', 'election', 'referendum'],
   },
   equities: {
     needs: 'tokenized-equity venues',
