@@ -154,23 +154,6 @@ export function missedGoals(scores: DetectorScores, minCases = 0): { missed: str
 
 const fmt = (x: number | null) => (x === null ? '-' : x.toFixed(3));
 
-/**
- * The world's labelled sandwiches that happened: the world labels an attack when it queues the legs
- * (world/behaviours/sandwiches.ts), so one whose back leg reverted on chain (the world's mirror of
- * the pool ran ahead of the chain) only front-ran its victim and is no sandwich; those are counted apart.
- */
-async function completedSandwiches<T extends { block: number; attacker: string }>(chain: IndexedChain['chain'], labelled: readonly T[]): Promise<{ completed: T[]; reverted: T[] }> {
-  const completed: T[] = [];
-  const reverted: T[] = [];
-  for (const l of labelled) {
-    const block = await chain.client.getBlock({ blockNumber: BigInt(l.block), includeTransactions: true });
-    const legs = block.transactions.filter((t) => t.from.toLowerCase() === l.attacker.toLowerCase());
-    const receipts = await Promise.all(legs.map((t) => chain.client.getTransactionReceipt({ hash: t.hash })));
-    (receipts.some((r) => r.status === 'reverted') ? reverted : completed).push(l);
-  }
-  return { completed, reverted };
-}
-
 async function scoreChain({ chain, store, reader, labels, world }: IndexedChain, values: RunValues, add: Add): Promise<void> {
   const market = await Market.load(chain, reader);
 
@@ -182,11 +165,10 @@ async function scoreChain({ chain, store, reader, labels, world }: IndexedChain,
       console.log('FP', chain.name, s.block, 'attacker', role(s.attacker), 'victims', s.victims.map((v) => role(v.address.toLowerCase())), 'gross', s.grossProfit);
     }
   }
-  const labelledSandwiches = await completedSandwiches(chain, labels.sandwiches);
-  if (labelledSandwiches.reverted.length) console.log(`${chain.name}: ${labelledSandwiches.reverted.length} labelled sandwich(es) whose back leg reverted on chain, not scored as sandwiches`);
+  // The world labels only attacks whose three legs all succeeded on chain (world/behaviours/sandwiches.ts).
   add('sandwiches',
     new Set(sandwiches.map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)),
-    new Set(labelledSandwiches.completed.map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)));
+    new Set(labels.sandwiches.map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)));
 
   const predicted = new Set<string>();
   for (const token of market.tokens.keys()) {
@@ -361,7 +343,7 @@ async function scoreChain({ chain, store, reader, labels, world }: IndexedChain,
     const report = await mempoolReport(chain, market, pending, { minUsd: 10_000, head: (await chain.client.getBlock()).number });
     add('pendingSandwiches',
       new Set(report.pendingSandwiches.map((s) => `${s.includedIn}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)),
-      new Set((await completedSandwiches(chain, labels.sandwiches.slice(before))).completed.map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)));
+      new Set(labels.sandwiches.slice(before).map((s) => `${s.block}:${s.pool.toLowerCase()}:${s.attacker.toLowerCase()}`)));
     if (values.debug) {
       console.log('mempool', chain.name, 'transactions seen', pending.length, 'sandwiches', report.pendingSandwiches.length);
       const role = (a: string) => Object.entries(labels.wallets).find(([, list]) => (list as string[]).some((w) => w.toLowerCase() === a.toLowerCase()))?.[0] ?? 'other';

@@ -111,8 +111,8 @@ export class World {
   /** The next block's transactions, in order, and the balances to set before they are sent. */
   private pending: TxRequest[] = [];
   private balancesToSet = new Map<string, bigint>();
-  /** Labels that learn their block number once it is mined. */
-  private blockEvents: ((block: number) => void)[] = [];
+  /** Labels that learn their block number once it is mined, and whether the transactions they watch (indices in `pending`) succeeded. */
+  private blockEvents: { watch: readonly number[]; fn: (block: number, succeeded: readonly boolean[]) => void }[] = [];
   private touched = new Set<Pool>();
   private listingCounter = 0;
   private timer?: NodeJS.Timeout;
@@ -275,7 +275,9 @@ export class World {
       credit: (actor, token, amount) => world.credit(actor, token, amount),
       balance: (actor, token) => world.balance(actor, token),
       swap: (actor, pool, tokenIn, amountIn) => world.swap(actor, pool, tokenIn, amountIn),
-      onMined: (fn) => void world.blockEvents.push(fn),
+      onMined: (fn) => void world.blockEvents.push({ watch: [], fn: (block) => fn(block) }),
+      queued: () => world.pending.length,
+      onSettled: (watch, fn) => void world.blockEvents.push({ watch, fn }),
     };
   })();
 
@@ -456,11 +458,13 @@ export class World {
     }
     const calls = this.pending.map((tx) => WorldRpc.sendCall(tx));
     this.pending = [];
-    await this.rpc.batch(calls);
+    const hashes = (await this.rpc.batch(calls)) as Hex[];
     await this.rpc.call('evm_mine', [timestamp]);
     this.block += 1n;
     this.now = timestamp;
-    for (const event of this.blockEvents.splice(0)) event(Number(this.block));
+    const events = this.blockEvents.splice(0);
+    const succeeded = await this.succeeded(hashes, events.flatMap((e) => e.watch));
+    for (const event of events) event.fn(Number(this.block), event.watch.map((i) => succeeded.get(i) ?? false));
     // The mirror follows the V2 math the chain runs, but liquidity adds, sell taxes and other
     // wallets move reserves too: touched pools are re-read after every block.
     if (this.touched.size) {
@@ -468,6 +472,13 @@ export class World {
       this.touched.clear();
     }
     return this.block;
+  }
+
+  /** Whether each watched transaction of the block just mined succeeded (its receipt's status; none: not sealed). */
+  private async succeeded(hashes: readonly Hex[], watch: readonly number[]): Promise<Map<number, boolean>> {
+    const indices = [...new Set(watch)].filter((i) => i >= 0 && i < hashes.length);
+    const receipts = (await this.rpc.batch(indices.map((i) => ({ method: 'eth_getTransactionReceipt', params: [hashes[i]] })))) as ({ status: Hex } | null)[];
+    return new Map(indices.map((i, k) => [i, receipts[k]?.status === '0x1']));
   }
 
   /**

@@ -32,6 +32,13 @@ export interface MarketHost extends Omit<WorldHost, 'actorAddress' | 'labelActor
   markTraded(actor: Address): void;
   /** A pool the chain may move beyond the mirror's math (liquidity, taxes): re-read after the block. */
   touch(pool: Pool): void;
+  /** How many transactions the block being assembled holds so far (the next one queued gets this index). */
+  queued(): number;
+  /**
+   * Runs `fn` once the block being assembled is mined, with its number and whether each of `txs`
+   * (indices as `queued()` counts them) succeeded on chain: for labels that must say what the chain did.
+   */
+  onSettled(txs: readonly number[], fn: (block: number, succeeded: readonly boolean[]) => void): void;
 }
 
 export interface MarketBehaviour {

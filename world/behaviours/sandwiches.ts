@@ -2,6 +2,7 @@
  * Sandwich bots: front-run a victim's buy, let it fill at a worse price, back-run, all in one
  * block. Like a real bot, the attacker sizes the front leg for the best profit on the pool as it
  * stands and attacks only when that profit is positive. Victims come from the order flow (orders.ts).
+ * An attack is labelled once its block is mined, and only if all three legs succeeded on chain.
  */
 import type { Address } from 'viem';
 import { v2AmountOut, type Pool } from '../market.js';
@@ -34,10 +35,21 @@ export class Sandwichers {
     }
     if (best === 0n || host.balance(attacker, quoteIn) < best) return void host.swap(victim, pool, quoteIn, victimIn);
     const tokenOut = quoteIn.toLowerCase() === pool.token0.toLowerCase() ? pool.token1 : pool.token0;
-    const bought = host.swap(attacker, pool, quoteIn, best);
-    host.swap(victim, pool, quoteIn, victimIn);
-    host.swap(attacker, pool, tokenOut, bought);
+    const legs: number[] = [];
+    const leg = (actor: Address, tokenIn: Address, amountIn: bigint): bigint => {
+      const before = host.queued();
+      const out = host.swap(actor, pool, tokenIn, amountIn);
+      legs.push(host.queued() > before ? host.queued() - 1 : -1); // the swap is the last transaction it queues
+      return out;
+    };
+    const bought = leg(attacker, quoteIn, best);
+    leg(victim, quoteIn, victimIn);
+    leg(attacker, tokenOut, bought);
+    // A sandwich only if the chain sealed all three legs: the mirror can run ahead of the chain, and
+    // a back leg selling more than the front bought reverts (that attack only front-ran its victim).
     const label = { pool: pool.pair, attacker, victim, victimUsd: Math.round(victimUsd) };
-    host.onMined((block) => host.labels.sandwiches.push({ ...label, block }));
+    host.onSettled(legs, (block, succeeded) => {
+      if (succeeded.every(Boolean)) host.labels.sandwiches.push({ ...label, block });
+    });
   }
 }
