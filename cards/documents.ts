@@ -69,23 +69,35 @@ export const catalogDocument = z.looseObject({
 /** `GET /openapi.json`. */
 export const openApiDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
 
-/** A part's state: up, slow (answering late, still ready) or down (not ready). */
+/** A part's state: up, slow (answering late, or a probe or two failed: still ready) or down. */
 const partState = {
   state: z.enum(['up', 'slow', 'down']),
   ok: z.boolean().describe('The part answers (state is not down).'),
-  latencyMs: z.number().nullable().describe("The last answer's time, or how long the probe running has waited."),
+  required: z.boolean().describe('Sibyl sells nothing without this part: while it is down, /readyz answers 503.'),
   error: z.string().nullable().optional().describe('Why the part is down.'),
   note: z.string().optional().describe('Why the part is slow.'),
 };
+const probedState = {
+  ...partState,
+  latencyMs: z.number().nullable().describe("The last answer's time, or how long the probe running has waited (past 500 ms)."),
+};
 
-/** `GET /healthz` and `GET /readyz` (server/health.ts): 200 while ready (no part down), 503 otherwise. */
+/**
+ * `GET /healthz` (always 200 while the process serves: liveness with the parts' states) and
+ * `GET /readyz` (server/health.ts): 200 while ready (no part needed to sell is down), 503 otherwise.
+ */
 export const healthDocument = z.object({
   status: z.enum(['ok', 'degraded']).describe('ok: every part up; degraded: a part slow or down.'),
-  ready: z.boolean().describe('No part is down (the HTTP status is 200 exactly then).'),
-  store: z.looseObject({ kind: z.string(), ...partState }),
+  ready: z.boolean().describe('No part needed to sell is down (/readyz answers 200 exactly then).'),
+  store: z.looseObject({ kind: z.string(), ...probedState }),
   chains: z.array(z.looseObject({
     name: z.string(), chainId: z.number().int(), source: z.string(), rpcUrl: z.string(),
-    headBlock: z.string().nullable(), indexedBlock: z.string().nullable(), indexLagBlocks: z.number().int().nullable(), ...partState,
+    headBlock: z.string().nullable(), indexedBlock: z.string().nullable(), indexLagBlocks: z.number().int().nullable(), ...probedState,
+    indexer: z.object({
+      ...partState,
+      lastPassAgeSeconds: z.number().int().nullable().describe('Seconds since a pass of the indexer last ended well.'),
+      failuresInRow: z.number().int(),
+    }).optional().describe("The chain's indexer: down after several failed passes in a row (answers go stale)."),
   })),
   payments: z.object({ network: z.string(), asset: z.string(), payTo: z.string(), facilitator: z.enum(['local', 'remote']) }),
   settlements: z.object({
@@ -95,8 +107,17 @@ export const healthDocument = z.object({
   }),
   bitcoin: z.looseObject({
     source: z.enum(['embedded', 'esplora']), esploraUrl: z.string(), tipHeight: z.number().int().nullable(),
-    indexedHeight: z.number().int().nullable().describe('The last block the Bitcoin index has read.'), indexLagBlocks: z.number().int().nullable(), ...partState,
+    indexedHeight: z.number().int().nullable().describe('The last block the Bitcoin index has read.'), indexLagBlocks: z.number().int().nullable(), ...probedState,
   }).optional().describe('The Bitcoin chain, when this deployment has one.'),
+  world: z.object({
+    ...partState,
+    liveBlockMs: z.number().int().describe('WORLD_LIVE_BLOCK_MS (0: no live blocks).'),
+    lastBlockAgeSeconds: z.number().int().nullable().describe('Seconds since the embedded chain that moved least recently made a block.'),
+  }).optional().describe('The embedded world, when this process runs one: slow when its live blocks stalled.'),
+  load: z.object({
+    eventLoopDelayMs: z.number().describe('p99 event-loop delay over the last seconds.'),
+    probeBudgetMs: z.number().describe('How long a probe waits for an answer now: it grows with the event-loop delay.'),
+  }),
 });
 
 /**

@@ -46,8 +46,8 @@ function errorResponses(statuses: readonly number[]) {
   }));
 }
 const paymentRequired = (description: string) => ({ description, content: json(ref('PaymentRequired')) });
-/** What a paid data operation can answer besides its 200 and 402 (422: an answer of nothing, never settled). */
-const PAID_ERROR_STATUSES = [400, 404, 413, 415, 422, 429, 500, 503, 504] as const;
+/** What a paid data operation can answer besides its 200 and 402 (409: its payment being answered elsewhere; 422: an answer of nothing, never settled). */
+const PAID_ERROR_STATUSES = [400, 404, 409, 413, 415, 422, 429, 500, 503, 504] as const;
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const errorResponse = (description: string) => ({ description, content: json(ref('Error')) });
@@ -156,7 +156,7 @@ function forecastPaths(terms: PaymentTerms) {
         responses: {
           '200': { description: 'The forecast; `quota` when served under a service-token quota.', content: json(ref('Forecast')) },
           '402': paymentRequired(`No quota: payable here at $${forecastApiPrice} with x402; the body also names the cheaper chart forecast (paidAlternative).`),
-          ...errorResponses([400, 401, 429, 500, 503, 504]),
+          ...errorResponses([400, 401, 409, 429, 500, 503, 504]),
         },
         // Not a registry operation: paid at this price only without a quota, so it carries its terms here rather than as x-payment-requirement.
         'x-payment': { protocol: 'x402', mode: 'fixed-without-quota', requirement: requirementRecord(terms, forecastApiPrice), price: fixedPriceRecord(forecastApiPrice) },
@@ -188,8 +188,8 @@ function discoveryPaths() {
     [ROUTES.mcpTools]: doc('mcp-tools', 'The MCP tools as JSON', 'McpToolList'),
     [ROUTES.marketplaceCatalog]: doc('marketplace-catalog', 'The marketplace catalogue: every service and every way to buy it', 'MarketplaceCatalog'),
     [ROUTES.openapi]: doc('openapi', 'This document', 'OpenApi'),
-    [ROUTES.health]: doc('health', 'Readiness: each part (store, chains, Bitcoin) up, slow or down, and payments', 'Health', { '503': { description: 'Not ready (a part is down): the same report, ready false.', content: json(ref('Health')) } }),
-    [ROUTES.readiness]: doc('readiness', 'Readiness, the same report as /healthz', 'Health', { '503': { description: 'Not ready (a part is down): the same report, ready false.', content: json(ref('Health')) } }),
+    [ROUTES.health]: doc('health', 'Health: each part (store, chains, indexers, Bitcoin, world) up, slow or down, and payments; 200 whenever the process serves', 'Health'),
+    [ROUTES.readiness]: doc('readiness', 'Readiness: the same report, 503 while a part needed to sell is down', 'Health', { '503': { description: 'Not ready (a part needed to sell is down): the same report, ready false.', content: json(ref('Health')) } }),
     [ROUTES.liveness]: {
       get: {
         operationId: 'liveness', summary: 'Liveness: the process serves HTTP (asks no part)', tags: ['discovery'],

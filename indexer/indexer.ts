@@ -77,6 +77,13 @@ function parseLog(l: RpcLog): RawLog | null {
 }
 
 const LEASE_MS = 30_000;
+export interface IndexerStatus {
+  /** When the last pass ended without an error (ms since the epoch). */
+  readonly lastPassAt: number | null;
+  readonly failuresInRow: number;
+  readonly lastError: string | null;
+}
+
 /** How long stop() waits for a running pass to reach a window's edge before returning anyway. */
 const STOP_WAIT_MS = 5_000;
 const ignore = () => {};
@@ -94,6 +101,8 @@ export class ChainIndexer {
   private following = false;
   private stopped = false;
   private timer?: NodeJS.Timeout;
+  /** How the passes went (health reads it). */
+  private passes: IndexerStatus = { lastPassAt: null, failuresInRow: 0, lastError: null };
 
   constructor(
     readonly chain: ConnectedChain,
@@ -130,9 +139,23 @@ export class ChainIndexer {
     return this.begin();
   }
 
+  /** When a pass last ended well, and how many have failed since. */
+  status(): IndexerStatus {
+    return { ...this.passes };
+  }
+
   private begin(): Promise<number> {
     if (this.stopped) return Promise.resolve(0);
-    const pass = this.pass().finally(() => (this.current = undefined));
+    const pass = this.pass().then(
+      (read) => {
+        this.passes = { lastPassAt: Date.now(), failuresInRow: 0, lastError: null };
+        return read;
+      },
+      (err: unknown) => {
+        this.passes = { ...this.passes, failuresInRow: this.passes.failuresInRow + 1, lastError: ((err as Error)?.message ?? String(err)).split('\n')[0]! };
+        throw err;
+      },
+    ).finally(() => (this.current = undefined));
     this.current = pass;
     return pass;
   }

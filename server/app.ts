@@ -14,7 +14,7 @@ import type { SkillContext } from '../skills/core/context.js';
 import type { Registry } from '../skills/core/registry.js';
 import type { Store } from '../store/store.js';
 import { errorHandler } from './errors.js';
-import { health } from './health.js';
+import type { HealthMonitor } from './health.js';
 import { mountPaidRoutes, paidRouteTable, type PaidRouteDeps } from './paid-routes.js';
 import { MAX_BODY_BYTES, challengeLane } from './challenge-lane.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -68,6 +68,8 @@ export interface AppDeps {
   metrics: Config['metrics'];
   /** How OAuth fetches client metadata documents (default: the network). */
   fetchClientDocument?: typeof fetch;
+  /** The parts' states, probed in the background. */
+  health: HealthMonitor;
 }
 
 /**
@@ -76,7 +78,7 @@ export interface AppDeps {
  */
 export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const publicUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host')}`;
-  const metrics = deps.metrics.enabled ? new Metrics(serviceSampler(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin, snapshotJobs(deps.registry))) : undefined;
+  const metrics = deps.metrics.enabled ? new Metrics(serviceSampler(deps.health, deps.store, snapshotJobs(deps.registry))) : undefined;
   // One charge flow for every surface: x402 by default, the catalogue's limits hooked in, observed.
   // Every surface's limited call (HTTP, A2A, MCP tools from credits) answers with where its payer stands.
   const rateLimited = (state: RateLimitState) => annotate({ ...limitFacts({ limits: state.limits }), remaining: { calls: state.remaining, resetSeconds: state.resetSeconds } });
@@ -120,17 +122,18 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
   mountMcp(app, { ...paid, accounts, credits, configuredOrigin: deps.signInOrigin, allowedOrigins: deps.mcpAllowedOrigins ?? [] });
   mountForecastRoutes(app, { ...paid, access: deps.forecastAccess });
 
-  // Liveness asks no part: it answers whenever the process serves HTTP. Readiness reports every
-  // part and is 503 only while one is down (a slow part is reported, still ready).
+  // Liveness asks no part. /healthz answers whenever the process serves too, with the parts'
+  // states; readiness is 503 only while a part needed to sell is down (a slow part is reported).
   app.get(ROUTES.liveness, (_req, res) => {
     res.json({ status: 'alive', uptimeSeconds: Math.round(process.uptime()) });
   });
-  const readiness = async (_req: Request, res: Response) => {
-    const report = await health(deps.chains, deps.store, deps.paywall, deps.facilitatorKind, deps.context.bitcoin);
+  app.get(ROUTES.health, async (_req, res) => {
+    res.json(await deps.health.report());
+  });
+  app.get(ROUTES.readiness, async (_req, res) => {
+    const report = await deps.health.report();
     res.status(report.ready ? 200 : 503).json(report);
-  };
-  app.get(ROUTES.health, readiness);
-  app.get(ROUTES.readiness, readiness);
+  });
   if (metrics) mountMetrics(app, metrics, deps.metrics);
   app.get(ROUTES.openapi, (req, res) => {
     res.json(buildOpenApi(deps.registry, deps.paywall.terms, publicUrl(req), SERVICE_VERSION));

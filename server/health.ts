@@ -1,25 +1,28 @@
 /**
- * Readiness, part by part: the store in use and, for every chain, its JSON-RPC URL (a provider's
- * reduced to scheme, host and port), head block, indexed block and how far the index lags. Each
- * part is `up`, `slow` (answering late: reported with its latency, still ready) or `down` (an
- * error, a failure with no answer since, or silence for DOWN_AFTER_MS; server/probe.ts), and
- * Sibyl is ready while no part is down. A chain is down unless its node answers the chain's id,
- * and an embedded one unless it still carries Sibyl's genesis marker: a node that took over the
- * port is not reported up. An embedded chain also shows its node's supervision (status,
- * restarts, last restart). Every probe is bounded, so a hung node never makes health slow.
+ * Health, part by part: the store in use and, for every chain, its JSON-RPC URL (a provider's
+ * reduced to scheme, host and port), head block, indexed block, how far the index lags and how
+ * its indexer's passes go; the Bitcoin chain; the embedded world's live blocks. Each part is
+ * `up`, `slow` (answering late, or a probe or two failed: reported, still ready) or `down`
+ * (server/probe.ts), judged by probes running in the background. Sibyl is ready while no part
+ * it needs to sell anything is down: the store, and the payment chain when settlements are its
+ * own; any other part down only marks the report degraded (the skills that need it answer 503
+ * uncharged). A chain is down unless its node answers the chain's id, and an embedded one unless
+ * it still carries Sibyl's genesis marker: a node that took over the port is not reported up.
  */
 import type { z } from 'zod';
 import type { healthDocument } from '../cards/documents.js';
+import { PAYMENT_CHAIN } from '../chain/chains.js';
 import { notSibylDevnet, wrongChain } from '../chain/genesis-marker.js';
 import type { ChainRuntime, ChainSourceKind, ConnectedChain } from '../chain/runtime.js';
 import { indexKeys } from '../indexer/rows.js';
+import type { IndexerStatus } from '../indexer/indexer.js';
 import type { Paywall } from '../payments/paywall.js';
 import { X402_NETWORK } from '../payments/terms.js';
 import type { Store } from '../store/store.js';
 import { knownPersistence } from '../store/persistence.js';
 import { within } from '../lib/time.js';
 import type { BitcoinSource } from '../chain/bitcoin.js';
-import { Probe, type Observation, type PartState } from './probe.js';
+import { DOWN_AFTER_FAILURES, LoopDelay, Probe, probeBudgetMs, type Observation, type PartState } from './probe.js';
 
 /**
  * A chain URL as /healthz shows it: an embedded devnet's in full (local, no secrets; wallets
@@ -36,8 +39,11 @@ export function publicRpcUrl(source: ChainSourceKind, rpcUrl: string): string {
   }
 }
 
-/** A health request answers within this, whatever the parts do: a probe still running reports what was last seen. */
-export const HEALTH_PROBE_BUDGET_MS = 500;
+/** A health request waits at most this for fresh readings (the head block it shows); past it, the last known state. */
+export const HEALTH_WAIT_MS = 500;
+
+/** A world whose chains have made no block for this many live-block intervals (at least 30 s) is stalled. */
+const WORLD_STALL_INTERVALS = 10;
 
 /** What a chain's node answered: its head, and what is wrong with it when it is not the chain (or not Sibyl's devnet). */
 interface ChainAnswer {
@@ -45,80 +51,161 @@ interface ChainAnswer {
   readonly problem: string | null;
 }
 
-const chainProbes = new WeakMap<ConnectedChain, Probe<ChainAnswer>>();
-const storeProbes = new WeakMap<Store, Probe<true>>();
-const bitcoinProbes = new WeakMap<BitcoinSource, Probe<number>>();
+export type HealthReport = z.input<typeof healthDocument>;
 
-function probeOf<K extends object, T>(probes: WeakMap<K, Probe<T>>, key: K, make: () => Probe<T>): Probe<T> {
-  let probe = probes.get(key);
-  if (!probe) probes.set(key, (probe = make()));
-  return probe;
+export interface HealthParts {
+  readonly chains: ChainRuntime;
+  readonly store: Store;
+  readonly paywall: Paywall;
+  readonly facilitator: 'local' | 'remote';
+  readonly bitcoin?: BitcoinSource | undefined;
+  /** Each chain's indexer, by chain name. */
+  readonly indexers?: ReadonlyMap<string, { status(): IndexerStatus }>;
+  /** The embedded world, when this process runs one: its live blocks' interval (0: none). */
+  readonly world?: { readonly liveBlockMs: number };
 }
 
-function chainProbe(c: ConnectedChain): Probe<ChainAnswer> {
-  return probeOf(chainProbes, c, () => new Probe(async () => {
-    const [head, problem] = await Promise.all([
-      c.client.getBlockNumber({ cacheTime: 0 }),
-      c.source === 'embedded' ? notSibylDevnet(c.client, c.spec.chainId) : wrongChain(c.client, c.spec.chainId),
+export class HealthMonitor {
+  private readonly loop = new LoopDelay();
+  private readonly store: Probe<true>;
+  private readonly chains = new Map<ConnectedChain, Probe<ChainAnswer>>();
+  private readonly bitcoin?: Probe<number>;
+  /** When each chain's head was last seen to move. */
+  private readonly headMoved = new Map<string, { head: bigint; at: number }>();
+  private readonly startedAt = Date.now();
+
+  constructor(private readonly parts: HealthParts) {
+    const budgetMs = () => this.budgetMs();
+    const { store, bitcoin } = parts;
+    this.store = new Probe({ check: () => store.get('healthz').then(() => true as const), budgetMs }).start();
+    for (const c of parts.chains.list()) {
+      this.chains.set(c, new Probe<ChainAnswer>({
+        check: async () => {
+          const [head, problem] = await Promise.all([
+            c.client.getBlockNumber({ cacheTime: 0 }),
+            c.source === 'embedded' ? notSibylDevnet(c.client, c.spec.chainId) : wrongChain(c.client, c.spec.chainId),
+          ]);
+          return { head, problem };
+        },
+        problemOf: (a) => a.problem,
+        evidence: () => {
+          const node = c.node?.();
+          if (node && node.status !== 'running') return { error: `its node is ${node.status}${node.lastExit ? ` (${node.lastExit})` : ''}` };
+          const refused = c.outcomes?.definiteFailure;
+          return refused ? { error: `its last request failed: ${refused}` } : undefined;
+        },
+        budgetMs,
+      }).start());
+    }
+    if (bitcoin) this.bitcoin = new Probe({ check: () => bitcoin.esplora.tipHeight(), budgetMs }).start();
+  }
+
+  /** How long a probe starting now waits for its answer: longer while the event loop is held. */
+  budgetMs(): number {
+    return probeBudgetMs(this.loop.recentMs());
+  }
+
+  stop(): void {
+    this.store.stop();
+    for (const p of this.chains.values()) p.stop();
+    this.bitcoin?.stop();
+    this.loop.stop();
+  }
+
+  async report(): Promise<HealthReport> {
+    const { store, paywall } = this.parts;
+    const required = (name: string) => name === 'store' || (name === PAYMENT_CHAIN && this.parts.facilitator === 'local');
+    const chainReports = await Promise.all(
+      [...this.chains].map(async ([c, probe]) => {
+        const [seen, checkpoint] = await Promise.all([
+          probe.observe(HEALTH_WAIT_MS),
+          within(HEALTH_WAIT_MS, store.get(indexKeys(c.spec.chainId).checkpoint).catch(() => null), null),
+        ]);
+        const indexed = checkpoint ? (JSON.parse(checkpoint) as { block: number }).block : null;
+        const head = seen.value?.head ?? null;
+        if (head !== null) this.sawHead(c.name, head);
+        const node = c.node?.();
+        const indexer = this.parts.indexers?.get(c.name)?.status();
+        return {
+          name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: publicRpcUrl(c.source, c.rpcUrl), ...(node && { node }),
+          headBlock: head === null ? null : head.toString(),
+          indexedBlock: indexed === null ? null : String(indexed),
+          indexLagBlocks: head === null || indexed === null ? null : Math.max(0, Number(head) - indexed),
+          ...partFields(seen),
+          required: required(c.name),
+          ...(indexer && { indexer: indexerReport(indexer) }),
+        };
+      }),
+    );
+    const [storeSeen, settlements, bitcoinReport] = await Promise.all([
+      this.store.observe(HEALTH_WAIT_MS),
+      settlementsReport(paywall),
+      this.bitcoin && this.bitcoinReport(this.bitcoin),
     ]);
-    return { head, problem };
-  }, () => c.outcomes && { failing: c.outcomes.failing, lastFailure: c.outcomes.lastFailure, silentForMs: c.outcomes.silentForMs() }));
+    const storeReport = { kind: store.kind, ...partFields(storeSeen), required: true, ...knownPersistence(store) };
+    const world = this.parts.world && this.worldReport(this.parts.world.liveBlockMs);
+    const parts = [storeReport, ...chainReports, ...(bitcoinReport ? [bitcoinReport] : []), ...chainReports.flatMap((c) => (c.indexer ? [c.indexer] : [])), ...(world ? [world] : [])];
+    const delayMs = this.loop.recentMs();
+    return {
+      status: parts.every((p) => p.state === 'up') ? 'ok' : 'degraded',
+      ready: [storeReport, ...chainReports].every((p) => !p.required || p.state !== 'down'),
+      store: storeReport,
+      chains: chainReports,
+      payments: { network: X402_NETWORK, asset: paywall.terms.asset, payTo: paywall.terms.payTo, facilitator: this.parts.facilitator },
+      settlements,
+      ...(bitcoinReport && { bitcoin: bitcoinReport }),
+      ...(world && { world }),
+      load: { eventLoopDelayMs: delayMs, probeBudgetMs: probeBudgetMs(delayMs) },
+    };
+  }
+
+  private sawHead(chain: string, head: bigint): void {
+    const last = this.headMoved.get(chain);
+    if (!last || head > last.head) this.headMoved.set(chain, { head, at: Date.now() });
+  }
+
+  /** Live blocks: the embedded chains' heads move every interval; a world that stopped writing is slow (never down: what it wrote is still sold). */
+  private worldReport(liveBlockMs: number) {
+    const embedded = this.parts.chains.list().filter((c) => c.source === 'embedded').map((c) => this.headMoved.get(c.name)?.at ?? this.startedAt);
+    const ageMs = embedded.length ? Date.now() - Math.min(...embedded) : 0;
+    const stallMs = Math.max(30_000, WORLD_STALL_INTERVALS * liveBlockMs);
+    const stalled = liveBlockMs > 0 && ageMs > stallMs;
+    const state: PartState = stalled ? 'slow' : 'up';
+    return {
+      state, ok: true, required: false, liveBlockMs, lastBlockAgeSeconds: liveBlockMs > 0 ? Math.round(ageMs / 1000) : null,
+      ...(stalled ? { note: `a chain has made no live block for ${Math.round(ageMs / 1000)} s` } : liveBlockMs === 0 ? { note: 'no live blocks (WORLD_LIVE_BLOCK_MS=0)' } : {}),
+    };
+  }
+
+  /** The Bitcoin chain's Esplora: where it is (a real one's URL reduced like an RPC URL), its tip and how far the index lags. */
+  private async bitcoinReport(probe: Probe<number>) {
+    const bitcoin = this.parts.bitcoin!;
+    const url = publicRpcUrl(bitcoin.kind === 'embedded' ? 'embedded' : 'rpc', bitcoin.esplora.baseUrl);
+    const seen = await probe.observe(HEALTH_WAIT_MS);
+    const tipHeight = seen.value ?? null;
+    const indexedHeight = bitcoin.index?.indexedHeight() ?? null;
+    return {
+      source: bitcoin.kind, esploraUrl: url, tipHeight, indexedHeight,
+      indexLagBlocks: tipHeight === null || indexedHeight === null ? null : Math.max(0, tipHeight - indexedHeight),
+      ...partFields(seen),
+      required: false,
+    };
+  }
 }
 
 /** The fields every part reports: its state, whether it answers (`ok`: not down), and its latency; why, when not up. */
-function partFields(o: Observation<unknown>, problem?: string | null) {
-  const state: PartState = problem ? 'down' : o.state;
-  const why = problem ?? o.detail;
-  return { state, ok: state !== 'down', latencyMs: o.latencyMs, ...(why && (state === 'down' ? { error: why } : { note: why })) };
+function partFields(o: Observation<unknown>) {
+  return { state: o.state, ok: o.state !== 'down', latencyMs: o.latencyMs, ...(o.detail && (o.state === 'down' ? { error: o.detail } : { note: o.detail })) };
 }
 
-export async function health(chains: ChainRuntime, store: Store, paywall: Paywall, facilitator: 'local' | 'remote', bitcoin?: BitcoinSource): Promise<z.input<typeof healthDocument>> {
-  const chainReports = await Promise.all(
-    chains.list().map(async (c) => {
-      const [seen, checkpoint] = await Promise.all([
-        chainProbe(c).observe(HEALTH_PROBE_BUDGET_MS),
-        within(HEALTH_PROBE_BUDGET_MS, store.get(indexKeys(c.spec.chainId).checkpoint).catch(() => null), null),
-      ]);
-      const indexed = checkpoint ? (JSON.parse(checkpoint) as { block: number }).block : null;
-      const head = seen.value?.head ?? null;
-      const node = c.node?.();
-      return {
-        name: c.name, chainId: c.spec.chainId, source: c.source, rpcUrl: publicRpcUrl(c.source, c.rpcUrl), ...(node && { node }),
-        headBlock: head === null ? null : head.toString(),
-        indexedBlock: indexed === null ? null : String(indexed),
-        indexLagBlocks: head === null || indexed === null ? null : Math.max(0, Number(head) - indexed),
-        ...partFields(seen, seen.value?.problem),
-      };
-    }),
-  );
-  const [storeSeen, settlements, bitcoinReport] = await Promise.all([
-    probeOf(storeProbes, store, () => new Probe(() => store.get('healthz').then(() => true as const))).observe(HEALTH_PROBE_BUDGET_MS),
-    settlementsReport(paywall),
-    bitcoin && bitcoinHealth(bitcoin),
-  ]);
-  const storeReport = { kind: store.kind, ...partFields(storeSeen), ...knownPersistence(store) };
-  const parts = [storeReport, ...chainReports, ...(bitcoinReport ? [bitcoinReport] : [])];
+/** A chain's indexer: up while its passes succeed, slow after a failed one, down after DOWN_AFTER_FAILURES in a row (its answers go stale, still sold). */
+function indexerReport(s: IndexerStatus) {
+  const state: PartState = s.failuresInRow >= DOWN_AFTER_FAILURES ? 'down' : s.failuresInRow > 0 ? 'slow' : 'up';
   return {
-    status: parts.every((p) => p.state === 'up') ? 'ok' : 'degraded',
-    ready: parts.every((p) => p.state !== 'down'),
-    store: storeReport,
-    chains: chainReports,
-    payments: { network: X402_NETWORK, asset: paywall.terms.asset, payTo: paywall.terms.payTo, facilitator },
-    settlements,
-    ...(bitcoinReport && { bitcoin: bitcoinReport }),
-  };
-}
-
-/** The Bitcoin chain's Esplora: where it is (a real one's URL reduced like an RPC URL), its tip and how far the index lags. */
-async function bitcoinHealth(bitcoin: BitcoinSource) {
-  const url = publicRpcUrl(bitcoin.kind === 'embedded' ? 'embedded' : 'rpc', bitcoin.esplora.baseUrl);
-  const seen = await probeOf(bitcoinProbes, bitcoin, () => new Probe(() => bitcoin.esplora.tipHeight())).observe(HEALTH_PROBE_BUDGET_MS);
-  const tipHeight = seen.value ?? null;
-  const indexedHeight = bitcoin.index?.indexedHeight() ?? null;
-  return {
-    source: bitcoin.kind, esploraUrl: url, tipHeight, indexedHeight,
-    indexLagBlocks: tipHeight === null || indexedHeight === null ? null : Math.max(0, tipHeight - indexedHeight),
-    ...partFields(seen),
+    state, ok: state !== 'down', required: false,
+    lastPassAgeSeconds: s.lastPassAt === null ? null : Math.round((Date.now() - s.lastPassAt) / 1000),
+    failuresInRow: s.failuresInRow,
+    ...(s.lastError && state !== 'up' && (state === 'down' ? { error: s.lastError } : { note: s.lastError })),
   };
 }
 
@@ -128,6 +215,6 @@ async function bitcoinHealth(bitcoin: BitcoinSource) {
  */
 async function settlementsReport(paywall: Paywall) {
   const unrecorded = paywall.outbox.backlog;
-  const pending = await within(HEALTH_PROBE_BUDGET_MS, paywall.pendingSettlements().catch(() => null), null);
+  const pending = await within(HEALTH_WAIT_MS, paywall.pendingSettlements().catch(() => null), null);
   return { unrecorded, pending: pending?.length ?? null, oldestPendingSeconds: pending?.[0]?.ageSeconds ?? null };
 }

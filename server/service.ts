@@ -22,6 +22,7 @@ import type { BitcoinSource } from '../chain/bitcoin.js';
 import { startIndexedBitcoin } from './bitcoin.js';
 import { qrngProviderFromConfig } from '../skills/quantum/qrng/engine.js';
 import { createApp } from './app.js';
+import { HealthMonitor } from './health.js';
 import { answerClientErrors } from './errors.js';
 import { createRegistry, type SkillId } from '../skills/catalog/index.js';
 import { worldGenesisTimestamp } from '../world/index.js';
@@ -259,9 +260,17 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       resources.unshift({ close: async () => snapshots.stop() });
     }
 
+    // Probed in the background from now on: a health request reads the last known state.
+    const health = new HealthMonitor({
+      chains, store, paywall, facilitator: facilitator.kind, bitcoin,
+      indexers: new Map(indexers.map((i) => [i.chain.name, i])),
+      ...(world && market && { world: { liveBlockMs: world.liveBlockMs } }),
+    });
+    resources.unshift({ close: async () => health.stop() });
+
     let listeningPort = config.port;
     const signInOrigin = () => config.publicUrl ?? httpUrl(config.host, listeningPort);
-    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, mcpAllowedOrigins: config.mcpAllowedOrigins, log, logger, cors: config.cors, metrics: config.metrics, ...(options.fetchClientDocument && { fetchClientDocument: options.fetchClientDocument }) });
+    const app = createApp({ registry, paywall, chains, store, context, ...(access && { forecastAccess: access }), facilitatorKind: facilitator.kind, publicUrl: config.publicUrl, signInOrigin, mcpAllowedOrigins: config.mcpAllowedOrigins, log, logger, cors: config.cors, metrics: config.metrics, health, ...(options.fetchClientDocument && { fetchClientDocument: options.fetchClientDocument }) });
     const server: Server = await new Promise((resolve, reject) => {
       const s = createServer(app).listen(config.port, config.host, () => resolve(s));
       s.once('error', reject);

@@ -1,16 +1,13 @@
 /** What the scrape-time gauges read: /healthz's view of chains and settlements, and each snapshot's age. */
-import type { ChainRuntime } from '../../chain/runtime.js';
-import type { Paywall } from '../../payments/paywall.js';
 import { snapshotStoreKey, type SnapshotJob } from '../../skills/core/snapshots.js';
-import type { BitcoinSource } from '../../chain/bitcoin.js';
 import type { Store } from '../../store/store.js';
-import { health } from '../health.js';
+import type { HealthMonitor } from '../health.js';
 import type { ServiceSample } from './metrics.js';
 
-export function serviceSampler(chains: ChainRuntime, store: Store, paywall: Paywall, facilitator: 'local' | 'remote', bitcoin: BitcoinSource | undefined, jobs: readonly SnapshotJob[]) {
+export function serviceSampler(health: HealthMonitor, store: Store, jobs: readonly SnapshotJob[]) {
   return async (): Promise<ServiceSample> => {
     const [report, snapshots] = await Promise.all([
-      health(chains, store, paywall, facilitator, bitcoin),
+      health.report(),
       Promise.all(jobs.map(async (job) => {
         const raw = await store.get(snapshotStoreKey(job.id)).catch(() => null);
         const fetchedAt = raw ? (JSON.parse(raw) as { fetchedAt?: number }).fetchedAt : undefined;

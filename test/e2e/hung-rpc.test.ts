@@ -1,8 +1,9 @@
 /**
  * A hung chain (docs/operations.md, "Faults"): with Base behind a proxy that accepts requests and never
  * answers, a paid request fails 503 upstream_unavailable well inside the catalogue's time targets
- * with nothing charged, and /healthz answers every call in under a second, reporting the chain
- * down (503) once it has left requests unanswered past a read's timeout (slow, still ready, before).
+ * with nothing charged, and /readyz answers every call in under a second, reporting the chain
+ * down (503) once three probes in a row went unanswered (slow, still ready, before); /healthz
+ * says the same with 200.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fundedPayer, json, postJson, startTestSibyl, usdcBalance, type TestSibyl } from '../helpers/sibyl.js';
@@ -25,7 +26,7 @@ describe('a blackholed chain', () => {
     await proxy?.close();
   });
 
-  it('answers a paid request 503 within 10 s, /healthz within 1 s, and charges nothing', async () => {
+  it('answers a paid request 503 within 10 s, /readyz within 1 s, and charges nothing', async () => {
     const { key, account } = await fundedPayer('1');
     const { header } = await signedPayment({ key, payTo: sibyl.payTo, amount: PRICE });
     proxy.set(true);
@@ -38,15 +39,14 @@ describe('a blackholed chain', () => {
     expect(paidMs).toBeLessThan(10_000);
     expect(proxy.swallowed).toBeGreaterThan(0);
 
-    // Not answering within a health call's 500 ms alone is being slow (ready); no answer for a
-    // read's timeout is being down (not ready).
+    // A probe or two unanswered is being slow (ready); three in a row is being down (not ready).
     const healthMs: number[] = [];
     const deadline = Date.now() + 15_000;
     let base: { ok: boolean; state: string };
     let status: number;
     do {
       const t = Date.now();
-      const res = await fetch(`${sibyl.url}/healthz`);
+      const res = await fetch(`${sibyl.url}/readyz`);
       const health = await json(res);
       healthMs.push(Date.now() - t);
       expect(healthMs.at(-1)).toBeLessThan(1_000);
@@ -57,7 +57,10 @@ describe('a blackholed chain', () => {
     } while (base.ok && Date.now() < deadline);
     expect(base).toMatchObject({ ok: false, state: 'down' });
     expect(status).toBe(503);
-    console.log(`blackholed Base: paid request 503 in ${paidMs} ms, /healthz in ${healthMs.join(', ')} ms`);
+    const healthz = await fetch(`${sibyl.url}/healthz`);
+    expect(healthz.status).toBe(200);
+    expect(await json(healthz)).toMatchObject({ ready: false });
+    console.log(`blackholed Base: paid request 503 in ${paidMs} ms, /readyz in ${healthMs.join(', ')} ms`);
 
     // Nothing moved, and the reservation was given back: the same authorization pays once the chain answers.
     proxy.set(false);
