@@ -8,14 +8,9 @@ import {
   createTestClient, encodeFunctionData, http, parseEther, parseUnits, publicActions, walletActions,
   type Address, type Hex,
 } from 'viem';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
+import { basename } from 'node:path';
 import { DemoToken, EmbeddedUSDC, Multicall3, ServiceToken, SibylV2Factory, SibylV2Pair, WrappedNative } from './artifacts/index.js';
-import { PortTakenError, portIsFree, startAnvil, type AnvilNode, type NodeStatus } from './anvil.js';
+import { PortTakenError, portIsFreeOrReclaimed, startAnvil, type AnvilNode, type NodeStatus } from './anvil.js';
 import { assertSibylDevnet, writeGenesisMarker } from './genesis-marker.js';
 import { demoAccount } from './accounts.js';
 import { CHAINS, EMBEDDED_SERVICE_TOKEN, MULTICALL3_ADDRESS, PAYMENT_CHAIN, type EvmChainName } from './chains.js';
@@ -47,6 +42,8 @@ export interface DevnetChain {
   readonly genesis: GenesisDeployment;
   /** The node's process and supervision (restarts after it died, when the devnet persists state). */
   readonly node?: () => NodeStatus;
+  /** The state file the node was loaded from, when it was restored (the first of a chain's offered states that loaded). */
+  readonly restoredFrom?: string;
 }
 
 export interface Devnet {
@@ -68,22 +65,30 @@ export interface DevnetOptions {
   genesisTimestamp?: number;
   /** Include transactions in the order they arrive, not by fee (a simulator needs exact order). */
   fifo?: boolean;
-  /** Chains to reload from a state dump (a gzip file of anvil's JSON state) instead of deploying genesis: a cached world. */
-  restore?: Partial<Record<EvmChainName, { readonly stateFile: string; readonly genesis: GenesisDeployment }>>;
+  /**
+   * Chains to reload from a state dump (a gzip file of anvil's JSON state) instead of deploying
+   * genesis: a cached world. `fallbackStateFile` is loaded when `stateFile` does not (cut, corrupt).
+   */
+  restore?: Partial<Record<EvmChainName, { readonly stateFile: string; readonly fallbackStateFile?: string; readonly genesis: GenesisDeployment }>>;
   onProgress?: (message: string) => void;
   /**
    * Dump every chain's state this often and restart a chain that dies from its last dump, on the
    * same port: a restart loses at most this many seconds of blocks. Unset: nodes are not restarted.
    */
   stateIntervalSeconds?: number | ((name: EvmChainName) => number);
-  /** Called after a chain's node was restarted. */
-  onRestart?: (name: EvmChainName) => void;
+  /** Called after a chain's node was restarted, with the state it was restarted from. */
+  onRestart?: (name: EvmChainName, from: string) => void;
+  /**
+   * Newer states than the one a chain was started from (gzipped; newest first) that a node
+   * restarted after a death loads when its own last dump is missing or does not load.
+   */
+  restartStates?: (name: EvmChainName) => readonly string[];
 }
 
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   if (options.ifPortTaken !== 'free-port' && options.basePort !== 0) {
     for (const [i, name] of options.chains.entries()) {
-      if (!(await portIsFree(options.basePort + i))) throw new PortTakenError(options.basePort + i, name);
+      if (!(await portIsFreeOrReclaimed(options.basePort + i, options.onProgress))) throw new PortTakenError(options.basePort + i, name);
     }
   }
   const nodes: AnvilNode[] = [];
@@ -93,13 +98,15 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         const spec = CHAINS[name];
         const started = Date.now();
         const saved = options.restore?.[name];
-        const loadStatePath = saved && (await stateFile(name, saved.stateFile));
-        const node = await startChainNode(name, options.basePort === 0 ? 0 : options.basePort + i, options, loadStatePath).finally(() => loadStatePath && rm(dirname(loadStatePath), { recursive: true, force: true }));
-        nodes.push(node);
+        const port = options.basePort === 0 ? 0 : options.basePort + i;
         if (saved) {
+          const { node, from } = await startRestoredNode(name, port, options, saved);
+          nodes.push(node);
           options.onProgress?.(`${name}: chain ${spec.chainId} at ${node.rpcUrl}, state loaded in ${Date.now() - started} ms`);
-          return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl, genesis: saved.genesis, node: node.status };
+          return { name, chainId: spec.chainId, rpcUrl: node.rpcUrl, genesis: saved.genesis, node: node.status, restoredFrom: from };
         }
+        const node = await startChainNode(name, port, options);
+        nodes.push(node);
         const genesis = await deployGenesis(name, node.rpcUrl);
         await writeGenesisMarker(node.rpcUrl, spec.chainId);
         options.onProgress?.(`${name}: chain ${spec.chainId} at ${node.rpcUrl}, genesis deployed in ${Date.now() - started} ms`);
@@ -115,16 +122,17 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   }
 }
 
-/**
- * A cached state as the file `anvil --load-state` reads: its JSON, decompressed (off the event
- * loop) into a temporary file. (anvil's RPC refuses a request body of a real world's size, so a
- * state is loaded at spawn.)
- */
-async function stateFile(name: EvmChainName, gzipped: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), `sibyl-state-${name}-`));
-  const path = join(dir, 'state.json');
-  await pipeline(createReadStream(gzipped), createGunzip(), createWriteStream(path));
-  return path;
+/** A restored chain's node from its state, or from its fallback state when that one does not load. */
+async function startRestoredNode(
+  name: EvmChainName, port: number, options: DevnetOptions, saved: NonNullable<DevnetOptions['restore']>[EvmChainName] & {},
+): Promise<{ node: AnvilNode; from: string }> {
+  try {
+    return { node: await startChainNode(name, port, options, saved.stateFile), from: saved.stateFile };
+  } catch (err) {
+    if (err instanceof PortTakenError || !saved.fallbackStateFile) throw err;
+    options.onProgress?.(`${name}: the state ${basename(saved.stateFile)} did not load (${(err as Error).message.split('\n')[0]}); loading ${basename(saved.fallbackStateFile)} instead`);
+    return { node: await startChainNode(name, port, options, saved.fallbackStateFile), from: saved.fallbackStateFile };
+  }
 }
 
 /** The node's whole state, gzipped, into `path`, for a cached world (anvil_dumpState answers gzip in hex). */
@@ -231,8 +239,13 @@ async function deployServiceToken(
 async function startChainNode(name: EvmChainName, port: number, options: DevnetOptions, loadStatePath?: string): Promise<AnvilNode> {
   const spec = CHAINS[name];
   const interval = typeof options.stateIntervalSeconds === 'function' ? options.stateIntervalSeconds(name) : options.stateIntervalSeconds;
-  const persist = interval !== undefined && { persist: { intervalSeconds: interval, onRestart: () => options.onRestart?.(name) } };
-  const anvil = { chainId: spec.chainId, genesisTimestamp: options.genesisTimestamp, order: options.fifo ? ('fifo' as const) : undefined, ...(loadStatePath && { loadStatePath }), ...persist };
+  const persist = interval !== undefined && {
+    persist: { intervalSeconds: interval, onRestart: (from: string) => options.onRestart?.(name, from), fallbackStates: () => options.restartStates?.(name) ?? [] },
+  };
+  const anvil = {
+    chainId: spec.chainId, genesisTimestamp: options.genesisTimestamp, order: options.fifo ? ('fifo' as const) : undefined, onProgress: options.onProgress,
+    ...(loadStatePath && { loadStatePath }), ...persist,
+  };
   try {
     return await startAnvil({ ...anvil, port });
   } catch (err) {
