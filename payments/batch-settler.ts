@@ -12,6 +12,7 @@ import {
 } from 'viem';
 import type { SettleResponse } from '@x402/core/types';
 import { MULTICALL3_ADDRESS } from '../chain/chains.js';
+import { isStoreOutage } from '../store/outage.js';
 import { GAP_CHECK_MS, fillNonceGapBelow } from './nonce-gaps.js';
 import { SettlerFees, batchGasLimit } from './settler-fees.js';
 import { X402_NETWORK } from './terms.js';
@@ -40,6 +41,12 @@ interface Queued {
   callData: Hex;
   resolve: (r: SettleResponse) => void;
 }
+
+/**
+ * A settlement's errorReason when the shared store could not hand the settler a nonce: nothing
+ * was signed or sent, so nothing was charged (answered 503, never `settlement_failed`).
+ */
+export const STORE_UNAVAILABLE = 'store_unavailable';
 
 /** True for a plain 65-byte ECDSA signature, the only kind batched (contract wallets settle alone). */
 export function isBatchableSignature(signature: string): boolean {
@@ -110,6 +117,11 @@ export class BatchSettler {
         }
       });
     } catch (err) {
+      // The shared store gave no nonce: nothing was signed or sent (the paywall answers 503).
+      if (isStoreOutage(err)) {
+        for (const q of batch) answer(q, { success: false, errorReason: STORE_UNAVAILABLE, errorMessage: firstLine(err), transaction: '' });
+        return;
+      }
       // A node that answered with a rejection (funds, nonce, gas) took nothing; a lost or
       // timed-out request may have reached the chain: indeterminate, for the ledger to decide.
       const indeterminate = !(err instanceof BaseError) || !!err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError);

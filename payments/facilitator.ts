@@ -13,9 +13,12 @@ import { SettleError, VerifyError, type PaymentPayload, type PaymentRequirements
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import type { ConnectedChain } from '../chain/runtime.js';
-import { BatchSettler, isBatchableSignature, type ExactAuthorizationArgs } from './batch-settler.js';
+import { BatchSettler, STORE_UNAVAILABLE, isBatchableSignature, type ExactAuthorizationArgs } from './batch-settler.js';
+
+export { STORE_UNAVAILABLE };
 import { sharedNonceManager, withFreshNonce } from './settler-nonces.js';
 import type { Store } from '../store/store.js';
+import { isStoreOutage } from '../store/outage.js';
 import { X402_NETWORK } from './terms.js';
 import { isUnreachable, PAYMENT_RPC_TIMEOUT_MS, PAYMENT_RPC_RETRIES, PAYMENT_SEND_TIMEOUT_MS, VERIFY_DEADLINE_MS, withDeadline } from './upstream.js';
 
@@ -60,10 +63,15 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
     if (resync && shared) await shared.resync(client, who.address, who.chainId);
     else nonceManager.reset(who);
   };
-  const send = <T>(run: () => Promise<T>) => withFreshNonce(run, forget);
+  // A send the store failed (no nonce to give) is noted for the SDK's settle, which hides the cause.
+  const send = <T>(run: () => Promise<T>) => withFreshNonce(run, forget).catch((err: unknown) => {
+    const scope = verifying.getStore();
+    if (scope && isStoreOutage(err)) scope.storeFailure = err;
+    throw err;
+  });
 
   // A verification's transport failures, so an unreachable chain is not taken for a bad signature.
-  const verifying = new AsyncLocalStorage<{ failure?: unknown }>();
+  const verifying = new AsyncLocalStorage<{ failure?: unknown; storeFailure?: unknown }>();
   const read = <A, R>(call: (args: A) => Promise<R>) => async (args: A): Promise<R> => {
     const scope = verifying.getStore();
     if (scope?.failure) throw scope.failure; // the chain already failed this verification: do not wait again
@@ -118,9 +126,10 @@ export function localFacilitator(chain: ConnectedChain, settlerKey: Hex, confirm
       }
       // The SDK verifies again before sending: an unreachable chain there is no answer either (thrown:
       // undecided, for the ledger), not a refusal.
-      const scope: { failure?: unknown } = {};
+      const scope: { failure?: unknown; storeFailure?: unknown } = {};
       return verifying.run(scope, async () => {
         const result = await facilitator.settle(payload, requirements);
+        if (!result.success && scope.storeFailure) return { ...result, success: false, errorReason: STORE_UNAVAILABLE, errorMessage: firstLine(scope.storeFailure), transaction: '' };
         if (!result.success && scope.failure) throw new Error(`${chain.name} unreachable: ${firstLine(scope.failure)}`);
         return result;
       });

@@ -5,18 +5,15 @@
 import { BaseError as ViemError, HttpRequestError, TimeoutError, RpcRequestError } from 'viem';
 import { ChainUnavailableError } from '../../chain/runtime.js';
 import { SibylError } from './errors.js';
-import { StoreTimeoutError } from '../../store/deadline.js';
+import { isStoreOutage, STORE_RETRY_AFTER_SECONDS } from '../../store/outage.js';
 import { EsploraUnavailableError } from '../../chain/esplora.js';
-
-/** node-redis's errors for a connection that is gone (the client reconnects on its own). */
-const STORE_OUTAGES = new Set(['ClientClosedError', 'ClientOfflineError', 'SocketClosedUnexpectedlyError', 'ConnectionTimeoutError']);
 
 export function toSibylError(err: unknown): SibylError {
   if (err instanceof SibylError) return err;
   if (err instanceof ChainUnavailableError) return new SibylError('chain_unavailable', err.message);
   // The shared store down or not answering: an outage, not an unexpected failure.
-  if (err instanceof StoreTimeoutError || STORE_OUTAGES.has((err as Error)?.name)) {
-    return new SibylError('upstream_unavailable', 'the shared store did not answer; nothing was charged');
+  if (isStoreOutage(err)) {
+    return new SibylError('upstream_unavailable', 'the shared store did not answer; nothing was charged', { retryAfterSeconds: STORE_RETRY_AFTER_SECONDS });
   }
   if (err instanceof EsploraUnavailableError) return new SibylError('upstream_unavailable', `the Bitcoin chain's Esplora API did not answer; nothing was charged`);
   if (err instanceof ViemError && (err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof RpcRequestError))) {

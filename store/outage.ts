@@ -1,0 +1,19 @@
+/**
+ * Whether an error means the shared store could not be reached (down, reconnecting, or silent
+ * past its deadline), wherever it surfaced: a viem error wrapping a settler nonce the store
+ * could not hand out is one too.
+ */
+import { StoreTimeoutError } from './deadline.js';
+
+/** node-redis's errors for a connection that is gone (the client reconnects on its own). */
+const OUTAGES = new Set(['ClientClosedError', 'ClientOfflineError', 'SocketClosedUnexpectedlyError', 'ConnectionTimeoutError']);
+
+/** Seconds a client is told to wait before trying again while the store is out. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+export function isStoreOutage(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 10; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof StoreTimeoutError || OUTAGES.has((e as Error).name)) return true;
+  }
+  return false;
+}
