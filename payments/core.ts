@@ -2,7 +2,13 @@
  * The payments core: the one charge flow every surface uses (docs/architecture.md), independent
  * of how the payment travels (an HTTP header, an A2A message, service-token headers):
  *
- *   onBeforeVerify → verify (reserve) → onAfterVerify → aroundWork(work) → produced? → settle → onAfterSettle
+ *   onBeforeVerify → verify (reserve) → onAfterVerify → aroundWork(work) → produced? → keep → settle → onAfterSettle
+ *
+ * A method may keep the answer before it settles (x402: stored with its authorization, so the
+ * payer who sends the same payment again after a lost answer gets it, and is never charged twice);
+ * a store that cannot keep it refuses the call (503 with Retry-After) and nothing is settled. A
+ * payment sent again for an answer already kept skips the work: the kept answer is answered with
+ * its receipt (its settlement decided then if its instance stopped before deciding it).
  *
  * Failed work (or a refusal from an after-verify hook: the rate limit) releases what verify took
  * and settles nothing (onVerifiedPaymentCanceled). So does work that produced nothing: the one
@@ -14,6 +20,8 @@
  * the forecast quota are payment methods.
  */
 import { toSibylError } from '../skills/core/error-mapping.js';
+import { SibylError } from '../skills/core/errors.js';
+import { STORE_RETRY_AFTER_SECONDS } from '../store/outage.js';
 import { nothingProduced, produced } from '../skills/core/produced.js';
 import type { PaidOperation } from './operation.js';
 import { PaymentRefused } from './paywall.js';
@@ -29,6 +37,16 @@ export interface Payment<R> {
   release(error: unknown): Promise<void>;
   /** Collects the payment for a successful answer; throws when it cannot (nothing moved then). */
   settle(): Promise<R>;
+  /** Keeps the answer before it is settled; throws when it cannot (then nothing is settled). */
+  keep?(answer: Answer): Promise<void>;
+  /** The same payment sent again for the same request, whose answer was kept: no work is run. */
+  readonly resent?: ResentPayment<R>;
+}
+
+/** A kept answer and how to get its receipt (decided now when its settlement was not decided yet). */
+export interface ResentPayment<R> {
+  readonly answer: Answer;
+  receipt(): Promise<{ receipt: R; decidedNow: boolean }>;
 }
 
 /** A way to pay: verifies a proof of payment for one operation, throwing its refusal. */
@@ -56,8 +74,11 @@ export interface SettleFailureContext extends VerifyResultContext {
   readonly error: unknown;
 }
 export interface VerifiedPaymentCanceledContext extends VerifyResultContext {
-  /** `nothing_produced`: the work answered, but nothing to sell (`no_answer`, from the core's rule or the report agent's use of it). */
-  readonly reason: 'handler_threw' | 'after_verify_aborted' | 'nothing_produced';
+  /**
+   * `nothing_produced`: the work answered, but nothing to sell (`no_answer`, from the core's rule or
+   * the report agent's use of it); `answer_not_kept`: the method could not keep the answer (the store is out).
+   */
+  readonly reason: 'handler_threw' | 'after_verify_aborted' | 'nothing_produced' | 'answer_not_kept';
   readonly error: unknown;
 }
 
@@ -138,6 +159,7 @@ export class PaymentsCore<X = unknown, XR = unknown> {
       throw error;
     }
     const verified: VerifyResultContext = { ...base, payer: payment.payer };
+    if (payment.resent) return this.answerAgain(operation, verified, payment.resent);
     let answer: Answer;
     let stage: 'after_verify_aborted' | 'handler_threw' = 'after_verify_aborted';
     try {
@@ -157,6 +179,17 @@ export class PaymentsCore<X = unknown, XR = unknown> {
       await this.each('onVerifiedPaymentCanceled', { ...verified, reason: refusal.code === 'no_answer' ? 'nothing_produced' : stage, error: refusal });
       throw refusal;
     }
+    if (payment.keep) {
+      try {
+        await payment.keep(answer);
+      } catch (error) {
+        // Not kept, so not sold: a payer whose answer is then lost could not get it back.
+        const refusal = error instanceof PaymentRefused || error instanceof SibylError ? error : notKept(error);
+        await payment.release(refusal);
+        await this.each('onVerifiedPaymentCanceled', { ...verified, reason: 'answer_not_kept', error: refusal });
+        throw refusal;
+      }
+    }
     let receipt: R;
     try {
       receipt = await payment.settle();
@@ -164,14 +197,38 @@ export class PaymentsCore<X = unknown, XR = unknown> {
       await this.each('onSettleFailure', { ...verified, error });
       throw error;
     }
-    const settled = { ...verified, answer, receipt };
+    await this.afterSettle(operation, { ...verified, answer, receipt });
+    return { answer, receipt };
+  }
+
+  /** A resend of a payment whose answer was kept: that answer, with its receipt; no work, no second charge. */
+  private async answerAgain<R>(operation: PaidOperation, verified: VerifyResultContext, resent: ResentPayment<R>): Promise<{ answer: Answer; receipt: R }> {
+    let decided: { receipt: R; decidedNow: boolean };
+    try {
+      decided = await resent.receipt();
+    } catch (error) {
+      await this.each('onSettleFailure', { ...verified, error });
+      throw error;
+    }
+    // Settled by this resend (its instance stopped first): what the settlement owes is written now.
+    if (decided.decidedNow) await this.afterSettle(operation, { ...verified, answer: resent.answer, receipt: decided.receipt });
+    return { answer: resent.answer, receipt: decided.receipt };
+  }
+
+  private async afterSettle<R>(operation: PaidOperation, settled: SettleResultContext<R>): Promise<void> {
     await this.each('onAfterSettle', settled);
     await (operation.hooks as PaymentHooks<R> | undefined)?.onAfterSettle?.(settled);
-    return { answer, receipt };
   }
 
   /** Runs observers; one that throws is not allowed to change the outcome it observes. */
   private async each<K extends 'onVerifyFailure' | 'onSettleFailure' | 'onVerifiedPaymentCanceled' | 'onAfterSettle'>(key: K, ctx: Parameters<NonNullable<PaymentHooks[K]>>[0]): Promise<void> {
     for (const hook of this.hooks[key] as ((c: typeof ctx) => Promise<void>)[]) await hook(ctx).catch(() => undefined);
   }
+}
+
+/** An answer the store could not keep: nothing is settled, and the same payment pays once the store is back. */
+function notKept(error: unknown): SibylError {
+  const mapped = toSibylError(error);
+  if (mapped.code !== 'internal_error') return mapped;
+  return Object.assign(new SibylError('upstream_unavailable', 'the answer could not be kept in the shared store; nothing was charged', { retryAfterSeconds: STORE_RETRY_AFTER_SECONDS }), { cause: error });
 }

@@ -17,6 +17,11 @@ export interface PaidOperation {
   readonly skill?: string;
   readonly amount: bigint;
   readonly description: string;
+  /**
+   * What was asked, as validated (the skill and its input): with the resource and the signed
+   * payment it names the request whose kept answer a resend of the same payment gets back.
+   */
+  readonly request?: unknown;
   /** The catalogue service it counts against: its rate limit and response-time target apply. */
   readonly limits?: Limits | undefined;
   /** What the request alone decides (chain served, token known...): run before any payment is asked for or taken. */
@@ -46,6 +51,7 @@ export function skillOperation(skill: Skill, input: Record<string, unknown>, con
     skill: skill.id,
     amount: skill.quote(input, list),
     description: skill.description,
+    request: { skill: skill.id, input },
     limits: catalogLimits(skill, input),
     admit: () => admit(skill, input, context),
     run: (signal) => skill.handler(input, { ...context, signal }),

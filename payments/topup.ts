@@ -18,6 +18,7 @@ export function topUpOperation(credits: CreditLedger, outbox: Outbox, account: s
     skill: 'credits-topup',
     amount,
     description: `Sibyl tool-server credits for ${account}`,
+    request: { topUp: account, amount: amount.toString() },
     run: async () => ({}),
     status: (receipt) => (receipt.pending ? 202 : 200),
     hooks: {
@@ -32,7 +33,7 @@ export function topUpOperation(credits: CreditLedger, outbox: Outbox, account: s
     },
     async respond(_answer, receipt) {
       // The balance is shown when the store answers at once; the answer never waits on it.
-      if (written && receipt.pending) balance = await Promise.race([credits.balance(account), new Promise<undefined>((r) => setTimeout(() => r(undefined), 500).unref())]).catch(() => undefined);
+      if ((written && receipt.pending) || receipt.resent) balance = await Promise.race([credits.balance(account), new Promise<undefined>((r) => setTimeout(() => r(undefined), 500).unref())]).catch(() => undefined);
       const credited = receipt.pending ? { status: 'settlement_pending' as const, pendingTopUp: amount.toString() } : { toppedUp: amount.toString() };
       // Not written yet: the credit is queued in this instance and lands when the store is back.
       const shown = balance === undefined ? { balance: null, balanceUsd: null, creditQueued: true as const } : { balance: balance.toString(), balanceUsd: formatAtomic(balance) };

@@ -14,6 +14,7 @@ import { localFacilitator, remoteFacilitator, type Facilitator } from '../paymen
 import { Paywall } from '../payments/paywall.js';
 import { SettlementLedger } from '../payments/settlements.js';
 import { Outbox } from '../payments/outbox.js';
+import { Instance, type InstanceOptions } from '../payments/instance.js';
 import { startReconciler } from '../payments/reconciler.js';
 import { defaultCurveGenesis, EmbeddedCurveVenue } from '../world/curve/embedded.js';
 import { EmbeddedSocialFeed } from '../world/social/embedded.js';
@@ -120,6 +121,8 @@ export interface StartOptions {
   log?: (msg: string, err?: unknown) => void;
   onProgress?: (msg: string) => void;
   reconcileIntervalMs?: number;
+  /** This instance's heartbeat (tests shorten it). */
+  instance?: InstanceOptions;
   /** Seconds between state dumps of each embedded chain (tests shorten it). */
   embeddedStateIntervalSeconds?: number;
   /** A social feed given by the caller (tests hand in the feed of a world they built), over SOCIAL_FEED's. */
@@ -239,7 +242,9 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       log,
     });
     const outbox = new Outbox({ log });
-    const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId, log, outbox);
+    // Reservations name this instance; what a dead one left is taken over by the others.
+    const instance = new Instance(store, { log, ...options.instance });
+    const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId, log, outbox, { instance, chain: baseChain });
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
@@ -281,6 +286,10 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     listeningPort = port;
 
     const reconciler = startReconciler(ledger, options.reconcileIntervalMs ?? 15_000, log);
+    await instance.start(async () => {
+      const { released, handedOver } = await paywall.takeOver();
+      if (released || handedOver) log(`payments of stopped instances: ${released} reservation(s) released, ${handedOver} kept answer(s) handed to the settlement ledger`);
+    });
 
     return {
       url: httpUrl(config.host, port),
@@ -303,6 +312,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
         // Owed writes get a moment to land; any left are logged in full by close().
         await outbox.drained(2_000);
         outbox.close();
+        await instance.stop();
         for (const r of resources) await r.close();
         logger.flush();
       },

@@ -2,7 +2,7 @@
  * Durable state (docs/operations.md, "Redis and what must persist"): Sibyl on a private Redis run with AOF; a credit top-up, a
  * sign-in, a paid MCP call and a paid x402 request; then Redis is killed with SIGKILL (no
  * shutdown save) and restarted on the same data directory. The balance and its movements, the
- * bearer token, the settlement records and the replay reservation are all still there, seen
+ * bearer token, the settlement records, the replay reservation and the kept answer are all still there, seen
  * through Sibyl's own APIs. A Redis without persistence is reported on /healthz.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +56,7 @@ describe('state in an AOF Redis survives kill -9 and restart', () => {
     // A paid x402 request.
     const paid = await pay(`${sibyl.url}/x402/data/latest-pairs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ limit: 5 }) });
     expect(paid.status, await paid.clone().text()).toBe(200);
+    const paidBody = await json(paid.clone());
     expect(seen).toHaveLength(2);
     const payments = seen.map(authorization);
     const before = await json(await fetch(`${sibyl.url}/api/credits`, { headers: bearer }));
@@ -79,10 +80,16 @@ describe('state in an AOF Redis survives kill -9 and restart', () => {
     expect(BigInt(after!.body.balance)).toBeGreaterThan(0n);
     expect(await Promise.all(payments.map((p) => sibyl.ledger.get(p.payer, p.nonce)))).toEqual(records);
 
-    // The paid request's authorization, presented again, is still refused as used.
-    const replay = await fetch(`${sibyl.url}/x402/data/latest-pairs`, { method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': seen[1]! }, body: JSON.stringify({ limit: 5 }) });
+    // The paid request's authorization, presented again for another request, is still refused as used;
+    // for the same request it gets the kept answer and receipt, with nothing charged again.
+    const resend = (body: unknown) => fetch(`${sibyl.url}/x402/data/latest-pairs`, { method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': seen[1]! }, body: JSON.stringify(body) });
+    const replay = await resend({ limit: 4 });
     expect(replay.status).toBe(402);
     expect(await json(replay)).toMatchObject({ code: 'nonce_already_used' });
+    const again = await resend({ limit: 5 });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('payment-response')).toBe(paid.headers.get('payment-response'));
+    expect(await json(again)).toEqual(paidBody);
 
     const health = await json(await fetch(`${sibyl.url}/healthz`));
     expect(health.store).toMatchObject({ kind: 'redis', ok: true, persistence: 'aof', appendfsync: 'always' });

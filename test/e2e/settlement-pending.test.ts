@@ -44,9 +44,15 @@ describe('settlement that times out', () => {
       expect(await sibyl.ledger.pending()).toHaveLength(1);
       expect(await sibyl.ledger.reconcile()).toEqual({ decided: 0, stillPending: 1 });
 
-      // The same authorization cannot be used again while its settlement is undecided.
-      const replay = await postJson(`${sibyl.url}/x402/data/latest-pairs`, { limit: 1 }, { 'X-PAYMENT': header });
+      // The same authorization cannot pay for another request while its settlement is undecided;
+      // sent again for the same one, it gets the same answer, still pending, and nothing is sent again.
+      const replay = await postJson(`${sibyl.url}/x402/data/latest-pairs`, { limit: 2 }, { 'X-PAYMENT': header });
       expect(replay.status).toBe(402);
+      const resent = await postJson(`${sibyl.url}/x402/data/latest-pairs`, { limit: 1 }, { 'X-PAYMENT': header });
+      expect(resent.status).toBe(200);
+      expect(resent.headers.get('x-settlement-status')).toBe('pending');
+      expect(resent.headers.get('payment-response')).toBe(res.headers.get('payment-response'));
+      expect(await sibyl.ledger.pending()).toHaveLength(1);
 
       await rpc(url, 'evm_mine');
       expect(await sibyl.ledger.reconcile()).toEqual({ decided: 1, stillPending: 0 });

@@ -1,0 +1,380 @@
+/**
+ * Exactly once, in process: the answer is kept with its authorization before the settlement is
+ * sent, a resend of the same payment for the same request gets it back (never a second charge,
+ * never nonce_already_used), a dead instance's payments are taken over, and a store outage while
+ * keeping or settling is 503 with Retry-After and settles nothing. A fake facilitator and chain
+ * stand in for the token: authorizationState is the set of nonces its settlements used.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { bytesToHex, getAddress, type Hex } from 'viem';
+import { decodePaymentResponseHeader } from '@x402/core/http';
+import type { PaymentPayload, SettleResponse } from '@x402/core/types';
+import type { ConnectedChain } from '../chain/runtime.js';
+import { SibylError } from '../skills/core/errors.js';
+import { NOT_KEPT, noteIssued } from '../skills/core/issued-secrets.js';
+import { MemoryStore } from '../store/memory.js';
+import { StoreTimeoutError } from '../store/deadline.js';
+import type { Store } from '../store/store.js';
+import { PaymentsCore } from './core.js';
+import type { Facilitator } from './facilitator.js';
+import { STORE_UNAVAILABLE } from './batch-settler.js';
+import { Instance } from './instance.js';
+import type { PaidOperation } from './operation.js';
+import { Outbox } from './outbox.js';
+import { PaymentRefused, Paywall } from './paywall.js';
+import { SettlementLedger } from './settlements.js';
+import { X402_NETWORK } from './terms.js';
+import { x402Method } from './x402-method.js';
+
+const USDC = getAddress('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+const PAY_TO = getAddress('0x00000000000000000000000000000000000b0b0b');
+const PAYER = getAddress('0x00000000000000000000000000000000000a11ce');
+const PRICE = 250_000n;
+const resource = { url: 'http://sibyl.test/x402/data/echo', description: 'echo', mimeType: 'application/json' };
+
+function payment(options: { nonce?: Hex; validBefore?: number; signature?: Hex } = {}): PaymentPayload {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    x402Version: 2,
+    accepted: { scheme: 'exact', network: X402_NETWORK, amount: PRICE.toString(), asset: USDC, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } },
+    payload: {
+      authorization: { from: PAYER, to: PAY_TO, value: PRICE.toString(), validAfter: String(now - 60), validBefore: String(options.validBefore ?? now + 300), nonce: options.nonce ?? bytesToHex(randomBytes(32)) },
+      signature: options.signature ?? bytesToHex(randomBytes(65)),
+    },
+  } as PaymentPayload;
+}
+
+/** The token as far as these tests need it: the nonces used, each with the transaction that used it. */
+class FakeToken {
+  readonly used = new Map<string, Hex>();
+  readonly settlements: string[] = [];
+  /** What the next settlements answer instead of transferring. */
+  next: ((nonce: Hex) => SettleResponse | Promise<SettleResponse> | undefined) | undefined;
+
+  readonly chain = {
+    client: {
+      readContract: async ({ args }: { args: [string, Hex] }) => this.used.has(args[1].toLowerCase()),
+      getBlockNumber: async () => 1_000n,
+      getLogs: async ({ args }: { args: { nonce: Hex } }) => {
+        const tx = this.used.get(args.nonce.toLowerCase());
+        return tx ? [{ transactionHash: tx }] : [];
+      },
+    },
+  } as unknown as ConnectedChain;
+
+  readonly facilitator: Facilitator = {
+    kind: 'local',
+    verify: async (p) => ({ isValid: true, payer: nonceOf(p) && PAYER }),
+    settle: async (p) => {
+      const nonce = nonceOf(p);
+      const instead = await this.next?.(nonce);
+      if (instead) return instead;
+      this.settlements.push(nonce);
+      if (this.used.has(nonce.toLowerCase())) return { success: false, errorReason: 'transaction_failed', transaction: '0xfeed', network: X402_NETWORK, payer: PAYER };
+      const tx = bytesToHex(randomBytes(32));
+      this.used.set(nonce.toLowerCase(), tx);
+      return { success: true, transaction: tx, network: X402_NETWORK, payer: PAYER };
+    },
+  };
+}
+
+function nonceOf(p: PaymentPayload): Hex {
+  return (p.payload as { authorization: { nonce: Hex } }).authorization.nonce;
+}
+
+/** One Sibyl instance: its paywall and core on the shared store and token. */
+function instance(store: Store, token: FakeToken, ledger = new SettlementLedger(store, undefined, USDC)) {
+  const me = new Instance(store, { ttlMs: 60_000 });
+  const outbox = new Outbox({ answerWithinMs: 50, firstRetryMs: 20, maxRetryMs: 50 });
+  const paywall = new Paywall({ asset: USDC, payTo: PAY_TO, maxTimeoutSeconds: 300 }, token.facilitator, store, ledger, 8453, () => {}, outbox, { instance: me, chain: token.chain });
+  const core = new PaymentsCore(x402Method(paywall));
+  return { me, paywall, core, ledger, outbox };
+}
+
+function echo(runs: { count: number }, input: Record<string, unknown> = { limit: 1 }): PaidOperation {
+  return {
+    skill: 'echo', amount: PRICE, description: 'echo', request: { skill: 'echo', input },
+    run: async () => ({ echoed: input, run: ++runs.count }),
+  };
+}
+
+const refusalOf = (p: Promise<unknown>) => p.then(() => undefined, (err: unknown) => err);
+
+const outboxes: Outbox[] = [];
+afterEach(() => {
+  vi.useRealTimers();
+  for (const o of outboxes.splice(0)) o.close();
+});
+
+describe('a resend of the same payment', () => {
+  it('for the same request gets the kept answer and the same receipt: the work ran once, one settlement', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    const runs = { count: 0 };
+    const p = payment();
+    const first = await a.core.charge(echo(runs), a.core.x402, p, resource);
+    const again = await a.core.charge(echo(runs), a.core.x402, structuredClone(p), resource);
+    expect(again.answer).toEqual(first.answer);
+    expect(again.receipt.headers).toEqual(first.receipt.headers);
+    expect(again.receipt.resent).toBe(true);
+    expect(decodePaymentResponseHeader(again.receipt.headers['PAYMENT-RESPONSE']!)).toMatchObject({ success: true, transaction: first.receipt.settlement.transaction });
+    expect(runs.count).toBe(1);
+    expect(token.settlements).toHaveLength(1);
+  });
+
+  it('of an answer that issued a secret gets the answer with the secret not kept (returned once, never stored)', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    const secret = bytesToHex(randomBytes(32));
+    const keys: PaidOperation = { ...echo({ count: 0 }), run: async () => { noteIssued([secret]); return { privateKey: secret, address: PAYER }; } };
+    const p = payment();
+    expect((await a.core.charge(keys, a.core.x402, p, resource)).answer.privateKey).toBe(secret);
+    expect(JSON.stringify(await store.dump(''))).not.toContain(secret.slice(2));
+    const again = await a.core.charge(keys, a.core.x402, p, resource);
+    expect(again.answer).toEqual({ privateKey: expect.stringContaining(NOT_KEPT), address: PAYER });
+    expect(JSON.stringify(again.answer)).not.toContain(secret.slice(2, 18));
+    expect(token.settlements).toHaveLength(1);
+  });
+
+  it('for another request, or with another signature over the same nonce, is refused nonce_already_used and never sees the answer', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    const runs = { count: 0 };
+    const p = payment();
+    await a.core.charge(echo(runs), a.core.x402, p, resource);
+    const other = await refusalOf(a.core.charge(echo(runs, { limit: 2 }), a.core.x402, p, resource));
+    expect(other).toBeInstanceOf(PaymentRefused);
+    expect(other).toMatchObject({ code: 'nonce_already_used' });
+    const elsewhere = await refusalOf(a.core.charge(echo(runs), a.core.x402, p, { ...resource, url: 'http://sibyl.test/x402/data/other' }));
+    expect(elsewhere).toMatchObject({ code: 'nonce_already_used' });
+    const resigned = payment({ nonce: nonceOf(p) });
+    expect(await refusalOf(a.core.charge(echo(runs), a.core.x402, resigned, resource))).toMatchObject({ code: 'nonce_already_used' });
+    expect(runs.count).toBe(1);
+    expect(token.settlements).toHaveLength(1);
+  });
+
+  it('while the first is still being answered by a live instance is 409 payment_in_progress with Retry-After, never a second charge', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const a = instance(store, token);
+    const b = instance(store, token);
+    outboxes.push(a.outbox, b.outbox);
+    await b.me.start();
+    let finish!: () => void;
+    const slow: PaidOperation = { ...echo({ count: 0 }), run: () => new Promise((r) => (finish = () => r({ ok: true }))) };
+    const p = payment();
+    const first = b.core.charge(slow, b.core.x402, p, resource);
+    await vi.waitFor(() => expect(finish).toBeDefined());
+    const busy = await refusalOf(a.core.charge(echo({ count: 0 }), a.core.x402, p, resource));
+    expect(busy).toBeInstanceOf(SibylError);
+    expect(busy).toMatchObject({ code: 'payment_in_progress', status: 409, extra: { retryAfterSeconds: expect.any(Number) } });
+    finish();
+    await first;
+    await b.me.stop();
+    expect(token.settlements).toHaveLength(1);
+  });
+});
+
+describe('an instance that died', () => {
+  /** Instance A verifies, runs and keeps the answer, then stops before (or after) sending the settlement: no receipt is kept. */
+  async function diedAfterKeeping(store: Store, token: FakeToken, p: PaymentPayload, sent: boolean) {
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    const authorization = await a.paywall.authorize(p, PRICE, resource, { skill: 'echo', input: { limit: 1 } });
+    await a.paywall.keep(authorization, { echoed: { limit: 1 }, run: 1 });
+    // The transaction reached the chain; the process died before its receipt.
+    if (sent) token.used.set(nonceOf(p).toLowerCase(), bytesToHex(randomBytes(32)));
+    return a;
+  }
+
+  it('after sending the settlement: the resend on another instance gets the kept answer with a receipt from the chain, and nothing is sent again', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const p = payment();
+    await diedAfterKeeping(store, token, p, true);
+    const b = instance(store, token);
+    outboxes.push(b.outbox);
+    const runs = { count: 0 };
+    const { answer, receipt } = await b.core.charge(echo(runs), b.core.x402, p, resource);
+    expect(answer).toEqual({ echoed: { limit: 1 }, run: 1 });
+    expect(runs.count).toBe(0);
+    expect(receipt.settlement).toMatchObject({ success: true, transaction: token.used.get(nonceOf(p).toLowerCase()) });
+    expect(token.settlements).toHaveLength(0);
+    await b.outbox.drained(1_000);
+    expect(await b.ledger.get(PAYER, nonceOf(p))).toMatchObject({ status: 'settled', transaction: receipt.settlement.transaction });
+    // Once more: the same answer and receipt, still nothing sent.
+    const again = await b.core.charge(echo(runs), b.core.x402, p, resource);
+    expect(again.receipt.headers).toEqual(receipt.headers);
+    expect(token.settlements).toHaveLength(0);
+  });
+
+  it('before sending it: the resend settles it now, once, and answers the kept answer', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const p = payment();
+    await diedAfterKeeping(store, token, p, false);
+    const b = instance(store, token);
+    outboxes.push(b.outbox);
+    const runs = { count: 0 };
+    const [one, two] = await Promise.allSettled([b.core.charge(echo(runs), b.core.x402, p, resource), b.core.charge(echo(runs), b.core.x402, p, resource)]);
+    const answered = [one, two].filter((r) => r.status === 'fulfilled');
+    expect(answered.length).toBeGreaterThan(0);
+    // Two resends at once: one decides, the other is told to come back (or gets the same answer).
+    for (const r of [one, two]) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'payment_in_progress' });
+    expect(runs.count).toBe(0);
+    expect(token.settlements).toEqual([nonceOf(p)]);
+    await b.outbox.drained(1_000);
+    const again = await b.core.charge(echo(runs), b.core.x402, p, resource);
+    expect(again.receipt.settlement).toMatchObject({ success: true });
+    expect(token.settlements).toHaveLength(1);
+  });
+
+  it('before sending it, with the authorization expired since: refused, nothing charged, the answer not given', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const p = payment({ validBefore: Math.floor(Date.now() / 1000) + 30 });
+    await diedAfterKeeping(store, token, p, false);
+    vi.setSystemTime(Date.now() + 60_000);
+    const b = instance(store, token);
+    outboxes.push(b.outbox);
+    const refusal = await refusalOf(b.core.charge(echo({ count: 0 }), b.core.x402, p, resource));
+    expect(refusal).toMatchObject({ code: 'payment_invalid', reason: 'authorization_expired' });
+    expect(token.settlements).toHaveLength(0);
+  });
+
+  it('before keeping an answer: its reservation is released, and the same payment pays on another instance', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    const p = payment();
+    await a.paywall.authorize(p, PRICE, resource, { skill: 'echo', input: { limit: 1 } });
+    const b = instance(store, token);
+    outboxes.push(b.outbox);
+    const runs = { count: 0 };
+    const paid = await b.core.charge(echo(runs), b.core.x402, p, resource);
+    expect(paid.receipt.settlement.success).toBe(true);
+    expect(runs.count).toBe(1);
+    expect(token.settlements).toHaveLength(1);
+  });
+
+  it("is taken over without a resend: an unanswered reservation released, a kept answer handed to the ledger with what it takes to settle it", async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const unanswered = payment();
+    const answered = payment();
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    await a.paywall.authorize(unanswered, PRICE, resource, { n: 1 });
+    const kept = await a.paywall.authorize(answered, PRICE, resource, { n: 2 });
+    await a.paywall.keep(kept, { ok: true });
+    const b = instance(store, token);
+    outboxes.push(b.outbox);
+    await b.me.start();
+    try {
+      expect(await b.paywall.takeOver()).toEqual({ released: 1, handedOver: 1 });
+      expect(await b.ledger.pending()).toEqual([expect.objectContaining({ status: 'pending', nonce: nonceOf(answered), payload: answered })]);
+      // The unanswered one pays again, for any request; the kept one stays its request's.
+      const paid = await b.core.charge(echo({ count: 0 }), b.core.x402, unanswered, resource);
+      expect(paid.receipt.settlement.success).toBe(true);
+      expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 0 });
+    } finally {
+      await b.me.stop();
+    }
+  });
+
+  it('is not taken over while its heartbeat lives', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    await a.me.start();
+    try {
+      await a.paywall.authorize(payment(), PRICE, resource, {});
+      const b = instance(store, token);
+      outboxes.push(b.outbox);
+      expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 0 });
+    } finally {
+      await a.me.stop();
+    }
+  });
+});
+
+describe('a store outage', () => {
+  /** The store, failing every write to keys matching `failing` while it is set. */
+  function flakyStore() {
+    const store = new MemoryStore();
+    const state = { failing: undefined as RegExp | undefined };
+    const fail = (key: string) => {
+      if (state.failing?.test(key)) throw new StoreTimeoutError(`store: no answer to set within 5000 ms`);
+    };
+    const flaky = new Proxy(store, {
+      get(target, property) {
+        const value = Reflect.get(target, property) as unknown;
+        if (typeof value !== 'function') return value;
+        return async (key: string, ...rest: unknown[]) => {
+          fail(key);
+          return (value as (...a: unknown[]) => unknown).call(target, key, ...rest);
+        };
+      },
+    });
+    return { store: flaky as Store, state };
+  }
+
+  it('while keeping the answer: 503 upstream_unavailable with Retry-After, nothing settled, and the payment pays once the store is back', async () => {
+    const { store, state } = flakyStore();
+    const token = new FakeToken();
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    const p = payment();
+    state.failing = /^x402:answer:/;
+    const refusal = await refusalOf(a.core.charge(echo({ count: 0 }), a.core.x402, p, resource));
+    expect(refusal).toBeInstanceOf(SibylError);
+    expect(refusal).toMatchObject({ code: 'upstream_unavailable', status: 503, extra: { retryAfterSeconds: expect.any(Number) } });
+    expect(token.settlements).toHaveLength(0);
+    state.failing = undefined;
+    await a.outbox.drained(1_000);
+    const paid = await a.core.charge(echo({ count: 0 }), a.core.x402, p, resource);
+    expect(paid.receipt.settlement.success).toBe(true);
+    expect(token.settlements).toHaveLength(1);
+  });
+
+  it('during the settlement (no settler nonce): 503 upstream_unavailable with Retry-After, never settlement_failed, and the payment pays later', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    const p = payment();
+    token.next = () => ({ success: false, errorReason: STORE_UNAVAILABLE, errorMessage: 'store: no answer to takeNext within 5000 ms', transaction: '', network: X402_NETWORK, payer: PAYER });
+    const refusal = await refusalOf(a.core.charge(echo({ count: 0 }), a.core.x402, p, resource));
+    expect(refusal).toMatchObject({ code: 'upstream_unavailable', status: 503, extra: { retryAfterSeconds: expect.any(Number) } });
+    token.next = undefined;
+    await a.outbox.drained(1_000);
+    const paid = await a.core.charge(echo({ count: 0 }), a.core.x402, p, resource);
+    expect(paid.receipt.settlement.success).toBe(true);
+    expect(token.settlements).toHaveLength(1);
+  });
+
+  it('a transfer refused because another submission of the same authorization landed is settled, not refused', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    const p = payment();
+    const tx = bytesToHex(randomBytes(32));
+    token.next = (nonce) => {
+      token.used.set(nonce.toLowerCase(), tx);
+      return { success: false, errorReason: 'transaction_failed', transaction: '0xfeed', network: X402_NETWORK, payer: PAYER };
+    };
+    const paid = await a.core.charge(echo({ count: 0 }), a.core.x402, p, resource);
+    expect(paid.receipt.settlement).toMatchObject({ success: true, transaction: tx });
+  });
+});
