@@ -5,6 +5,7 @@
  * own; the nonce comes from the real shared nonce manager on a store that does not answer.
  */
 import { describe, expect, it } from 'vitest';
+import { SocketClosedUnexpectedlyError } from 'redis';
 import { createPublicClient, createWalletClient, custom, getAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
@@ -17,10 +18,13 @@ import type { SettlerFees } from './settler-fees.js';
 const USDC = getAddress('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
 
 describe('batch settlement with the store out', () => {
-  it('answers store_unavailable and sends nothing', async () => {
+  it.each([
+    ['silent past its deadline', () => new StoreTimeoutError('store: no answer to takeNext within 5000 ms')],
+    ['gone mid-command (node-redis names it by its class only)', () => new SocketClosedUnexpectedlyError()],
+  ])('answers store_unavailable and sends nothing: a store %s', async (_what, outage) => {
     const store = new MemoryStore();
     store.takeNext = async () => {
-      throw new StoreTimeoutError('store: no answer to takeNext within 5000 ms');
+      throw outage();
     };
     const asked: string[] = [];
     const transport = custom({

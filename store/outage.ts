@@ -3,17 +3,18 @@
  * past its deadline), wherever it surfaced: a viem error wrapping a settler nonce the store
  * could not hand out is one too.
  */
+import { ClientClosedError, ClientOfflineError, ConnectionTimeoutError, SocketClosedUnexpectedlyError } from 'redis';
 import { StoreTimeoutError } from './deadline.js';
 
-/** node-redis's errors for a connection that is gone (the client reconnects on its own). */
-const OUTAGES = new Set(['ClientClosedError', 'ClientOfflineError', 'SocketClosedUnexpectedlyError', 'ConnectionTimeoutError']);
+/** node-redis's errors for a connection that is gone (the client reconnects on its own); their `name` is plain 'Error'. */
+const OUTAGES = [ClientClosedError, ClientOfflineError, SocketClosedUnexpectedlyError, ConnectionTimeoutError];
 
 /** Seconds a client is told to wait before trying again while the store is out. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
 export function isStoreOutage(err: unknown): boolean {
   for (let e = err, depth = 0; e && depth < 10; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof StoreTimeoutError || OUTAGES.has((e as Error).name)) return true;
+    if (e instanceof StoreTimeoutError || OUTAGES.some((outage) => e instanceof outage)) return true;
   }
   return false;
 }

@@ -3,7 +3,9 @@
  * transaction submission: with `dropSends` on, any request carrying `eth_sendRawTransaction`
  * has its connection destroyed without being forwarded (the node never sees it); with
  * `dropSendReplies` it is forwarded and the answer lost instead; `beforeSend`
- * runs before a submission is forwarded (a test kills something at that exact moment). Every
+ * runs before a submission is forwarded and `afterSend` once the node took it, before its answer
+ * goes back (a test kills something at that exact moment); `beforeCall` runs before any other
+ * request is forwarded, with its calls. Every
  * forwarded raw transaction is kept, so a test can count submissions of one authorization.
  */
 import { createServer, type Server } from 'node:http';
@@ -19,6 +21,10 @@ export interface RpcProxy {
   dropSendReplies: boolean;
   /** Awaited before a submission is forwarded. */
   beforeSend: (() => Promise<void>) | undefined;
+  /** Awaited once the node answered a submission, before the answer is passed on. */
+  afterSend: (() => Promise<void>) | undefined;
+  /** Awaited before a request without a submission is forwarded. */
+  beforeCall: ((calls: readonly { method: string; params?: unknown[] }[]) => Promise<void>) | undefined;
   /** Raw transactions forwarded to the node, in order. */
   readonly forwarded: readonly string[];
   /** Submissions destroyed while `dropSends` was on. */
@@ -37,6 +43,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     dropSends: false,
     dropSendReplies: false,
     beforeSend: undefined,
+    afterSend: undefined,
+    beforeCall: undefined,
     forwarded,
     methods,
     get dropped() {
@@ -67,9 +75,11 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       return;
     }
     if (sends.length && proxy.beforeSend) await proxy.beforeSend();
+    if (!sends.length && proxy.beforeCall) await proxy.beforeCall(calls);
     for (const s of sends) forwarded.push(String(s.params?.[0]));
     try {
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      if (sends.length && proxy.afterSend) await proxy.afterSend();
       if (sends.length && proxy.dropSendReplies) {
         res.socket?.destroy();
         return;
