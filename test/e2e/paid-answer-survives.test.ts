@@ -174,6 +174,22 @@ describe("a paid request whose instance dies", () => {
     expect(charged).toBeGreaterThan(0n);
     expect(await transfersFrom(account.address)).toBe(1);
   });
+
+  it('over MCP per call, the same payment sent again (another JSON-RPC id) gets the same result and receipt, charged once', async () => {
+    const { key, account } = await fundedPayer('5');
+    const before = await usdcBalance(account.address);
+    const { pay, seen } = payingFetch(key);
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'latest_pairs', arguments: { chain: 'base', limit: 1 } } });
+    const accept = { accept: 'application/json, text/event-stream' };
+    const first = await pay(`${b.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', ...accept }, body: JSON.stringify(call(1)) });
+    expect(first.status, await first.clone().text()).toBe(200);
+    const again = await postJson(`${b.url}/api/mcp`, call(2), { ...accept, 'PAYMENT-SIGNATURE': seen.at(-1)! });
+    expect(again.status).toBe(200);
+    expect(await json(again)).toEqual({ ...(await json(first)), id: 2 });
+    expect(again.headers.get('payment-response')).toBe(first.headers.get('payment-response'));
+    expect(await transfersFrom(account.address)).toBe(1);
+    expect(await usdcBalance(account.address)).toBe(before - PRICE);
+  });
 });
 
 describe('Redis dies while a payment is being settled', () => {
