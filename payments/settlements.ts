@@ -4,14 +4,35 @@
  * keeps the signed authorization, so any instance can decide it later, also after a restart:
  * the token's `authorizationState` says whether it was used; if not, it is submitted again
  * until it lands or its validBefore passes. Nothing indeterminate is dropped.
+ *
+ * Settled means on chain, and a chain can lose blocks (an embedded node restarted from an older
+ * state, a reorganisation). A settled record that comes with its signed authorization is
+ * watched until its validBefore (the authorization, in a key that expires then; the record's id
+ * in a sorted set by validBefore). After a chain went back (the node restarted, the head went
+ * down, a block seen before changed, another genesis) and at every start, each watched
+ * settlement is checked against `authorizationState`: one the chain no longer has is reopened
+ * as pending with its authorization and submitted again while valid; one that can no longer
+ * land is recorded expired as lost, logged and listed (`lostReport`).
  */
-import { parseAbi, type Address, type Hash, type Hex } from 'viem';
+import { parseAbi, type Address, type Block, type Hash, type Hex } from 'viem';
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import type { ConnectedChain } from '../chain/runtime.js';
+import type { Facilitator } from './facilitator.js';
 import type { Store } from '../store/store.js';
 
 const PENDING = 'settlements:pending';
 const SETTLED_TTL_MS = 30 * 24 * 3600_000;
+/** Settled records rechecked after the chain went back: ids by validBefore (seconds). */
+const WATCHED = 'settlements:watched';
+/** A watched settlement's record with its signed authorization, until its validBefore. */
+const watchedKey = (id: string) => `settlements:watched:${id}`;
+/** Settlements answered and recorded settled that the chain lost when they could no longer land. */
+const LOST = 'settlements:lost';
+/**
+ * How long after its validBefore a settlement is still rechecked (then only to report it lost:
+ * its authorization is gone): a chain found rewound later than this is not searched for it.
+ */
+const RECHECK_AFTER_EXPIRY_S = 3600;
 const authorizationStateAbi = parseAbi(['function authorizationState(address, bytes32) view returns (bool)']);
 
 export type SettlementStatus = 'settled' | 'pending' | 'failed' | 'expired';
@@ -33,10 +54,22 @@ export interface SettlementRecord {
   /** Pending only: submissions after the first, and when the last one went out. */
   resubmissions?: number;
   lastResubmittedAt?: string;
+  /** Once settled, then gone from the chain (it went back): when that was found, why, and the transaction it had. */
+  reopenedAt?: string;
+  lostTransaction?: Hash;
 }
 
 /** A pending settlement as an operator sees it (no signature). */
 export type PendingSettlement = Omit<SettlementRecord, 'payload' | 'requirements'> & { ageSeconds: number };
+
+/** What a recheck of the watched settlements found. */
+export interface RecheckOutcome {
+  readonly checked: number;
+  /** No longer on chain and still valid: pending again, submitted again. */
+  readonly reopened: number;
+  /** No longer on chain and expired: recorded lost. */
+  readonly lost: number;
+}
 
 export interface LedgerOptions {
   /** Submits a signed authorization again (the facilitator's settle). Without it, pending ones only wait. */
@@ -50,6 +83,10 @@ type Outcome = Pick<SettlementRecord, 'status' | 'reason'> & { transaction?: Has
 
 export class SettlementLedger {
   private readonly settledListeners: ((record: SettlementRecord) => Promise<void>)[] = [];
+  /** The chain as the last look found it (chainWentBack). */
+  private seen: { number: bigint; hash: Hash; genesis: Hash; restarts: number } | undefined;
+  /** Authorizations a watched facilitator settled, by id, until their settled record arrives (see `watching`). */
+  private readonly settledAuthorizations = new Map<string, { payload: PaymentPayload; requirements: PaymentRequirements; validBefore: number }>();
 
   constructor(
     private readonly store: Store,
@@ -67,16 +104,75 @@ export class SettlementLedger {
     return `${payer.toLowerCase()}:${nonce.toLowerCase()}`;
   }
 
-  /** Idempotent, so the outbox may write it again after a failure part-way. */
+  /**
+   * `facilitator`, with each authorization it settles kept in this process until the settled
+   * record of it is written (the paywall's settled record carries no authorization), so the
+   * record is watched with it.
+   */
+  watching(facilitator: Facilitator): Facilitator {
+    return {
+      kind: facilitator.kind,
+      verify: (payload, requirements) => facilitator.verify(payload, requirements),
+      settle: async (payload, requirements) => {
+        const result = await facilitator.settle(payload, requirements);
+        const auth = (payload.payload as { authorization?: { from?: string; nonce?: string; validBefore?: string } }).authorization;
+        if (result.success && auth?.from && auth.nonce && auth.validBefore) {
+          const now = Math.floor(Date.now() / 1000);
+          for (const [id, kept] of this.settledAuthorizations) if (kept.validBefore <= now) this.settledAuthorizations.delete(id);
+          this.settledAuthorizations.set(this.key(auth.from as Address, auth.nonce as Hex), { payload, requirements, validBefore: Number(auth.validBefore) });
+        }
+        return result;
+      },
+    };
+  }
+
+  /**
+   * Idempotent, so the outbox may write it again after a failure part-way. A settled record that
+   * carries its payload and requirements is watched until its validBefore (see above).
+   */
   async record(record: SettlementRecord): Promise<void> {
     const id = this.key(record.payer, record.nonce);
     if (record.status === 'pending') return this.store.hashSet(PENDING, id, JSON.stringify(record));
-    const { payload: _p, requirements: _r, ...final } = record;
-    // A decided record never changes; counted once, when it is first written.
-    if (await this.store.reserve(`settlement:${id}`, JSON.stringify(final), SETTLED_TTL_MS)) {
+    const kept = record.status === 'settled' && !record.payload ? this.settledAuthorizations.get(id) : undefined;
+    const { payload = kept?.payload, requirements = kept?.requirements, ...final } = record;
+    if (record.reopenedAt) {
+      // Decided again after the chain lost it: this outcome replaces the one the chain no longer has.
+      const previous = await this.store.get(`settlement:${id}`);
+      await this.store.set(`settlement:${id}`, JSON.stringify(final), SETTLED_TTL_MS);
+      const wasSettled = !!previous && (JSON.parse(previous) as SettlementRecord).status === 'settled';
+      const delta = (record.status === 'settled' ? 1 : 0) - (wasSettled ? 1 : 0);
+      if (delta) await this.store.incrBy('settlements:count', delta);
+      if (record.status !== 'settled') await this.noteLost(id, final);
+    } else if (await this.store.reserve(`settlement:${id}`, JSON.stringify(final), SETTLED_TTL_MS)) {
+      // A decided record never changes otherwise; counted once, when it is first written.
       if (record.status === 'settled') await this.store.incrBy('settlements:count', 1);
     }
+    if (record.status === 'settled' && payload && requirements) await this.watch(id, { ...record, payload, requirements });
     await this.store.hashDelete(PENDING, id);
+    this.settledAuthorizations.delete(id);
+  }
+
+  /** Keeps a settled record with its authorization until validBefore, to be rechecked after the chain goes back. */
+  private async watch(id: string, record: SettlementRecord): Promise<void> {
+    const validBefore = Number(record.validBefore);
+    const ttlMs = validBefore * 1000 - Date.now();
+    if (ttlMs > 0) await this.store.set(watchedKey(id), JSON.stringify(record), ttlMs);
+    await this.store.sortedAdd(WATCHED, [{ member: id, score: validBefore }]);
+  }
+
+  /** A settlement answered but never received: listed for operators (a month, as decided records are kept). */
+  private async noteLost(id: string, record: Omit<SettlementRecord, 'payload' | 'requirements'>): Promise<void> {
+    await this.store.hashSet(LOST, id, JSON.stringify(record));
+    const cutoff = Date.now() - SETTLED_TTL_MS;
+    const stale = Object.entries(await this.store.hashGetAll(LOST)).filter(([, r]) => Date.parse((JSON.parse(r) as SettlementRecord).decidedAt ?? '') < cutoff);
+    for (const [key] of stale) await this.store.hashDelete(LOST, key);
+  }
+
+  /** Settlements answered and once recorded settled that the chain lost after they could land, newest first. */
+  async lostReport(): Promise<Omit<SettlementRecord, 'payload' | 'requirements'>[]> {
+    return Object.values(await this.store.hashGetAll(LOST))
+      .map((r) => JSON.parse(r) as SettlementRecord)
+      .sort((a, b) => (b.decidedAt ?? '').localeCompare(a.decidedAt ?? ''));
   }
 
   async get(payer: Address, nonce: Hex): Promise<SettlementRecord | null> {
@@ -120,6 +216,97 @@ export class SettlementLedger {
     } finally {
       await this.store.delete(lock).catch(() => {}); // expires on its own
     }
+  }
+
+  /**
+   * Checks every watched settlement (valid, or expired within the last hour) against the token:
+   * one the chain no longer has is reopened as pending and submitted again while valid, or
+   * recorded lost when it can no longer land. Safe on several instances at once (a settlement is
+   * held by one instance while checked, under the same lock as reconciliation).
+   */
+  async recheckSettled(why: string, now = Date.now()): Promise<RecheckOutcome> {
+    if (!this.chain) return { checked: 0, reopened: 0, lost: 0 };
+    const nowSeconds = Math.floor(now / 1000);
+    await this.store.sortedRemoveRange(WATCHED, Number.NEGATIVE_INFINITY, nowSeconds - RECHECK_AFTER_EXPIRY_S - 1);
+    const watched = await this.store.sortedRange(WATCHED, nowSeconds - RECHECK_AFTER_EXPIRY_S, Number.POSITIVE_INFINITY);
+    const outcomes: ('kept' | 'reopened' | 'lost' | 'skipped')[] = [];
+    // A few at a time: each is one authorizationState read (and a store write when reopened).
+    for (let i = 0; i < watched.length; i += 32) {
+      outcomes.push(...(await Promise.all(watched.slice(i, i + 32).map(({ member, score }) => this.recheckOne(member, score, why, nowSeconds)))));
+    }
+    // Those reopened are submitted again at once, not at the next reconciliation pass.
+    const reopened = watched.filter((_, i) => outcomes[i] === 'reopened').map(({ member }) => member);
+    const records = await this.store.hashGetMany(PENDING, reopened);
+    await Promise.all(records.map((raw) => raw && this.reconcileOne(JSON.parse(raw) as SettlementRecord, now)));
+    return { checked: watched.length, reopened: reopened.length, lost: outcomes.filter((o) => o === 'lost').length };
+  }
+
+  /** How many times the payment chain's node was restarted (an embedded chain; 0 otherwise). */
+  nodeRestarts(): number {
+    return this.chain?.node?.().restarts ?? 0;
+  }
+
+  private async recheckOne(id: string, validBefore: number, why: string, nowSeconds: number): Promise<'kept' | 'reopened' | 'lost' | 'skipped'> {
+    const lock = `settlements:reconcile:${id}`;
+    if (!(await this.store.reserve(lock, '1', this.options.lockMs ?? 60_000))) return 'skipped';
+    try {
+      if (await this.store.hashGet(PENDING, id)) return 'skipped'; // reopened already: reconciliation has it
+      const [raw, decidedRaw] = await Promise.all([this.store.get(watchedKey(id)), this.store.get(`settlement:${id}`)]);
+      const watched = raw ? (JSON.parse(raw) as SettlementRecord) : null;
+      const decided = decidedRaw ? (JSON.parse(decidedRaw) as SettlementRecord) : null;
+      const record = watched ?? decided;
+      if (!record || decided?.status !== 'settled') {
+        await this.store.sortedRemove(WATCHED, [id]); // no longer a settlement to keep on chain
+        return 'kept';
+      }
+      if (await this.used(record)) return 'kept';
+      const lostTransaction = (record.transaction || undefined) as Hash | undefined;
+      const found = `settlement${lostTransaction ? ` ${lostTransaction}` : ''} no longer on chain (${why})`;
+      if (watched?.payload && watched.requirements && validBefore > nowSeconds) {
+        const reopened: SettlementRecord = {
+          ...watched, status: 'pending', transaction: '', reason: found, reopenedAt: new Date().toISOString(), ...(lostTransaction && { lostTransaction }),
+        };
+        delete reopened.decidedAt;
+        await this.store.hashSet(PENDING, id, JSON.stringify(reopened));
+        this.options.log?.(`${found}: ${record.payer} ${record.nonce} reopened as pending and submitted again`);
+        return 'reopened';
+      }
+      const { payload: _p, requirements: _r, ...rest } = record;
+      const lost = {
+        ...rest, status: 'expired' as const, transaction: '' as const, reason: `settlement_lost: ${found}, authorization expired`,
+        reopenedAt: new Date().toISOString(), decidedAt: new Date().toISOString(), ...(lostTransaction && { lostTransaction }),
+      };
+      await this.store.set(`settlement:${id}`, JSON.stringify(lost), SETTLED_TTL_MS);
+      await this.store.incrBy('settlements:count', -1);
+      await this.noteLost(id, lost);
+      await this.store.sortedRemove(WATCHED, [id]);
+      await this.store.delete(watchedKey(id));
+      this.options.log?.(`${found}: ${record.payer} ${record.nonce} (${record.amount} for ${record.resource}) can no longer be submitted (authorization expired): recorded lost`);
+      return 'lost';
+    } finally {
+      await this.store.delete(lock).catch(() => {}); // expires on its own
+    }
+  }
+
+  /**
+   * Whether the chain went back since the last call (null the first time, and when it did not):
+   * its node restarted, another genesis, the head below the one seen last, or that block changed.
+   */
+  async chainWentBack(): Promise<string | null> {
+    if (!this.chain) return null;
+    const client = this.chain.client;
+    const restarts = this.chain.node?.().restarts ?? 0;
+    const [head, genesis] = await Promise.all([client.getBlock({ blockTag: 'latest' }), client.getBlock({ blockNumber: 0n })]) as [Block, Block];
+    const seen = this.seen;
+    let why: string | null = null;
+    if (seen) {
+      if (restarts !== seen.restarts) why = 'the node was restarted';
+      else if (genesis.hash !== seen.genesis) why = 'the chain has another genesis';
+      else if (head.number! < seen.number) why = `the head went back from block ${seen.number} to ${head.number}`;
+      else if ((await client.getBlock({ blockNumber: seen.number }).catch(() => null))?.hash !== seen.hash) why = `block ${seen.number} changed`;
+    }
+    this.seen = { number: head.number!, hash: head.hash!, genesis: genesis.hash!, restarts };
+    return why;
   }
 
   /** The token's own authorizationState is the truth: a batched transaction can succeed while one of its calls failed. */

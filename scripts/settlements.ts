@@ -1,7 +1,9 @@
 /**
  * Lists the pending settlements in the configured store (REDIS_URL, REDIS_PREFIX), oldest first:
  * payments answered while their settlement's outcome was unknown, which reconciliation decides
- * or submits again until they land or their authorization expires. Signatures are not printed.
+ * or submits again until they land or their authorization expires; then the lost ones, newest
+ * first: settled, then gone from a chain that went back after they could land (answered, never
+ * received). Signatures are not printed.
  *
  *   npx tsx scripts/settlements.ts            one JSON object per line
  */
@@ -17,9 +19,12 @@ if (!config.redisUrl) {
 }
 const store = await openStore(config.redisUrl, config.redisPrefix);
 try {
-  const pending = await new SettlementLedger(store, undefined, CHAINS[PAYMENT_CHAIN].usdc).pendingReport();
+  const ledger = new SettlementLedger(store, undefined, CHAINS[PAYMENT_CHAIN].usdc);
+  const pending = await ledger.pendingReport();
   for (const p of pending) console.log(JSON.stringify(p));
-  console.error(`${pending.length} pending settlement(s)`);
+  const lost = await ledger.lostReport();
+  for (const l of lost) console.log(JSON.stringify(l));
+  console.error(`${pending.length} pending settlement(s), ${lost.length} lost`);
 } finally {
   await store.close();
 }

@@ -155,8 +155,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
         ...(market?.restore && { restore: market.restore }),
         // A node that dies is started again from its last dump: at most this many seconds of blocks are lost.
         stateIntervalSeconds: (name) => options.embeddedStateIntervalSeconds ?? (name === PAYMENT_CHAIN ? EMBEDDED_STATE_INTERVAL_SECONDS.payments : EMBEDDED_STATE_INTERVAL_SECONDS.other),
-        onRestart: (name) => {
-          log(`embedded chain ${name} died and was restarted from its last state dump`);
+        onRestart: (name, from) => {
+          log(`embedded chain ${name} died and was restarted from ${from}`);
           afterChainRestart(name);
         },
       }).catch((err: unknown) => {
@@ -244,7 +244,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const outbox = new Outbox({ log });
     // Reservations name this instance; what a dead one left is taken over by the others.
     const instance = new Instance(store, { log, ...options.instance });
-    const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId, log, outbox, { instance, chain: baseChain });
+    // What the paywall settles is watched by the ledger until validBefore: a chain that goes back is rechecked.
+    const paywall = new Paywall(terms, ledger.watching(facilitator), store, ledger, baseChain.spec.chainId, log, outbox, { instance, chain: baseChain });
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });

@@ -1,0 +1,96 @@
+/**
+ * A paid answer's settlement is on chain even after the chain loses it. Sibyl embeds Base,
+ * whose node dumps its state every few seconds; right after a dump three paid requests are
+ * answered and settled, then the node is killed with SIGKILL and restarted by its supervisor
+ * from that dump, without their transactions. The ledger had recorded them settled: after the
+ * restart it finds each authorization unused and submits it again, so each payment lands
+ * once (one AuthorizationUsed per authorization), the ledger names the lost transaction and
+ * the new one, and nothing is left pending.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, statSync } from 'node:fs';
+import { createPublicClient, http, parseAbi, parseAbiItem, parseEther, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { loadConfig } from '../../server/config.js';
+import { startSibyl, type Sibyl } from '../../server/service.js';
+import { CHAINS } from '../../chain/chains.js';
+import { freshAddress, fundedPayer, json, postJson, rpc, usdcBalance } from '../helpers/sibyl.js';
+import { signedPayment } from '../helpers/payments.js';
+
+const PRICE = 400_000n;
+const USDC = CHAINS.base.usdc;
+const path = '/x402/data/latest-pairs';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const authorizationState = parseAbi(['function authorizationState(address, bytes32) view returns (bool)']);
+const authorizationUsed = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)');
+
+async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => null);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+describe('settled payments the embedded Base lost when its node died', () => {
+  let sibyl: Sibyl;
+  const logged: string[] = [];
+  const payTo = freshAddress();
+  beforeAll(async () => {
+    const settlerKey = generatePrivateKey();
+    sibyl = await startSibyl(loadConfig({
+      HOST: '127.0.0.1', LOG_LEVEL: 'silent', PORT: '0', EMBEDDED_CHAINS: 'base', EMBEDDED_RPC_PORT: '0', WORLD_DAYS: '0',
+      CURVE_FEED: 'off', FORECAST: 'off', SNAPSHOT_JOBS: 'off', X402_SETTLER_PRIVATE_KEY: settlerKey, X402_PAY_TO: payTo,
+    }), { log: (m) => logged.push(m), embeddedStateIntervalSeconds: 4, reconcileIntervalMs: 3_600_000 });
+    await rpc(sibyl.chains.get('base').rpcUrl, 'anvil_setBalance', [privateKeyToAccount(settlerKey).address, `0x${parseEther('100').toString(16)}`]);
+  });
+  afterAll(() => sibyl?.close());
+
+  it('are submitted again after the restart and land once each', async () => {
+    const chainUrl = sibyl.chains.get('base').rpcUrl;
+    const client = createPublicClient({ transport: http(chainUrl) });
+    const { key, account } = await fundedPayer('5', chainUrl);
+    const used = (nonce: Hex) => client.readContract({ address: USDC, abi: authorizationState, functionName: 'authorizationState', args: [account.address, nonce] });
+    const payments = await Promise.all([0, 1, 2].map(() => signedPayment({ key, payTo, amount: PRICE })));
+
+    const node = () => sibyl.chains.get('base').node!();
+    const pid = node().pid!;
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const dump = argv[argv.indexOf('--dump-state') + 1]!;
+    const fundedAt = Date.now();
+    await until('a dump after the funding', async () => (statSync(dump, { throwIfNoEntry: false })?.mtimeMs ?? 0) > fundedAt + 100);
+    await sleep(500); // written whole
+    const dumpedAt = statSync(dump).mtimeMs;
+    const lost: Hex[] = [];
+    for (const p of payments) {
+      const res = await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'X-PAYMENT': p.header });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-settlement-status')).toBeNull();
+      const record = await until('the settled record', () => sibyl.ledger.get(account.address, p.nonce));
+      expect(record).toMatchObject({ status: 'settled' });
+      lost.push(record.transaction as Hex);
+    }
+    for (const p of payments) expect(await used(p.nonce)).toBe(true);
+    process.kill(pid, 'SIGKILL');
+    expect(statSync(dump).mtimeMs).toBe(dumpedAt); // no dump holds them
+
+    await until('the restart', async () => node().restarts === 1 && node().status === 'running');
+    for (const p of payments) await until(`authorization ${p.nonce} used again`, () => used(p.nonce));
+    const events = await client.getLogs({ address: USDC, event: authorizationUsed, args: { authorizer: account.address }, fromBlock: 0n });
+    for (const p of payments) expect(events.filter((e) => e.args.nonce === p.nonce)).toHaveLength(1);
+    expect(await usdcBalance(account.address, chainUrl)).toBe(5_000_000n - 3n * PRICE);
+    expect(await usdcBalance(payTo, chainUrl)).toBe(3n * PRICE);
+    for (const [i, p] of payments.entries()) {
+      const record = await until('the record decided again', async () => {
+        const r = await sibyl.ledger.get(account.address, p.nonce);
+        return r?.status === 'settled' && r.reopenedAt ? r : null;
+      });
+      expect(record).toMatchObject({ reason: 'resubmitted', lostTransaction: lost[i] });
+      expect(await client.getTransactionReceipt({ hash: record.transaction as Hex })).toMatchObject({ status: 'success' });
+    }
+    expect((await json(await fetch(`${sibyl.url}/healthz`))).settlements).toMatchObject({ pending: 0 });
+    expect(logged.join('\n')).toMatch(/settlements rechecked after the node was restarted: 3 checked, 3 no longer on chain and submitted again, 0 lost/);
+  });
+});
