@@ -304,7 +304,7 @@ export class Paywall {
     if (!settlement.success && !pending) {
       // Made by another submission of the same authorization (a resend deciding it): settled all the same.
       if (settlement.errorReason !== STORE_UNAVAILABLE && (await this.usedOnChain(authorization))) {
-        settlement = { success: true, transaction: await this.transactionOf(authorization), network: X402_NETWORK, payer: authorization.payer };
+        settlement = this.settled(authorization, await this.transactionOf(authorization));
       } else {
         // Nothing moved: the authorization may be presented again once its reservation is gone.
         await this.outbox.submit('reservation-release', { key: authorization.reservationKey }, () => this.release(authorization));
@@ -322,7 +322,7 @@ export class Paywall {
   /**
    * The receipt of a resend whose answer was kept, deciding the settlement when its instance
    * stopped before seeing it: used on chain → settled; not used and still valid → settled now;
-   * expired → refused (nothing was charged). One resend or takeover decides at a time.
+   * expired → refused (nothing was charged). One resend decides at a time (a lock per authorization).
    */
   async answerAgain(authorization: Authorization): Promise<{ receipt: Receipt; decidedNow: boolean }> {
     const again = (settlement: SettleResponse, pending: boolean) => ({ receipt: { ...this.receipt(authorization, settlement, pending), resent: true }, decidedNow: false });
@@ -435,7 +435,7 @@ export class Paywall {
       // The receipt first: a resend that finds the ledger's record finds the very receipt answered.
       if (kept) await this.store.set(answerKey(authorization.id), JSON.stringify(kept), this.keepMs(authorization));
       await this.ledger.record(record);
-      if (kept) await this.store.hashDelete(HELD, authorization.id);
+      await this.store.hashDelete(HELD, authorization.id);
     });
   }
 
