@@ -291,6 +291,22 @@ describe('an instance that died', () => {
     }
   });
 
+  it('is taken over with its settlement recorded settled, with its transaction, when that transaction landed as it died', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const p = payment();
+    await diedAfterKeeping(store, token, p, true);
+    const b = instance(store, token);
+    outboxes.push(b.outbox);
+    expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 1 });
+    expect(await b.ledger.get(PAYER, nonceOf(p))).toMatchObject({ status: 'settled', transaction: token.used.get(nonceOf(p).toLowerCase()) });
+    expect(await b.ledger.pending()).toEqual([]);
+    // The payer who comes back gets the answer with that receipt; nothing is sent.
+    const { receipt } = await b.core.charge(echo({ count: 0 }), b.core.x402, p, resource);
+    expect(receipt.settlement).toMatchObject({ success: true, transaction: token.used.get(nonceOf(p).toLowerCase()) });
+    expect(token.settlements).toHaveLength(0);
+  });
+
   it('is not taken over while its heartbeat lives', async () => {
     const store = new MemoryStore();
     const token = new FakeToken();

@@ -401,9 +401,11 @@ export class Paywall {
       } else {
         const kept = JSON.parse(raw) as KeptAnswer;
         if (!(await this.ledger.get(kept.payer, kept.nonce))) {
-          const settled = kept.receipt?.settlement.success === true;
+          // Used on chain already (its transaction landed as it died): recorded settled, with that transaction.
+          const landed = !kept.receipt && (await this.usedOnChain(kept)) ? await this.transactionOf(kept) : undefined;
+          const settled = kept.receipt?.settlement.success === true || landed !== undefined;
           await this.ledger.record({
-            status: settled ? 'settled' : 'pending', transaction: (kept.receipt?.settlement.transaction ?? '') as Hash | '',
+            status: settled ? 'settled' : 'pending', transaction: (landed ?? kept.receipt?.settlement.transaction ?? '') as Hash | '',
             payer: kept.payer, nonce: kept.nonce, amount: kept.amount, validBefore: kept.validBefore, resource: kept.resource, recordedAt: new Date().toISOString(),
             reason: settled ? 'recorded_after_its_instance_stopped' : 'its instance stopped before seeing the settlement',
             ...(!settled && { payload: kept.payload, requirements: kept.requirements }),
@@ -455,7 +457,7 @@ export class Paywall {
   }
 
   /** The token's own authorizationState; false when no chain is known or it cannot be read. */
-  private async usedOnChain(authorization: Authorization): Promise<boolean> {
+  private async usedOnChain(authorization: Pick<Authorization, 'payer' | 'nonce'>): Promise<boolean> {
     if (!this.chain) return false;
     return this.chain.client.readContract({
       address: this.terms.asset, abi: authorizationStateAbi, functionName: 'authorizationState', args: [authorization.payer, authorization.nonce],
@@ -463,7 +465,7 @@ export class Paywall {
   }
 
   /** The transaction that used the authorization, from its AuthorizationUsed event in recent blocks ('' when not found). */
-  private async transactionOf(authorization: Authorization): Promise<Hash | ''> {
+  private async transactionOf(authorization: Pick<Authorization, 'payer' | 'nonce'>): Promise<Hash | ''> {
     if (!this.chain) return '';
     try {
       const client = this.chain.client;
