@@ -77,8 +77,29 @@ export function toolDirectory(registry: Registry): ToolDirectory {
   return { list: () => mcpTools(registry).map(({ name, title, description, billing, priceUsd }) => ({ name, title, description, billing, ...(priceUsd && { priceUsd }) })) };
 }
 
-/** `GET /api/mcp/tools`: the tools as `tools/list` gives them, with how each is billed. */
+const toolLists = new WeakMap<Registry, ReturnType<typeof projectToolList>>();
+
+/** `GET /api/mcp/tools`: the tools as `tools/list` gives them, with how each is billed (built once per registry). */
 export function buildMcpToolList(registry: Registry) {
+  let list = toolLists.get(registry);
+  if (!list) toolLists.set(registry, (list = projectToolList(registry)));
+  return list;
+}
+
+type ToolsListEntry = Omit<ReturnType<typeof projectToolList>['tools'][number], 'billing' | 'priceUsd'> & { execution: { taskSupport: 'forbidden' } };
+const listed = new WeakMap<Registry, readonly ToolsListEntry[]>();
+
+/**
+ * What `tools/list` answers, built once per registry: the same tools without how each is billed,
+ * as the MCP SDK lists a tool registered without task support.
+ */
+export function listedTools(registry: Registry): readonly ToolsListEntry[] {
+  let tools = listed.get(registry);
+  if (!tools) listed.set(registry, (tools = buildMcpToolList(registry).tools.map(({ billing: _b, priceUsd: _p, ...tool }) => ({ ...tool, execution: { taskSupport: 'forbidden' as const } }))));
+  return tools;
+}
+
+function projectToolList(registry: Registry) {
   const tools = mcpTools(registry).map((t) => ({
     name: t.name,
     title: t.title,

@@ -13,12 +13,15 @@ import type { Skill } from '../skills/core/registry.js';
 import { a2aSkillOperation } from '../agent/a2a-operation.js';
 import { hasBody, servePaid, type PaidRouteDeps } from './paid-routes.js';
 import { parseBody } from '../skills/core/validation.js';
+import { boundedMemo, ORIGINS_KEPT } from '../lib/memo.js';
 
 const envelope = z.strictObject({ params: z.record(z.string(), z.unknown()).default({}).describe('The skill\'s parameters.') });
 
 export function mountA2aRoutes(app: Express, deps: PaidRouteDeps): void {
+  // Serialised once per origin (a JSON schema from zod for each skill's params and answer).
+  const list = boundedMemo(ORIGINS_KEPT, (url: string) => Buffer.from(JSON.stringify(buildA2aSkillList(deps.registry, url))));
   app.get(A2A_SKILLS_PATH, (req, res) => {
-    res.json(buildA2aSkillList(deps.registry, deps.publicUrl(req)));
+    res.type('json').send(list(deps.publicUrl(req)));
   });
   app.post(`${A2A_SKILLS_PATH}/:id`, (req, res) => {
     // A skill of the spec this deployment has turned off says why, before any payment.

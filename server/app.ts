@@ -45,6 +45,7 @@ import { mountMetrics } from './observability/metrics-route.js';
 import { mountWeb } from '../web/index.js';
 import type { ForecastAccess } from '../skills/forecast/access.js';
 import { ROUTES } from '../cards/routes.js';
+import { boundedMemo, ORIGINS_KEPT } from '../lib/memo.js';
 
 export const SERVICE_VERSION = '1.0.0';
 
@@ -135,11 +136,15 @@ function expressApp(deps: AppDeps, paid: PaidRouteDeps & { outbox: AppDeps['payw
     res.status(report.ready ? 200 : 503).json(report);
   });
   if (metrics) mountMetrics(app, metrics, deps.metrics);
+  // Serialised once per origin: OpenAPI is a JSON schema from zod for every skill (~0.2 s of
+  // CPU and ~0.5 MB each time), and discovery documents are fetched often.
+  const openApi = boundedMemo(ORIGINS_KEPT, (url: string) => Buffer.from(JSON.stringify(buildOpenApi(deps.registry, deps.paywall.terms, url, SERVICE_VERSION))));
+  const catalog = boundedMemo(ORIGINS_KEPT, (url: string) => Buffer.from(JSON.stringify(buildCatalog(deps.registry, deps.paywall.terms, url, { [forecastInferenceSkill.id]: forecastApiWays }))));
   app.get(ROUTES.openapi, (req, res) => {
-    res.json(buildOpenApi(deps.registry, deps.paywall.terms, publicUrl(req), SERVICE_VERSION));
+    res.type('json').send(openApi(publicUrl(req)));
   });
   app.get(ROUTES.marketplaceCatalog, (req, res) => {
-    res.json(buildCatalog(deps.registry, deps.paywall.terms, publicUrl(req), { [forecastInferenceSkill.id]: forecastApiWays }));
+    res.type('json').send(catalog(publicUrl(req)));
   });
 
   mountWeb(app, { registry: deps.registry, paywall: deps.paywall, chains: deps.chains, context: deps.context, publicUrl, log: deps.log });

@@ -12,7 +12,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { SkillContext } from '../../skills/core/context.js';
 import type { ToolResult } from '../../skills/core/free.js';
 import type { Skill } from '../../skills/core/registry.js';
-import { buildMcpToolList, MCP_PATH, mcpTools, perCallSkills, toolDirectory, type McpTool } from '../../cards/mcp-tools.js';
+import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { buildMcpToolList, listedTools, MCP_PATH, mcpTools, perCallSkills, toolDirectory, type McpTool } from '../../cards/mcp-tools.js';
 import { uiCards } from '../../cards/mcp-ui.js';
 import { unauthorized, type Accounts } from '../auth.js';
 import { toSibylError } from '../../skills/core/error-mapping.js';
@@ -68,6 +69,9 @@ export function createMcpServer(deps: BillingDeps, account: string | null): McpS
   for (const card of UI_CARDS) {
     server.registerResource(card.name, card.uri, { title: card.title, mimeType: card.mimeType }, async () => ({ contents: [{ uri: card.uri, mimeType: card.mimeType, text: card.html }] }));
   }
+  // The SDK's own tools/list converts every tool's schemas again on each call (a fresh server per
+  // request): the same list, converted the same way once per registry.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(deps.registry) as ListToolsResult['tools'] }));
   return server;
 }
 

@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ChainRuntime } from '../../chain/runtime.js';
-import { buildMcpToolList, freeToolSkills } from '../../cards/mcp-tools.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { buildMcpToolList, freeToolSkills, mcpTools } from '../../cards/mcp-tools.js';
 import { createMcpServer } from '../../server/mcp/server.js';
 import type { PaymentPayload } from '@x402/core/types';
 import { PaymentsCore, type PaymentMethod } from '../../payments/core.js';
@@ -69,6 +70,22 @@ describe('MCP server in process (SDK in-memory transport)', () => {
     const security = tools.find((t) => t.name === 'analyze_token_security')!.inputSchema.properties!.kind;
     expect(security).toMatchObject({ enum: ['rug_pull', 'holders', 'sniping', 'approvals', 'contract_audit'], default: 'rug_pull' });
     expect(tools.find((t) => t.name === 'scan_launchpads')!.inputSchema.properties!.venue).toMatchObject({ enum: ['curve', 'creator', 'catalog'], default: 'curve' });
+  });
+
+  it('tools/list, answered from the list built once, is what the SDK itself lists for the same tools', async () => {
+    const sdk = new McpServer({ name: 'sdk-own', version: '1.0.0' });
+    for (const tool of mcpTools(registry)) {
+      sdk.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations, ...(tool._meta && { _meta: tool._meta }) }, async () => ({ content: [] }));
+    }
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await sdk.connect(serverSide);
+    const own = new Client({ name: 'sdk-own-client', version: '1.0.0' });
+    await own.connect(clientSide);
+    try {
+      expect((await client.listTools()).tools).toEqual((await own.listTools()).tools);
+    } finally {
+      await own.close();
+    }
   });
 
   it('free results validate against their output schemas (checked by the SDK client)', async () => {
