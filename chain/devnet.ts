@@ -69,7 +69,7 @@ export interface DevnetOptions {
    * Chains to reload from a state dump (a gzip file of anvil's JSON state) instead of deploying
    * genesis: a cached world. `fallbackStateFile` is loaded when `stateFile` does not (cut, corrupt).
    */
-  restore?: Partial<Record<EvmChainName, { readonly stateFile: string; readonly fallbackStateFile?: string; readonly genesis: GenesisDeployment }>>;
+  restore?: Partial<Record<EvmChainName, RestoredChain>>;
   onProgress?: (message: string) => void;
   /**
    * Dump every chain's state this often and restart a chain that dies from its last dump, on the
@@ -79,10 +79,16 @@ export interface DevnetOptions {
   /** Called after a chain's node was restarted, with the state it was restarted from. */
   onRestart?: (name: EvmChainName, from: string) => void;
   /**
-   * Newer states than the one a chain was started from (gzipped; newest first) that a node
-   * restarted after a death loads when its own last dump is missing or does not load.
+   * States (gzipped, newest first) a node restarted after a death loads when its own last dump
+   * is missing or does not load (a world's checkpoint, its cache).
    */
   restartStates?: (name: EvmChainName) => readonly string[];
+}
+
+export interface RestoredChain {
+  readonly stateFile: string;
+  readonly fallbackStateFile?: string;
+  readonly genesis: GenesisDeployment;
 }
 
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
@@ -124,7 +130,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
 
 /** A restored chain's node from its state, or from its fallback state when that one does not load. */
 async function startRestoredNode(
-  name: EvmChainName, port: number, options: DevnetOptions, saved: NonNullable<DevnetOptions['restore']>[EvmChainName] & {},
+  name: EvmChainName, port: number, options: DevnetOptions, saved: RestoredChain,
 ): Promise<{ node: AnvilNode; from: string }> {
   try {
     return { node: await startChainNode(name, port, options, saved.stateFile), from: saved.stateFile };

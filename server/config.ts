@@ -58,7 +58,7 @@ export interface Config {
   readonly logRange: number;
   readonly indexer: { reorgDepth: number; pollMs: number };
   /** The simulated market on the embedded chains; undefined when WORLD_DAYS is 0. */
-  readonly world: { seed: string; days: number; meanBlockSeconds: number; liveBlockMs: number; labelsPath: string; cacheDir: string | undefined } | undefined;
+  readonly world: { seed: string; days: number; meanBlockSeconds: number; liveBlockMs: number; labelsPath: string; cacheDir: string | undefined; checkpointSeconds: number } | undefined;
   readonly logLookbackBlocks: number;
   /** The Solana launchpad feed of the curve-* operations; undefined when CURVE_FEED is off. */
   readonly curve: { kind: 'embedded'; seed: string; genesisTime: number | undefined } | undefined;
@@ -143,6 +143,7 @@ const envSchema = z.object({
   WORLD_LIVE_BLOCK_MS: int(0, 600_000).default(3_000),
   WORLD_LABELS_PATH: z.string().min(1).default('.sibyl/world-labels.json'),
   WORLD_CACHE_DIR: z.string().min(1).default('.sibyl/world-cache'),
+  WORLD_CHECKPOINT_SECONDS: int(0, 86_400).default(60),
   CHAIN_LOOKBACK_BLOCKS: int(1, 100_000_000).default(200_000),
   BITCOIN: z.enum(['embedded', 'off']).default('embedded'),
   BITCOIN_ESPLORA_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -255,7 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRange: e.CHAIN_LOG_RANGE,
     indexer: { reorgDepth: e.INDEXER_REORG_DEPTH, pollMs: e.INDEXER_POLL_MS },
     world: e.WORLD_DAYS > 0
-      ? { seed: e.WORLD_SEED, days: e.WORLD_DAYS, meanBlockSeconds: e.WORLD_BLOCK_SECONDS, liveBlockMs: e.WORLD_LIVE_BLOCK_MS, labelsPath: e.WORLD_LABELS_PATH, cacheDir: e.WORLD_CACHE_DIR === 'off' ? undefined : e.WORLD_CACHE_DIR }
+      ? { seed: e.WORLD_SEED, days: e.WORLD_DAYS, meanBlockSeconds: e.WORLD_BLOCK_SECONDS, liveBlockMs: e.WORLD_LIVE_BLOCK_MS, labelsPath: e.WORLD_LABELS_PATH, cacheDir: e.WORLD_CACHE_DIR === 'off' ? undefined : e.WORLD_CACHE_DIR, checkpointSeconds: e.WORLD_CHECKPOINT_SECONDS }
       : undefined,
     logLookbackBlocks: e.CHAIN_LOOKBACK_BLOCKS,
     curve: e.CURVE_FEED === 'embedded' ? { kind: 'embedded', seed: e.WORLD_SEED, genesisTime: e.CURVE_GENESIS_TIME } : undefined,

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CHAINS, PAYMENT_CHAIN } from '../chain/chains.js';
+import { CHAINS, PAYMENT_CHAIN, type EvmChainName } from '../chain/chains.js';
 import { PortTakenError } from '../chain/anvil.js';
 import { startDevnet, type Devnet } from '../chain/devnet.js';
 import { ChainRuntime } from '../chain/runtime.js';
@@ -153,6 +153,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
         onProgress: options.onProgress,
         ...(world && { genesisTimestamp: worldGenesisTimestamp(world.days), fifo: true }),
         ...(market?.restore && { restore: market.restore }),
+        ...(market && { restartStates: (name: EvmChainName) => market.restartStates(name) }),
         // A node that dies is started again from its last dump: at most this many seconds of blocks are lost.
         stateIntervalSeconds: (name) => options.embeddedStateIntervalSeconds ?? (name === PAYMENT_CHAIN ? EMBEDDED_STATE_INTERVAL_SECONDS.payments : EMBEDDED_STATE_INTERVAL_SECONDS.other),
         onRestart: (name, from) => {

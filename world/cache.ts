@@ -137,6 +137,8 @@ export async function writeWorldCache(dir: string, cache: NewCache, onChainWritt
     await mkdir(dirname(dir), { recursive: true });
     await rename(tmp, dir);
     await syncFile(dirname(dir));
+    // Checkpoints of a cache this one replaces continue a world that is gone.
+    await rm(`${dir}.live`, { recursive: true, force: true });
   } catch (err) {
     discard();
     throw err;
@@ -166,16 +168,16 @@ async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T)
 }
 
 /**
- * Caches of the same seed built by other versions of the code are never read again, and a
- * half-written one of a process that died is garbage: both go (a cache is ~140 MB). One that a
- * live process is still writing is left to it.
+ * Caches of the same seed built by other versions of the code are never read again (nor their
+ * checkpoints, `.live`), and a half-written one of a process that died is garbage: all go (a
+ * cache is ~140 MB). One that a live process is still writing is left to it.
  */
 async function pruneSiblings(dir: string): Promise<void> {
   const root = dirname(dir);
   const seedPart = basename(dir).replace(/-[0-9a-f]{16}$/, '');
   for (const name of await readdir(root).catch(() => [] as string[])) {
-    const match = /-[0-9a-f]{16}(?:\.tmp-(\d+))?$/.exec(name);
-    if (!match || name.slice(0, match.index) !== seedPart || join(root, name) === dir) continue;
+    const match = /-[0-9a-f]{16}(?:\.tmp-(\d+)|\.live)?$/.exec(name);
+    if (!match || name.slice(0, match.index) !== seedPart || join(root, name) === dir || join(root, name) === `${dir}.live`) continue;
     const writer = match[1] ? Number(match[1]) : undefined;
     if (writer !== undefined && writer !== process.pid && isAlive(writer)) continue;
     await rm(join(root, name), { recursive: true, force: true });

@@ -20,6 +20,11 @@ export interface WorldConfig {
   readonly labelsPath: string;
   /** Where built worlds are cached (undefined: never cached). */
   readonly cacheDir?: string | undefined;
+  /**
+   * Seconds between checkpoints of the payment chain (its state and simulator, beside the cache;
+   * a later start resumes from the newest); other chains every ten times as long. 0 or unset: none.
+   */
+  readonly checkpointSeconds?: number | undefined;
   /** The protocols written beside the market (default: world/modules WORLD_MODULES). */
   readonly modules?: readonly WorldModuleFactory[] | undefined;
 }

@@ -116,6 +116,8 @@ export class World {
   private touched = new Set<Pool>();
   private listingCounter = 0;
   private timer?: NodeJS.Timeout;
+  /** Live blocks and `between` work, one at a time. */
+  private lane: Promise<unknown> = Promise.resolve();
   /** Timestamp of the block being assembled, and who has traded in it. */
   private stepTime = 0;
   private readonly tradedThisBlock = new Set<Address>();
@@ -508,16 +510,31 @@ export class World {
     this.timer = setInterval(() => {
       if (busy) return;
       busy = true;
-      const t = Math.max(this.now + 1, Math.floor(Date.now() / 1000));
       // Between world blocks the node mines on arrival (payments settle at once); while the
       // world assembles a block, arrivals wait and are sealed into it.
-      this.rpc.call('evm_setAutomine', [false])
-        .then(() => this.step(t))
-        .finally(() => this.rpc.call('evm_setAutomine', [true]))
+      this.between(async () => {
+        const t = Math.max(this.now + 1, Math.floor(Date.now() / 1000));
+        await this.rpc.call('evm_setAutomine', [false]);
+        try {
+          await this.step(t);
+        } finally {
+          await this.rpc.call('evm_setAutomine', [true]);
+        }
+      })
         .catch(onError)
         .finally(() => (busy = false));
     }, intervalMs);
     this.timer.unref();
+  }
+
+  /**
+   * Runs `work` while no live block is assembled or mined (one waits for the other): what it
+   * reads of the chain and of `toState()` describes the same world (a checkpoint).
+   */
+  between<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.lane.then(work);
+    this.lane = run.then(() => undefined, () => undefined);
+    return run;
   }
 
   /** Exactly one block at `timestamp` (after the last): what a live chain produces, for a caller that paces it. */
