@@ -22,7 +22,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
@@ -412,6 +412,12 @@ function recordOwnership(node: { pid: number; port: number; chainId: number; tok
     writeFileSync(tmp, JSON.stringify(record));
     renameSync(tmp, ownershipFile(node.port));
     ownedPorts.set(node.pid, node.port);
+    // Records of nodes that are gone (their Sibyl was killed with them) prove nothing any more.
+    for (const name of readdirSync(OWNERSHIP_DIR)) {
+      const port = /^(\d+)\.json$/.exec(name)?.[1];
+      const other = port && readOwnership(Number(port));
+      if (other && !runs(other.pid, other.startTime)) dropOwnership(Number(port), other.pid);
+    }
   } catch {
     // best effort: without a record an orphan is left to the parent-death signal
   }

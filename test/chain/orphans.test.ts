@@ -9,7 +9,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http } from 'viem';
@@ -125,7 +125,9 @@ describe('a Sibyl killed with SIGKILL while it holds a devnet', () => {
     const startTime = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
     // A record naming the foreign node, with a starter that is gone and a token its command line lacks.
     mkdirSync(join(tmpdir(), 'sibyl-nodes'), { recursive: true });
-    writeFileSync(join(tmpdir(), 'sibyl-nodes', `${port}.json`), JSON.stringify({
+    const record = join(tmpdir(), 'sibyl-nodes', `${port}.json`);
+    cleanup.push(async () => rmSync(record, { force: true }));
+    writeFileSync(record, JSON.stringify({
       pid: foreign.pid, port, chainId: 8453, startTime, token: 'not-in-its-command-line', owner: 2 ** 22 + 17, ownerStartTime: 1, startedAt: new Date().toISOString(),
     }));
     const failure = await startAnvil({ chainId: 8453, port }).then((n) => n.stop().then(() => null), (err: unknown) => err);
