@@ -279,8 +279,8 @@ async function launchPlain(options: AnvilOptions, port: number, loadStatePath: s
     ...(loadStatePath ? ['--load-state', loadStatePath] : []),
     ...extraArgs,
   ];
-  const watchdog = options.dieWithParent !== false ? deathSignalWrapper() : undefined;
-  const child = watchdog ? spawn(watchdog, ['--pdeathsig', 'KILL', anvilBinary(), ...args], { stdio: ['ignore', 'ignore', 'pipe'] }) : spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const wrapper = options.dieWithParent !== false ? deathSignalWrapper() : undefined;
+  const child = wrapper ? spawn(wrapper, ['--pdeathsig', 'KILL', anvilBinary(), ...args], { stdio: ['ignore', 'ignore', 'pipe'] }) : spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   live.add(child);
   if (child.pid) recordOwnership({ pid: child.pid, port, chainId: options.chainId, token });
   child.once('exit', () => child.pid && dropOwnership(port, child.pid));
