@@ -9,6 +9,7 @@
 import type { Express, Request, Response } from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { SkillContext } from '../../skills/core/context.js';
 import type { ToolResult } from '../../skills/core/free.js';
 import type { Skill } from '../../skills/core/registry.js';
@@ -60,7 +61,7 @@ function toolHandler(tool: McpTool, ctx: SkillContext, deps: BillingDeps, accoun
 export function createMcpServer(deps: BillingDeps, account: string | null): McpServer {
   // Skills see the published list through their context (list_service_capabilities), never the surface.
   const ctx: SkillContext = { ...deps.context, tools: toolDirectory(deps.registry) };
-  const server = new McpServer({ name: 'sibyl', title: 'Sibyl', version: MCP_SERVER_VERSION }, { capabilities: { tools: {}, resources: {} } });
+  const server = new McpServer({ name: 'sibyl', title: 'Sibyl', version: MCP_SERVER_VERSION }, { capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: SCHEMA_VALIDATOR });
   for (const tool of mcpTools(deps.registry)) {
     server.registerTool(tool.name, {
       title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations, ...(tool._meta && { _meta: tool._meta }),
@@ -77,6 +78,8 @@ export function createMcpServer(deps: BillingDeps, account: string | null): McpS
 
 /** The cards' pages are the same for every request: built once. */
 const UI_CARDS = uiCards();
+/** One for every request's server: the SDK would otherwise build an Ajv instance per request (none of our tools elicits). */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 export interface McpDeps extends BillingDeps, Pick<PaidRouteDeps, 'paywall' | 'publicUrl'> {
   readonly accounts: Accounts;
