@@ -68,6 +68,8 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
   const newest = new Map<EvmChainName, string>([...checkpoints].map(([name, c]) => [name, c.stateFile]));
   const cacheStates = new Map<EvmChainName, string>(cached?.chains.map((c) => [c.name, c.stateFile]) ?? []);
   const timers: NodeJS.Timeout[] = [];
+  /** Checkpoints being written: a stop waits for them, so none lands (and prunes) after the run ended. */
+  const writing = new Set<Promise<void>>();
 
   /** Checkpoints every chain on its own timer once live blocks run: the payment chain every `checkpointSeconds`, the others ten times as rarely. */
   const startCheckpoints = (onProgress?: (message: string) => void) => {
@@ -81,7 +83,7 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
       const timer = setInterval(() => {
         if (busy) return;
         busy = true;
-        (async () => {
+        const write = (async () => {
           const head = await blockHead(chain.rpcUrl);
           if (head.hash === lastHead) return; // nothing happened since the last one
           const meta = await writeCheckpoint(root, chain.name, cache, (statePath) => world.between(async () => {
@@ -93,7 +95,11 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
           newest.set(chain.name, join(root, `${chain.name}-${meta.takenAt}`, 'state.json.gz'));
         })()
           .catch((err: unknown) => onProgress?.(`world checkpoint of ${chain.name} not written: ${(err as Error).message.split('\n')[0]}`))
-          .finally(() => (busy = false));
+          .finally(() => {
+            busy = false;
+            writing.delete(write);
+          });
+        writing.add(write);
       }, (chain.name === PAYMENT_CHAIN ? seconds : seconds * 10) * 1000);
       timer.unref();
       timers.push(timer);
@@ -129,9 +135,10 @@ export async function prepareEmbeddedMarket(config: WorldConfig, chains: readonl
         running = await buildWorld(devnet.chains, config, onProgress, reference);
       }
       const world = running;
-      return { ...world, stop: () => {
+      return { ...world, stop: async () => {
         for (const t of timers) clearInterval(t);
         world.stop();
+        await Promise.all(writing);
       } };
     },
     async prepareIndex(store) {
