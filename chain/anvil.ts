@@ -125,7 +125,14 @@ function installExitHook(): void {
 export async function portIsFreeOrReclaimed(port: number, onProgress?: (message: string) => void): Promise<boolean> {
   if (await portIsFree(port)) return true;
   if (!(await reclaimOrphan(port, onProgress))) return false;
-  return portIsFree(port);
+  // A killed multi-threaded node shows as a zombie once its first thread is gone; its socket closes
+  // with the last one, a moment later on a busy machine.
+  const deadline = Date.now() + 5_000;
+  while (!(await portIsFree(port))) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
 }
 
 /** Starts a node on `options.port` (PortTakenError when something holds it) or, with 0, on a free port. */

@@ -79,7 +79,8 @@ describe('a restart after live blocks and payments', () => {
     const paidAt = Date.now();
     // A checkpoint taken after them, beside the cache.
     const cacheRoot = join(dir, 'cache');
-    const live = join(cacheRoot, (await readdir(cacheRoot)).find((n) => n.endsWith('.live'))!);
+    // The checkpoints' folder appears with the first one written.
+    const live = join(cacheRoot, await until('the checkpoints folder', async () => (await readdir(cacheRoot)).find((n) => n.endsWith('.live'))));
     const checkpoint = await until('a checkpoint after the payments', async () => {
       for (const name of await readdir(live)) {
         const meta = JSON.parse(await readFile(join(live, name, 'meta.json'), 'utf8').catch(() => 'null')) as { takenAt: number; head: number } | null;
