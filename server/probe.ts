@@ -11,6 +11,7 @@
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { errorCode, isAbsent } from '../lib/errors.js';
+import { stallAwareDeadline } from '../store/deadline.js';
 
 export type PartState = 'up' | 'slow' | 'down';
 
@@ -27,8 +28,6 @@ export const PROBE_BUDGET_MS = 2_500;
 /** Milliseconds of budget added per millisecond of event-loop delay (p99 over the last seconds). */
 export const PROBE_BUDGET_PER_DELAY_MS = 10;
 export const PROBE_BUDGET_MAX_MS = 20_000;
-/** A timer this much late means the loop was held, not that the part is slow. */
-const STALL_MS = 250;
 
 /** The probe budget for an event-loop delay: a saturated process waits longer before calling a silence a failure. */
 export function probeBudgetMs(loopDelayMs: number): number {
@@ -188,7 +187,7 @@ export class Probe<T> {
   private async probe(): Promise<void> {
     const pending = this.pending ?? this.begin();
     const budget = this.options.budgetMs();
-    const outcome = await deadline(pending.result, budget);
+    const outcome = await stallAwareDeadline(pending.result, budget, () => undefined);
     if (outcome === undefined) return this.failed(`no answer within ${budget} ms`, false);
     if (!outcome.ok) return this.failed(outcome.error, outcome.definite);
     this.lastValue = outcome.value;
@@ -223,29 +222,3 @@ export class Probe<T> {
   }
 }
 
-/**
- * `work`'s value, or undefined once `ms` of time the process could have read the answer have
- * passed: a timer that fires late (the loop was held) gives the answer another full period.
- */
-function deadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    let due = Date.now() + ms;
-    let timer: NodeJS.Timeout;
-    const check = () => {
-      const now = Date.now();
-      if (now - due > STALL_MS) {
-        due = now + ms;
-        timer = setTimeout(check, ms);
-        timer.unref();
-        return;
-      }
-      resolve(undefined);
-    };
-    timer = setTimeout(check, ms);
-    timer.unref();
-    void work.then((value) => {
-      clearTimeout(timer);
-      resolve(value);
-    });
-  });
-}

@@ -6,17 +6,19 @@
  * have read the answer: a Redis that is really gone still fails the command, as a rejected
  * promise (StoreTimeoutError), never as an exception elsewhere.
  */
-
 export class StoreTimeoutError extends Error {
   override readonly name = 'StoreTimeoutError';
 }
 
-/** A timer this much late means the loop was stalled, not that the store is slow. */
+/** A timer this much late means the loop was held, not that the answer is slow. */
 const STALL_MS = 250;
 
-export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  if (!(ms > 0)) return work;
-  return new Promise<T>((resolve, reject) => {
+/**
+ * `work`'s outcome (its rejection too), or `onExpired()`'s (what it returns, or throws) once `ms` of
+ * such time have passed. The store's commands and the readiness probes (server/probe.ts) share it.
+ */
+export function stallAwareDeadline<T, E>(work: Promise<T>, ms: number, onExpired: () => E): Promise<T | E> {
+  return new Promise<T | E>((resolve, reject) => {
     let due = Date.now() + ms;
     let timer: NodeJS.Timeout;
     const check = () => {
@@ -27,8 +29,11 @@ export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Pro
         timer.unref();
         return;
       }
-      work.catch(() => {}); // settles later, unobserved
-      reject(new StoreTimeoutError(`store: no answer to ${what} within ${ms} ms`));
+      try {
+        resolve(onExpired());
+      } catch (err) {
+        reject(err);
+      }
     };
     timer = setTimeout(check, ms);
     timer.unref();
@@ -42,5 +47,13 @@ export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Pro
         reject(err);
       },
     );
+  });
+}
+
+export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  if (!(ms > 0)) return work;
+  return stallAwareDeadline(work, ms, () => {
+    work.catch(() => {}); // settles later, unobserved
+    throw new StoreTimeoutError(`store: no answer to ${what} within ${ms} ms`);
   });
 }
