@@ -448,11 +448,18 @@ function dropOwnership(port: number | undefined, pid: number): void {
 /**
  * Stops the node holding `port` when its ownership record proves it an orphan of Sibyl's: the
  * recorded process is alive with its recorded start time, its command line is anvil with the
- * record's token and this port, and the process that started it is gone. True when it stopped.
+ * record's token and this port, and the process that started it is gone. True when it stopped
+ * it, or found it already killed (a zombie whose last threads still hold the port a moment).
  */
 export async function reclaimOrphan(port: number, onProgress?: (message: string) => void): Promise<boolean> {
   const record = readOwnership(port);
   if (!record || record.port !== port) return false;
+  const stat = procStat(record.pid);
+  if (stat && stat.startTime === record.startTime && (stat.state === 'Z' || stat.state === 'X')) {
+    // Our node, already killed (it died with its Sibyl): its socket closes when its last thread exits.
+    dropOwnership(port, record.pid);
+    return true;
+  }
   if (!runs(record.pid, record.startTime)) {
     dropOwnership(port, record.pid); // a record of a node that is gone: whatever holds the port is not it
     return false;
