@@ -2,6 +2,7 @@
 import { createClient, type RedisClientType } from 'redis';
 import type { Journal, SortedEntry, Store, StoreDump } from './store.js';
 import { withDeadline } from './deadline.js';
+import { isSocketError, StoreConnectionError } from './outage.js';
 
 export interface RedisStoreOptions {
   /** Longest a command may go unanswered while the process is free to read it (default 5 s). */
@@ -102,7 +103,9 @@ export class RedisStore implements Store {
 
   /** Every command goes through here: a store that does not answer fails this call, nothing else. */
   private run<T>(what: string, command: Promise<T>): Promise<T> {
-    return withDeadline(command, this.commandTimeoutMs, what);
+    return withDeadline(command, this.commandTimeoutMs, what).catch((err: unknown) => {
+      throw isSocketError(err) ? new StoreConnectionError(`store: ${what} lost with its connection (${(err as Error).message})`, { cause: err }) : err;
+    });
   }
 
   private k(key: string): string {

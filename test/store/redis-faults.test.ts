@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreTimeoutError } from '../../store/deadline.js';
 import { RedisStore } from '../../store/redis.js';
+import { isStoreOutage, StoreConnectionError, STORE_RETRY_AFTER_SECONDS } from '../../store/outage.js';
+import { toSibylError } from '../../skills/core/error-mapping.js';
 import { startPrivateRedis } from '../helpers/redis-server.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 
@@ -35,6 +37,11 @@ async function freezableProxy(target: URL) {
     thaw: () => {
       frozen = false;
       for (const send of held.splice(0)) send();
+    },
+    /** Resets every connection (RST), as a Redis killed mid-command does: the client reads ECONNRESET. */
+    reset: () => {
+      for (const s of sockets) s.resetAndDestroy();
+      sockets.clear();
     },
     close: async () => {
       for (const s of sockets) s.destroy();
@@ -85,6 +92,23 @@ describe('Redis store under faults', () => {
     await store.set('b', '2');
     expect(await store.get('a')).toBe('1');
     expect(await store.get('b')).toBe('2');
+  });
+
+  it('a command lost with its connection (reset mid-command) is a store outage: upstream_unavailable with Retry-After, never internal_error', async () => {
+    const proxy = await freezableProxy(new URL(TEST_REDIS_URL));
+    cleanups.push(proxy.close);
+    const store = await RedisStore.connect(proxy.url, prefix, { commandTimeoutMs: 5_000, onError: () => {} });
+    cleanups.push(() => store.close());
+    await store.set('r', '1');
+    proxy.freeze();
+    const lost = store.get('r').then(() => null, (err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 50));
+    proxy.reset();
+    proxy.thaw();
+    const err = await lost;
+    expect(err).toBeInstanceOf(StoreConnectionError);
+    expect(isStoreOutage(err)).toBe(true);
+    expect(toSibylError(err)).toMatchObject({ code: 'upstream_unavailable', extra: { retryAfterSeconds: STORE_RETRY_AFTER_SECONDS } });
   });
 
   it('a stalled event loop fails no command that Redis answered meanwhile', async () => {
