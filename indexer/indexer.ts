@@ -24,7 +24,7 @@ import { readInHalves } from '../chain/log-ranges.js';
 export interface IndexerOptions {
   /** Blocks per getLogs call. */
   readonly range: number;
-  /** Deepest reorganisation the indexer repairs. */
+  /** The reorganisation depth expected (block hashes are kept for at least four times it, see KEPT_BLOCK_HASHES). */
   readonly reorgDepth: number;
   /** Where a first run starts on a chain with history (blocks back from head). */
   readonly lookbackBlocks: number;
@@ -38,6 +38,13 @@ export interface IndexProgress {
 }
 
 export class ReorgTooDeepError extends Error {}
+
+/**
+ * Blocks below the head whose hashes are kept (those with indexed events, and each window's
+ * last): how far back a fork is found. A busy embedded chain restarted from a dump ten seconds
+ * old loses a few hundred blocks.
+ */
+const KEPT_BLOCK_HASHES = 4_096;
 
 /** A log as the node sent it, numbers parsed; no client formatting on the hot path. */
 interface RawLog {
@@ -318,7 +325,7 @@ export class ChainIndexer {
     await this.balances.apply(moves);
     if (Object.keys(reserves).length) await this.store.hashSetMany(this.keys.reserves, reserves);
     await this.store.sortedAdd(this.keys.blocks, [...hashes].map(([block, hash]) => ({ score: block, member: `${block}:${hash}:${times.get(block) ?? end.timestamp}` })));
-    await this.store.sortedRemoveRange(this.keys.blocks, -Infinity, to - this.options.reorgDepth * 4);
+    await this.store.sortedRemoveRange(this.keys.blocks, -Infinity, to - Math.max(this.options.reorgDepth * 4, KEPT_BLOCK_HASHES));
     await this.store.sortedAdd(this.keys.times, [...hashes.keys()].map((block) => ({ score: times.get(block) ?? end.timestamp, member: String(block) })));
     await this.store.set(this.keys.checkpoint, JSON.stringify({ block: to, hash: end.hash, timestamp: end.timestamp }));
     return logs.length;
@@ -388,20 +395,27 @@ export class ChainIndexer {
     return address.toLowerCase() === this.chain.spec.wrappedNative.toLowerCase();
   }
 
-  /** Finds the newest kept block still on the chain and undoes everything indexed above it. */
+  /**
+   * Finds the newest kept block still on the chain and undoes everything indexed above it. The
+   * kept hashes reach far below the reorganisation depth: a node restarted from an older state
+   * (an embedded chain's dump, seconds of busy blocks) loses more blocks than any reorganisation.
+   * Below the fork every kept block matches the chain and above it none does, so a binary
+   * search finds it in a dozen reads.
+   */
   private async repairReorg(cp: IndexProgress): Promise<IndexProgress | null> {
-    const kept = (await this.store.sortedRange(this.keys.blocks, cp.block - this.options.reorgDepth, cp.block))
+    const kept = (await this.store.sortedRange(this.keys.blocks, -Infinity, cp.block))
       .map((e) => { const [block, hash, ts] = e.member.split(':'); return { block: Number(block), hash: hash as Hash, ts: Number(ts) }; })
-      .sort((a, b) => b.block - a.block);
+      .sort((a, b) => a.block - b.block);
+    const onChain = async (k: { block: number; hash: Hash }) => (await this.chain.client.getBlock({ blockNumber: BigInt(k.block) }).catch(() => null))?.hash === k.hash;
     let fork: { block: number; hash: Hash; ts: number } | undefined;
-    for (const k of kept) {
-      const onChain = await this.chain.client.getBlock({ blockNumber: BigInt(k.block) }).catch(() => null);
-      if (onChain?.hash === k.hash) {
-        fork = k;
-        break;
-      }
+    for (let low = 0, high = kept.length - 1; low <= high; ) {
+      const mid = (low + high) >> 1;
+      if (await onChain(kept[mid]!)) {
+        fork = kept[mid];
+        low = mid + 1;
+      } else high = mid - 1;
     }
-    if (!fork) throw new ReorgTooDeepError(`${this.chain.name}: reorganisation deeper than ${this.options.reorgDepth} blocks below ${cp.block}`);
+    if (!fork) throw new ReorgTooDeepError(`${this.chain.name}: reorganisation below the ${kept.length} kept blocks under ${cp.block}`);
 
     const above = rowScore(fork.block + 1, 0);
     // Balances are reversed while the rows that say what to reverse are still there: a repair

@@ -115,6 +115,22 @@ describe('chain indexer', () => {
     expect(transfers.filter((t) => t.to.toLowerCase() === holder.toLowerCase() && t.value === '1000000')).toHaveLength(0);
   });
 
+  it('repairs a fork far deeper than the reorganisation depth (a node restarted from an older state)', async () => {
+    const indexer = new ChainIndexer(chain, store, OPTIONS);
+    await store.delete(indexer.keys.lease);
+    await indexer.sync();
+    const holder = demoAccount(8).address;
+    const snapshot = await rpc('evm_snapshot');
+    for (let i = 0; i < OPTIONS.reorgDepth * 3; i++) await mintUsdc(holder, 1_000n);
+    await indexer.sync();
+    await rpc('evm_revert', [snapshot]); // 48 blocks gone, three times the depth
+    for (let i = 0; i < OPTIONS.reorgDepth * 4; i++) await mintUsdc(demoAccount(9).address, 3n); // the head passes the old one
+    await indexer.sync();
+    expect(await indexedCounts(indexer)).toEqual(await rawCounts());
+    expect(await indexedBalance(indexer, holder)).toBe(await chainBalance(holder));
+    expect((await indexer.checkpoint())!.hash).toBe((await chain.client.getBlock({ blockTag: 'latest' })).hash);
+  });
+
   it('indexed balances equal balanceOf for the world actors', async () => {
     const indexer = new ChainIndexer(chain, store, OPTIONS);
     const reader = new IndexReader(store, CHAINS.base.chainId);
