@@ -326,16 +326,26 @@ export class Paywall {
    */
   async answerAgain(authorization: Authorization): Promise<{ receipt: Receipt; decidedNow: boolean }> {
     const again = (settlement: SettleResponse, pending: boolean) => ({ receipt: { ...this.receipt(authorization, settlement, pending), resent: true }, decidedNow: false });
-    if (authorization.resent!.receipt && !authorization.resent!.receipt.pending) return again(authorization.resent!.receipt.settlement, false);
+    // The ledger's record, once written, is the truth: a settlement the chain lost and that was
+    // sent again names its new transaction, not the one in the kept receipt.
     const record = await this.ledger.get(authorization.payer, authorization.nonce);
-    // Read again after the ledger: a receipt is kept before its ledger record is written.
+    // Read after the ledger: a receipt is kept before its ledger record is written.
     const latest = await this.store.get(answerKey(authorization.id));
     const kept = latest ? this.keptFor(authorization, latest) : authorization.resent!;
-    if (kept.receipt && !kept.receipt.pending) return again(kept.receipt.settlement, false);
-    if (record && record.status === 'settled') return again(this.settled(authorization, record.transaction), false);
+    if (record && record.status === 'settled') {
+      const keptReceipt = kept.receipt && !kept.receipt.pending ? kept.receipt.settlement : undefined;
+      // The very receipt given first while it still names the transaction that settled it.
+      if (keptReceipt && (!record.transaction || keptReceipt.transaction === record.transaction)) return again(keptReceipt, false);
+      return again(this.settled(authorization, record.transaction || keptReceipt?.transaction || ''), false);
+    }
     if (record && record.status !== 'pending') {
       throw new PaymentRefused('settlement_failed', record.reason ?? record.status, `this payment's settlement ${record.status === 'expired' ? 'expired unused' : 'failed'}; nothing was charged`);
     }
+    if (record?.reopenedAt) {
+      const lost = { success: false, errorReason: 'settlement_pending', errorMessage: record.reason ?? 'submitted again', transaction: '', network: X402_NETWORK, payer: authorization.payer };
+      return again(lost, true);
+    }
+    if (kept.receipt && !kept.receipt.pending) return again(kept.receipt.settlement, false);
     // Pending: the ledger decides it (reconciliation), the answer is the payer's meanwhile.
     if (kept.receipt) return again(kept.receipt.settlement, true);
     const held = readReservation(await this.store.get(authorization.reservationKey));

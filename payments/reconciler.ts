@@ -4,7 +4,9 @@
  * chain must not pile passes up. At start, and whenever the payment chain went back (its node
  * restarted, its head went down, a block seen before changed), the settled records still
  * watched are checked against the chain first (SettlementLedger.recheckSettled): a node's
- * restart is noticed within a second, anything else at the next pass.
+ * restart is noticed within a second, anything else at the next pass. Every pass also checks
+ * the settlements recorded since the pass before (a chain that lost only newer blocks than it
+ * looked at then gives no other sign).
  */
 import type { SettlementLedger } from './settlements.js';
 
@@ -20,7 +22,11 @@ export function startReconciler(ledger: SettlementLedger, intervalMs: number, lo
   const recheck = async () => {
     const went = await ledger.chainWentBack();
     owed ??= went;
-    if (!owed) return;
+    if (!owed) {
+      const { checked, reopened, lost } = await ledger.recheckRecent();
+      if (reopened || lost) log(`recent settlements rechecked: ${checked} checked, ${reopened} no longer on chain and submitted again, ${lost} lost (expired)`);
+      return;
+    }
     const { checked, reopened, lost } = await ledger.recheckSettled(owed);
     if (reopened || lost || owed !== 'a start') log(`settlements rechecked after ${owed}: ${checked} checked, ${reopened} no longer on chain and submitted again, ${lost} lost (expired)`);
     owed = null;

@@ -26,6 +26,15 @@ const SETTLED_TTL_MS = 30 * 24 * 3600_000;
 const WATCHED = 'settlements:watched';
 /** A watched settlement's record with its signed authorization, until its validBefore. */
 const watchedKey = (id: string) => `settlements:watched:${id}`;
+/**
+ * Settled records by when they were written (ms). A chain that loses only blocks above the head
+ * last looked at shows no sign of it (the head passes the old one, the block looked at is kept):
+ * the settlements written since that look are therefore checked once more at the next one.
+ */
+const RECENT = 'settlements:recent';
+const RECENT_KEEP_MS = 10 * 60_000;
+/** Instances' clocks differ: the window of settlements checked reaches back this much further. */
+const CLOCK_MARGIN_MS = 5_000;
 /** Settlements answered and recorded settled that the chain lost when they could no longer land. */
 const LOST = 'settlements:lost';
 /**
@@ -74,6 +83,11 @@ export interface RecheckOutcome {
 export interface LedgerOptions {
   /** Submits a signed authorization again (the facilitator's settle). Without it, pending ones only wait. */
   resubmit?: (payload: PaymentPayload, requirements: PaymentRequirements) => Promise<SettleResponse>;
+  /**
+   * Called before settlements the chain lost are submitted again: the settler's transactions went
+   * with them, so its nonce count is ahead of the chain's (a local facilitator starts it again from the chain).
+   */
+  beforeResubmittingLost?: () => Promise<void>;
   /** How long one instance holds a pending settlement while deciding it (covers a resubmission's confirmation wait). */
   lockMs?: number;
   log?: (msg: string, err?: unknown) => void;
@@ -84,7 +98,9 @@ type Outcome = Pick<SettlementRecord, 'status' | 'reason'> & { transaction?: Has
 export class SettlementLedger {
   private readonly settledListeners: ((record: SettlementRecord) => Promise<void>)[] = [];
   /** The chain as the last look found it (chainWentBack). */
-  private seen: { number: bigint; hash: Hash; genesis: Hash; restarts: number } | undefined;
+  private seen: { number: bigint; hash: Hash; genesis: Hash; restarts: number; at: number } | undefined;
+  /** When the look before the last one began (recheckRecent's window). */
+  private previousLookAt: number | undefined;
   /** Authorizations a watched facilitator settled, by id, until their settled record arrives (see `watching`). */
   private readonly settledAuthorizations = new Map<string, { payload: PaymentPayload; requirements: PaymentRequirements; validBefore: number }>();
 
@@ -158,6 +174,7 @@ export class SettlementLedger {
     const ttlMs = validBefore * 1000 - Date.now();
     if (ttlMs > 0) await this.store.set(watchedKey(id), JSON.stringify(record), ttlMs);
     await this.store.sortedAdd(WATCHED, [{ member: id, score: validBefore }]);
+    await this.store.sortedAdd(RECENT, [{ member: id, score: Date.now() }]);
   }
 
   /** A settlement answered but never received: listed for operators (a month, as decided records are kept). */
@@ -229,16 +246,33 @@ export class SettlementLedger {
     const nowSeconds = Math.floor(now / 1000);
     await this.store.sortedRemoveRange(WATCHED, Number.NEGATIVE_INFINITY, nowSeconds - RECHECK_AFTER_EXPIRY_S - 1);
     const watched = await this.store.sortedRange(WATCHED, nowSeconds - RECHECK_AFTER_EXPIRY_S, Number.POSITIVE_INFINITY);
+    return this.recheck(watched.map(({ member }) => member), why, now);
+  }
+
+  /**
+   * Checks the settlements recorded since the chain was last looked at (chainWentBack), which a
+   * loss of only the blocks above that look would not show: call it right after that look.
+   */
+  async recheckRecent(now = Date.now()): Promise<RecheckOutcome> {
+    if (!this.chain || this.previousLookAt === undefined) return { checked: 0, reopened: 0, lost: 0 };
+    await this.store.sortedRemoveRange(RECENT, Number.NEGATIVE_INFINITY, now - RECENT_KEEP_MS);
+    const recent = await this.store.sortedRange(RECENT, this.previousLookAt - CLOCK_MARGIN_MS, Number.POSITIVE_INFINITY);
+    return this.recheck(recent.map(({ member }) => member), 'checked again after it was recorded', now);
+  }
+
+  private async recheck(ids: readonly string[], why: string, now: number): Promise<RecheckOutcome> {
+    const nowSeconds = Math.floor(now / 1000);
     const outcomes: ('kept' | 'reopened' | 'lost' | 'skipped')[] = [];
     // A few at a time: each is one authorizationState read (and a store write when reopened).
-    for (let i = 0; i < watched.length; i += 32) {
-      outcomes.push(...(await Promise.all(watched.slice(i, i + 32).map(({ member, score }) => this.recheckOne(member, score, why, nowSeconds)))));
+    for (let i = 0; i < ids.length; i += 32) {
+      outcomes.push(...(await Promise.all(ids.slice(i, i + 32).map((id) => this.recheckOne(id, why, nowSeconds)))));
     }
     // Those reopened are submitted again at once, not at the next reconciliation pass.
-    const reopened = watched.filter((_, i) => outcomes[i] === 'reopened').map(({ member }) => member);
+    const reopened = ids.filter((_, i) => outcomes[i] === 'reopened');
+    if (reopened.length) await this.options.beforeResubmittingLost?.().catch((err) => this.options.log?.('settler nonce resync failed', err));
     const records = await this.store.hashGetMany(PENDING, reopened);
     await Promise.all(records.map((raw) => raw && this.reconcileOne(JSON.parse(raw) as SettlementRecord, now)));
-    return { checked: watched.length, reopened: reopened.length, lost: outcomes.filter((o) => o === 'lost').length };
+    return { checked: ids.length, reopened: reopened.length, lost: outcomes.filter((o) => o === 'lost').length };
   }
 
   /** How many times the payment chain's node was restarted (an embedded chain; 0 otherwise). */
@@ -246,7 +280,7 @@ export class SettlementLedger {
     return this.chain?.node?.().restarts ?? 0;
   }
 
-  private async recheckOne(id: string, validBefore: number, why: string, nowSeconds: number): Promise<'kept' | 'reopened' | 'lost' | 'skipped'> {
+  private async recheckOne(id: string, why: string, nowSeconds: number): Promise<'kept' | 'reopened' | 'lost' | 'skipped'> {
     const lock = `settlements:reconcile:${id}`;
     if (!(await this.store.reserve(lock, '1', this.options.lockMs ?? 60_000))) return 'skipped';
     try {
@@ -262,7 +296,7 @@ export class SettlementLedger {
       if (await this.used(record)) return 'kept';
       const lostTransaction = (record.transaction || undefined) as Hash | undefined;
       const found = `settlement${lostTransaction ? ` ${lostTransaction}` : ''} no longer on chain (${why})`;
-      if (watched?.payload && watched.requirements && validBefore > nowSeconds) {
+      if (watched?.payload && watched.requirements && Number(watched.validBefore) > nowSeconds) {
         const reopened: SettlementRecord = {
           ...watched, status: 'pending', transaction: '', reason: found, reopenedAt: new Date().toISOString(), ...(lostTransaction && { lostTransaction }),
         };
@@ -295,6 +329,7 @@ export class SettlementLedger {
   async chainWentBack(): Promise<string | null> {
     if (!this.chain) return null;
     const client = this.chain.client;
+    const lookAt = Date.now();
     const restarts = this.chain.node?.().restarts ?? 0;
     const [head, genesis] = await Promise.all([client.getBlock({ blockTag: 'latest' }), client.getBlock({ blockNumber: 0n })]) as [Block, Block];
     const seen = this.seen;
@@ -305,7 +340,8 @@ export class SettlementLedger {
       else if (head.number! < seen.number) why = `the head went back from block ${seen.number} to ${head.number}`;
       else if ((await client.getBlock({ blockNumber: seen.number }).catch(() => null))?.hash !== seen.hash) why = `block ${seen.number} changed`;
     }
-    this.seen = { number: head.number!, hash: head.hash!, genesis: genesis.hash!, restarts };
+    this.previousLookAt = this.seen?.at;
+    this.seen = { number: head.number!, hash: head.hash!, genesis: genesis.hash!, restarts, at: lookAt };
     return why;
   }
 

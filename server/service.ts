@@ -241,6 +241,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
       resubmit: (payload, requirements) => facilitator.settle(payload, requirements),
       lockMs: config.settleTimeoutMs + 60_000,
       log,
+      ...(local && { beforeResubmittingLost: () => local.forgetNonces() }),
     });
     const outbox = new Outbox({ log });
     // Reservations name this instance; what a dead one left is taken over by the others.

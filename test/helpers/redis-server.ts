@@ -22,14 +22,15 @@ export interface PrivateRedis {
   stop(): Promise<void>;
 }
 
-export async function startPrivateRedis(options: { aof?: boolean } = {}): Promise<PrivateRedis> {
+/** `aof: true` fsyncs every write; `'everysec'` as docs/operations.md recommends for production (a kill may lose the last second). */
+export async function startPrivateRedis(options: { aof?: boolean | 'everysec' } = {}): Promise<PrivateRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'sibyl-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
 
   const launch = async () => {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no'];
-    args.push(...(options.aof ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
+    args.push(...(options.aof ? ['--appendonly', 'yes', '--appendfsync', options.aof === 'everysec' ? 'everysec' : 'always'] : ['--appendonly', 'no']));
     const proc = spawn('redis-server', args, { stdio: 'ignore' });
     child = proc;
     const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`))));

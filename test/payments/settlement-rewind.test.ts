@@ -172,4 +172,45 @@ describe('settlements the chain lost in a restart', () => {
     // Checked again: nothing more to do.
     expect(await ledger.recheckSettled('a second look')).toEqual({ checked: 1, reopened: 0, lost: 0 });
   });
+
+  it('are found when the chain lost only blocks above the head last looked at (no other sign): the settlements recorded since are checked again', async () => {
+    const devnet: Devnet = await startDevnet({ chains: ['base'], basePort: 0 });
+    cleanup.push(() => devnet.stop());
+    const rpcUrl = devnet.chains[0]!.rpcUrl;
+    const base = new ChainRuntime().add('base', rpcUrl, 'rpc');
+    const store = new MemoryStore();
+    const settlerKey = generatePrivateKey();
+    await rpc(rpcUrl, 'anvil_setBalance', [privateKeyToAccount(settlerKey).address, `0x${parseEther('100').toString(16)}`]);
+    const facilitator = localFacilitator(base, settlerKey, 30_000, 50, store);
+    const ledger = new SettlementLedger(store, base, USDC, { resubmit: (p, r) => facilitator.settle(p, r) });
+    const payTo = freshAddress();
+    const { key, account } = await fundedPayer('5', rpcUrl);
+    const requirements = requirementsV2({ asset: USDC, payTo, maxTimeoutSeconds: 300 }, PRICE);
+    const payment = await signedPayment({ key, payTo, amount: PRICE });
+    const client = createPublicClient({ transport: http(rpcUrl) });
+    const used = () => client.readContract({ address: USDC, abi: authorizationState, functionName: 'authorizationState', args: [account.address, payment.nonce] });
+
+    expect(await ledger.chainWentBack()).toBeNull(); // a look: head H
+    expect(await ledger.recheckRecent()).toEqual({ checked: 0, reopened: 0, lost: 0 }); // nothing before the first look's window
+    const snapshot = await rpc(rpcUrl, 'evm_snapshot', []);
+    const result = await facilitator.settle(payment.payload, requirements);
+    expect(result.success).toBe(true);
+    await ledger.record({
+      status: 'settled', transaction: result.transaction as Hex, payer: account.address, nonce: payment.nonce, amount: PRICE.toString(),
+      validBefore: (payment.payload.payload as { authorization: { validBefore: string } }).authorization.validBefore,
+      resource: 'http://sibyl.test/x402/data/latest-pairs', recordedAt: new Date().toISOString(), payload: payment.payload, requirements,
+    });
+    // The blocks above H are lost (block H stays) and the chain moves on past the old head.
+    expect(await rpc(rpcUrl, 'evm_revert', [snapshot])).toBe(true);
+    await facilitator.forgetNonces();
+    await rpc(rpcUrl, 'anvil_mine', ['0x5']);
+    expect(await used()).toBe(false);
+    expect(await ledger.chainWentBack()).toBeNull(); // no sign: the head is past H, and H is unchanged
+    expect(await ledger.recheckRecent()).toEqual({ checked: 1, reopened: 1, lost: 0 });
+    expect(await used()).toBe(true);
+    expect(await ledger.get(account.address, payment.nonce)).toMatchObject({ status: 'settled', reason: 'resubmitted', lostTransaction: result.transaction });
+    // The next look checks only what was recorded since the one before.
+    expect(await ledger.chainWentBack()).toBeNull();
+    expect((await ledger.recheckRecent()).reopened).toBe(0);
+  });
 });
