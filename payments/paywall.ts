@@ -418,7 +418,8 @@ export class Paywall {
             status: settled ? 'settled' : 'pending', transaction: (landed ?? kept.receipt?.settlement.transaction ?? '') as Hash | '',
             payer: kept.payer, nonce: kept.nonce, amount: kept.amount, validBefore: kept.validBefore, resource: kept.resource, recordedAt: new Date().toISOString(),
             reason: settled ? 'recorded_after_its_instance_stopped' : 'its instance stopped before seeing the settlement',
-            ...(!settled && { payload: kept.payload, requirements: kept.requirements }),
+            payload: kept.payload,
+            requirements: kept.requirements,
           });
           handedOver++;
         }
@@ -439,8 +440,11 @@ export class Paywall {
       validBefore: authorization.validBefore.toString(),
       resource: authorization.resource.url,
       recordedAt: new Date().toISOString(),
-      // A pending one carries what it takes to submit it again, from any instance.
-      ...(pending && { reason: settlement.errorMessage, payload: authorization.payload, requirements: authorization.requirements }),
+      // What it takes to submit it again, from any instance: a pending one is, and a settled one
+      // is watched with it until validBefore (the ledger keeps no signature in the decided record).
+      ...(pending && { reason: settlement.errorMessage }),
+      payload: authorization.payload,
+      requirements: authorization.requirements,
     };
     const kept = authorization.kept && { ...authorization.kept, receipt: { settlement, pending } };
     await this.outbox.submit(`settlement-${record.status}`, record, async () => {

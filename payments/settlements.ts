@@ -101,8 +101,6 @@ export class SettlementLedger {
   private seen: { number: bigint; hash: Hash; genesis: Hash; restarts: number; at: number } | undefined;
   /** When the look before the last one began (recheckRecent's window). */
   private previousLookAt: number | undefined;
-  /** Authorizations a watched facilitator settled, by id, until their settled record arrives (see `watching`). */
-  private readonly settledAuthorizations = new Map<string, { payload: PaymentPayload; requirements: PaymentRequirements; validBefore: number }>();
 
   constructor(
     private readonly store: Store,
@@ -121,36 +119,13 @@ export class SettlementLedger {
   }
 
   /**
-   * `facilitator`, with each authorization it settles kept in this process until the settled
-   * record of it is written (the paywall's settled record carries no authorization), so the
-   * record is watched with it.
-   */
-  watching(facilitator: Facilitator): Facilitator {
-    return {
-      kind: facilitator.kind,
-      verify: (payload, requirements) => facilitator.verify(payload, requirements),
-      settle: async (payload, requirements) => {
-        const result = await facilitator.settle(payload, requirements);
-        const auth = (payload.payload as { authorization?: { from?: string; nonce?: string; validBefore?: string } }).authorization;
-        if (result.success && auth?.from && auth.nonce && auth.validBefore) {
-          const now = Math.floor(Date.now() / 1000);
-          for (const [id, kept] of this.settledAuthorizations) if (kept.validBefore <= now) this.settledAuthorizations.delete(id);
-          this.settledAuthorizations.set(this.key(auth.from as Address, auth.nonce as Hex), { payload, requirements, validBefore: Number(auth.validBefore) });
-        }
-        return result;
-      },
-    };
-  }
-
-  /**
    * Idempotent, so the outbox may write it again after a failure part-way. A settled record that
    * carries its payload and requirements is watched until its validBefore (see above).
    */
   async record(record: SettlementRecord): Promise<void> {
     const id = this.key(record.payer, record.nonce);
     if (record.status === 'pending') return this.store.hashSet(PENDING, id, JSON.stringify(record));
-    const kept = record.status === 'settled' && !record.payload ? this.settledAuthorizations.get(id) : undefined;
-    const { payload = kept?.payload, requirements = kept?.requirements, ...final } = record;
+    const { payload, requirements, ...final } = record;
     if (record.reopenedAt) {
       // Decided again after the chain lost it: this outcome replaces the one the chain no longer has.
       const previous = await this.store.get(`settlement:${id}`);
@@ -165,7 +140,6 @@ export class SettlementLedger {
     }
     if (record.status === 'settled' && payload && requirements) await this.watch(id, { ...record, payload, requirements });
     await this.store.hashDelete(PENDING, id);
-    this.settledAuthorizations.delete(id);
   }
 
   /** Keeps a settled record with its authorization until validBefore, to be rechecked after the chain goes back. */

@@ -246,8 +246,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     const outbox = new Outbox({ log });
     // Reservations name this instance; what a dead one left is taken over by the others.
     const instance = new Instance(store, { log, ...options.instance });
-    // What the paywall settles is watched by the ledger until validBefore: a chain that goes back is rechecked.
-    const paywall = new Paywall(terms, ledger.watching(facilitator), store, ledger, baseChain.spec.chainId, log, outbox, { instance, chain: baseChain });
+    const paywall = new Paywall(terms, facilitator, store, ledger, baseChain.spec.chainId, log, outbox, { instance, chain: baseChain });
     await curveReady;
     const forecast = config.forecast && { service: new ForecastService(config.forecast), ledger: new AccuracyLedger(store) };
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
