@@ -104,6 +104,7 @@ export const healthDocument = z.object({
     unrecorded: z.number().int().describe('Settlement records the store has not taken yet.'),
     pending: z.number().int().nullable(),
     oldestPendingSeconds: z.number().nullable(),
+    lost: z.number().int().nullable().describe('Settlements answered and once on chain that the chain lost after their authorization expired: the money never arrived (kept a month).'),
   }),
   bitcoin: z.looseObject({
     source: z.enum(['embedded', 'esplora']), esploraUrl: z.string(), tipHeight: z.number().int().nullable(),

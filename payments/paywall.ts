@@ -165,6 +165,11 @@ export class Paywall {
     return this.ledger.pendingReport();
   }
 
+  /** Settlements answered, then lost from the chain once they could no longer land (for /healthz and operators). */
+  lostSettlements(): ReturnType<SettlementLedger['lostReport']> {
+    return this.ledger.lostReport();
+  }
+
   challenge(amount: bigint, resource: Resource, refusal?: PaymentRefused): Challenge {
     const body = paymentRequired(this.terms, amount, resource, refusal?.reason);
     return {

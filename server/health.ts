@@ -210,11 +210,15 @@ function indexerReport(s: IndexerStatus) {
 }
 
 /**
- * Settlement records the store has not taken yet (kept in this process's outbox) and pending
- * settlements (outcome unknown, resubmitted until they land or expire) with the oldest one's age.
+ * Settlement records the store has not taken yet (kept in this process's outbox), pending
+ * settlements (outcome unknown, resubmitted until they land or expire) with the oldest one's age,
+ * and lost ones (answered, settled, then gone from the chain after their authorization expired).
  */
 async function settlementsReport(paywall: Paywall) {
   const unrecorded = paywall.outbox.backlog;
-  const pending = await within(HEALTH_WAIT_MS, paywall.pendingSettlements().catch(() => null), null);
-  return { unrecorded, pending: pending?.length ?? null, oldestPendingSeconds: pending?.[0]?.ageSeconds ?? null };
+  const [pending, lost] = await Promise.all([
+    within(HEALTH_WAIT_MS, paywall.pendingSettlements().catch(() => null), null),
+    within(HEALTH_WAIT_MS, paywall.lostSettlements().catch(() => null), null),
+  ]);
+  return { unrecorded, pending: pending?.length ?? null, oldestPendingSeconds: pending?.[0]?.ageSeconds ?? null, lost: lost?.length ?? null };
 }

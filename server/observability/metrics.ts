@@ -9,7 +9,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export interface ServiceSample {
   readonly chains: readonly { name: string; headBlock: string | null; indexedBlock: string | null }[];
   readonly bitcoin?: { tipHeight: number | null; indexedHeight: number | null } | undefined;
-  readonly settlements: { unrecorded: number; pending: number | null; oldestPendingSeconds: number | null };
+  readonly settlements: { unrecorded: number; pending: number | null; oldestPendingSeconds: number | null; lost: number | null };
   readonly snapshots: readonly { id: string; ageSeconds: number | null }[];
 }
 
@@ -67,6 +67,13 @@ export class Metrics {
       async collect() {
         const { pending } = (await read()).settlements;
         if (pending !== null) this.set(pending);
+      },
+    });
+    new Gauge({
+      name: 'sibyl_settlements_lost', help: 'Settlements answered and once on chain that the chain lost after their authorization expired (kept a month)', registers,
+      async collect() {
+        const { lost } = (await read()).settlements;
+        if (lost !== null) this.set(lost);
       },
     });
     new Gauge({

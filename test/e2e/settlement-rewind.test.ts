@@ -90,7 +90,21 @@ describe('settled payments the embedded Base lost when its node died', () => {
       expect(record).toMatchObject({ reason: 'resubmitted', lostTransaction: lost[i] });
       expect(await client.getTransactionReceipt({ hash: record.transaction as Hex })).toMatchObject({ status: 'success' });
     }
-    expect((await json(await fetch(`${sibyl.url}/healthz`))).settlements).toMatchObject({ pending: 0 });
+    expect((await json(await fetch(`${sibyl.url}/healthz`))).settlements).toMatchObject({ pending: 0, lost: 0 });
     expect(logged.join('\n')).toMatch(/settlements rechecked after the node was restarted: 3 checked, 3 no longer on chain and submitted again, 0 lost/);
+  });
+
+  it('one the chain lost after its authorization expired is counted lost on /healthz and in the metrics', async () => {
+    const { key, account } = await fundedPayer('1', sibyl.chains.get('base').rpcUrl);
+    const p = await signedPayment({ key, payTo, amount: PRICE, validBefore: BigInt(Math.floor(Date.now() / 1000) + 60) });
+    // Recorded settled by a transaction the chain does not have (it was lost before the last dump).
+    await sibyl.ledger.record({
+      status: 'settled', transaction: `0x${'ab'.repeat(32)}`, payer: account.address, nonce: p.nonce, amount: PRICE.toString(),
+      validBefore: (p.payload.payload as { authorization: { validBefore: string } }).authorization.validBefore,
+      resource: `${sibyl.url}${path}`, recordedAt: new Date().toISOString(), payload: p.payload, requirements: p.payload.accepted,
+    });
+    expect(await sibyl.ledger.recheckSettled('a test', Date.now() + 61_000)).toMatchObject({ reopened: 0, lost: 1 });
+    expect((await json(await fetch(`${sibyl.url}/healthz`))).settlements).toMatchObject({ pending: 0, lost: 1 });
+    expect(await (await fetch(`${sibyl.url}/metrics`)).text()).toMatch(/^sibyl_settlements_lost 1$/m);
   });
 });
