@@ -78,6 +78,15 @@ describe('A2A server (official SDK client, a2a-x402)', () => {
 
     const fetched = await a2a.getTask({ id: asked.id, historyLength: 0 } as never, x402);
     expect(fetched.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    // A payer that never saw that answer (its connection died) reads the task: the result and
+    // receipt are there. Sending the same payment again to the finished task is refused by the
+    // protocol (a terminal task cannot be modified) and charges nothing.
+    const read = await a2a.getTask({ id: asked.id } as never, x402);
+    expect(read.metadata![X402_META.receipts]).toEqual([receipt]);
+    expect(read.artifacts[0]!.parts.find((p) => p.content?.$case === 'data')!.content!.value).toEqual(result);
+    await expect(a2a.sendMessage({ message: message([text('payment attached')], { taskId: asked.id, contextId: asked.contextId, metadata: { [X402_META.payload]: payload } }) } as never, x402)).rejects.toThrow(/terminal state/);
+    expect(before - (await payer.balance())).toBe(SPEC_SKILL_PRICE['whale-tracking']);
   });
 
   it('sends text to the report agent at $1.00, and streams the task', async () => {
