@@ -33,6 +33,8 @@ type Answer = Record<string, unknown>;
 export interface Payment<R> {
   /** Who pays: the signer of the authorization, the wallet of a quota. Rate limits count per payer. */
   readonly payer: string;
+  /** The signed authorization it settles (x402): what a settlement record is keyed by. */
+  readonly authorization?: { readonly payer: string; readonly nonce: string };
   /** Gives back what verification took (replay reservation, quota unit, debit): the call produced nothing, for `error`. */
   release(error: unknown): Promise<void>;
   /** Collects the payment for a successful answer; throws when it cannot (nothing moved then). */
@@ -62,6 +64,8 @@ export interface VerifyContext {
 }
 export interface VerifyResultContext extends VerifyContext {
   readonly payer: string;
+  /** The signed authorization being paid with (x402), for work whose effect waits on its settlement. */
+  readonly authorization?: { readonly payer: string; readonly nonce: string };
 }
 export interface VerifyFailureContext extends VerifyContext {
   readonly error: unknown;
@@ -158,12 +162,13 @@ export class PaymentsCore<X = unknown, XR = unknown> {
       await this.each('onVerifyFailure', { ...base, error });
       throw error;
     }
-    const verified: VerifyResultContext = { ...base, payer: payment.payer };
+    const verified: VerifyResultContext = { ...base, payer: payment.payer, ...(payment.authorization && { authorization: payment.authorization }) };
     if (payment.resent) return this.answerAgain(operation, verified, payment.resent);
     let answer: Answer;
     let stage: 'after_verify_aborted' | 'handler_threw' = 'after_verify_aborted';
     try {
       for (const hook of this.hooks.onAfterVerify) await hook(verified);
+      await (operation.hooks as PaymentHooks | undefined)?.onAfterVerify?.(verified);
       stage = 'handler_threw';
       const work = this.hooks.aroundWork.reduceRight<(signal?: AbortSignal) => Promise<Answer>>(
         (inner, around) => () => around(verified, inner),

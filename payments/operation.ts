@@ -41,8 +41,11 @@ export interface PaidOperation {
   fail?(error: SibylError): unknown;
   /** The path the payment names as its resource (default: the request's). */
   readonly resourcePath?: string;
-  /** This operation's own hooks, run after the core's (the credit top-up credits after settlement). */
-  readonly hooks?: Pick<PaymentHooks<Receipt>, 'onAfterSettle'>;
+  /**
+   * This operation's own hooks, run after the core's: the credit top-up names its credit before
+   * the settlement is sent (so whoever records it settled credits it) and credits after it.
+   */
+  readonly hooks?: Pick<PaymentHooks<Receipt>, 'onAfterVerify' | 'onAfterSettle'>;
 }
 
 /** A registry skill sold on one surface: its price from `list`, its catalogue limits, its admission, its handler, its product. */

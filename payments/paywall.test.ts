@@ -24,6 +24,8 @@ import type { PaidOperation } from './operation.js';
 import { Outbox } from './outbox.js';
 import { PaymentRefused, Paywall } from './paywall.js';
 import { SettlementLedger } from './settlements.js';
+import { CreditLedger } from './credits.js';
+import { topUpOperation } from './topup.js';
 import { X402_NETWORK } from './terms.js';
 import { x402Method } from './x402-method.js';
 
@@ -305,6 +307,34 @@ describe('an instance that died', () => {
     const { receipt } = await b.core.charge(echo({ count: 0 }), b.core.x402, p, resource);
     expect(receipt.settlement).toMatchObject({ success: true, transaction: token.used.get(nonceOf(p).toLowerCase()) });
     expect(token.settlements).toHaveLength(0);
+  });
+
+  it('a credit top-up whose instance died after sending its settlement is credited by the takeover, without a resend, once', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const credits = new CreditLedger(store);
+    const p = payment();
+    // A verifies (the credit is named), keeps the answer and sends the settlement; it dies before the receipt.
+    const a = instance(store, token);
+    outboxes.push(a.outbox);
+    token.next = (nonce) => {
+      token.used.set(nonce.toLowerCase(), bytesToHex(randomBytes(32)));
+      return new Promise<never>(() => {});
+    };
+    void a.core.charge(topUpOperation(credits, a.outbox, 'acct-1', PRICE), a.core.x402, p, resource);
+    await vi.waitFor(() => expect(token.used.size).toBe(1));
+    token.next = undefined;
+    // B takes it over: the settlement is recorded settled and the credit it owes is written.
+    const b = instance(store, token);
+    outboxes.push(b.outbox);
+    b.paywall.onSettled((record) => credits.settle(record.payer, record.nonce, record.transaction));
+    expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 1 });
+    expect(await credits.balance('acct-1')).toBe(PRICE);
+    // The payer who comes back gets its answer; the credit is not written twice.
+    const { receipt } = await b.core.charge(topUpOperation(credits, b.outbox, 'acct-1', PRICE), b.core.x402, p, resource);
+    expect(receipt.settlement).toMatchObject({ success: true });
+    await b.outbox.drained(1_000);
+    expect(await credits.balance('acct-1')).toBe(PRICE);
   });
 
   it('is not taken over while its heartbeat lives', async () => {

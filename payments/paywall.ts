@@ -419,13 +419,16 @@ export class Paywall {
           // Used on chain already (its transaction landed as it died): recorded settled, with that transaction.
           const landed = !kept.receipt && (await this.usedOnChain(kept)) ? await this.transactionOf(kept) : undefined;
           const settled = kept.receipt?.settlement.success === true || landed !== undefined;
-          await this.ledger.record({
+          const record: SettlementRecord = {
             status: settled ? 'settled' : 'pending', transaction: (landed ?? kept.receipt?.settlement.transaction ?? '') as Hash | '',
             payer: kept.payer, nonce: kept.nonce, amount: kept.amount, validBefore: kept.validBefore, resource: kept.resource, recordedAt: new Date().toISOString(),
             reason: settled ? 'recorded_after_its_instance_stopped' : 'its instance stopped before seeing the settlement',
             payload: kept.payload,
             requirements: kept.requirements,
-          });
+          };
+          // What the settlement owes (a credit top-up) first: if it fails, the next pass finds no record and runs it again.
+          if (settled) await this.ledger.announceSettled(record);
+          await this.ledger.record(record);
           handedOver++;
         }
       }

@@ -114,6 +114,11 @@ export class SettlementLedger {
     this.settledListeners.push(listener);
   }
 
+  /** Runs the settled listeners for a settlement recorded settled outside reconciliation (another instance's, taken over). */
+  async announceSettled(record: SettlementRecord): Promise<void> {
+    for (const listener of this.settledListeners) await listener(record);
+  }
+
   private key(payer: Address, nonce: Hex): string {
     return `${payer.toLowerCase()}:${nonce.toLowerCase()}`;
   }

@@ -3,7 +3,8 @@
  * nothing, and whose after-settle hook credits the account. The payment is made (or may be,
  * when pending) by then, so the credit is written through the outbox, which keeps and retries it
  * while the store is down: the answer never becomes an error. A pending settlement is credited by
- * reconciliation (CreditLedger.settle), never before.
+ * reconciliation (CreditLedger.settle), never before. The credit is named in the store before the
+ * settlement is sent, so a settlement recorded by another instance (its own died) credits it too.
  */
 import type { z } from 'zod';
 import type { topUpAnswer, topUpPendingAnswer } from './accounts.js';
@@ -22,6 +23,11 @@ export function topUpOperation(credits: CreditLedger, outbox: Outbox, account: s
     run: async () => ({}),
     status: (receipt) => (receipt.pending ? 202 : 200),
     hooks: {
+      // Named before the settlement is sent: an instance that dies after sending it leaves the
+      // credit to whichever instance records the settlement settled (the ledger's listeners).
+      async onAfterVerify({ authorization }) {
+        if (authorization) await credits.awaitSettlement(authorization.payer, authorization.nonce, account, amount);
+      },
       async onAfterSettle({ receipt }) {
         const detail = { account, payer: receipt.payer, nonce: receipt.nonce, amount: amount.toString(), transaction: receipt.settlement.transaction };
         written = receipt.pending

@@ -27,6 +27,7 @@ export function x402Method(paywall: Paywall): PaymentMethod<PaymentPayload, Rece
       }
       return {
         payer: authorization.payer,
+        authorization: { payer: authorization.payer, nonce: authorization.nonce },
         release,
         keep: (answer) => paywall.keep(authorization, answer),
         settle: () => paywall.settle(authorization),
