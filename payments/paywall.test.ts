@@ -54,13 +54,22 @@ class FakeToken {
   /** What the next settlements answer instead of transferring. */
   next: ((nonce: Hex) => SettleResponse | Promise<SettleResponse> | undefined) | undefined;
 
+  /** The chain's head, and the block each used nonce's transaction is in (absent: in every range). */
+  head = 1_000n;
+  readonly landedAt = new Map<string, bigint>();
+  readonly logQueries: [bigint, bigint][] = [];
+
   readonly chain = {
     client: {
       readContract: async ({ args }: { args: [string, Hex] }) => this.used.has(args[1].toLowerCase()),
-      getBlockNumber: async () => 1_000n,
-      getLogs: async ({ args }: { args: { nonce: Hex } }) => {
+      getBlockNumber: async () => this.head,
+      // A thousand blocks a second (a busy chain), the head's now.
+      getBlock: async ({ blockNumber }: { blockNumber: bigint }) => ({ number: blockNumber, timestamp: BigInt(Math.floor(Date.now() / 1000)) - (this.head - blockNumber) / 1_000n }),
+      getLogs: async ({ args, fromBlock, toBlock }: { args: { nonce: Hex }; fromBlock: bigint; toBlock: bigint }) => {
+        this.logQueries.push([fromBlock, toBlock]);
         const tx = this.used.get(args.nonce.toLowerCase());
-        return tx ? [{ transactionHash: tx }] : [];
+        const at = this.landedAt.get(args.nonce.toLowerCase());
+        return tx && (at === undefined || (at >= fromBlock && at <= toBlock)) ? [{ transactionHash: tx }] : [];
       },
     },
   } as unknown as ConnectedChain;
@@ -85,40 +94,46 @@ function nonceOf(p: PaymentPayload): Hex {
   return (p.payload as { authorization: { nonce: Hex } }).authorization.nonce;
 }
 
-/** One Sibyl instance: its paywall and core on the shared store and token. */
-function instance(store: Store, token: FakeToken, ledger = new SettlementLedger(store, undefined, USDC)) {
-  const me = new Instance(store, { ttlMs: 60_000 });
-  const outbox = new Outbox({ answerWithinMs: 50, firstRetryMs: 20, maxRetryMs: 50 });
-  const paywall = new Paywall({ asset: USDC, payTo: PAY_TO, maxTimeoutSeconds: 300 }, token.facilitator, store, ledger, 8453, () => {}, outbox, { instance: me, chain: token.chain });
-  const core = new PaymentsCore(x402Method(paywall));
-  return { me, paywall, core, ledger, outbox };
-}
-
-function echo(runs: { count: number }, input: Record<string, unknown> = { limit: 1 }): PaidOperation {
+function echo(runs: { count: number } = { count: 0 }, input: Record<string, unknown> = { limit: 1 }): PaidOperation {
   return {
     skill: 'echo', amount: PRICE, description: 'echo', request: { skill: 'echo', input },
     run: async () => ({ echoed: input, run: ++runs.count }),
   };
 }
 
-const refusalOf = (p: Promise<unknown>) => p.then(() => undefined, (err: unknown) => err);
-
+/** Every instance's outbox, closed after each test. */
 const outboxes: Outbox[] = [];
 afterEach(() => {
   vi.useRealTimers();
   for (const o of outboxes.splice(0)) o.close();
 });
 
+/** One Sibyl instance: its paywall and core on the shared store and token; `pay` charges through x402. */
+function instance(store: Store, token: FakeToken, ledger = new SettlementLedger(store, undefined, USDC)) {
+  const me = new Instance(store, { ttlMs: 60_000 });
+  const outbox = new Outbox({ answerWithinMs: 50, firstRetryMs: 20, maxRetryMs: 50 });
+  outboxes.push(outbox);
+  const paywall = new Paywall({ asset: USDC, payTo: PAY_TO, maxTimeoutSeconds: 300 }, token.facilitator, store, ledger, 8453, () => {}, outbox, { instance: me, chain: token.chain });
+  const core = new PaymentsCore(x402Method(paywall));
+  const pay = (p: PaymentPayload, operation = echo(), at = resource) => core.charge(operation, core.x402, p, at);
+  return { me, paywall, core, ledger, outbox, pay };
+}
+
+/** A store, a token and one instance on them. */
+function oneInstance(store: Store = new MemoryStore()) {
+  const token = new FakeToken();
+  return { store, token, a: instance(store, token) };
+}
+
+const refusalOf = (p: Promise<unknown>) => p.then(() => undefined, (err: unknown) => err);
+
 describe('a resend of the same payment', () => {
   it('for the same request gets the kept answer and the same receipt: the work ran once, one settlement', async () => {
-    const store = new MemoryStore();
-    const token = new FakeToken();
-    const a = instance(store, token);
-    outboxes.push(a.outbox);
+    const { store, token, a } = oneInstance();
     const runs = { count: 0 };
     const p = payment();
-    const first = await a.core.charge(echo(runs), a.core.x402, p, resource);
-    const again = await a.core.charge(echo(runs), a.core.x402, structuredClone(p), resource);
+    const first = await a.pay(p, echo(runs));
+    const again = await a.pay(structuredClone(p), echo(runs));
     expect(again.answer).toEqual(first.answer);
     expect(again.receipt.headers).toEqual(first.receipt.headers);
     expect(again.receipt.resent).toBe(true);
@@ -128,53 +143,44 @@ describe('a resend of the same payment', () => {
   });
 
   it('of an answer that issued a secret gets the answer with the secret not kept (returned once, never stored)', async () => {
-    const store = new MemoryStore();
-    const token = new FakeToken();
-    const a = instance(store, token);
-    outboxes.push(a.outbox);
+    const { store, token, a } = oneInstance();
     const secret = bytesToHex(randomBytes(32));
     const keys: PaidOperation = { ...echo({ count: 0 }), run: async () => { noteIssued([secret]); return { privateKey: secret, address: PAYER }; } };
     const p = payment();
-    expect((await a.core.charge(keys, a.core.x402, p, resource)).answer.privateKey).toBe(secret);
+    expect((await a.pay(p, keys)).answer.privateKey).toBe(secret);
     expect(JSON.stringify(await store.dump(''))).not.toContain(secret.slice(2));
-    const again = await a.core.charge(keys, a.core.x402, p, resource);
+    const again = await a.pay(p, keys);
     expect(again.answer).toEqual({ privateKey: expect.stringContaining(NOT_KEPT), address: PAYER });
     expect(JSON.stringify(again.answer)).not.toContain(secret.slice(2, 18));
     expect(token.settlements).toHaveLength(1);
   });
 
   it('for another request, or with another signature over the same nonce, is refused nonce_already_used and never sees the answer', async () => {
-    const store = new MemoryStore();
-    const token = new FakeToken();
-    const a = instance(store, token);
-    outboxes.push(a.outbox);
+    const { store, token, a } = oneInstance();
     const runs = { count: 0 };
     const p = payment();
-    await a.core.charge(echo(runs), a.core.x402, p, resource);
-    const other = await refusalOf(a.core.charge(echo(runs, { limit: 2 }), a.core.x402, p, resource));
+    await a.pay(p, echo(runs));
+    const other = await refusalOf(a.pay(p, echo(runs, { limit: 2 })));
     expect(other).toBeInstanceOf(PaymentRefused);
     expect(other).toMatchObject({ code: 'nonce_already_used' });
-    const elsewhere = await refusalOf(a.core.charge(echo(runs), a.core.x402, p, { ...resource, url: 'http://sibyl.test/x402/data/other' }));
+    const elsewhere = await refusalOf(a.pay(p, echo(runs), { ...resource, url: 'http://sibyl.test/x402/data/other' }));
     expect(elsewhere).toMatchObject({ code: 'nonce_already_used' });
     const resigned = payment({ nonce: nonceOf(p) });
-    expect(await refusalOf(a.core.charge(echo(runs), a.core.x402, resigned, resource))).toMatchObject({ code: 'nonce_already_used' });
+    expect(await refusalOf(a.pay(resigned, echo(runs)))).toMatchObject({ code: 'nonce_already_used' });
     expect(runs.count).toBe(1);
     expect(token.settlements).toHaveLength(1);
   });
 
   it('while the first is still being answered by a live instance is 409 payment_in_progress with Retry-After, never a second charge', async () => {
-    const store = new MemoryStore();
-    const token = new FakeToken();
-    const a = instance(store, token);
+    const { store, token, a } = oneInstance();
     const b = instance(store, token);
-    outboxes.push(a.outbox, b.outbox);
     await b.me.start();
     let finish!: () => void;
     const slow: PaidOperation = { ...echo({ count: 0 }), run: () => new Promise((r) => (finish = () => r({ ok: true }))) };
     const p = payment();
-    const first = b.core.charge(slow, b.core.x402, p, resource);
+    const first = b.pay(p, slow);
     await vi.waitFor(() => expect(finish).toBeDefined());
-    const busy = await refusalOf(a.core.charge(echo({ count: 0 }), a.core.x402, p, resource));
+    const busy = await refusalOf(a.pay(p));
     expect(busy).toBeInstanceOf(SibylError);
     expect(busy).toMatchObject({ code: 'payment_in_progress', status: 409, extra: { retryAfterSeconds: expect.any(Number) } });
     finish();
@@ -188,7 +194,6 @@ describe('an instance that died', () => {
   /** Instance A verifies, runs and keeps the answer, then stops before (or after) sending the settlement: no receipt is kept. */
   async function diedAfterKeeping(store: Store, token: FakeToken, p: PaymentPayload, sent: boolean) {
     const a = instance(store, token);
-    outboxes.push(a.outbox);
     const authorization = await a.paywall.authorize(p, PRICE, resource, { skill: 'echo', input: { limit: 1 } });
     await a.paywall.keep(authorization, { echoed: { limit: 1 }, run: 1 });
     // The transaction reached the chain; the process died before its receipt.
@@ -202,9 +207,8 @@ describe('an instance that died', () => {
     const p = payment();
     await diedAfterKeeping(store, token, p, true);
     const b = instance(store, token);
-    outboxes.push(b.outbox);
     const runs = { count: 0 };
-    const { answer, receipt } = await b.core.charge(echo(runs), b.core.x402, p, resource);
+    const { answer, receipt } = await b.pay(p, echo(runs));
     expect(answer).toEqual({ echoed: { limit: 1 }, run: 1 });
     expect(runs.count).toBe(0);
     expect(receipt.settlement).toMatchObject({ success: true, transaction: token.used.get(nonceOf(p).toLowerCase()) });
@@ -212,7 +216,7 @@ describe('an instance that died', () => {
     await b.outbox.drained(1_000);
     expect(await b.ledger.get(PAYER, nonceOf(p))).toMatchObject({ status: 'settled', transaction: receipt.settlement.transaction });
     // Once more: the same answer and receipt, still nothing sent.
-    const again = await b.core.charge(echo(runs), b.core.x402, p, resource);
+    const again = await b.pay(p, echo(runs));
     expect(again.receipt.headers).toEqual(receipt.headers);
     expect(token.settlements).toHaveLength(0);
   });
@@ -223,9 +227,8 @@ describe('an instance that died', () => {
     const p = payment();
     await diedAfterKeeping(store, token, p, false);
     const b = instance(store, token);
-    outboxes.push(b.outbox);
     const runs = { count: 0 };
-    const [one, two] = await Promise.allSettled([b.core.charge(echo(runs), b.core.x402, p, resource), b.core.charge(echo(runs), b.core.x402, p, resource)]);
+    const [one, two] = await Promise.allSettled([b.pay(p, echo(runs)), b.pay(p, echo(runs))]);
     const answered = [one, two].filter((r) => r.status === 'fulfilled');
     expect(answered.length).toBeGreaterThan(0);
     // Two resends at once: one decides, the other is told to come back (or gets the same answer).
@@ -233,7 +236,7 @@ describe('an instance that died', () => {
     expect(runs.count).toBe(0);
     expect(token.settlements).toEqual([nonceOf(p)]);
     await b.outbox.drained(1_000);
-    const again = await b.core.charge(echo(runs), b.core.x402, p, resource);
+    const again = await b.pay(p, echo(runs));
     expect(again.receipt.settlement).toMatchObject({ success: true });
     expect(token.settlements).toHaveLength(1);
   });
@@ -246,46 +249,37 @@ describe('an instance that died', () => {
     await diedAfterKeeping(store, token, p, false);
     vi.setSystemTime(Date.now() + 60_000);
     const b = instance(store, token);
-    outboxes.push(b.outbox);
-    const refusal = await refusalOf(b.core.charge(echo({ count: 0 }), b.core.x402, p, resource));
+    const refusal = await refusalOf(b.pay(p));
     expect(refusal).toMatchObject({ code: 'payment_invalid', reason: 'authorization_expired' });
     expect(token.settlements).toHaveLength(0);
   });
 
   it('before keeping an answer: its reservation is released, and the same payment pays on another instance', async () => {
-    const store = new MemoryStore();
-    const token = new FakeToken();
-    const a = instance(store, token);
-    outboxes.push(a.outbox);
+    const { store, token, a } = oneInstance();
     const p = payment();
     await a.paywall.authorize(p, PRICE, resource, { skill: 'echo', input: { limit: 1 } });
     const b = instance(store, token);
-    outboxes.push(b.outbox);
     const runs = { count: 0 };
-    const paid = await b.core.charge(echo(runs), b.core.x402, p, resource);
+    const paid = await b.pay(p, echo(runs));
     expect(paid.receipt.settlement.success).toBe(true);
     expect(runs.count).toBe(1);
     expect(token.settlements).toHaveLength(1);
   });
 
   it("is taken over without a resend: an unanswered reservation released, a kept answer handed to the ledger with what it takes to settle it", async () => {
-    const store = new MemoryStore();
-    const token = new FakeToken();
+    const { store, token, a } = oneInstance();
     const unanswered = payment();
     const answered = payment();
-    const a = instance(store, token);
-    outboxes.push(a.outbox);
     await a.paywall.authorize(unanswered, PRICE, resource, { n: 1 });
     const kept = await a.paywall.authorize(answered, PRICE, resource, { n: 2 });
     await a.paywall.keep(kept, { ok: true });
     const b = instance(store, token);
-    outboxes.push(b.outbox);
     await b.me.start();
     try {
       expect(await b.paywall.takeOver()).toEqual({ released: 1, handedOver: 1 });
       expect(await b.ledger.pending()).toEqual([expect.objectContaining({ status: 'pending', nonce: nonceOf(answered), payload: answered })]);
       // The unanswered one pays again, for any request; the kept one stays its request's.
-      const paid = await b.core.charge(echo({ count: 0 }), b.core.x402, unanswered, resource);
+      const paid = await b.pay(unanswered);
       expect(paid.receipt.settlement.success).toBe(true);
       expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 0 });
     } finally {
@@ -299,54 +293,69 @@ describe('an instance that died', () => {
     const p = payment();
     await diedAfterKeeping(store, token, p, true);
     const b = instance(store, token);
-    outboxes.push(b.outbox);
     expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 1 });
     expect(await b.ledger.get(PAYER, nonceOf(p))).toMatchObject({ status: 'settled', transaction: token.used.get(nonceOf(p).toLowerCase()) });
     expect(await b.ledger.pending()).toEqual([]);
     // The payer who comes back gets the answer with that receipt; nothing is sent.
-    const { receipt } = await b.core.charge(echo({ count: 0 }), b.core.x402, p, resource);
+    const { receipt } = await b.pay(p);
     expect(receipt.settlement).toMatchObject({ success: true, transaction: token.used.get(nonceOf(p).toLowerCase()) });
     expect(token.settlements).toHaveLength(0);
   });
 
   it('a credit top-up whose instance died after sending its settlement is credited by the takeover, without a resend, once', async () => {
-    const store = new MemoryStore();
-    const token = new FakeToken();
+    const { store, token, a } = oneInstance();
     const credits = new CreditLedger(store);
     const p = payment();
     // A verifies (the credit is named), keeps the answer and sends the settlement; it dies before the receipt.
-    const a = instance(store, token);
-    outboxes.push(a.outbox);
     token.next = (nonce) => {
       token.used.set(nonce.toLowerCase(), bytesToHex(randomBytes(32)));
       return new Promise<never>(() => {});
     };
-    void a.core.charge(topUpOperation(credits, a.outbox, 'acct-1', PRICE), a.core.x402, p, resource);
+    void a.pay(p, topUpOperation(credits, a.outbox, 'acct-1', PRICE));
     await vi.waitFor(() => expect(token.used.size).toBe(1));
     token.next = undefined;
     // B takes it over: the settlement is recorded settled and the credit it owes is written.
     const b = instance(store, token);
-    outboxes.push(b.outbox);
     b.paywall.onSettled((record) => credits.settle(record.payer, record.nonce, record.transaction));
     expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 1 });
     expect(await credits.balance('acct-1')).toBe(PRICE);
     // The payer who comes back gets its answer; the credit is not written twice.
-    const { receipt } = await b.core.charge(topUpOperation(credits, b.outbox, 'acct-1', PRICE), b.core.x402, p, resource);
+    const { receipt } = await b.pay(p, topUpOperation(credits, b.outbox, 'acct-1', PRICE));
     expect(receipt.settlement).toMatchObject({ success: true });
     await b.outbox.drained(1_000);
     expect(await credits.balance('acct-1')).toBe(PRICE);
   });
 
-  it('is not taken over while its heartbeat lives', async () => {
+  it('is recorded with its transaction when the chain has moved on thousands of blocks since, and searched no further back than the authorization was valid', async () => {
     const store = new MemoryStore();
     const token = new FakeToken();
-    const a = instance(store, token);
-    outboxes.push(a.outbox);
+    const p = payment();
+    await diedAfterKeeping(store, token, p, true);
+    token.head = 12_000n; // the transaction is 11,000 blocks back: 11 s on this chain
+    token.landedAt.set(nonceOf(p).toLowerCase(), 1_000n);
+    const b = instance(store, token);
+    outboxes.push(b.outbox);
+    expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 1 });
+    expect(await b.ledger.get(PAYER, nonceOf(p))).toMatchObject({ status: 'settled', transaction: token.used.get(nonceOf(p).toLowerCase()) });
+    expect(token.logQueries.length).toBe(3);
+    // One no block since its validAfter (60 s, 60,000 blocks back) holds: the search stops there, not at genesis.
+    const q = payment();
+    await diedAfterKeeping(store, token, q, true);
+    token.head = 100_000n;
+    token.landedAt.set(nonceOf(q).toLowerCase(), 1n);
+    token.logQueries.length = 0;
+    await b.paywall.takeOver();
+    expect(await b.ledger.get(PAYER, nonceOf(q))).toMatchObject({ status: 'settled', transaction: '' });
+    expect(token.logQueries.length).toBeGreaterThanOrEqual(11);
+    expect(token.logQueries.length).toBeLessThanOrEqual(13);
+  });
+
+  it('is not taken over while its heartbeat lives', async () => {
+    const { store, token, a } = oneInstance();
     await a.me.start();
     try {
       await a.paywall.authorize(payment(), PRICE, resource, {});
       const b = instance(store, token);
-      outboxes.push(b.outbox);
       expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 0 });
     } finally {
       await a.me.stop();
@@ -355,6 +364,14 @@ describe('an instance that died', () => {
 });
 
 describe('a store outage', () => {
+  /** Once the store is back (and the outbox drained), the refused payment pays, settled once. */
+  async function paysOnceBack(a: ReturnType<typeof instance>, token: FakeToken, p: PaymentPayload) {
+    await a.outbox.drained(1_000);
+    const paid = await a.pay(p);
+    expect(paid.receipt.settlement.success).toBe(true);
+    expect(token.settlements).toHaveLength(1);
+  }
+
   /** The store, failing every write to keys matching `failing` while it is set. */
   function flakyStore() {
     const store = new MemoryStore();
@@ -377,50 +394,36 @@ describe('a store outage', () => {
 
   it('while keeping the answer: 503 upstream_unavailable with Retry-After, nothing settled, and the payment pays once the store is back', async () => {
     const { store, state } = flakyStore();
-    const token = new FakeToken();
-    const a = instance(store, token);
-    outboxes.push(a.outbox);
+    const { token, a } = oneInstance(store);
     const p = payment();
     state.failing = /^x402:answer:/;
-    const refusal = await refusalOf(a.core.charge(echo({ count: 0 }), a.core.x402, p, resource));
+    const refusal = await refusalOf(a.pay(p));
     expect(refusal).toBeInstanceOf(SibylError);
     expect(refusal).toMatchObject({ code: 'upstream_unavailable', status: 503, extra: { retryAfterSeconds: expect.any(Number) } });
     expect(token.settlements).toHaveLength(0);
     state.failing = undefined;
-    await a.outbox.drained(1_000);
-    const paid = await a.core.charge(echo({ count: 0 }), a.core.x402, p, resource);
-    expect(paid.receipt.settlement.success).toBe(true);
-    expect(token.settlements).toHaveLength(1);
+    await paysOnceBack(a, token, p);
   });
 
   it('during the settlement (no settler nonce): 503 upstream_unavailable with Retry-After, never settlement_failed, and the payment pays later', async () => {
-    const store = new MemoryStore();
-    const token = new FakeToken();
-    const a = instance(store, token);
-    outboxes.push(a.outbox);
+    const { store, token, a } = oneInstance();
     const p = payment();
     token.next = () => ({ success: false, errorReason: STORE_UNAVAILABLE, errorMessage: 'store: no answer to takeNext within 5000 ms', transaction: '', network: X402_NETWORK, payer: PAYER });
-    const refusal = await refusalOf(a.core.charge(echo({ count: 0 }), a.core.x402, p, resource));
+    const refusal = await refusalOf(a.pay(p));
     expect(refusal).toMatchObject({ code: 'upstream_unavailable', status: 503, extra: { retryAfterSeconds: expect.any(Number) } });
     token.next = undefined;
-    await a.outbox.drained(1_000);
-    const paid = await a.core.charge(echo({ count: 0 }), a.core.x402, p, resource);
-    expect(paid.receipt.settlement.success).toBe(true);
-    expect(token.settlements).toHaveLength(1);
+    await paysOnceBack(a, token, p);
   });
 
   it('a transfer refused because another submission of the same authorization landed is settled, not refused', async () => {
-    const store = new MemoryStore();
-    const token = new FakeToken();
-    const a = instance(store, token);
-    outboxes.push(a.outbox);
+    const { store, token, a } = oneInstance();
     const p = payment();
     const tx = bytesToHex(randomBytes(32));
     token.next = (nonce) => {
       token.used.set(nonce.toLowerCase(), tx);
       return { success: false, errorReason: 'transaction_failed', transaction: '0xfeed', network: X402_NETWORK, payer: PAYER };
     };
-    const paid = await a.core.charge(echo({ count: 0 }), a.core.x402, p, resource);
+    const paid = await a.pay(p);
     expect(paid.receipt.settlement).toMatchObject({ success: true, transaction: tx });
   });
 });

@@ -41,8 +41,9 @@ export const ANSWER_MARGIN_MS = 10 * 60_000;
 const HELD = 'x402:held';
 /** How long one resend holds the decision of a kept answer's settlement (covers a settlement's wait). */
 const DECIDE_LOCK_MS = 120_000;
-/** Blocks searched back for the transaction that used an authorization. */
+/** Blocks per search for the transaction that used an authorization, and the most searches. */
 const LOOKBACK_BLOCKS = 5_000n;
+const MAX_LOOKBACK_WINDOWS = 40;
 const authorizationStateAbi = parseAbi(['function authorizationState(address, bytes32) view returns (bool)']);
 const authorizationUsed = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)');
 
@@ -486,17 +487,26 @@ export class Paywall {
     }).catch(() => false);
   }
 
-  /** The transaction that used the authorization, from its AuthorizationUsed event in recent blocks ('' when not found). */
-  private async transactionOf(authorization: Pick<Authorization, 'payer' | 'nonce'>): Promise<Hash | ''> {
+  /**
+   * The transaction that used the authorization, from its AuthorizationUsed event ('' when not
+   * found): searched back from the head a window at a time, down to the block before the
+   * authorization became valid (the token refuses it earlier), so a busy chain's many blocks
+   * since do not hide it.
+   */
+  private async transactionOf(authorization: Pick<Authorization, 'payer' | 'nonce' | 'payload'>): Promise<Hash | ''> {
     if (!this.chain) return '';
+    const validAfter = BigInt((authorization.payload.payload as { authorization?: { validAfter?: string } }).authorization?.validAfter ?? '0');
     try {
       const client = this.chain.client;
-      const head = await client.getBlockNumber();
-      const logs = await client.getLogs({
-        address: this.terms.asset, event: authorizationUsed, args: { authorizer: authorization.payer, nonce: authorization.nonce },
-        fromBlock: head > LOOKBACK_BLOCKS ? head - LOOKBACK_BLOCKS : 0n, toBlock: head,
-      });
-      return logs[0]?.transactionHash ?? '';
+      let toBlock = await client.getBlockNumber();
+      for (let window = 0; window < MAX_LOOKBACK_WINDOWS; window++) {
+        const fromBlock = toBlock > LOOKBACK_BLOCKS ? toBlock - LOOKBACK_BLOCKS : 0n;
+        const logs = await client.getLogs({ address: this.terms.asset, event: authorizationUsed, args: { authorizer: authorization.payer, nonce: authorization.nonce }, fromBlock, toBlock });
+        if (logs[0]) return logs[0].transactionHash;
+        if (fromBlock === 0n || (await client.getBlock({ blockNumber: fromBlock })).timestamp < validAfter) return '';
+        toBlock = fromBlock - 1n;
+      }
+      return '';
     } catch {
       return '';
     }
