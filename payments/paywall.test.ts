@@ -334,7 +334,6 @@ describe('an instance that died', () => {
     token.head = 12_000n; // the transaction is 11,000 blocks back: 11 s on this chain
     token.landedAt.set(nonceOf(p).toLowerCase(), 1_000n);
     const b = instance(store, token);
-    outboxes.push(b.outbox);
     expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 1 });
     expect(await b.ledger.get(PAYER, nonceOf(p))).toMatchObject({ status: 'settled', transaction: token.used.get(nonceOf(p).toLowerCase()) });
     expect(token.logQueries.length).toBe(3);

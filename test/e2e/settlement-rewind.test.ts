@@ -8,31 +8,17 @@
  * the new one, and nothing is left pending.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, statSync } from 'node:fs';
-import { createPublicClient, http, parseAbi, parseAbiItem, parseEther, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { statSync } from 'node:fs';
+import { createPublicClient, http, type Hex } from 'viem';
+import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../server/config.js';
 import { startSibyl, type Sibyl } from '../../server/service.js';
-import { CHAINS } from '../../chain/chains.js';
-import { freshAddress, fundedPayer, json, postJson, rpc, usdcBalance } from '../helpers/sibyl.js';
+import { freshAddress, fundedPayer, json, postJson, usdcBalance } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
+import { afterNextDump, authorizationUsedBy, authorizationUses, fundSettler, resettled, settledRecord, until } from '../helpers/settlements.js';
 
 const PRICE = 400_000n;
-const USDC = CHAINS.base.usdc;
 const path = '/x402/data/latest-pairs';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const authorizationState = parseAbi(['function authorizationState(address, bytes32) view returns (bool)']);
-const authorizationUsed = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)');
-
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => null);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('settled payments the embedded Base lost when its node died', () => {
   let sibyl: Sibyl;
@@ -44,7 +30,7 @@ describe('settled payments the embedded Base lost when its node died', () => {
       HOST: '127.0.0.1', LOG_LEVEL: 'silent', PORT: '0', EMBEDDED_CHAINS: 'base', EMBEDDED_RPC_PORT: '0', WORLD_DAYS: '0',
       CURVE_FEED: 'off', FORECAST: 'off', SNAPSHOT_JOBS: 'off', X402_SETTLER_PRIVATE_KEY: settlerKey, X402_PAY_TO: payTo,
     }), { log: (m) => logged.push(m), embeddedStateIntervalSeconds: 4, reconcileIntervalMs: 3_600_000 });
-    await rpc(sibyl.chains.get('base').rpcUrl, 'anvil_setBalance', [privateKeyToAccount(settlerKey).address, `0x${parseEther('100').toString(16)}`]);
+    await fundSettler(sibyl.chains.get('base').rpcUrl, settlerKey);
   });
   afterAll(() => sibyl?.close());
 
@@ -52,17 +38,12 @@ describe('settled payments the embedded Base lost when its node died', () => {
     const chainUrl = sibyl.chains.get('base').rpcUrl;
     const client = createPublicClient({ transport: http(chainUrl) });
     const { key, account } = await fundedPayer('5', chainUrl);
-    const used = (nonce: Hex) => client.readContract({ address: USDC, abi: authorizationState, functionName: 'authorizationState', args: [account.address, nonce] });
+    const used = authorizationUsedBy(client, account.address);
     const payments = await Promise.all([0, 1, 2].map(() => signedPayment({ key, payTo, amount: PRICE })));
 
     const node = () => sibyl.chains.get('base').node!();
     const pid = node().pid!;
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    const dump = argv[argv.indexOf('--dump-state') + 1]!;
-    const fundedAt = Date.now();
-    await until('a dump after the funding', async () => (statSync(dump, { throwIfNoEntry: false })?.mtimeMs ?? 0) > fundedAt + 100);
-    await sleep(500); // written whole
-    const dumpedAt = statSync(dump).mtimeMs;
+    const { dump, dumpedAt } = await afterNextDump(pid);
     const lost: Hex[] = [];
     for (const p of payments) {
       const res = await postJson(`${sibyl.url}${path}`, { limit: 1 }, { 'X-PAYMENT': p.header });
@@ -78,15 +59,11 @@ describe('settled payments the embedded Base lost when its node died', () => {
 
     await until('the restart', async () => node().restarts === 1 && node().status === 'running');
     for (const p of payments) await until(`authorization ${p.nonce} used again`, () => used(p.nonce));
-    const events = await client.getLogs({ address: USDC, event: authorizationUsed, args: { authorizer: account.address }, fromBlock: 0n });
-    for (const p of payments) expect(events.filter((e) => e.args.nonce === p.nonce)).toHaveLength(1);
+    expect(await authorizationUses(client, account.address, payments.map((p) => p.nonce))).toEqual([1, 1, 1]);
     expect(await usdcBalance(account.address, chainUrl)).toBe(5_000_000n - 3n * PRICE);
     expect(await usdcBalance(payTo, chainUrl)).toBe(3n * PRICE);
     for (const [i, p] of payments.entries()) {
-      const record = await until('the record decided again', async () => {
-        const r = await sibyl.ledger.get(account.address, p.nonce);
-        return r?.status === 'settled' && r.reopenedAt ? r : null;
-      });
+      const record = await resettled(sibyl.ledger, account.address, p.nonce, 'the record decided again');
       expect(record).toMatchObject({ reason: 'resubmitted', lostTransaction: lost[i] });
       expect(await client.getTransactionReceipt({ hash: record.transaction as Hex })).toMatchObject({ status: 'success' });
     }
@@ -98,11 +75,7 @@ describe('settled payments the embedded Base lost when its node died', () => {
     const { key, account } = await fundedPayer('1', sibyl.chains.get('base').rpcUrl);
     const p = await signedPayment({ key, payTo, amount: PRICE, validBefore: BigInt(Math.floor(Date.now() / 1000) + 60) });
     // Recorded settled by a transaction the chain does not have (it was lost before the last dump).
-    await sibyl.ledger.record({
-      status: 'settled', transaction: `0x${'ab'.repeat(32)}`, payer: account.address, nonce: p.nonce, amount: PRICE.toString(),
-      validBefore: (p.payload.payload as { authorization: { validBefore: string } }).authorization.validBefore,
-      resource: `${sibyl.url}${path}`, recordedAt: new Date().toISOString(), payload: p.payload, requirements: p.payload.accepted,
-    });
+    await sibyl.ledger.record(settledRecord(p, { transaction: `0x${'ab'.repeat(32)}`, payer: account.address, amount: PRICE, resource: `${sibyl.url}${path}`, requirements: p.payload.accepted }));
     expect(await sibyl.ledger.recheckSettled('a test', Date.now() + 61_000)).toMatchObject({ reopened: 0, lost: 1 });
     expect((await json(await fetch(`${sibyl.url}/healthz`))).settlements).toMatchObject({ pending: 0, lost: 1 });
     expect(await (await fetch(`${sibyl.url}/metrics`)).text()).toMatch(/^sibyl_settlements_lost 1$/m);

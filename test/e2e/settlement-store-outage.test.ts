@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, http, parseAbi, type Hex } from 'viem';
+import { createPublicClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client';
@@ -19,15 +19,15 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { X402_EXTENSION_URI } from '../../cards/agent-card.js';
 import { X402_META } from '../../agent/a2a-executor.js';
 import { X402_NETWORK } from '../../payments/terms.js';
-import { signInBearer, fundedPayer, json, payingFetch, rpcUrl, startTestSibyl, usdcBalance, USDC, type TestSibyl } from '../helpers/sibyl.js';
+import { signInBearer, fundedPayer, json, payingFetch, rpcUrl, startTestSibyl, usdcBalance, type TestSibyl } from '../helpers/sibyl.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/redis-server.js';
 import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy.js';
+import { authorizationUsedBy } from '../helpers/settlements.js';
 
 const PRICE = 400_000n;
 const REQUESTS = 30;
 /** How long Redis stays down: far longer than an answer may wait on the store. */
 const OUTAGE_MS = 5_000;
-const authorizationState = parseAbi(['function authorizationState(address, bytes32) view returns (bool)']);
 
 interface Sent {
   /** Payment headers this request's client sent (known before any answer). */
@@ -58,6 +58,24 @@ describe('Redis killed mid-burst', () => {
     await redis?.stop();
   });
 
+  /** Kills Redis when the first settlement transaction goes to the chain; `killed` says whether it has. */
+  const killRedisAtFirstSend = () => {
+    const kill = { killed: false };
+    proxy.beforeSend = async () => {
+      if (kill.killed) return;
+      kill.killed = true;
+      redisDown = true;
+      await redis.kill();
+    };
+    return kill;
+  };
+  const restartRedis = async () => {
+    await redis.restart();
+    redisDown = false;
+  };
+  /** What `answer` gives within the outage, or null. */
+  const withinOutage = <T>(answer: Promise<T>) => Promise.race([answer, new Promise<null>((r) => setTimeout(() => r(null), OUTAGE_MS))]);
+
   it('completes an A2A task paid while Redis dies at its settlement, and saves it once Redis is back', async () => {
     const { key, account } = await fundedPayer('5');
     const startBalance = await usdcBalance(account.address);
@@ -72,24 +90,17 @@ describe('Redis killed mid-burst', () => {
     const payload: PaymentPayload = await signer.createPaymentPayload(asked.metadata![X402_META.required] as PaymentRequired);
     const nonce = (payload.payload as { authorization: { nonce: Hex } }).authorization.nonce;
 
-    let killed = false;
-    proxy.beforeSend = async () => {
-      if (killed) return;
-      killed = true;
-      redisDown = true;
-      await redis.kill();
-    };
+    const kill = killRedisAtFirstSend();
     const paid = a2a.sendMessage({ message: message([{ content: { $case: 'text', value: 'payment attached' }, metadata: undefined, filename: '', mediaType: 'text/plain' }], { taskId: asked.id, contextId: asked.contextId, metadata: { [X402_META.payload]: payload } }) } as never, x402);
-    const answer = await Promise.race([paid.then((t) => t as Task), new Promise<null>((r) => setTimeout(() => r(null), OUTAGE_MS))]);
-    expect(killed).toBe(true);
+    const answer = await withinOutage(paid.then((t) => t as Task));
+    expect(kill.killed).toBe(true);
     // Answered while Redis is still down: completed with its result and receipt.
     expect(answer, 'the paid A2A task was not answered while the store was down').not.toBeNull();
     expect(answer!.status!.state, JSON.stringify(answer!.status)).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answer!.metadata![X402_META.receipts]).toMatchObject([{ success: true }]);
     expect(await usdcBalance(account.address)).toBeLessThan(startBalance);
 
-    await redis.restart();
-    redisDown = false;
+    await restartRedis();
     expect(await sibyl.outbox.drained(20_000)).toBe(true);
     expect(await sibyl.ledger.get(account.address, nonce)).toMatchObject({ status: 'settled' });
     const fetched = await a2a.getTask({ id: asked.id, historyLength: 0 } as never, x402);
@@ -102,26 +113,16 @@ describe('Redis killed mid-burst', () => {
     const auth = await signInBearer(sibyl.url, key);
     const { pay } = payingFetch(key);
 
-    let killed = false;
-    proxy.beforeSend = async () => {
-      if (killed) return;
-      killed = true;
-      redisDown = true;
-      await redis.kill();
-    };
-    const res = await Promise.race([
-      pay(`${sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ amountUsd: '2' }) }),
-      new Promise<null>((r) => setTimeout(() => r(null), OUTAGE_MS)),
-    ]);
-    expect(killed).toBe(true);
+    const kill = killRedisAtFirstSend();
+    const res = await withinOutage(pay(`${sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ amountUsd: '2' }) }));
+    expect(kill.killed).toBe(true);
     expect(res, 'the paid top-up was not answered while the store was down').not.toBeNull();
     expect(res!.status).toBe(200);
     // Paid on chain; the credit waits in the outbox and says so.
     expect(await json(res!)).toMatchObject({ toppedUp: '2000000', creditQueued: true, payment: { success: true } });
     expect(await usdcBalance(account.address)).toBe(3_000_000n);
 
-    await redis.restart();
-    redisDown = false;
+    await restartRedis();
     expect(await sibyl.outbox.drained(20_000)).toBe(true);
     const credits = await json(await fetch(`${sibyl.url}/api/credits`, { headers: auth }));
     expect(credits).toMatchObject({ balance: '2000000', movements: [{ kind: 'topup', amount: '2000000' }] });
@@ -132,19 +133,12 @@ describe('Redis killed mid-burst', () => {
     const account = privateKeyToAccount(key);
     const auth = await signInBearer(sibyl.url, key);
     const { pay } = payingFetch(key);
-    let killed = false;
-    proxy.beforeSend = async () => {
-      if (killed) return;
-      killed = true;
-      redisDown = true;
-      await redis.kill();
-    };
+    killRedisAtFirstSend();
     const res = await pay(`${sibyl.url}/api/credits/topup`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ amountUsd: '1' }) });
     expect(await json(res)).toMatchObject({ toppedUp: '1000000', creditQueued: true });
     // Past the store's 5 s command deadline: the queued credit times out, and stays queued in the client.
     await new Promise((r) => setTimeout(r, 7_000));
-    await redis.restart();
-    redisDown = false;
+    await restartRedis();
     expect(await sibyl.outbox.drained(20_000)).toBe(true);
     await new Promise((r) => setTimeout(r, 1_000));
     expect((await json(await fetch(`${sibyl.url}/api/credits`, { headers: auth }))).balance).toBe('1000000');
@@ -153,16 +147,8 @@ describe('Redis killed mid-burst', () => {
   it('answers every payment that settled, and records each once Redis is back', async () => {
     const { key, account } = await fundedPayer('50');
     const startBalance = await usdcBalance(account.address);
-    const used = (nonce: Hex) =>
-      createPublicClient({ transport: http(rpcUrl()) }).readContract({ address: USDC, abi: authorizationState, functionName: 'authorizationState', args: [account.address, nonce] });
-
-    let killedAt = 0;
-    proxy.beforeSend = async () => {
-      if (killedAt) return;
-      killedAt = Date.now();
-      redisDown = true;
-      await redis.kill();
-    };
+    const used = authorizationUsedBy(createPublicClient({ transport: http(rpcUrl()) }), account.address);
+    const kill = killRedisAtFirstSend();
 
     const sent: Sent[] = Array.from({ length: REQUESTS }, () => ({}));
     const burst = sent.map(async (s) => {
@@ -176,8 +162,8 @@ describe('Redis killed mid-burst', () => {
     }).map((p) => p.catch(() => {})); // a request that failed outright counts as unanswered
 
     const deadline = Date.now() + 30_000;
-    while (!killedAt && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(killedAt).toBeGreaterThan(0);
+    while (!kill.killed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(kill.killed).toBe(true);
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
 
     // Still down: every payment the chain took has had its answer.
@@ -193,8 +179,7 @@ describe('Redis killed mid-burst', () => {
     // Their records wait in the outbox.
     expect(sibyl.outbox.backlog).toBeGreaterThan(0);
 
-    await redis.restart();
-    redisDown = false;
+    await restartRedis();
     await Promise.allSettled(burst);
 
     // No charge without an answer, no answer marked paid without a charge.

@@ -10,28 +10,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, http, parseAbi, parseEther, type Hex, type PublicClient } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, http, type Hex, type PublicClient } from 'viem';
+import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../server/config.js';
 import { startSibyl, type Sibyl } from '../../server/service.js';
-import { CHAINS } from '../../chain/chains.js';
 import { indexKeys } from '../../indexer/rows.js';
-import { fundedPayer, freshAddress, json, postJson, rpc, usdcBalance } from '../helpers/sibyl.js';
+import { fundedPayer, freshAddress, json, postJson, usdcBalance } from '../helpers/sibyl.js';
 import { signedPayment } from '../helpers/payments.js';
+import { authorizationUsedBy, fundSettler, until } from '../helpers/settlements.js';
 
 const PRICE = 400_000n;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const authorizationState = parseAbi(['function authorizationState(address, bytes32) view returns (bool)']);
-
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => null);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('a restart after live blocks and payments', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -65,7 +53,7 @@ describe('a restart after live blocks and payments', () => {
     expect(first.sibyl.worldCache).toBe('written');
     const firstUrl = first.sibyl.chains.get('base').rpcUrl;
     const cachedHead = await first.chain.getBlock();
-    await rpc(firstUrl, 'anvil_setBalance', [privateKeyToAccount(settlerKey).address, `0x${parseEther('100').toString(16)}`]);
+    await fundSettler(firstUrl, settlerKey);
     const { key, account } = await fundedPayer('5', firstUrl);
     const payments = [await signedPayment({ key, payTo, amount: PRICE }), await signedPayment({ key, payTo, amount: PRICE })];
     const receipts: { hash: Hex; block: bigint; blockHash: Hex }[] = [];
@@ -98,7 +86,7 @@ describe('a restart after live blocks and payments', () => {
     expect(second.progress.join('\n')).toMatch(/base: resumed from its checkpoint of .* \(block \d+\), newer than the world cache/);
     const secondUrl = second.sibyl.chains.get('base').rpcUrl;
     for (const [i, p] of payments.entries()) {
-      expect(await second.chain.readContract({ address: CHAINS.base.usdc, abi: authorizationState, functionName: 'authorizationState', args: [account.address, p.nonce] })).toBe(true);
+      expect(await authorizationUsedBy(second.chain, account.address)(p.nonce)).toBe(true);
       expect(await second.chain.getTransactionReceipt({ hash: receipts[i]!.hash })).toMatchObject({ blockNumber: receipts[i]!.block, blockHash: receipts[i]!.blockHash, status: 'success' });
     }
     expect(await usdcBalance(account.address, secondUrl)).toBe(5_000_000n - 2n * PRICE);
@@ -125,7 +113,7 @@ describe('a restart after live blocks and payments', () => {
     expect(third.progress.join('\n')).not.toMatch(/resumed from its checkpoint/);
     expect(third.progress.join('\n')).toMatch(/resumed from the cache/);
     expect((await third.chain.getBlock({ blockNumber: cachedHead.number! })).hash).toBe(cachedHead.hash);
-    expect(await third.chain.readContract({ address: CHAINS.base.usdc, abi: authorizationState, functionName: 'authorizationState', args: [account.address, payments[0]!.nonce] })).toBe(false);
+    expect(await authorizationUsedBy(third.chain, account.address)(payments[0]!.nonce)).toBe(false);
     expect((await json(await fetch(`${third.sibyl.url}/readyz`))).ready).toBe(true);
   }, 300_000);
 });

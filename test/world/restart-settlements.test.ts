@@ -10,31 +10,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, http, parseAbi, parseAbiItem, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, http, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { demoPrivateKey } from '../../chain/accounts.js';
 import { loadConfig } from '../../server/config.js';
 import { startSibyl, type Sibyl } from '../../server/service.js';
-import { CHAINS } from '../../chain/chains.js';
 import { freshAddress, postJson, usdcBalance } from '../helpers/sibyl.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 import { signedPayment } from '../helpers/payments.js';
+import { authorizationUsedBy, authorizationUses, resettled, until } from '../helpers/settlements.js';
 
 const PRICE = 400_000n;
-const USDC = CHAINS.base.usdc;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const authorizationState = parseAbi(['function authorizationState(address, bytes32) view returns (bool)']);
-const authorizationUsed = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)');
-
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => null);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('a restart that takes the chain back', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -81,17 +67,13 @@ describe('a restart that takes the chain back', () => {
     // The chain is the cache's again, without the payments; the ledger in Redis says settled.
     const second = await start();
     expect(second.sibyl.worldCache).toBe('loaded');
-    const used = (nonce: Hex) => second.chain.readContract({ address: USDC, abi: authorizationState, functionName: 'authorizationState', args: [account.address, nonce] });
+    const used = authorizationUsedBy(second.chain, account.address);
     for (const p of payments) await until(`authorization ${p.nonce} used again`, () => used(p.nonce));
-    const events = await second.chain.getLogs({ address: USDC, event: authorizationUsed, args: { authorizer: account.address }, fromBlock: 0n });
-    for (const p of payments) expect(events.filter((e) => e.args.nonce === p.nonce)).toHaveLength(1);
+    expect(await authorizationUses(second.chain, account.address, payments.map((p) => p.nonce))).toEqual([1, 1]);
     expect(await usdcBalance(payTo, second.url)).toBe(2n * PRICE);
     expect(await usdcBalance(account.address, second.url)).toBe(balance - 2n * PRICE);
     for (const [i, p] of payments.entries()) {
-      expect(await until('decided again', async () => {
-        const r = await second.sibyl.ledger.get(account.address, p.nonce);
-        return r?.status === 'settled' && r.reopenedAt ? r : null;
-      })).toMatchObject({ reason: 'resubmitted', lostTransaction: lost[i] });
+      expect(await resettled(second.sibyl.ledger, account.address, p.nonce, 'decided again')).toMatchObject({ reason: 'resubmitted', lostTransaction: lost[i] });
     }
     expect(logged.join('\n')).toMatch(/settlements rechecked after a start: 2 checked, 2 no longer on chain and submitted again, 0 lost/);
   }, 240_000);
