@@ -23,6 +23,11 @@ export class Instance {
   readonly ttlMs: number;
   private timer: NodeJS.Timeout | undefined;
   private failing = false;
+  /**
+   * Since when this instance's heartbeats have been written without a break: undefined while the
+   * store refuses them, then the first beat after; 0 until the store first refused one.
+   */
+  private beatingSince: number | undefined = 0;
 
   constructor(
     private readonly store: Store,
@@ -56,9 +61,15 @@ export class Instance {
     await this.store.delete(key(this.id)).catch(() => {}); // expires on its own
   }
 
-  /** Whether the instance `id` still beats (this one always does while it runs). */
+  /**
+   * Whether the instance `id` still beats (this one always does while it runs). A store outage
+   * longer than a heartbeat's life lets every heartbeat lapse, the live instances' too: until
+   * this one has beaten without a break for that long since, every instance counts as alive
+   * (no payment of a live instance is taken over for a lapse the outage caused).
+   */
   async alive(id: string): Promise<boolean> {
     if (id === this.id) return true;
+    if (this.beatingSince === undefined || Date.now() - this.beatingSince < this.ttlMs) return true;
     return (await this.store.get(key(id))) !== null;
   }
 
@@ -67,10 +78,12 @@ export class Instance {
       await this.store.set(key(this.id), new Date().toISOString(), this.ttlMs);
       if (this.failing) this.options.log?.('instance heartbeat written again');
       this.failing = false;
+      this.beatingSince ??= Date.now();
     } catch (err) {
       // The store is out: the heartbeat lapses and comes back with it.
       if (!this.failing) this.options.log?.('instance heartbeat not written, the store refused it', err);
       this.failing = true;
+      this.beatingSince = undefined;
     }
   }
 }

@@ -76,7 +76,8 @@ class FakeToken {
 
   readonly facilitator: Facilitator = {
     kind: 'local',
-    verify: async (p) => ({ isValid: true, payer: nonceOf(p) && PAYER }),
+    // The token refuses an authorization it has used.
+    verify: async (p) => (this.used.has(nonceOf(p).toLowerCase()) ? { isValid: false, invalidReason: 'nonce_already_used', payer: PAYER } : { isValid: true, payer: PAYER }),
     settle: async (p) => {
       const nonce = nonceOf(p);
       const instead = await this.next?.(nonce);
@@ -412,6 +413,57 @@ describe('a store outage', () => {
     expect(refusal).toMatchObject({ code: 'upstream_unavailable', status: 503, extra: { retryAfterSeconds: expect.any(Number) } });
     token.next = undefined;
     await paysOnceBack(a, token, p);
+  });
+
+  it('longer than a heartbeat lives is not a death: no instance is taken for dead until this one has beaten for a heartbeat\'s life since', async () => {
+    const { store, state } = flakyStore();
+    // a beats seldom, b often: after the outage b beats again long before a does.
+    const a = new Instance(store, { beatMs: 1_000, ttlMs: 1_500 });
+    const b = new Instance(store, { beatMs: 20, ttlMs: 1_500 });
+    await a.start();
+    await b.start();
+    try {
+      expect(await b.alive(a.id)).toBe(true);
+      state.failing = /^x402:instance:/;
+      await new Promise((r) => setTimeout(r, 1_600)); // every heartbeat lapses, a's too
+      state.failing = undefined;
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await b.alive(a.id)).toBe(true); // a has had no chance to beat yet: not dead
+      await a.stop(); // now a is gone for good
+      await new Promise((r) => setTimeout(r, 1_600));
+      expect(await b.alive(a.id)).toBe(false);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it('an instance that only lost the store releases late, after another took its kept answer over: the answer stays the payer\'s', async () => {
+    const store = new MemoryStore();
+    const token = new FakeToken();
+    const a = instance(store, token);
+    const p = payment();
+    const authorization = await a.paywall.authorize(p, PRICE, resource, { skill: 'echo', input: { limit: 1 } });
+    await a.paywall.keep(authorization, { echoed: { limit: 1 }, run: 1 });
+    // a looks dead (no heartbeat): b hands its kept answer to the ledger, which settles it.
+    const b = instance(store, token);
+    expect(await b.paywall.takeOver()).toEqual({ released: 0, handedOver: 1 });
+    expect(await b.ledger.get(PAYER, nonceOf(p))).toMatchObject({ status: 'pending' });
+    // a, back, gives up the payment it could not settle (the store had refused its settler a nonce).
+    await a.paywall.release(authorization);
+    // The payer resends: its kept answer (the settlement pending), never nonce_already_used ...
+    const runs = { count: 0 };
+    const first = await b.pay(p, echo(runs));
+    expect(first.answer).toEqual({ echoed: { limit: 1 }, run: 1 });
+    expect(first.receipt).toMatchObject({ pending: true });
+    // ... and once the ledger settled it (the authorization used on chain), with its transaction.
+    const transaction = bytesToHex(randomBytes(32));
+    token.used.set(nonceOf(p).toLowerCase(), transaction);
+    await b.ledger.record({ ...(await b.ledger.get(PAYER, nonceOf(p)))!, status: 'settled', transaction, decidedAt: new Date().toISOString() });
+    const again = await b.pay(p, echo(runs));
+    expect(again.answer).toEqual(first.answer);
+    expect(again.receipt.settlement).toMatchObject({ success: true, transaction });
+    expect(runs.count).toBe(0);
   });
 
   it('a transfer refused because another submission of the same authorization landed is settled, not refused', async () => {

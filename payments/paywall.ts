@@ -347,19 +347,20 @@ export class Paywall {
     if (record && record.status !== 'pending') {
       throw new PaymentRefused('settlement_failed', record.reason ?? record.status, `this payment's settlement ${record.status === 'expired' ? 'expired unused' : 'failed'}; nothing was charged`);
     }
-    if (record?.reopenedAt) {
-      const lost = { success: false, errorReason: 'settlement_pending', errorMessage: record.reason ?? 'submitted again', transaction: '', network: X402_NETWORK, payer: authorization.payer };
-      return again(lost, true);
+    // Pending in the ledger (reconciliation decides it): the answer is the payer's meanwhile.
+    if (record) {
+      if (kept.receipt?.pending) return again(kept.receipt.settlement, true);
+      const pending = { success: false, errorReason: 'settlement_pending', errorMessage: record.reason ?? 'being settled', transaction: record.transaction, network: X402_NETWORK, payer: authorization.payer };
+      return again(pending, true);
     }
-    if (kept.receipt && !kept.receipt.pending) return again(kept.receipt.settlement, false);
-    // Pending: the ledger decides it (reconciliation), the answer is the payer's meanwhile.
-    if (kept.receipt) return again(kept.receipt.settlement, true);
+    // No record yet: a receipt is kept before its ledger record is written.
+    if (kept.receipt) return again(kept.receipt.settlement, kept.receipt.pending);
     const held = readReservation(await this.store.get(authorization.reservationKey));
     if (await this.instance.alive(held?.owner ?? kept.owner)) throw inProgress();
     const lock = `x402:deciding:${authorization.id}`;
     if (!(await this.store.reserve(lock, this.instance.id, DECIDE_LOCK_MS))) throw inProgress();
     try {
-      return { receipt: { ...(await this.decide(authorization, kept, record?.transaction ?? '')), resent: true }, decidedNow: true };
+      return { receipt: { ...(await this.decide(authorization, kept, '')), resent: true }, decidedNow: true };
     } finally {
       await this.store.release(lock, this.instance.id).catch(() => {}); // expires on its own
     }
@@ -417,6 +418,11 @@ export class Paywall {
       } else {
         const kept = JSON.parse(raw) as KeptAnswer;
         if (!(await this.ledger.get(kept.payer, kept.nonce))) {
+          // Claimed first, answer and reservation: a late release by the instance that seemed dead
+          // (it lost the store, not its life) cannot then free what the ledger is about to settle.
+          const ttlMs = this.keepMs({ validBefore: BigInt(kept.validBefore) });
+          await this.store.set(answerKey(id), JSON.stringify({ ...kept, owner: this.instance.id }), ttlMs);
+          await this.store.set(`x402:auth:${id}`, JSON.stringify({ owner: this.instance.id, fingerprint: kept.fingerprint } satisfies Reservation), ttlMs);
           // Used on chain already (its transaction landed as it died): recorded settled, with that transaction.
           const landed = !kept.receipt && (await this.usedOnChain(kept)) ? await this.transactionOf(kept) : undefined;
           const settled = kept.receipt?.settlement.success === true || landed !== undefined;
