@@ -69,8 +69,9 @@ describe('health and readiness with a slow, flaky, then gone chain', () => {
     expect(new Set(statuses)).toEqual(new Set([200]));
     expect(proxy.reset).toBeGreaterThan(0);
     expect(states.has('slow')).toBe(true);
-    // A probe failed (both tries reset) and the chain stayed ready.
-    expect([...notes].some((n) => /probes failed in a row/.test(n))).toBe(true);
+    // A probe failed (both tries reset) or went unanswered (on a loaded machine the held loop's
+    // budget runs out first), and the chain stayed ready.
+    expect([...notes].some((n) => /probes failed in a row|no answer yet/.test(n))).toBe(true);
     // The held loop lengthened the probes' budget.
     expect(budget).toBeGreaterThan(2_500);
   });
