@@ -10,7 +10,8 @@
  * The shape of the deployment docs/operations.md describes: Redis with appendonly, fsync every
  * second; both instances settle with one key (their nonces shared through Redis).
  *
- * FAULT_BURST sets the burst (default 200, as the issue measured it); the counts are printed.
+ * FAULT_BURST sets the burst: 100 in the suite (it shares two cores with the other files; about
+ * a minute and a half), 200 for the figures in docs/operations.md. The counts are printed.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -23,7 +24,7 @@ import { startPrivateRedis, type PrivateRedis } from '../helpers/redis-server.js
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 import { freshAddress, fundedPayer, rpc, startTestSibyl, untilIndexed, type TestSibyl } from '../helpers/sibyl.js';
 
-const BURST = Number(process.env.FAULT_BURST ?? 200);
+const BURST = Number(process.env.FAULT_BURST ?? 100);
 const PATH = '/x402/data/latest-pairs';
 const BODY = { limit: 1 };
 const START_MS = 120_000;

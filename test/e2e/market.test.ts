@@ -29,7 +29,7 @@ describe('market operations on a world', () => {
     client = createPublicClient({ chain: viemChain('base', rpcUrls.base), transport: http(rpcUrls.base) }) as never;
     const { key } = await fundedPayer('50', rpcUrls.base);
     post = (path, body) => payingFetch(key).pay(`${sibyl.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  });
+  }, 180_000); // a two-day world written on cores the other test files share
   afterAll(async () => {
     await sibyl?.close();
     await devnet?.stop();
