@@ -153,7 +153,7 @@ export class SettlementLedger {
     const ttlMs = validBefore * 1000 - Date.now();
     if (ttlMs > 0) await this.store.set(watchedKey(id), JSON.stringify(record), ttlMs);
     await this.store.sortedAdd(WATCHED, [{ member: id, score: validBefore }]);
-    await this.store.sortedAdd(RECENT, [{ member: id, score: Date.now() }]);
+    await this.store.sortedAdd(RECENT, [{ member: `${id}|${record.transaction}`, score: Date.now() }]);
   }
 
   /** A settlement answered but never received: listed for operators (a month, as decided records are kept). */
@@ -235,8 +235,24 @@ export class SettlementLedger {
   async recheckRecent(now = Date.now()): Promise<RecheckOutcome> {
     if (!this.chain || this.previousLookAt === undefined) return { checked: 0, reopened: 0, lost: 0 };
     await this.store.sortedRemoveRange(RECENT, Number.NEGATIVE_INFINITY, now - RECENT_KEEP_MS);
-    const recent = await this.store.sortedRange(RECENT, this.previousLookAt - CLOCK_MARGIN_MS, Number.POSITIVE_INFINITY);
-    return this.recheck(recent.map(({ member }) => member), 'checked again after it was recorded', now);
+    const recent = (await this.store.sortedRange(RECENT, this.previousLookAt - CLOCK_MARGIN_MS, Number.POSITIVE_INFINITY)).map(({ member }) => {
+      const [id, transaction] = member.split('|') as [string, Hash | ''];
+      return { id, transaction };
+    });
+    // One receipt read per transaction (a batch settles many): only the settlements of a
+    // transaction the chain no longer has are checked one by one.
+    const client = this.chain.client;
+    const transactions = [...new Set(recent.map((r) => r.transaction).filter((t): t is Hash => !!t))];
+    const landed = new Set<string>();
+    for (let i = 0; i < transactions.length; i += 32) {
+      await Promise.all(transactions.slice(i, i + 32).map(async (hash) => {
+        const receipt = await client.getTransactionReceipt({ hash }).catch(() => null);
+        if (receipt?.status === 'success') landed.add(hash);
+      }));
+    }
+    const unsure = recent.filter((r) => !r.transaction || !landed.has(r.transaction)).map((r) => r.id);
+    const outcome = await this.recheck(unsure, 'checked again after it was recorded', now);
+    return { ...outcome, checked: recent.length };
   }
 
   private async recheck(ids: readonly string[], why: string, now: number): Promise<RecheckOutcome> {
