@@ -1,0 +1,72 @@
+/**
+ * The prediction world's trading: the same seed trades the same; longshots are overpaid (what
+ * costs 10¢ or less wins less often than its price says); every labelled insider is a fresh
+ * account that bought the outcome large before the news that moved the price there; every planted
+ * gap is a window where yes on one venue plus no on the other costs less than 1.
+ */
+import { describe, expect, it } from 'vitest';
+import { drawEvents } from '../../world/prediction/events.js';
+import { simulateTrading, venuePrice } from '../../world/prediction/trading.js';
+import { ReferencePaths } from '../../world/reference.js';
+
+const ORIGIN = 1_790_000_000;
+const UNTIL = ORIGIN + 30 * 86_400;
+const paths = new ReferencePaths('prediction-test', ORIGIN);
+const priceAt = (asset: string, time: number) => paths.priceUsd(asset, time);
+const world = (seed: string, count: number) => {
+  const events = drawEvents({ seed, origin: ORIGIN, days: 30, count, priceAt, assets: [{ asset: 'BTC', annualVol: 0.5 }, { asset: 'ETH', annualVol: 0.65 }] });
+  return { events, trading: simulateTrading(events, { seed, until: UNTIL, priceAt }) };
+};
+
+describe('prediction trading', () => {
+  const { events, trading } = world('trading', 300);
+  const byId = new Map(events.map((e) => [e.id, e]));
+
+  it('is the same for a seed', () => {
+    expect(world('trading', 40).trading).toEqual(world('trading', 40).trading);
+  });
+
+  it('overpays longshots: contracts bought at 10¢ or less win less often than their price', () => {
+    const cheap = trading.trades.filter((t) => t.price <= 0.1 && byId.get(t.eventId)!.closesAt <= UNTIL);
+    expect(cheap.length).toBeGreaterThan(300);
+    const won = cheap.filter((t) => (t.outcome === 'yes') === byId.get(t.eventId)!.outcome).length / cheap.length;
+    const paid = cheap.reduce((s, t) => s + t.price, 0) / cheap.length;
+    expect(won).toBeLessThan(paid);
+  });
+
+  it('labels insiders: fresh accounts buying the outcome large, hours before the news that moves the price there', () => {
+    expect(trading.insiders.length).toBeGreaterThan(10);
+    const accounts = new Map(trading.accounts.map((a) => [a.address, a]));
+    for (const label of trading.insiders) {
+      const event = byId.get(label.eventId)!;
+      const trade = trading.trades.find((t) => t.account === label.account && t.eventId === label.eventId)!;
+      expect(trade.time).toBe(label.time);
+      expect(trade.outcome).toBe(event.outcome ? 'yes' : 'no');
+      expect(trade.price * trade.shares).toBeGreaterThan(7_900);
+      const account = accounts.get(label.account)!;
+      expect(account.role).toBe('insider');
+      expect(label.time - account.fundedAt).toBeLessThanOrEqual(20 * 3_600);
+      const decisive = event.news.at(-1)!;
+      expect(decisive.at - label.time).toBeGreaterThanOrEqual(3_600);
+      expect(decisive.at - label.time).toBeLessThanOrEqual(6 * 3_600);
+      const side = (p: number) => (event.outcome ? p : 1 - p);
+      expect(side(venuePrice(event, 'polymarket', decisive.at, priceAt, 0)) - side(venuePrice(event, 'polymarket', label.time, priceAt, 0))).toBeGreaterThan(0.05);
+    }
+    // No other account is labelled an insider.
+    expect(trading.accounts.filter((a) => a.role === 'insider').length).toBe(trading.insiders.length);
+  });
+
+  it('plants cross-venue gaps: within each, yes on one venue plus no on the other costs less than 1', () => {
+    expect(trading.gaps.length).toBeGreaterThan(10);
+    for (const gap of trading.gaps) {
+      const event = byId.get(gap.eventId)!;
+      expect(event.crossListing).toBeDefined();
+      const lag = gap.until - gap.from;
+      expect(lag).toBeGreaterThan(0);
+      const t = gap.from + Math.floor(lag / 2);
+      const poly = venuePrice(event, 'polymarket', t, priceAt, lag);
+      const kalshi = venuePrice(event, 'kalshi', t, priceAt, gap.until - gap.from);
+      expect(Math.min(poly + (1 - kalshi), kalshi + (1 - poly))).toBeLessThan(1);
+    }
+  });
+});
