@@ -1,6 +1,5 @@
 /**
- * The world's first prediction venue in Polymarket's documented shapes (see FIELD-NOTES, "Third
- * round"): Gamma (`/markets`, `/markets/{id}`, `/events`), CLOB (`/book`, `/midpoint`,
+ * The world's first prediction venue in Polymarket's documented shapes: Gamma (`/markets`, `/markets/{id}`, `/events`), CLOB (`/book`, `/midpoint`,
  * `/prices-history`) and Data (`/trades`, `/positions`, `/holders`), answered from the events
  * and trades the world drew, as they stand at `now`. A request is a path and its query; the
  * answer a status and a JSON body, so a loopback server (or a test) serves it as it is. Gamma's
