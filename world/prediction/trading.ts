@@ -63,6 +63,11 @@ export function venuePrice(event: PredictionEvent, venue: Venue, time: number, p
   return Math.min(0.99, Math.max(0.01, belief + longshotPremium(belief) - longshotPremium(1 - belief)));
 }
 
+/** How far the second venue's price lags the first's on a cross-listed event (10-40 minutes). */
+export function venueLagSeconds(seed: string, eventId: string): number {
+  return new Rng(`${seed}:prediction-lag:${eventId}`).int(10, 40) * 60;
+}
+
 /** What retail adds to a longshot's price: up to 3¢ for the least likely. */
 export function longshotPremium(belief: number): number {
   return belief >= LONGSHOT_BELOW ? 0 : 0.03 * (1 - belief / LONGSHOT_BELOW);
@@ -89,7 +94,7 @@ export function simulateTrading(events: readonly PredictionEvent[], options: { s
   const gaps: PlantedGap[] = [];
   for (const event of events) {
     const r = rng.fork(event.id);
-    const lag = event.crossListing ? r.int(10, 40) * 60 : 0;
+    const lag = event.crossListing ? venueLagSeconds(options.seed, event.id) : 0;
     const venues: Venue[] = event.crossListing ? ['polymarket', 'kalshi'] : ['polymarket'];
     const end = Math.min(event.closesAt, options.until);
     const buy = (venue: Venue, who: PredictionAccount, time: number, outcome: 'yes' | 'no', usd: number) => {
