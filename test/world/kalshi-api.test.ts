@@ -5,18 +5,12 @@
  * outcome, and prices lagging the first venue inside the planted gaps.
  */
 import { describe, expect, it } from 'vitest';
-import { drawEvents } from '../../world/prediction/events.js';
 import { KalshiVenue } from '../../world/prediction/kalshi-api.js';
 import { PolymarketVenue } from '../../world/prediction/polymarket-api.js';
-import { simulateTrading } from '../../world/prediction/trading.js';
-import { ReferencePaths } from '../../world/reference.js';
+import { ORIGIN, predictionWorld, priceAt } from '../helpers/prediction-world.js';
 
-const ORIGIN = 1_790_000_000;
 const NOW = ORIGIN + 30 * 86_400;
-const paths = new ReferencePaths('prediction-test', ORIGIN);
-const priceAt = (asset: string, time: number) => paths.priceUsd(asset, time);
-const events = drawEvents({ seed: 'kalshi', origin: ORIGIN, days: 30, count: 120, priceAt, assets: [{ asset: 'ETH', annualVol: 0.65 }] });
-const trading = simulateTrading(events, { seed: 'kalshi', until: NOW, priceAt });
+const { events, trading } = predictionWorld('kalshi', 120, NOW, [{ asset: 'ETH', annualVol: 0.65 }]);
 const kalshi = new KalshiVenue('kalshi', events, trading.trades, priceAt);
 const polymarket = new PolymarketVenue('kalshi', events, trading.trades, priceAt);
 const get = (path: string, query: Record<string, string> = {}, now = NOW) => kalshi.handle(path, new URLSearchParams(query), now);

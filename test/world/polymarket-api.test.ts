@@ -5,17 +5,12 @@
  * the world drew, a closed market shows its outcome.
  */
 import { describe, expect, it } from 'vitest';
-import { drawEvents } from '../../world/prediction/events.js';
 import { PolymarketVenue } from '../../world/prediction/polymarket-api.js';
-import { simulateTrading, venuePrice } from '../../world/prediction/trading.js';
-import { ReferencePaths } from '../../world/reference.js';
+import { venuePrice } from '../../world/prediction/trading.js';
+import { ORIGIN, predictionWorld, priceAt } from '../helpers/prediction-world.js';
 
-const ORIGIN = 1_790_000_000;
 const NOW = ORIGIN + 30 * 86_400;
-const paths = new ReferencePaths('prediction-test', ORIGIN);
-const priceAt = (asset: string, time: number) => paths.priceUsd(asset, time);
-const events = drawEvents({ seed: 'venue', origin: ORIGIN, days: 30, count: 60, priceAt, assets: [{ asset: 'BTC', annualVol: 0.5 }] });
-const { trades } = simulateTrading(events, { seed: 'venue', until: NOW, priceAt });
+const { events, trading: { trades } } = predictionWorld('venue', 60, NOW);
 const venue = new PolymarketVenue('venue', events, trades, priceAt);
 const get = (path: string, query: Record<string, string> = {}, now = NOW) => venue.handle(path, new URLSearchParams(query), now);
 

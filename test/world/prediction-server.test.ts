@@ -3,19 +3,13 @@
  * own requests (what the venue answers for that moment) and nothing else, GET only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawEvents } from '../../world/prediction/events.js';
 import { KalshiVenue } from '../../world/prediction/kalshi-api.js';
 import { PolymarketVenue } from '../../world/prediction/polymarket-api.js';
 import { servePredictionVenues, type PredictionVenueUrls } from '../../world/prediction/server.js';
-import { simulateTrading } from '../../world/prediction/trading.js';
-import { ReferencePaths } from '../../world/reference.js';
+import { ORIGIN, predictionWorld, priceAt } from '../helpers/prediction-world.js';
 
-const ORIGIN = 1_790_000_000;
 const NOW = ORIGIN + 20 * 86_400;
-const paths = new ReferencePaths('prediction-test', ORIGIN);
-const priceAt = (asset: string, time: number) => paths.priceUsd(asset, time);
-const events = drawEvents({ seed: 'served', origin: ORIGIN, days: 30, count: 40, priceAt, assets: [{ asset: 'BTC', annualVol: 0.5 }] });
-const { trades } = simulateTrading(events, { seed: 'served', until: NOW, priceAt });
+const { events, trading: { trades } } = predictionWorld('served', 40, NOW);
 const polymarket = new PolymarketVenue('served', events, trades, priceAt);
 const kalshi = new KalshiVenue('served', events, trades, priceAt);
 

@@ -5,18 +5,11 @@
  * gap is a window where yes on one venue plus no on the other costs less than 1.
  */
 import { describe, expect, it } from 'vitest';
-import { drawEvents } from '../../world/prediction/events.js';
-import { simulateTrading, venuePrice } from '../../world/prediction/trading.js';
-import { ReferencePaths } from '../../world/reference.js';
+import { venuePrice } from '../../world/prediction/trading.js';
+import { ORIGIN, predictionWorld, priceAt } from '../helpers/prediction-world.js';
 
-const ORIGIN = 1_790_000_000;
 const UNTIL = ORIGIN + 30 * 86_400;
-const paths = new ReferencePaths('prediction-test', ORIGIN);
-const priceAt = (asset: string, time: number) => paths.priceUsd(asset, time);
-const world = (seed: string, count: number) => {
-  const events = drawEvents({ seed, origin: ORIGIN, days: 30, count, priceAt, assets: [{ asset: 'BTC', annualVol: 0.5 }, { asset: 'ETH', annualVol: 0.65 }] });
-  return { events, trading: simulateTrading(events, { seed, until: UNTIL, priceAt }) };
-};
+const world = (seed: string, count: number) => predictionWorld(seed, count, UNTIL, [{ asset: 'BTC', annualVol: 0.5 }, { asset: 'ETH', annualVol: 0.65 }]);
 
 describe('prediction trading', () => {
   const { events, trading } = world('trading', 300);

@@ -7,11 +7,8 @@
  * the world drew for them, closing at their own (shifted) time.
  */
 import type { PredictionEvent } from './events.js';
-import type { VenueAnswer } from './polymarket-api.js';
 import { venueLagSeconds, venuePrice, type PredictionTrade } from './trading.js';
-
-const MAX_PAGE = 1_000;
-const TICK = 0.01;
+import { iso, MAX_PAGE, TICK, type VenueAnswer } from './venue.js';
 
 interface Listed {
   readonly event: PredictionEvent;
@@ -102,10 +99,6 @@ export class KalshiVenue {
 
 function dollars(x: number): string {
   return Math.min(0.99, Math.max(0.01, x)).toFixed(4);
-}
-
-function iso(seconds: number): string {
-  return new Date(seconds * 1000).toISOString();
 }
 
 function notFound(what: string): VenueAnswer {

@@ -8,16 +8,9 @@
 import { createHash } from 'node:crypto';
 import type { PredictionEvent } from './events.js';
 import { venuePrice, type PredictionTrade } from './trading.js';
+import { iso, MAX_PAGE, TICK, type VenueAnswer } from './venue.js';
 
-export interface VenueAnswer {
-  readonly status: number;
-  readonly body: unknown;
-}
-
-/** Pages cap at this many rows, as the real Data API's do. */
-const MAX_PAGE = 1_000;
 const DAY = 86_400;
-const TICK = 0.01;
 
 /** An event as this venue lists it: its market id, condition id and the yes and no token ids. */
 interface Listed {
@@ -220,10 +213,6 @@ function page(query: URLSearchParams, fallback: number): { limit: number; offset
 
 function slug(title: string, id: string): string {
   return `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${id}`;
-}
-
-function iso(seconds: number): string {
-  return new Date(seconds * 1000).toISOString();
 }
 
 function round(x: number): number {

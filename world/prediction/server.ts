@@ -7,7 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KalshiVenue } from './kalshi-api.js';
-import type { PolymarketVenue, VenueAnswer } from './polymarket-api.js';
+import type { PolymarketVenue } from './polymarket-api.js';
+import type { VenueAnswer } from './venue.js';
 
 export interface PredictionVenueUrls {
   readonly polymarketGamma: string;
