@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { access, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ import type { EvmChainName } from '../chain/chains.js';
 import type { GenesisDeployment, GenesisToken } from '../chain/devnet.js';
 import type { StoreDump } from '../store/store.js';
 import type { WorldState } from './world.js';
+import { isAlive, syncFile } from './whole-writes.js';
 import { readDumpFile, writeDumpFile } from './dump-file.js';
 
 /** Bumped when the cache's own layout changes. */
@@ -149,15 +150,6 @@ export async function writeWorldCache(dir: string, cache: NewCache, onChainWritt
 }
 
 /** fsync of a file or a directory (a directory's entries: a rename in it is then durable). */
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Runs `work` on every item, at most `limit` at a time; the first failure fails the whole. */
 async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -181,15 +173,6 @@ async function pruneSiblings(dir: string): Promise<void> {
     const writer = match[1] ? Number(match[1]) : undefined;
     if (writer !== undefined && writer !== process.pid && isAlive(writer)) continue;
     await rm(join(root, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -14,6 +14,7 @@ import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import type { EvmChainName } from '../chain/chains.js';
 import type { WorldState } from './world.js';
+import { isAlive, syncFile } from './whole-writes.js';
 
 /** Bumped when a checkpoint's layout changes (older ones are then not read). */
 const CHECKPOINT_LAYOUT = 1;
@@ -109,20 +110,3 @@ async function prune(root: string, chain: EvmChainName, keep: number): Promise<v
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
