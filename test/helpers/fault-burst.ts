@@ -189,7 +189,13 @@ export async function countOnChain(options: {
     await sleep(500);
     settled = await settledOnChain();
   }
-  const landed = (hash: Hex | undefined) => (hash ? client.getTransactionReceipt({ hash }).then((r) => r.status === 'success', () => false) : Promise.resolve(false));
+  // One receipt read per transaction (a batch settles many payments).
+  const receipts = new Map<Hex, Promise<boolean>>();
+  const landed = (hash: Hex | undefined) => {
+    if (!hash) return Promise.resolve(false);
+    if (!receipts.has(hash)) receipts.set(hash, client.getTransactionReceipt({ hash }).then((r) => r.status === 'success', () => false));
+    return receipts.get(hash)!;
+  };
   const pendingReceipts = options.payments.filter((p) => p.pending).length;
   let receiptsReasked = 0;
   for (const p of options.payments) {

@@ -24,7 +24,10 @@ export class PolymarketVenue {
   private readonly markets: Listed[];
   private readonly byCondition = new Map<string, Listed>();
   private readonly byToken = new Map<string, { market: Listed; index: 0 | 1 }>();
+  private readonly byEvent = new Map<string, Listed>();
   private readonly trades: readonly PredictionTrade[];
+  /** Each market's trades, in time order. */
+  private readonly tradesOf = new Map<string, PredictionTrade[]>();
 
   constructor(
     seed: string,
@@ -38,9 +41,12 @@ export class PolymarketVenue {
     });
     for (const m of this.markets) {
       this.byCondition.set(m.conditionId, m);
+      this.byEvent.set(m.event.id, m);
+      this.tradesOf.set(m.event.id, []);
       m.tokens.forEach((t, index) => this.byToken.set(t, { market: m, index: index as 0 | 1 }));
     }
     this.trades = trades.filter((t) => t.venue === 'polymarket');
+    for (const t of this.trades) this.tradesOf.get(t.eventId)?.push(t);
   }
 
   /** Answers one request as the venue stands at `now` (unix seconds). */
@@ -121,8 +127,8 @@ export class PolymarketVenue {
     return round(index === 0 ? yes : 1 - yes);
   }
 
-  private marketOf(t: PredictionTrade) {
-    return this.markets.find((m) => m.event.id === t.eventId);
+  private marketOf(t: PredictionTrade): Listed | undefined {
+    return this.byEvent.get(t.eventId);
   }
 
   /** A market maker's book around the price: a tick apart from one to five ticks deep, thinner farther out. */
@@ -140,7 +146,7 @@ export class PolymarketVenue {
   }
 
   private lastTradePrice(m: Listed, index: 0 | 1, now: number): number | undefined {
-    const last = this.trades.filter((t) => t.eventId === m.event.id && t.time <= now).at(-1);
+    const last = this.tradesOf.get(m.event.id)!.filter((t) => t.time <= now).at(-1);
     if (!last) return undefined;
     return round((last.outcome === 'yes') === (index === 0) ? last.price : 1 - last.price);
   }
@@ -149,7 +155,7 @@ export class PolymarketVenue {
     const e = m.event;
     const closed = e.closesAt <= now;
     const yes = this.price(m, 0, now);
-    const traded = this.trades.filter((t) => t.eventId === e.id && t.time <= now);
+    const traded = this.tradesOf.get(e.id)!.filter((t) => t.time <= now);
     const volume = traded.reduce((s, t) => s + t.price * t.shares, 0);
     const dayAgo = this.price(m, 0, Math.max(e.opensAt, now - DAY));
     return {
