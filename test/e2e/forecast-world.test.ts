@@ -36,7 +36,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => backend.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(backend.address() as AddressInfo).port}/forecast`;
   w = await startWorldSibyl('forecast', 2, { FORECAST_BACKEND_MODELB_SMALL: url, FORECAST_BACKEND_MODELA_3_0: url });
-}, 120_000);
+}, 300_000); // a world written and forecast on cores the other test files share (CI timed it out at 120 s)
 afterAll(async () => {
   await w?.close();
   await new Promise((r) => backend.close(r));
