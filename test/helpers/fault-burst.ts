@@ -21,6 +21,8 @@ const usdc = parseAbi([
   'event Transfer(address indexed from, address indexed to, uint256 value)',
 ]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long payers holding a pending receipt keep asking again, all together. */
+const REASK_WITHIN_MS = 60_000;
 
 /** Bodies of 5xx replies other than 503 (never expected), for the report. */
 export const serverErrors: string[] = [];
@@ -171,7 +173,7 @@ export interface FaultCount {
  * Counts on chain once settlement has had `settleWithinMs` to finish: every answered payment
  * settled, and a Transfer per settled one, never more. A payer holding a pending receipt, or one
  * naming a transaction the chain does not have (lost in a node restart and sent again), asks
- * once more with the same payment and must then get a receipt naming the transaction that
+ * again with the same payment until its receipt is decided (a minute at most for all of them), and must then get a receipt naming the transaction that
  * settled it.
  */
 export async function countOnChain(options: {
@@ -191,22 +193,33 @@ export async function countOnChain(options: {
   }
   // One receipt read per transaction (a batch settles many payments).
   const receipts = new Map<Hex, Promise<boolean>>();
-  const landed = (hash: Hex | undefined) => {
+  const landed = (hash: Hex | undefined, fresh = false) => {
     if (!hash) return Promise.resolve(false);
-    if (!receipts.has(hash)) receipts.set(hash, client.getTransactionReceipt({ hash }).then((r) => r.status === 'success', () => false));
+    if (fresh || !receipts.has(hash)) receipts.set(hash, client.getTransactionReceipt({ hash }).then((r) => r.status === 'success', () => false));
     return receipts.get(hash)!;
   };
   const pendingReceipts = options.payments.filter((p) => p.pending).length;
   let receiptsReasked = 0;
+  // A pending receipt is asked about again until it is decided, as a payer holding one would
+  // (a settlement reopened after the node's restart is decided when its new transaction confirms).
+  const reaskUntil = Date.now() + REASK_WITHIN_MS;
   for (const p of options.payments) {
     if (!p.answered || (!p.pending && (await landed(p.transaction)))) continue;
     receiptsReasked++;
-    await send(options.reask.url(), options.reask.path, options.reask.body, p);
+    do {
+      await send(options.reask.url(), options.reask.path, options.reask.body, p);
+      if (!p.pending && (await landed(p.transaction, true))) break;
+      await sleep(1_000);
+    } while (Date.now() < reaskUntil);
   }
   const payers = [...new Set(options.payments.map((p) => p.payer))];
   const logs = await client.getLogs({ address: USDC, event: usdc[1], args: { from: payers, to: options.payTo }, fromBlock: 0n });
   let receiptsNotOnChain = 0;
-  for (const p of options.payments) if (p.answered && (p.pending || !(await landed(p.transaction)))) receiptsNotOnChain++;
+  for (const p of options.payments) {
+    if (!p.answered || (!p.pending && (await landed(p.transaction)))) continue;
+    receiptsNotOnChain++;
+    console.log(`receipt not on chain: ${p.payer} ${p.nonce} pending=${!!p.pending} transaction=${p.transaction ?? '-'} first=${p.first} resends=${p.resends.join(',')}`);
+  }
   const tally = (keys: string[]) => keys.reduce<Record<string, number>>((acc, k) => ({ ...acc, [k]: (acc[k] ?? 0) + 1 }), {});
   return {
     sent: options.payments.length,
