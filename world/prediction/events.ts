@@ -51,6 +51,10 @@ export interface EventWorldOptions {
   readonly days: number;
   /** Events drawn (default 48). */
   readonly count?: number;
+  /** The first event's number (ids are `pm-<n>`; default 1), so batches drawn apart never share one. */
+  readonly firstNumber?: number;
+  /** Seconds after the origin within which events open (default: all but the history's last day). */
+  readonly opensWithinSeconds?: number;
   /** The crypto events' assets, with the volatility their fair chance is priced with. */
   readonly assets: readonly { readonly asset: string; readonly annualVol: number }[];
   /** The world's reference price of `asset` at `time` (USD). */
@@ -82,12 +86,12 @@ export function drawEvents(options: EventWorldOptions): PredictionEvent[] {
     const r = rng.fork(`event-${i}`);
     const category: EventCategory = options.assets.length && r.chance(0.4) ? 'crypto' : r.pick(['election', 'sports', 'macro'] as const);
     // Opens within the history; closes 1-14 days later, most inside it (those resolve in the history).
-    const opensAt = options.origin + Math.floor(r.next() * Math.max(1, end - options.origin - DAY));
+    const opensAt = options.origin + Math.floor(r.next() * Math.max(1, options.opensWithinSeconds ?? end - options.origin - DAY));
     const closesAt = opensAt + Math.round(r.logUniform(DAY, 14 * DAY));
     const crossListing = r.chance(CROSS_LISTED)
       ? { closeShiftSeconds: r.pick([-6, -3, 3, 6, 12]) * 3_600, ruleDifference: r.pick(RULE_DIFFERENCES) }
       : undefined;
-    const base = { id: `pm-${i + 1}`, opensAt, closesAt, ...(crossListing && { crossListing }) };
+    const base = { id: `pm-${(options.firstNumber ?? 1) + i}`, opensAt, closesAt, ...(crossListing && { crossListing }) };
     events.push(category === 'crypto' ? cryptoEvent(base, r, options) : drawnEvent(base, category, r));
   }
   return events;

@@ -74,20 +74,31 @@ export function longshotPremium(belief: number): number {
 }
 
 /** Every trade of the history up to `until`, with the accounts and the labels. */
-export function simulateTrading(events: readonly PredictionEvent[], options: { seed: string; until: number; priceAt(asset: string, time: number): number }): PredictionTrading {
+export function simulateTrading(
+  events: readonly PredictionEvent[],
+  options: {
+    seed: string;
+    /** Trades after it are not made (Infinity: each market's whole life, for a venue that shows what stands at its own clock). */
+    until: number;
+    /** When the long-lived traders' funding is counted back from (default: the first market's opening). */
+    since?: number;
+    priceAt(asset: string, time: number): number;
+  },
+): PredictionTrading {
   const rng = new Rng(`${options.seed}:prediction-trading`);
   const accounts: PredictionAccount[] = [];
-  const account = (role: TraderRole, fundedAt: number): PredictionAccount => {
-    const digest = createHash('sha256').update(`${options.seed}:prediction:${accounts.length}`).digest('hex');
+  // Named by role and key, never by count: an event added later leaves every other account as it was.
+  const account = (role: TraderRole, key: string, fundedAt: number): PredictionAccount => {
+    const digest = createHash('sha256').update(`${options.seed}:prediction:${role}:${key}`).digest('hex');
     const made = { address: getAddress(`0x${digest.slice(0, 40)}`), role, fundedAt };
     accounts.push(made);
     return made;
   };
-  // Long-lived traders, funded before the history.
-  const firstOpen = Math.min(...events.map((e) => e.opensAt));
-  const retail = Array.from({ length: 40 }, () => account('retail', firstOpen - rng.int(30, 400) * 86_400));
-  const whales = Array.from({ length: 6 }, () => account('whale', firstOpen - rng.int(60, 700) * 86_400));
-  const patient = Array.from({ length: 8 }, () => account('conviction', firstOpen - rng.int(60, 700) * 86_400));
+  // Long-lived traders, funded before the first market opens (or `since`).
+  const since = options.since ?? Math.min(...events.map((e) => e.opensAt));
+  const retail = Array.from({ length: 40 }, (_, i) => account('retail', String(i), since - rng.int(30, 400) * 86_400));
+  const whales = Array.from({ length: 6 }, (_, i) => account('whale', String(i), since - rng.int(60, 700) * 86_400));
+  const patient = Array.from({ length: 8 }, (_, i) => account('conviction', String(i), since - rng.int(60, 700) * 86_400));
 
   const trades: PredictionTrade[] = [];
   const insiders: { account: Address; eventId: string; time: number }[] = [];
@@ -129,7 +140,7 @@ export function simulateTrading(events: readonly PredictionEvent[], options: { s
     if (!event.strike && decisive && move >= 0.1 && decisive.at < end && r.chance(0.25)) {
       const time = decisive.at - r.int(1, 6) * HOUR;
       if (time > event.opensAt) {
-        const insider = account('insider', time - r.int(2, 20) * HOUR);
+        const insider = account('insider', event.id, time - r.int(2, 20) * HOUR);
         buy('polymarket', insider, time, event.outcome ? 'yes' : 'no', r.logUniform(8_000, 60_000));
         insiders.push({ account: insider.address, eventId: event.id, time });
       }
