@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { SkillContext } from './context.js';
 import { FREE_USD } from './money.js';
-import { defineSkill } from './registry.js';
+import { defineSkill, type DeploymentPart } from './registry.js';
 import { readSnapshot, type SnapshotJob } from './snapshots.js';
 
 export type ToolResult = Record<string, unknown> & { available: boolean };
@@ -43,17 +43,21 @@ interface FreeToolDefinition<S extends z.ZodObject, O extends z.ZodObject, Id ex
   readonly input: S;
   readonly output: O;
   readonly disabledReason?: string;
+  /** Parts of the deployment it cannot work without (registry.ts). */
+  readonly needs?: readonly DeploymentPart[];
+  /** Also offered to the report agent as a tool (a question in plain language it answers best). */
+  readonly agent?: boolean;
   /** The job that builds what `read` serves (see snapshots.ts). */
   readonly snapshot?: SnapshotJob;
   read(input: z.output<S>, ctx: SkillContext): Promise<ToolResult>;
 }
 
-export function defineFreeTool<S extends z.ZodObject, O extends z.ZodObject, const Id extends string>({ read, examples = [], ...def }: FreeToolDefinition<S, O, Id>) {
+export function defineFreeTool<S extends z.ZodObject, O extends z.ZodObject, const Id extends string>({ read, examples = [], agent = false, ...def }: FreeToolDefinition<S, O, Id>) {
   return defineSkill({
     ...def,
     examples,
     price: FREE_USD,
-    surfaces: ['mcp'],
+    surfaces: agent ? ['mcp', 'agent'] : ['mcp'],
     async handler(input, ctx) {
       const result = await read(input, ctx);
       // Every result carries `limit`: the call's (defaulted) limit, or null for a tool without one.
