@@ -66,6 +66,8 @@ const quantumKind = (skill: string): PaidKind => ({ skill, params: (i, s) => tak
 const withDefaults = (skill: string): PaidKind => ({ skill, params: () => ({}) });
 /** A kind with no engine here: the registry declares its skill (skills/planned), price included. */
 const none = (skill: SkillId): PaidKind => ({ skill, params: () => ({}) });
+/** A prediction-market kind: the query and the rows, as its skill takes them. */
+const predictionKind = (skill: SkillId): PaidKind => ({ skill, params: (i, s) => taken(s, { query: i.query, limit: 'limit' in s.input.shape ? rowsFor(s, i) : undefined }) });
 /** The chart period whose candles match a timeframe. */
 const PERIOD_OF_TIMEFRAME: Record<string, string> = { '1h': '24h', '4h': '7d', '24h': '30d', '1d': '30d', '1w': '30d', '7d': '30d', '30d': '30d' };
 const CANDLE_OF_TIMEFRAME: Record<string, string> = { '1h': '1h', '4h': '4h', '24h': '1d', '1d': '1d', '7d': '1d', '30d': '1d' };
@@ -191,7 +193,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
       dex: { skill: 'arbitrage-scanner', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
       flashloan: { skill: 'flashloan-opportunities', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
       cross_chain: { skill: 'cross-chain-arbitrage', params: (i, s) => ({ limit: rowsFor(s, i) }) },
-      prediction_market: none('cross-platform-arbitrage'),
+      prediction_market: { skill: 'cross-platform-arbitrage', params: (i, s) => taken(s, { limit: 'limit' in s.input.shape ? rowsFor(s, i) : undefined }) },
     },
     defaultKind: 'dex',
   }),
@@ -229,7 +231,10 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   tool({
     name: 'analyze_prediction_markets', title: 'Prediction markets', description: 'Prediction markets, insider activity, spreads, conviction or long-shot fading.',
     input: z.strictObject({ query: z.string().max(500).optional().describe('What to look for.'), limit: rows }),
-    kinds: { markets: none('prediction-market-discovery'), insiders: none('insider-scan'), spread: none('spread-analysis'), conviction: none('conviction-scanner'), longshot_fade: none('longshot-fader') },
+    kinds: {
+      markets: predictionKind('prediction-market-discovery'), insiders: predictionKind('insider-scan'), spread: predictionKind('spread-analysis'),
+      conviction: predictionKind('conviction-scanner'), longshot_fade: predictionKind('longshot-fader'),
+    },
     defaultKind: 'markets',
   }),
   tool({
