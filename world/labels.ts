@@ -19,6 +19,7 @@ import { emptyFixedYieldLabels, type FixedYieldLabels } from './modules/fixed-yi
 import { emptyHookLabels, type HookLabels } from './modules/hooks.js';
 import { emptyLendingLabels, type LendingLabels } from './modules/lending.js';
 import { emptyModuleActorLabels, type ModuleActorLabels } from './modules/module.js';
+import type { PredictionLabels } from './modules/prediction.js';
 import { emptySocialLabels, type SocialLabels } from './modules/social.js';
 import { emptyVaultLabels, type VaultLabels } from './modules/vaults.js';
 import { emptySetupLabels, type SetupLabels } from './setup.js';
@@ -27,7 +28,9 @@ import { emptySupplyLabels, type SupplyLabels } from './supply.js';
 export type WorldLabels = { chain: string; seed: string }
   & SetupLabels & LaunchpadLabels & CastLabels & SupplyLabels
   & RegimeLabels & ListingLabels & SnipeLabels & SandwichLabels & ArbitrageLabels & RugLabels
-  & ModuleActorLabels & AirdropLabels & DrainerLabels & VaultLabels & LendingLabels & SocialLabels & HookLabels & FixedYieldLabels;
+  & ModuleActorLabels & AirdropLabels & DrainerLabels & VaultLabels & LendingLabels & SocialLabels & HookLabels & FixedYieldLabels
+  // Polygon's only, added by its module (the other chains' labels are as they were).
+  & PredictionLabels;
 
 export function emptyLabels(chain: string, seed: string): WorldLabels {
   // Keys in the order the labels file has always had them: readers go by key, and the file stays byte-stable.
