@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../skills/core/errors.js';
+import { PREDICTION_PROVIDERS, VENUE_KINDS } from '../skills/prediction/venues.js';
 import { PAYMENT_ASSET_SYMBOL } from '../payments/terms.js';
 
 const jsonSchema = z.record(z.string(), z.unknown()).describe('A JSON Schema.');
@@ -110,6 +111,12 @@ export const healthDocument = z.object({
     source: z.enum(['embedded', 'esplora']), esploraUrl: z.string(), tipHeight: z.number().int().nullable(),
     indexedHeight: z.number().int().nullable().describe('The last block the Bitcoin index has read.'), indexLagBlocks: z.number().int().nullable(), ...probedState,
   }).optional().describe('The Bitcoin chain, when this deployment has one.'),
+  prediction: z.array(z.looseObject({
+    name: z.enum(PREDICTION_PROVIDERS),
+    source: z.enum(VENUE_KINDS).describe('embedded: the venue this process serves on loopback; configured: the real service (POLYMARKET_*_URL, KALSHI_API_URL).'),
+    urls: z.array(z.string()).describe("The venue's API base URLs (a configured one's reduced to scheme, host and port)."),
+    ...probedState,
+  })).optional().describe('The prediction venues, unless PREDICTION is off: each probed by listing one market.'),
   world: z.object({
     ...partState,
     liveBlockMs: z.number().int().describe('WORLD_LIVE_BLOCK_MS (0: no live blocks).'),

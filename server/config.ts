@@ -72,6 +72,18 @@ export interface Config {
     | { readonly kind: 'embedded'; readonly port: number }
     | { readonly kind: 'esplora'; readonly url: string; readonly indexBlocks: number; readonly entitiesFile: string | undefined }
     | undefined;
+  /**
+   * The prediction-market venues (PREDICTION): per provider, the real service at its configured
+   * URLs (`configured`), or the venue this process serves on loopback over the world's plan
+   * (undefined URLs); undefined when PREDICTION is off.
+   */
+  readonly prediction:
+    | {
+        readonly seed: string;
+        readonly polymarket: { readonly gamma: string; readonly clob: string; readonly data: string } | undefined;
+        readonly kalshi: string | undefined;
+      }
+    | undefined;
   /** A quantum random-number provider (ANU QRNG API format); without one, quantum randomness is refused before payment. */
   readonly qrng: { readonly url: string; readonly apiKey: string | undefined } | undefined;
   /** The forecast engine; undefined when FORECAST is off (forecasts then answer 503, uncharged). */
@@ -150,6 +162,11 @@ const envSchema = z.object({
   BITCOIN_ESPLORA_PORT: int(0, 65_535).default(0),
   BITCOIN_INDEX_BLOCKS: int(1, 10_000_000).default(1_008),
   BITCOIN_ENTITIES_FILE: z.string().min(1).optional(),
+  PREDICTION: z.enum(['embedded', 'off']).default('embedded'),
+  POLYMARKET_GAMMA_URL: z.url({ protocol: /^https?$/ }).optional(),
+  POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).optional(),
+  POLYMARKET_DATA_URL: z.url({ protocol: /^https?$/ }).optional(),
+  KALSHI_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   QRNG_URL: z.url({ protocol: /^https?$/ }).optional(),
   QRNG_API_KEY: z.string().min(1).optional(),
   FORECAST: z.enum(['on', 'off']).default('on'),
@@ -188,6 +205,32 @@ function bitcoinSource(e: z.output<typeof envSchema>): Config['bitcoin'] {
   if (e.BITCOIN_ESPLORA_URL) return { kind: 'esplora', url: e.BITCOIN_ESPLORA_URL.replace(/\/+$/, ''), indexBlocks: e.BITCOIN_INDEX_BLOCKS, entitiesFile: e.BITCOIN_ENTITIES_FILE };
   if (e.BITCOIN === 'off' || e.WORLD_DAYS === 0) return undefined;
   return { kind: 'embedded', port: e.BITCOIN_ESPLORA_PORT };
+}
+
+const POLYMARKET_URLS = ['POLYMARKET_GAMMA_URL', 'POLYMARKET_CLOB_URL', 'POLYMARKET_DATA_URL'] as const;
+
+/**
+ * A provider is read at its URLs when all of them are set (Polymarket's three APIs together: an
+ * adapter half on the real service and half on the embedded venue would mix two worlds), else
+ * from the embedded venue. Settings that contradict each other stop start-up.
+ */
+function predictionVenues(e: z.output<typeof envSchema>): Config['prediction'] {
+  const set = ([...POLYMARKET_URLS, 'KALSHI_API_URL'] as const).filter((name) => e[name]);
+  if (e.PREDICTION === 'off') {
+    if (set.length) throw new ConfigError(`${set.join(', ')}: set, but PREDICTION=off turns the prediction venues off; unset ${set.length > 1 ? 'them' : 'it'}, or leave PREDICTION at embedded`);
+    return undefined;
+  }
+  const polymarket = POLYMARKET_URLS.filter((name) => e[name]);
+  if (polymarket.length && polymarket.length < POLYMARKET_URLS.length) {
+    const missing = POLYMARKET_URLS.filter((name) => !e[name]);
+    throw new ConfigError(`${missing.join(', ')}: required with ${polymarket.join(', ')} (Polymarket is read from its Gamma, CLOB and Data APIs together); set ${missing.length > 1 ? 'them' : 'it'}, or unset ${polymarket.join(', ')} to read the embedded venue`);
+  }
+  const bare = (url: string) => url.replace(/\/+$/, '');
+  return {
+    seed: e.WORLD_SEED,
+    polymarket: polymarket.length ? { gamma: bare(e.POLYMARKET_GAMMA_URL!), clob: bare(e.POLYMARKET_CLOB_URL!), data: bare(e.POLYMARKET_DATA_URL!) } : undefined,
+    kalshi: e.KALSHI_API_URL && bare(e.KALSHI_API_URL),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -262,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     curve: e.CURVE_FEED === 'embedded' ? { kind: 'embedded', seed: e.WORLD_SEED, genesisTime: e.CURVE_GENESIS_TIME } : undefined,
     social: e.SOCIAL_FEED === 'embedded' ? { kind: 'embedded' } : undefined,
     bitcoin: bitcoinSource(e),
+    prediction: predictionVenues(e),
     qrng: e.QRNG_URL ? { url: e.QRNG_URL.replace(/\/$/, ''), apiKey: e.QRNG_API_KEY } : undefined,
     // A model is used only when named; OPENAI_BASE_URL alone (or a key alone) leaves the offline planner.
     llm: e.SIBYL_LLM_MODEL ? { model: e.SIBYL_LLM_MODEL, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,

@@ -1,7 +1,7 @@
 /**
  * Health, part by part: the store in use and, for every chain, its JSON-RPC URL (a provider's
  * reduced to scheme, host and port), head block, indexed block, how far the index lags and how
- * its indexer's passes go; the Bitcoin chain; the embedded world's live blocks. Each part is
+ * its indexer's passes go; the Bitcoin chain; the prediction venues; the embedded world's live blocks. Each part is
  * `up`, `slow` (answering late, or a probe or two failed: reported, still ready) or `down`
  * (server/probe.ts), judged by probes running in the background. Sibyl is ready while no part
  * it needs to sell anything is down: the store, and the payment chain when settlements are its
@@ -22,7 +22,8 @@ import type { Store } from '../store/store.js';
 import { knownPersistence } from '../store/persistence.js';
 import { within } from '../lib/time.js';
 import type { BitcoinSource } from '../chain/bitcoin.js';
-import { DOWN_AFTER_FAILURES, LoopDelay, Probe, probeBudgetMs, type Observation, type PartState } from './probe.js';
+import { PREDICTION_PROVIDERS, type PredictionProvider, type PredictionVenues, type VenueKind } from '../skills/prediction/venues.js';
+import { DOWN_AFTER_FAILURES, LoopDelay, Probe, PROBE_BUDGET_MAX_MS, probeBudgetMs, type Observation, type PartState } from './probe.js';
 
 /**
  * A chain URL as /healthz shows it: an embedded devnet's in full (local, no secrets; wallets
@@ -42,6 +43,9 @@ export function publicRpcUrl(source: ChainSourceKind, rpcUrl: string): string {
 /** A health request waits at most this for fresh readings (the head block it shows); past it, the last known state. */
 export const HEALTH_WAIT_MS = 500;
 
+/** A configured prediction venue is someone else's service: probed this rarely (an embedded one as often as any part). */
+const CONFIGURED_VENUE_PROBE_MS = 15_000;
+
 /** A world whose chains have made no block for this many live-block intervals (at least 30 s) is stalled. */
 const WORLD_STALL_INTERVALS = 10;
 
@@ -59,6 +63,7 @@ export interface HealthParts {
   readonly paywall: Paywall;
   readonly facilitator: 'local' | 'remote';
   readonly bitcoin?: BitcoinSource | undefined;
+  readonly prediction?: PredictionVenues | undefined;
   /** Each chain's indexer, by chain name. */
   readonly indexers?: ReadonlyMap<string, { status(): IndexerStatus }>;
   /** The embedded world, when this process runs one: its live blocks' interval (0: none). */
@@ -70,6 +75,7 @@ export class HealthMonitor {
   private readonly store: Probe<true>;
   private readonly chains = new Map<ConnectedChain, Probe<ChainAnswer>>();
   private readonly bitcoin?: Probe<number>;
+  private readonly venues: { name: PredictionProvider; source: VenueKind; urls: string[]; probe: Probe<true> }[] = [];
   /** When each chain's head was last seen to move. */
   private readonly headMoved = new Map<string, { head: bigint; at: number }>();
   private readonly startedAt = Date.now();
@@ -98,6 +104,19 @@ export class HealthMonitor {
       }).start());
     }
     if (bitcoin) this.bitcoin = new Probe({ check: () => bitcoin.esplora.tipHeight(), budgetMs }).start();
+    const prediction = parts.prediction;
+    if (prediction) {
+      for (const name of PREDICTION_PROVIDERS) {
+        const origins = prediction[name].origins();
+        const source = prediction.kind[name];
+        // One listing call per venue (its first API: Gamma, Kalshi's trade API), a row at most.
+        const check = () => marketsAnswer(origins[0]!.url);
+        this.venues.push({
+          name, source, urls: origins.map((o) => publicRpcUrl(source === 'embedded' ? 'embedded' : 'rpc', o.url)),
+          probe: new Probe({ check, budgetMs, ...(source === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
+        });
+      }
+    }
   }
 
   /** How long a probe starting now waits for its answer: longer while the event loop is held. */
@@ -109,6 +128,7 @@ export class HealthMonitor {
     this.store.stop();
     for (const p of this.chains.values()) p.stop();
     this.bitcoin?.stop();
+    for (const v of this.venues) v.probe.stop();
     this.loop.stop();
   }
 
@@ -137,14 +157,15 @@ export class HealthMonitor {
         };
       }),
     );
-    const [storeSeen, settlements, bitcoinReport] = await Promise.all([
+    const [storeSeen, settlements, bitcoinReport, venueReports] = await Promise.all([
       this.store.observe(HEALTH_WAIT_MS),
       settlementsReport(paywall),
       this.bitcoin && this.bitcoinReport(this.bitcoin),
+      Promise.all(this.venues.map(async (v) => ({ name: v.name, source: v.source, urls: v.urls, ...partFields(await v.probe.observe(HEALTH_WAIT_MS)), required: false }))),
     ]);
     const storeReport = { kind: store.kind, ...partFields(storeSeen), required: true, ...knownPersistence(store) };
     const world = this.parts.world && this.worldReport(this.parts.world.liveBlockMs);
-    const parts = [storeReport, ...chainReports, ...(bitcoinReport ? [bitcoinReport] : []), ...chainReports.flatMap((c) => (c.indexer ? [c.indexer] : [])), ...(world ? [world] : [])];
+    const parts = [storeReport, ...chainReports, ...(bitcoinReport ? [bitcoinReport] : []), ...venueReports, ...chainReports.flatMap((c) => (c.indexer ? [c.indexer] : [])), ...(world ? [world] : [])];
     const delayMs = this.loop.recentMs();
     return {
       status: parts.every((p) => p.state === 'up') ? 'ok' : 'degraded',
@@ -154,6 +175,7 @@ export class HealthMonitor {
       payments: { network: X402_NETWORK, asset: paywall.terms.asset, payTo: paywall.terms.payTo, facilitator: this.parts.facilitator },
       settlements,
       ...(bitcoinReport && { bitcoin: bitcoinReport }),
+      ...(venueReports.length ? { prediction: venueReports } : {}),
       ...(world && { world }),
       load: { eventLoopDelayMs: delayMs, probeBudgetMs: probeBudgetMs(delayMs) },
     };
@@ -191,6 +213,14 @@ export class HealthMonitor {
       required: false,
     };
   }
+}
+
+/** A prediction venue answers its market listing (one row asked for). */
+async function marketsAnswer(base: string): Promise<true> {
+  const res = await fetch(`${base}/markets?limit=1`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(PROBE_BUDGET_MAX_MS) });
+  await res.body?.cancel();
+  if (!res.ok) throw new Error(`${base}/markets answered HTTP ${res.status}`);
+  return true;
 }
 
 /** The fields every part reports: its state, whether it answers (`ok`: not down), and its latency; why, when not up. */

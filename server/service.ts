@@ -1,6 +1,6 @@
 /**
  * Assembles a running Sibyl from a Config: the embedded devnet (for chains without an RPC
- * URL), the chain clients, the store, the facilitator and paywall, and the HTTP server.
+ * URL), the off-chain venues, the chain clients, the store, the facilitator and paywall, and the HTTP server.
  * `npm start` and the tests both come through here.
  */
 import { createServer, type Server } from 'node:http';
@@ -21,6 +21,7 @@ import { EmbeddedSocialFeed } from '../world/social/embedded.js';
 import type { SocialFeed } from '../world/social/feed.js';
 import type { BitcoinSource } from '../chain/bitcoin.js';
 import { startIndexedBitcoin } from './bitcoin.js';
+import { startPrediction } from './prediction.js';
 import { qrngProviderFromConfig } from '../skills/quantum/qrng/engine.js';
 import { createApp } from './app.js';
 import { HealthMonitor } from './health.js';
@@ -184,6 +185,9 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     bitcoinReady?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
     // Closed with the rest even when start-up fails before it is awaited.
     resources.unshift({ close: async () => (await bitcoinReady.catch(() => undefined))?.close() });
+    // The world's paths (the Polygon world module funds the traders of the same plan); without a world, the Solana venue's.
+    const prediction = config.prediction && (await startPrediction(config.prediction, market?.reference ?? curve?.reference, options.onProgress));
+    if (prediction) resources.unshift(prediction);
     if (market && devnet) {
       const running = await market.start(devnet, options.onProgress);
       resources.unshift({ close: async () => running.stop() });
@@ -252,8 +256,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
     const bitcoin = (await bitcoinReady)?.source;
     const qrng = qrngProviderFromConfig(config.qrng);
-    const registry = createRegistry(options.extraSkills, new Set([...(bitcoin ? ['bitcoin' as const] : []), ...(qrng ? ['qrng' as const] : [])]));
-    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(qrng && { qrng }), ...(forecast && { forecast }) };
+    const registry = createRegistry(options.extraSkills, new Set([...(bitcoin ? ['bitcoin' as const] : []), ...(qrng ? ['qrng' as const] : []), ...(prediction ? ['prediction' as const] : [])]));
+    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(qrng && { qrng }), ...(prediction && { prediction: prediction.venues }), ...(forecast && { forecast }) };
     const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
     if (forecast && config.forecast!.jobs) {
@@ -269,7 +273,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
 
     // Probed in the background from now on: a health request reads the last known state.
     const health = new HealthMonitor({
-      chains, store, paywall, facilitator: facilitator.kind, bitcoin,
+      chains, store, paywall, facilitator: facilitator.kind, bitcoin, prediction: prediction?.venues,
       indexers: new Map(indexers.map((i) => [i.chain.name, i])),
       ...(world && market && { world: { liveBlockMs: world.liveBlockMs } }),
     });

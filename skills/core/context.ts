@@ -8,6 +8,7 @@ import type { Store } from '../../store/store.js';
 import type { Skill } from './registry.js';
 import type { BitcoinSource } from '../../chain/bitcoin.js';
 import type { QrngProvider } from '../quantum/qrng/engine.js';
+import type { PredictionVenues } from '../prediction/venues.js';
 
 export interface SkillContext {
   readonly chains: ChainRuntime;
@@ -20,6 +21,8 @@ export interface SkillContext {
   readonly bitcoin?: BitcoinSource;
   /** The quantum random-number provider (QRNG_URL), when one is configured. */
   readonly qrng?: QrngProvider;
+  /** The prediction-market venues (embedded or configured, per provider), unless PREDICTION is off. */
+  readonly prediction?: PredictionVenues;
   /** The forecast engine and its accuracy ledger, unless FORECAST is off. */
   readonly forecast?: { readonly service: ForecastService; readonly ledger: AccuracyLedger };
   /** The report agent (general-analysis and typed capability bodies). */
