@@ -5,7 +5,7 @@
  * subtitle states where its rule differs, and the two close at different times.
  */
 import { round } from '../data/market.js';
-import { closesAt, hoursUntil, isOpen, iso, joinVenues, matchQuery, readMarkets, type JoinedMarket, type VenueName } from './markets.js';
+import { JOIN_RULE, closesAt, hoursUntil, isOpen, iso, matchQuery, readEvents, type JoinedMarket, type VenueName } from './markets.js';
 import type { BookLevel, GammaMarket, KalshiMarket, PredictionSource } from './source.js';
 import { kalshiYesBook } from './spread.js';
 
@@ -15,7 +15,7 @@ export const KALSHI_TAKER_RATE = 0.07;
 export const NEAR_MISS = 0.03;
 const EPS = 1e-9;
 
-export const ARBITRAGE_METHODOLOGY = `prediction-arbitrage/v1: events listed on both venues (joined by title and close time) and open on both; for each, yes on one venue plus no on the other bought at the asks (Polymarket: the best ask of the yes or no token's CLOB book; Kalshi: yes ask = 1 − best no bid, no ask = 1 − best yes bid); Kalshi's taker fee ${KALSHI_TAKER_RATE} × P × (1 − P) per contract, rounded up to the cent, is added (Polymarket charges no trading fee on these markets); an opportunity when the pair costs less than $1: edge per $1 payout = 1 − cost; the size is what both books hold while each further pair still costs under $1; near misses (cost under $${round(1 + NEAR_MISS, 2)}) are always listed apart; the risk is the resolution-rule difference (Kalshi's subtitle) and the close-time difference`;
+export const ARBITRAGE_METHODOLOGY = `prediction-arbitrage/v1: events listed on both venues (${JOIN_RULE}) and open on both; for each, yes on one venue plus no on the other bought at the asks (Polymarket: the best ask of the yes or no token's CLOB book; Kalshi: yes ask = 1 − best no bid, no ask = 1 − best yes bid); Kalshi's taker fee ${KALSHI_TAKER_RATE} × P × (1 − P) per contract, rounded up to the cent, is added (Polymarket charges no trading fee on these markets); an opportunity when the pair costs less than $1: edge per $1 payout = 1 − cost; the size is what both books hold while each further pair still costs under $1; near misses (cost under $${round(1 + NEAR_MISS, 2)}) are always listed apart; the risk is the resolution-rule difference (Kalshi's subtitle) and the close-time difference`;
 
 export interface ArbitrageLeg {
   readonly venue: VenueName;
@@ -65,8 +65,8 @@ export function kalshiTakerFee(p: number, contracts = 1): number {
 
 export async function findArbitrage(source: PredictionSource, options: { query?: string | undefined; limit: number; now: number; signal?: AbortSignal | undefined }): Promise<ArbitrageScan> {
   const { now, signal } = options;
-  const { polymarket, kalshi } = await readMarkets(source, signal);
-  const joined = joinVenues(polymarket, kalshi).filter((e): e is JoinedMarket & { polymarket: GammaMarket; kalshi: KalshiMarket } => e.polymarket !== null && e.kalshi !== null);
+  const { events } = await readEvents(source, signal);
+  const joined = events.filter((e): e is JoinedMarket & { polymarket: GammaMarket; kalshi: KalshiMarket } => e.polymarket !== null && e.kalshi !== null);
   const bothOpen = joined.filter((e) => isOpen(e.polymarket, now) && isOpen(e.kalshi, now));
   const match = matchQuery(options.query, bothOpen);
   const rows = (await Promise.all(match.matched.map((e) => comparePair(source, e, now, signal)))).flat();

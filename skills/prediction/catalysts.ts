@@ -3,7 +3,7 @@
  * markets that moved most over the last day, each with its price, 24 h move and volume.
  */
 import { round } from '../data/market.js';
-import { closesAt, hoursUntil, isOpen, iso, joinVenues, quoteKalshi, quotePolymarket, readMarkets, type JoinedMarket } from './markets.js';
+import { closesAt, hoursUntil, isOpen, iso, quoteKalshi, quotePolymarket, readEvents, type JoinedMarket } from './markets.js';
 import type { PredictionSource } from './source.js';
 
 /** A 24 h move at least this large (in price, 0-1) is a big move. */
@@ -32,8 +32,8 @@ export interface Catalysts {
 }
 
 export async function predictionCatalysts(source: PredictionSource, now: number, signal?: AbortSignal): Promise<Catalysts> {
-  const { polymarket, kalshi } = await readMarkets(source, signal);
-  const open = joinVenues(polymarket, kalshi).filter((e) => (e.polymarket && isOpen(e.polymarket, now)) || (e.kalshi && isOpen(e.kalshi, now)));
+  const { events } = await readEvents(source, signal);
+  const open = events.filter((e) => (e.polymarket && isOpen(e.polymarket, now)) || (e.kalshi && isOpen(e.kalshi, now)));
   const rows = open.map((e) => row(e, now));
   const matches = [...rows].sort((a, b) => a.hoursToClose - b.hoursToClose);
   const moves = rows.filter((r) => r.change24h !== null && Math.abs(r.change24h) >= BIG_MOVE).sort((a, b) => Math.abs(b.change24h!) - Math.abs(a.change24h!));

@@ -4,7 +4,7 @@
  * is listed with `trades: 0` and a note, never dropped.
  */
 import { round } from '../data/market.js';
-import { closesAt, hoursUntil, isOpen, iso, joinVenues, matchQuery, quoteKalshi, quotePolymarket, readMarkets, type JoinedMarket } from './markets.js';
+import { JOIN_RULE, closesAt, hoursUntil, isOpen, iso, matchQuery, quoteKalshi, quotePolymarket, readEvents, type JoinedMarket } from './markets.js';
 import type { PredictionSource } from './source.js';
 
 const DAY = 86_400;
@@ -13,7 +13,7 @@ const TRADES_READ = 10_000;
 
 export const DISCOVERY_SCORE = 'score = log10(1 + 24h volume USD) + 0.5·log10(1 + volume USD) + 0.5·log10(1 + liquidity USD) + 2/(1 + days to close): recent trading first, then total trading and book depth, sooner resolutions lifted; volume USD adds Kalshi\'s contracts at $1 each (a contract pays $1), 24h volume and liquidity are Polymarket\'s (the Kalshi adapter reads neither)';
 
-export const DISCOVERY_METHODOLOGY = `prediction-discovery/v1: both venues' markets (Polymarket Gamma /markets, Kalshi /markets) joined into events, those open on either venue kept; ${DISCOVERY_SCORE}; yes price = the mid of the venue's best bid and ask; trades counted from Polymarket's Data API /trades for the rows returned`;
+export const DISCOVERY_METHODOLOGY = `prediction-discovery/v1: both venues' markets (Polymarket Gamma /markets, Kalshi /markets) joined into events (${JOIN_RULE}), those open on either venue kept; ${DISCOVERY_SCORE}; yes price = the mid of the venue's best bid and ask; trades counted from Polymarket's Data API /trades for the rows returned`;
 
 export interface DiscoveryRow {
   readonly question: string;
@@ -53,8 +53,8 @@ export interface Discovery {
 /** The open events matching `query`, best scored first, `limit` of them with their trades counted. */
 export async function discoverMarkets(source: PredictionSource, options: { query?: string | undefined; limit: number; now: number; signal?: AbortSignal | undefined }): Promise<Discovery> {
   const { now, signal } = options;
-  const { polymarket, kalshi } = await readMarkets(source, signal);
-  const open = joinVenues(polymarket, kalshi).filter((e) => (e.polymarket && isOpen(e.polymarket, now)) || (e.kalshi && isOpen(e.kalshi, now)));
+  const { events } = await readEvents(source, signal);
+  const open = events.filter((e) => (e.polymarket && isOpen(e.polymarket, now)) || (e.kalshi && isOpen(e.kalshi, now)));
   const match = matchQuery(options.query, open);
   const scored = match.matched.map((e) => describe(e, now)).sort((a, b) => b.score - a.score);
   const rows = await Promise.all(scored.slice(0, options.limit).map(async (row) => {

@@ -29,7 +29,7 @@ export interface Quote {
   readonly mid: number | null;
 }
 
-export const JOIN_RULE = `a Kalshi market is joined to the Polymarket market with the same title (case, punctuation and spacing ignored) whose close is at most ${JOIN_CLOSE_TOLERANCE_SECONDS / HOUR} h apart, the closest in close time and price first, one to one`;
+export const JOIN_RULE = `a Kalshi market is joined to the Polymarket market with the same title (case, punctuation and spacing ignored) whose close is at most ${JOIN_CLOSE_TOLERANCE_SECONDS / HOUR} h apart; where a title has several such markets (a cup final every season), the one whose price history starts nearest Kalshi's open time, then the nearest close and price, one to one`;
 
 /** Both venues' markets, every status. */
 export async function readMarkets(source: PredictionSource, signal?: AbortSignal): Promise<{ polymarket: GammaMarket[]; kalshi: KalshiMarket[] }> {
@@ -37,20 +37,35 @@ export async function readMarkets(source: PredictionSource, signal?: AbortSignal
   return { polymarket, kalshi };
 }
 
-/** Every listed event once: a Kalshi market joined to its Polymarket twin by JOIN_RULE, the rest alone. */
-export function joinVenues(polymarket: readonly GammaMarket[], kalshi: readonly KalshiMarket[]): JoinedMarket[] {
-  const byTitle = new Map<string, GammaMarket[]>();
-  for (const m of polymarket) byTitle.set(normalTitle(m.question), [...(byTitle.get(normalTitle(m.question)) ?? []), m]);
-  const candidates: { pm: GammaMarket; k: KalshiMarket; cost: number }[] = [];
-  for (const k of kalshi) {
-    for (const pm of byTitle.get(normalTitle(k.title)) ?? []) {
-      const apart = Math.abs(unix(k.closeTime) - unix(pm.endDate));
-      if (apart > JOIN_CLOSE_TOLERANCE_SECONDS) continue;
-      // Titles repeat (a cup final every season): the close and the price tell the twins apart.
-      const priced = quotePolymarket(pm).mid !== null && quoteKalshi(k).mid !== null ? Math.abs(quotePolymarket(pm).mid! - quoteKalshi(k).mid!) : 0.5;
-      candidates.push({ pm, k, cost: apart / JOIN_CLOSE_TOLERANCE_SECONDS + priced });
-    }
+/** Both venues' markets and the events they list (JOIN_RULE): where a title is ambiguous, the candidates' price histories are read for their start. */
+export async function readEvents(source: PredictionSource, signal?: AbortSignal): Promise<{ polymarket: GammaMarket[]; kalshi: KalshiMarket[]; events: JoinedMarket[] }> {
+  const { polymarket, kalshi } = await readMarkets(source, signal);
+  const pairs = joinCandidates(polymarket, kalshi);
+  const perKalshi = new Map<KalshiMarket, number>();
+  const perPolymarket = new Map<GammaMarket, number>();
+  for (const c of pairs) {
+    perKalshi.set(c.k, (perKalshi.get(c.k) ?? 0) + 1);
+    perPolymarket.set(c.pm, (perPolymarket.get(c.pm) ?? 0) + 1);
   }
+  const ambiguous = new Set(pairs.filter((c) => perKalshi.get(c.k)! > 1 || perPolymarket.get(c.pm)! > 1).map((c) => c.pm));
+  const starts = new Map<GammaMarket, number>();
+  await Promise.all([...ambiguous].map(async (m) => {
+    // A market's price history starts when it was listed (a day a point: only the first is wanted).
+    const first = (await source.polymarket.pricesHistory(m.clobTokenIds[0]!, 'max', 1_440, signal))[0];
+    if (first) starts.set(m, first.t);
+  }));
+  return { polymarket, kalshi, events: joinVenues(polymarket, kalshi, starts) };
+}
+
+/** Every listed event once: a Kalshi market joined to its Polymarket twin by JOIN_RULE (`starts`: listing times read for ambiguous titles), the rest alone. */
+export function joinVenues(polymarket: readonly GammaMarket[], kalshi: readonly KalshiMarket[], starts: ReadonlyMap<GammaMarket, number> = new Map()): JoinedMarket[] {
+  const candidates = joinCandidates(polymarket, kalshi).map((c) => {
+    const start = starts.get(c.pm);
+    const listedApart = start === undefined ? 0 : Math.abs(start - unix(c.k.openTime)) / HOUR;
+    const pmMid = quotePolymarket(c.pm).mid;
+    const kMid = quoteKalshi(c.k).mid;
+    return { ...c, cost: listedApart + c.apart / JOIN_CLOSE_TOLERANCE_SECONDS + (pmMid !== null && kMid !== null ? Math.abs(pmMid - kMid) : 0.5) };
+  });
   candidates.sort((a, b) => a.cost - b.cost);
   const pair = new Map<GammaMarket, KalshiMarket>();
   const taken = new Set<KalshiMarket>();
@@ -63,6 +78,15 @@ export function joinVenues(polymarket: readonly GammaMarket[], kalshi: readonly 
     ...polymarket.map((pm) => ({ question: pm.question, polymarket: pm, kalshi: pair.get(pm) ?? null })),
     ...kalshi.filter((k) => !taken.has(k)).map((k) => ({ question: k.title, polymarket: null, kalshi: k })),
   ];
+}
+
+/** Same title, closes at most JOIN_CLOSE_TOLERANCE_SECONDS apart. */
+function joinCandidates(polymarket: readonly GammaMarket[], kalshi: readonly KalshiMarket[]): { pm: GammaMarket; k: KalshiMarket; apart: number }[] {
+  const byTitle = new Map<string, GammaMarket[]>();
+  for (const m of polymarket) byTitle.set(normalTitle(m.question), [...(byTitle.get(normalTitle(m.question)) ?? []), m]);
+  return kalshi.flatMap((k) => (byTitle.get(normalTitle(k.title)) ?? [])
+    .map((pm) => ({ pm, k, apart: Math.abs(unix(k.closeTime) - unix(pm.endDate)) }))
+    .filter((c) => c.apart <= JOIN_CLOSE_TOLERANCE_SECONDS));
 }
 
 /** Polymarket's yes quote: Gamma's best bid and ask, the mid between them (the outcome price when the book is gone). */

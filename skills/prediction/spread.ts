@@ -4,7 +4,7 @@
  * the depth near the mid, and what buying `sizeUsd` of yes costs when it walks the asks.
  */
 import { round } from '../data/market.js';
-import { closesAt, hoursUntil, isOpen, iso, joinVenues, matchQuery, readMarkets, type VenueName } from './markets.js';
+import { closesAt, hoursUntil, isOpen, iso, matchQuery, readEvents, type VenueName } from './markets.js';
 import type { BookLevel, PredictionSource } from './source.js';
 
 /** Depth is summed within these distances of the mid (dollars: 1¢ and 5¢). */
@@ -70,8 +70,8 @@ export interface SpreadAnalysis {
 
 export async function analyzeSpreads(source: PredictionSource, options: { query?: string | undefined; limit: number; sizeUsd: number; now: number; signal?: AbortSignal | undefined }): Promise<SpreadAnalysis> {
   const { now, signal, sizeUsd } = options;
-  const { polymarket, kalshi } = await readMarkets(source, signal);
-  const open = joinVenues(polymarket, kalshi).filter((e) => (e.polymarket && isOpen(e.polymarket, now)) || (e.kalshi && isOpen(e.kalshi, now)));
+  const { events } = await readEvents(source, signal);
+  const open = events.filter((e) => (e.polymarket && isOpen(e.polymarket, now)) || (e.kalshi && isOpen(e.kalshi, now)));
   const match = matchQuery(options.query, open);
   const jobs = match.matched.flatMap((e) => [
     ...(e.polymarket && isOpen(e.polymarket, now) ? [{ question: e.question, venue: 'polymarket' as const, market: e.polymarket.id, close: closesAt(e.polymarket), read: () => polymarketYesBook(source, e.polymarket!.clobTokenIds[0]!, signal) }] : []),

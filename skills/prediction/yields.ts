@@ -5,7 +5,7 @@
  * the price floor, with the wallets that buy them.
  */
 import { round } from '../data/market.js';
-import { closesAt, hoursUntil, isOpen, isPriceQuestion, iso, joinVenues, readMarkets, unix, type JoinedMarket, type VenueName } from './markets.js';
+import { closesAt, hoursUntil, isOpen, isPriceQuestion, iso, readEvents, unix, type JoinedMarket, type VenueName } from './markets.js';
 import type { GammaMarket, KalshiMarket, PredictionSource } from './source.js';
 
 const HOUR = 3_600;
@@ -70,8 +70,7 @@ export interface PredictionYields {
 }
 
 export async function predictionYields(source: PredictionSource, now: number, signal?: AbortSignal): Promise<PredictionYields> {
-  const { polymarket, kalshi } = await readMarkets(source, signal);
-  const events = joinVenues(polymarket, kalshi);
+  const { polymarket, events } = await readEvents(source, signal);
   const positions = events.flatMap((e) => positionsOf(e, now)).sort((a, b) => b.annualisedYieldPct - a.annualisedYieldPct);
   const since = now - LOOKBACK_HOURS * HOUR;
   const recent = polymarket.filter((m) => isOpen(m, now) || (closesAt(m) > since && closesAt(m) <= now));
