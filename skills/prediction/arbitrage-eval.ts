@@ -1,0 +1,91 @@
+/**
+ * How well cross-platform arbitrage finds the gaps the world planted: the engine runs on the
+ * embedded venues at a series of clock times, and each (time, event) it calls an opportunity is
+ * scored against the plan's gaps (a window after news where the Kalshi price lags). A crypto
+ * market's lagging price parts from the first venue's between news too, a gap the plan does not
+ * label: counted apart. Only this scoring reads the plan; the engine reads the adapters.
+ */
+import { venueLagSeconds, venuePrice } from '../../world/prediction/trading.js';
+import type { PredictionEvent } from '../../world/prediction/events.js';
+import { findArbitrage, kalshiTakerFee } from './arbitrage.js';
+import { servePlan } from './markets-served.js';
+
+const HOUR = 3_600;
+const TICK = 0.01;
+
+export interface ArbitrageEvalOptions {
+  readonly seed: string;
+  /** The plan's history origin and the world's reference prices (unix seconds; USD). */
+  readonly origin: number;
+  priceAt(asset: string, time: number): number;
+  /** The span scored (unix seconds). */
+  readonly from: number;
+  readonly until: number;
+  /** Clock times between the gaps, as controls (default every 2 h). */
+  readonly controlStepSeconds?: number;
+}
+
+export interface ArbitrageEval {
+  /** Clock times the engine ran at: each planted gap's middle, and the controls. */
+  readonly times: number;
+  /** (time, event) pairs inside a planted gap while both venues were open. */
+  readonly planted: number;
+  /** Of those, the ones whose prices, spread and Kalshi's fee included, leave a pair under $1. */
+  readonly plantedClearingFees: number;
+  readonly found: number;
+  readonly truePositives: number;
+  readonly truePositivesClearingFees: number;
+  /** Found outside any planted gap: on a crypto market (whose lagging price parts from the first venue's between news too, unlabelled), or on a drawn one. */
+  readonly unplanted: number;
+  readonly unplantedCrypto: number;
+  readonly precision: number | null;
+  /** Precision over the drawn events, where every gap is labelled. */
+  readonly precisionDrawn: number | null;
+  readonly recall: number | null;
+  readonly recallClearingFees: number | null;
+}
+
+export async function evaluateArbitrage(options: ArbitrageEvalOptions): Promise<ArbitrageEval> {
+  const { seed, origin, priceAt, from, until } = options;
+  const served = await servePlan(seed, origin, priceAt, from);
+  try {
+    const { events, trading } = served.plan.through(until);
+    const byId = new Map(events.map((e) => [e.id, e]));
+    const bothOpen = (e: PredictionEvent, t: number) => !!e.crossListing && e.opensAt <= t && e.closesAt > t && e.closesAt + e.crossListing.closeShiftSeconds > t;
+    const gaps = trading.gaps.filter((g) => g.from >= from && g.from < until);
+    const times = new Set(gaps.map((g) => Math.floor((g.from + g.until) / 2)));
+    for (let t = from; t < until; t += options.controlStepSeconds ?? 2 * HOUR) times.add(t);
+    const score = { planted: 0, plantedClearingFees: 0, found: 0, truePositives: 0, truePositivesClearingFees: 0, unplanted: 0, unplantedCrypto: 0 };
+    for (const t of [...times].sort((a, b) => a - b)) {
+      const planted = new Set(trading.gaps.filter((g) => g.from <= t && t < g.until && bothOpen(byId.get(g.eventId)!, t)).map((g) => g.eventId));
+      served.now = t;
+      const found = new Set((await findArbitrage(served.source, { limit: 100, now: t })).opportunities.map((o) => o.legs[1].market.replace(/^SIB-/, '').toLowerCase()));
+      score.planted += planted.size;
+      const clearing = new Set([...planted].filter((id) => clearsFees(byId.get(id)!, t, seed, priceAt)));
+      score.plantedClearingFees += clearing.size;
+      score.truePositivesClearingFees += [...found].filter((id) => clearing.has(id)).length;
+      score.found += found.size;
+      score.truePositives += [...found].filter((id) => planted.has(id)).length;
+      score.unplanted += [...found].filter((id) => !planted.has(id)).length;
+      score.unplantedCrypto += [...found].filter((id) => !planted.has(id) && byId.get(id)!.strike).length;
+    }
+    return {
+      times: times.size, ...score,
+      precision: score.found ? score.truePositives / score.found : null,
+      precisionDrawn: score.found - score.unplantedCrypto ? score.truePositives / (score.found - score.unplantedCrypto) : null,
+      recall: score.planted ? score.truePositives / score.planted : null,
+      recallClearingFees: score.plantedClearingFees ? score.truePositivesClearingFees / score.plantedClearingFees : null,
+    };
+  } finally {
+    await served.close();
+  }
+}
+
+/** The plan's own prices at `t` leave a pair (with the venues' one-tick spreads and Kalshi's fee) under $1. */
+function clearsFees(e: PredictionEvent, t: number, seed: string, priceAt: (asset: string, time: number) => number): boolean {
+  const pm = venuePrice(e, 'polymarket', t, priceAt, 0);
+  const k = venuePrice(e, 'kalshi', t, priceAt, venueLagSeconds(seed, e.id));
+  const kNo = 1 - k + TICK;
+  const kYes = k + TICK;
+  return Math.min(pm + TICK + kNo + kalshiTakerFee(kNo), kYes + kalshiTakerFee(kYes) + 1 - pm + TICK) < 1;
+}
