@@ -173,20 +173,20 @@ export const QUERY_RULE = 'the query is split into words (lower case, a plural\'
 
 /** The markets whose question holds the query's words (QUERY_RULE), the best matched first. */
 export function matchQuery<T extends JoinedMarket>(query: string | undefined, markets: readonly T[]): QueryMatch<T> {
-  const words = query ? words_(query) : [];
+  const words = query ? wordsOf(query) : [];
   const venue = words.map((w) => VENUE_WORDS[w]).find(Boolean) ?? null;
   const terms = [...new Set(words.filter((w) => !GENERIC.has(w) && !VENUE_WORDS[w]))];
   const onVenue = venue ? markets.filter((m) => m[venue] !== null) : [...markets];
   const base = { query: query || null, terms, venue, considered: markets.length, rule: QUERY_RULE };
   if (!terms.length) return { ...base, matched: onVenue };
   const scored = onVenue.map((m) => {
-    const own = new Set(words_(`${m.question} ${m.kalshi?.subtitle ?? ''}`));
+    const own = new Set(wordsOf(m.question));
     return { m, hits: terms.filter((t) => own.has(t)).length };
   });
   return { ...base, matched: scored.filter((s) => s.hits > 0).sort((a, b) => b.hits - a.hits).map((s) => s.m) };
 }
 
-function words_(text: string): string[] {
+function wordsOf(text: string): string[] {
   return text.toLowerCase().split(/[^a-z0-9$]+/).filter(Boolean).map((w) => w.replace(/^\$/, '')).filter(Boolean).map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
 }
 

@@ -13,7 +13,7 @@ export const DEPTH_BANDS = [0.01, 0.05] as const;
 const MAX_BOOKS = 200;
 const EPS = 1e-9;
 
-export const SPREAD_METHODOLOGY = 'prediction-spread/v1: the yes book of every open market matched to the query, per venue (Polymarket CLOB /book of the yes token; Kalshi /markets/{ticker}/orderbook, bids only: the yes asks are 1 − the no bids, each at the no bid\'s size); spread = best ask − best bid, in cents and in percent of the mid; depth = shares and USD resting within 1¢ and 5¢ of the mid on each side; the fill walks the asks from the best up, buying until sizeUsd is spent: average price = USD spent / shares bought, slippage = average − best ask; rows sorted by spread, then by depth within 5¢';
+export const SPREAD_METHODOLOGY = `prediction-spread/v1: the yes book of every open market matched to the query, per venue (Polymarket CLOB /book of the yes token; Kalshi /markets/{ticker}/orderbook, bids only: the yes asks are 1 − the no bids, each at the no bid\'s size); spread = best ask − best bid, in cents and in percent of the mid; depth = shares and USD resting within 1¢ and 5¢ of the mid on each side; the fill walks the asks from the best up, buying until sizeUsd is spent: average price = USD spent / shares bought, slippage = average − best ask; rows sorted by spread, then by depth within 5¢; ${MAX_BOOKS} books read at most`;
 
 export interface Depth {
   readonly withinCents: number;
