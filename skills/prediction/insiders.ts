@@ -46,8 +46,11 @@ export const INSIDER_SCORE = { size: 25, freshness: 35, timing: 25, oneSided: 15
 const R = INSIDER_RULES;
 const W = INSIDER_SCORE;
 
+/** The engine and its version, as answers name it. */
+export const INSIDER_ENGINE = 'insider-scan/v1';
+
 export const INSIDER_METHODOLOGY =
-  `insider-scan/v1: a position is an account's buys on one side of one Polymarket market (Data API trades, sells netted); one of at least $${R.minPositionUsd.toLocaleString('en-US')} is examined from the trade that made it that large. ` +
+  `${INSIDER_ENGINE}: a position is an account's buys on one side of one Polymarket market (Data API trades, sells netted); one of at least $${R.minPositionUsd.toLocaleString('en-US')} is examined from the trade that made it that large. ` +
   `Flagged when all hold: fresh (its first USDC funding on Polygon, read from the chain, less than ${R.freshMaxAgeDays} days before that trade, neither after its first venue trade nor at the start of the chain history read, and fewer than ${R.freshMaxPriorTrades} venue trades before it), ` +
   `one-sided (at least ${R.oneSidedShare * 100}% of its USD in the market on that side), and timed: the side's price (CLOB price history, ${R.historyFidelityMinutes}-minute points) rose at least ${R.minMove * 100} points within ${R.moveHorizonSeconds / HOUR} h after it ('high'), ` +
   `or that window is still open with no such rise yet ('watch'). An account whose funding cannot be read on chain is never scored as fresh. ` +
