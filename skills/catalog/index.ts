@@ -62,6 +62,14 @@ import { pqcWalletScanSkill } from '../quantum/exposure/exposure.js';
 import { pqcMigrationPlannerSkill } from '../quantum/migration/migration.js';
 import { quantumPortfolioMonitorSkill } from '../quantum/monitor/monitor.js';
 import { pqcReadinessAssessmentSkill } from '../quantum/readiness/readiness.js';
+import { predictionDiscoverySkill } from '../prediction/discovery-skill.js';
+import { insiderScanSkill } from '../prediction/insiders-skill.js';
+import { predictionSpreadSkill } from '../prediction/spread-skill.js';
+import { convictionScannerSkill } from '../prediction/conviction-skill.js';
+import { predictionLongshotSkill } from '../prediction/longshot-skill.js';
+import { predictionArbitrageSkill } from '../prediction/arbitrage-skill.js';
+import { predictionCatalystsTool } from '../prediction/catalysts-tool.js';
+import { predictionYieldsTool } from '../prediction/yields-tool.js';
 import { disabledRefusal, isWorking, Registry, type DeploymentPart, type Skill } from '../core/registry.js';
 import type { ErrorCode } from '../core/errors.js';
 
@@ -89,6 +97,9 @@ export const ALL_SKILLS = [
   bitcoinMempoolSkill, bitcoinOnchainSkill, bitcoinCycleTool, brc20AnalyticsSkill, runesAnalyticsSkill, bitcoinStakingSkill, bitcoinBridgeComparisonSkill,
   quantumEncryptionKeySkill, quantumSigningKeySkill, quantumWalletGenerationSkill, quantumHardwareQrngSkill, crqcProximityBenchmarkSkill,
   pqcWalletScanSkill, quantumPortfolioMonitorSkill, pqcReadinessAssessmentSkill, pqcMigrationPlannerSkill,
+  // Prediction markets (read through the Polymarket and Kalshi adapters).
+  predictionDiscoverySkill, insiderScanSkill, predictionSpreadSkill, convictionScannerSkill, predictionLongshotSkill, predictionArbitrageSkill,
+  predictionCatalystsTool, predictionYieldsTool,
 ] as const;
 
 /** Every skill id the catalogue declares, working or planned: code that names a skill names it through this. */

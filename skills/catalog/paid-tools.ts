@@ -17,6 +17,7 @@ import { transactionDebuggerSkill } from '../transactions/transactions.js';
 import { copyTradingIntelSkill } from '../copy-trading/copy-trading.js';
 import { hookRadarSkill } from '../hooks/hook-radar.js';
 import { clampTo, fitTo, inputField } from './fit.js';
+import { predictionQueryParam } from '../prediction/markets.js';
 
 type Input = Record<string, unknown>;
 
@@ -230,7 +231,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'analyze_prediction_markets', title: 'Prediction markets', description: 'Prediction markets, insider activity, spreads, conviction or long-shot fading.',
-    input: z.strictObject({ query: z.string().max(500).optional().describe('What to look for.'), limit: rows }),
+    input: z.strictObject({ query: predictionQueryParam, limit: rows }),
     kinds: {
       markets: predictionKind('prediction-market-discovery'), insiders: predictionKind('insider-scan'), spread: predictionKind('spread-analysis'),
       conviction: predictionKind('conviction-scanner'), longshot_fade: predictionKind('longshot-fader'),

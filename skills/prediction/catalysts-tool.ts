@@ -25,6 +25,8 @@ export const predictionCatalystsTool = defineFreeTool({
   description: 'Upcoming prediction-market resolutions on Polymarket and Kalshi (open markets closing soonest) with the yes price, 24 h move and volume, and the markets that moved most over the last day.',
   tags: ['prediction-markets', 'catalysts', 'odds', 'resolution', 'polymarket', 'kalshi'],
   needs: ['prediction'],
+  // A question in plain language ("where can I earn yield on near-certain outcomes?") is answered from it.
+  agent: true,
   input: z.strictObject({ limit: rowsParam(FREE_ROWS) }),
   output: freeOutput({
     ...freePredictionProvenanceShape,

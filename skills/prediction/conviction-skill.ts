@@ -36,7 +36,7 @@ export const convictionScannerSkill = defineSkill({
   output: z.object({
     ...predictionProvenanceShape,
     available: z.boolean().describe('false: no open market, or none the query names (reason says which).'),
-    reason: z.string().nullable(),
+    reason: z.string().optional().describe('Why, when available is false.'),
     query: z.string().nullable(), terms: z.array(z.string()), queryRule: z.string(),
     openMarkets: z.number().int(), marketsScanned: z.number().int(), walletsRead: z.number().int(),
     concentrated: z.number().int().describe('Markets where conviction holders hold half a side\'s listed shares or more.'),
@@ -63,7 +63,7 @@ export const convictionScannerSkill = defineSkill({
     const reason = !scan.openMarkets ? 'no Polymarket market is open' : !scan.markets.length ? `no open market's question names ${scan.query.terms.join(', ')}` : null;
     return {
       ...predictionProvenance(venues, ['polymarket'], now, CONVICTION_METHODOLOGY),
-      available: reason === null, reason,
+      available: reason === null, ...(reason !== null && { reason }),
       query: scan.query.text, terms: scan.query.terms, queryRule: scan.query.rule,
       openMarkets: scan.openMarkets, marketsScanned: scan.markets.length, walletsRead: scan.walletsRead,
       concentrated: scan.markets.filter((m) => m.sides.some((s) => s.concentrates)).length,

@@ -73,7 +73,7 @@ export const insiderScanSkill = defineSkill({
   output: z.object({
     ...predictionProvenanceShape,
     available: z.boolean().describe('false: the chain cannot be read for funding, or the query named no market (reason says which).'),
-    reason: z.string().nullable(),
+    reason: z.string().optional().describe('Why, when available is false.'),
     funding: fundingProvenanceShape.describe('The chain read for the accounts\' first funding.'),
     query: z.string().nullable(), terms: z.array(z.string()), queryRule: z.string(),
     marketsScanned: z.number().int(), positionsExamined: z.number().int(), walletsScanned: z.number().int(),
@@ -94,7 +94,7 @@ export const insiderScanSkill = defineSkill({
       : scan.query.terms.length && !scan.markets.length ? `no market's question names ${scan.query.terms.join(', ')}` : null;
     return {
       ...predictionProvenance(venues, ['polymarket'], now, INSIDER_METHODOLOGY),
-      available: reason === null, reason,
+      available: reason === null, ...(reason !== null && { reason }),
       funding,
       query: scan.query.text, terms: scan.query.terms, queryRule: scan.query.rule,
       marketsScanned: scan.markets.length, positionsExamined: scan.candidates.length, walletsScanned: scan.walletsScanned,

@@ -32,7 +32,7 @@ export const predictionLongshotSkill = defineSkill({
   output: z.object({
     ...predictionProvenanceShape,
     available: z.boolean().describe('false: too few resolved markets to calibrate on (reason says how many).'),
-    reason: z.string().nullable(),
+    reason: z.string().optional().describe('Why, when available is false.'),
     calibration: z.object({
       venue: z.literal('polymarket'),
       resolvedMarkets: z.number().int(), trades: z.number().int(),
@@ -69,7 +69,7 @@ export const predictionLongshotSkill = defineSkill({
     const { available, reason, ...calibration } = found.calibration;
     return {
       ...predictionProvenance(venues, ['polymarket'], now, LONGSHOT_METHODOLOGY),
-      available, reason,
+      available, ...(reason !== null && { reason }),
       calibration: { venue: 'polymarket' as const, ...calibration },
       kalshi: found.kalshi,
       query: found.query, terms: [...found.terms], queryRule: found.queryRule,

@@ -24,6 +24,8 @@ export const predictionYieldsTool = defineFreeTool({
   description: `Near-certain prediction-market outcomes held to resolution as yield: open markets on Polymarket and Kalshi where a side's ask is ${YIELD_PRICES.min}-${YIELD_PRICES.max} with under ${YIELD_MAX_HOURS} h left, as annualised yield (1/p − 1)·365/days, with what could still go wrong (what settles it, the other venue's rule, the time left); and the recent trades at or above the price floor with the wallets buying them.`,
   tags: ['prediction-markets', 'near-certain', 'outcomes', 'resolution', 'yield', 'polymarket', 'kalshi'],
   needs: ['prediction'],
+  // A question in plain language ("where can I earn yield on near-certain outcomes?") is answered from it.
+  agent: true,
   input: z.strictObject({ limit: rowsParam(FREE_ROWS) }),
   output: freeOutput({
     ...freePredictionProvenanceShape,

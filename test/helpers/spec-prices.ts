@@ -44,6 +44,12 @@ export const SPEC_SKILL_PRICE = {
   'quantum-signing-key': usdc('1.50'),
   'quantum-portfolio-monitor': usdc('0.50'),
   'pqc-migration-planner': usdc('0.75'),
+  'prediction-market-discovery': usdc('0.50'),
+  'insider-scan': usdc('1.50'),
+  'spread-analysis': usdc('0.75'),
+  'conviction-scanner': usdc('1.00'),
+  'longshot-fader': usdc('0.75'),
+  'cross-platform-arbitrage': usdc('1.00'),
 } as const;
 
 /** Paid HTTP operations under /x402/data/ (by path suffix); the free-form report (a typed capability body on that path pays the skill's price). */
