@@ -13,8 +13,8 @@ export const predictionDiscoverySkill = defineSkill({
   id: 'prediction-market-discovery',
   title: 'Prediction-market discovery',
   description: `Open prediction markets on Polymarket and Kalshi (a market listed on both appears once, with both venues' prices), matched to a free-text query and ranked by trading, depth and time to resolution (${DISCOVERY_SCORE}): yes price, volume, 24h volume, liquidity, close time and trades; a market nobody traded yet is listed with trades 0.`,
-  tags: ['prediction-markets', 'polymarket', 'kalshi', 'betting', 'odds', 'election', 'resolution'],
-  examples: ['Hottest prediction markets right now', 'Prediction markets on the central bank rate decision', 'Which BTC price markets are open on Kalshi?'],
+  tags: ['prediction-markets', 'polymarket', 'kalshi', 'event-contracts', 'betting', 'wagers', 'odds', 'favourite', 'favorite', 'implied-probability', 'election', 'referendum', 'rate-cut'],
+  examples: ['Hottest prediction markets right now', 'Prediction markets on the central bank rate decision', 'Which BTC price markets are open on Kalshi?', 'What are the odds of a Fed rate cut?'],
   input: z.strictObject({
     query: predictionQueryParam,
     limit: limitParam(1, 100, 10),
@@ -25,6 +25,8 @@ export const predictionDiscoverySkill = defineSkill({
   needs: ['prediction'],
   output: z.object({
     ...predictionProvenanceShape,
+    available: z.boolean().describe('false: no open market answers the query (reason says which words).'),
+    reason: z.string().optional().describe('Why, when available is false.'),
     query: z.string().nullable(),
     terms: z.array(z.string()).describe('The query words that narrowed the list.'),
     venue: z.string().nullable().describe('The venue the query named, if any.'),
@@ -60,8 +62,11 @@ export const predictionDiscoverySkill = defineSkill({
     const venues = predictionVenues(ctx);
     const now = venueNow();
     const found = await discoverMarkets(venues, { query: input.query, limit: input.limit, now, signal: ctx.signal });
+    // Nothing matched is nothing to sell (an honest gap, never charged).
+    const reason = found.rows.length ? null : found.terms.length ? `no open market's question names ${found.terms.join(', ')}` : 'no market is open on either venue';
     return {
       ...predictionProvenance(venues, PREDICTION_PROVIDERS, now, DISCOVERY_METHODOLOGY),
+      available: reason === null, ...(reason !== null && { reason }),
       query: found.query, terms: [...found.terms], venue: found.venue, queryRule: found.queryRule,
       openEvents: found.openEvents, matched: found.matched,
       count: found.rows.length,

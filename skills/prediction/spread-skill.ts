@@ -24,6 +24,8 @@ export const predictionSpreadSkill = defineSkill({
   needs: ['prediction'],
   output: z.object({
     ...predictionProvenanceShape,
+    available: z.boolean().describe('false: no open market answers the query (reason says which words).'),
+    reason: z.string().optional().describe('Why, when available is false.'),
     query: z.string().nullable(),
     terms: z.array(z.string()),
     queryRule: z.string(),
@@ -55,8 +57,11 @@ export const predictionSpreadSkill = defineSkill({
     const venues = predictionVenues(ctx);
     const now = venueNow();
     const found = await analyzeSpreads(venues, { query: input.query, limit: input.limit, sizeUsd: input.sizeUsd, now, signal: ctx.signal });
+    // No book read is nothing to sell (an honest gap, never charged).
+    const reason = found.rows.length ? null : found.terms.length ? `no open market's question names ${found.terms.join(', ')}` : 'no market is open on either venue';
     return {
       ...predictionProvenance(venues, PREDICTION_PROVIDERS, now, SPREAD_METHODOLOGY),
+      available: reason === null, ...(reason !== null && { reason }),
       query: found.query, terms: [...found.terms], queryRule: found.queryRule, sizeUsd: input.sizeUsd,
       openMarkets: found.openMarkets, matched: found.matched, booksRead: found.booksRead,
       count: found.rows.length,

@@ -10,9 +10,9 @@ import { parseAbi, parseEventLogs, type Address, type Hex } from 'viem';
 import { demoAccount } from '../../chain/accounts.js';
 import { createRegistry } from '../../skills/catalog/index.js';
 import { injectWallet, launchBrowser, saveScreenshot, trackCspViolations } from '../helpers/browser.js';
-import { baseClient, fundedPayer, USDC, useTestSibyl } from '../helpers/sibyl.js';
+import { baseClient, fundedPayer, USDC, useTestSibyl, TEST_SERVER_PARTS } from '../helpers/sibyl.js';
 
-const registry = createRegistry([], new Set());
+const registry = createRegistry([], TEST_SERVER_PARTS);
 const working = registry.published();
 const transfer = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
 

@@ -1,11 +1,11 @@
 /** A2A skills over HTTP: the list, and a paid call with the `{ params }` envelope at the skill's catalogue price. */
 import { describe, expect, it } from 'vitest';
 import { createRegistry } from '../../skills/catalog/index.js';
-import { json, postJson, useTestSibyl, walletPoster } from '../helpers/sibyl.js';
+import { json, postJson, useTestSibyl, walletPoster, TEST_SERVER_PARTS } from '../helpers/sibyl.js';
 import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
-// As the test server is: no Bitcoin chain, no QRNG.
-const registry = createRegistry([], new Set());
+// As the test server is (TEST_SERVER_PARTS).
+const registry = createRegistry([], TEST_SERVER_PARTS);
 const catalog = (id: keyof typeof SPEC_SKILL_PRICE) => SPEC_SKILL_PRICE[id];
 
 describe('A2A skills over HTTP', () => {
@@ -20,7 +20,7 @@ describe('A2A skills over HTTP', () => {
     expect(whales.params.properties.chain.enum).toContain('base');
     expect(list.skills.find((s: { id: string }) => s.id === 'general-analysis').priceUsd).toBe('1.00');
     expect(list.skills.find((s: { id: string }) => s.id === 'tokenchart').priceUsd).toBe('0.25-0.65');
-    expect(ids).not.toContain('insider-scan');
+    expect(ids).not.toContain('rwa-intel');
   });
 
   it('runs a skill paid with x402 at its catalogue price, not the HTTP operation price', async () => {
@@ -112,7 +112,7 @@ describe('A2A skills over HTTP', () => {
     const missing = await post('no-such-skill', { params: {} });
     expect(missing.status).toBe(404);
     expect((await json(missing)).error.code).toBe('not_found');
-    const planned = await post('insider-scan', { params: {} });
+    const planned = await post('rwa-intel', { params: {} });
     expect(planned.status).toBe(503);
     expect((await json(planned)).error.code).toBe('domain_disabled');
   });

@@ -16,11 +16,11 @@ import { X402_EXTENSION_URI } from '../../cards/agent-card.js';
 import { X402_META } from '../../agent/a2a-executor.js';
 import { X402_NETWORK } from '../../payments/terms.js';
 import { createRegistry } from '../../skills/catalog/index.js';
-import { fundedPayer, json, usdcBalance, useTestSibyl } from '../helpers/sibyl.js';
+import { fundedPayer, json, usdcBalance, useTestSibyl, TEST_SERVER_PARTS } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 
-// As the test server is: no Bitcoin chain, no QRNG.
-const registry = createRegistry([], new Set());
+// As the test server is (TEST_SERVER_PARTS).
+const registry = createRegistry([], TEST_SERVER_PARTS);
 /** Clients that know the a2a-x402 extension declare it (the card offers it, not required). */
 const x402 = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) };
 

@@ -14,14 +14,14 @@ import { PAID_TOOLS } from '../../skills/catalog/paid-tools.js';
 import { ERROR_CODES, type ErrorCode } from '../../skills/core/errors.js';
 import { EXAMPLES_PATH } from '../../web/index.js';
 import { creditedMcpClient } from '../helpers/mcp-credits.js';
-import { json, postJson, rpcUrl, useTestSibyl } from '../helpers/sibyl.js';
+import { json, postJson, rpcUrl, useTestSibyl, TEST_SERVER_PARTS } from '../helpers/sibyl.js';
 
-// As the test server is: no Bitcoin chain, no QRNG.
-const registry = createRegistry([], new Set());
+// As the test server is (TEST_SERVER_PARTS).
+const registry = createRegistry([], TEST_SERVER_PARTS);
 
 /** A planned skill of the spec, one off for want of a Bitcoin chain, one for want of a QRNG provider. */
 const CASES: { id: string; code: ErrorCode }[] = [
-  { id: 'insider-scan', code: 'domain_disabled' },
+  { id: 'rwa-intel', code: 'domain_disabled' },
   { id: 'strategy-gate', code: 'domain_disabled' },
   { id: 'runes-analytics', code: 'domain_disabled' },
   { id: 'quantum-hardware-qrng', code: 'provider_unavailable' },
@@ -30,7 +30,9 @@ const CASES: { id: string; code: ErrorCode }[] = [
 /** The paid MCP tool and kind that sell a skill. */
 function kindOf(id: string): { tool: string; args: Record<string, unknown> } {
   for (const tool of PAID_TOOLS) {
-    for (const [kind, k] of Object.entries(tool.kinds)) if (k.skill === id) return { tool: tool.name, args: { [tool.kindField ?? 'kind']: kind } };
+    // A tool of one kind takes no kind field.
+    const single = Object.keys(tool.kinds).length < 2;
+    for (const [kind, k] of Object.entries(tool.kinds)) if (k.skill === id) return { tool: tool.name, args: single ? {} : { [tool.kindField ?? 'kind']: kind } };
   }
   throw new Error(`no paid MCP kind sells ${id}`);
 }

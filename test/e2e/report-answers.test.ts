@@ -64,7 +64,7 @@ describe('the report answers what was asked', () => {
   it('a question about a capability Sibyl lacks is refused before any 402, naming what is missing', async () => {
     for (const [prompt, domain] of [
       ['what are the biggest perp traders long on ETH', 'perps'],
-      ['Find near-certain prediction-market outcomes I can hold as yield', 'prediction-markets'],
+      ['Run a walk-forward test with a deflated Sharpe ratio on my strategy', 'strategies'],
       ['Is it safe to trust a tokenized-stock issuer?', 'equities'],
     ] as const) {
       // No payment header: a question that fits would be answered 402.

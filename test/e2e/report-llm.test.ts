@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentTools } from '../../graph/tools.js';
 import { MAX_CALLS_PER_ROUND } from '../../graph/report.js';
 import { createRegistry } from '../../skills/catalog/index.js';
-import { json, postJson, startTestSibyl, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
+import { json, postJson, startTestSibyl, walletPoster, type TestSibyl, TEST_SERVER_PARTS } from '../helpers/sibyl.js';
 import { SPEC_PATH_PRICE } from '../helpers/spec-prices.js';
 
 const API_KEY = 'sk-stub-0123456789abcdef';
 const MAX_ROUNDS = 2;
 const BUDGET_MS = 2_500;
 /** The registry as this test server runs it: no Bitcoin chain, no QRNG provider. */
-const registry = createRegistry([], new Set());
+const registry = createRegistry([], TEST_SERVER_PARTS);
 
 interface Seen { body: any; authorization: string | undefined }
 const seen: Seen[] = [];

@@ -32,13 +32,13 @@ import { PAID_TOOLS } from '../../skills/catalog/paid-tools.js';
 import { formatUsd } from '../../skills/core/money.js';
 import type { Skill } from '../../skills/core/registry.js';
 import { creditedMcpClient } from '../helpers/mcp-credits.js';
-import { freshAddress, fundedPayer, json, payingFetch, postJson, startTestSibyl, usdcBalance, USDC, type TestSibyl } from '../helpers/sibyl.js';
+import { freshAddress, fundedPayer, json, payingFetch, postJson, rpcUrl, startTestSibyl, usdcBalance, USDC, type TestSibyl, TEST_SERVER_PARTS } from '../helpers/sibyl.js';
 import { SPEC_A2A_SKILLS } from '../helpers/spec-prices.js';
 
 /** Every deployment part present: the list below covers the Bitcoin skills too. */
 const everything = createRegistry();
 /** As the test server is: no Bitcoin chain, no QRNG. */
-const served = createRegistry([], new Set());
+const served = createRegistry([], TEST_SERVER_PARTS);
 
 /** A paid skill that can answer nothing: its answer's `available` admits false, or it declares the rows that are its product. */
 function canProduceNothing(skill: Skill): boolean {
@@ -47,7 +47,7 @@ function canProduceNothing(skill: Skill): boolean {
 }
 
 /** What in the world makes the answer nothing, each checked on the chain before buying. */
-type World = 'no-code' | 'no-activity' | 'no-swaps';
+type World = 'no-code' | 'no-activity' | 'no-swaps' | 'no-market';
 
 interface Drivable {
   readonly world: World;
@@ -63,6 +63,9 @@ interface Refused extends Drivable {
   readonly refused: { readonly status: number; readonly code: string };
 }
 
+/** A word no prediction market's question holds. */
+const NO_MARKET = 'zanzibarquux';
+
 /** Each skill of the list: how the world drives it to nothing, or why it cannot be. */
 const NOTHING: Record<string, Drivable | Refused | { readonly unreachable: string }> = {
   // An address with no code: "404 contract_not_found", refused before any payment.
@@ -76,6 +79,12 @@ const NOTHING: Record<string, Drivable | Refused | { readonly unreachable: strin
   'market-movers': { world: 'no-swaps', params: () => ({ chain: 'base', timeperiod: '24h' }), credits: { kind: 'movers', args: () => ({ chain: 'base' }) } },
   'chain-markets': { world: 'no-swaps', params: () => ({ sort: 'gainers' }) },
   topvolume: { world: 'no-swaps', params: () => ({ chain: 'base', timeperiod: '24h' }) },
+  // A query no market's question answers to (the venues are read to check it).
+  'prediction-market-discovery': { world: 'no-market', params: () => ({ query: NO_MARKET }), credits: { kind: 'markets', args: () => ({ query: NO_MARKET }) } },
+  'spread-analysis': { world: 'no-market', params: () => ({ query: NO_MARKET }), credits: { kind: 'spread', args: () => ({ query: NO_MARKET }) } },
+  'insider-scan': { world: 'no-market', params: () => ({ query: NO_MARKET }), credits: { kind: 'insiders', args: () => ({ query: NO_MARKET }) } },
+  'conviction-scanner': { world: 'no-market', params: () => ({ query: NO_MARKET }), credits: { kind: 'conviction', args: () => ({ query: NO_MARKET }) } },
+  'longshot-fader': { unreachable: 'its gap is a venue with under 20 resolved markets to calibrate on; the embedded venues hold markets resolved from two weeks before their history on (a query that names no market still sells the calibration)' },
   'top-tokens': { unreachable: 'its gap is a chain with no priced token; every chain the devnet deploys has priced pools from genesis' },
   'altcoin-season-index': { unreachable: 'its gaps are a benchmark with no price over the period or no liquid altcoin; every chain the test devnet indexes prices both over every period (measured: 6 chains x 1h/24h/7d/30d all available)' },
   'brc20-analytics': { unreachable: 'its only gap (an index that began after BRC-20 did) is refused by its admission before any payment; the handler\'s check repeats it' },
@@ -113,7 +122,8 @@ describe('nothing produced is never settled, on any surface', () => {
   beforeAll(async () => {
     devnet = await startDevnet({ chains: ['base'], basePort: 0 });
     url = devnet.chains[0]!.rpcUrl;
-    sibyl = await startTestSibyl({ rpcUrls: { base: url } });
+    // Polygon (the run's shared devnet): where the insider scan reads accounts' funding.
+    sibyl = await startTestSibyl({ rpcUrls: { base: url, polygon: rpcUrl('polygon') } });
   }, 120_000);
   afterAll(async () => {
     await sibyl?.close();
@@ -124,6 +134,13 @@ describe('nothing produced is never settled, on any surface', () => {
 
   /** The world, read from the chain: what makes this skill's answer nothing holds. */
   async function worldHolds(world: World, address: Address): Promise<void> {
+    if (world === 'no-market') {
+      const venues = sibyl.context.prediction!;
+      const questions = [...(await venues.polymarket.markets()).map((m) => m.question), ...(await venues.kalshi.markets()).map((m) => m.title)];
+      expect(questions.length).toBeGreaterThan(0);
+      expect(questions.filter((q) => q.toLowerCase().includes(NO_MARKET))).toEqual([]);
+      return;
+    }
     expect(await chain().getCode({ address })).toBeUndefined();
     if (world === 'no-activity') expect(await chain().getTransactionCount({ address })).toBe(0);
     if (world === 'no-swaps') expect(await chain().request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: 'latest', topics: [SWAP_TOPICS] }] })).toEqual([]);

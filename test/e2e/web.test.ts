@@ -13,14 +13,14 @@ import { demoAccount, demoPrivateKey } from '../../chain/accounts.js';
 import { GENESIS_MARKER_ADDRESS } from '../../chain/genesis-marker.js';
 import { createRegistry } from '../../skills/catalog/index.js';
 import { CLIENT_ENTRIES } from '../../web/assets.js';
-import { json, rpcUrl, startTestSibyl, useTestSibyl } from '../helpers/sibyl.js';
+import { json, rpcUrl, startTestSibyl, useTestSibyl, TEST_SERVER_PARTS } from '../helpers/sibyl.js';
 import { startBlackholeRpc } from '../helpers/blackhole-rpc.js';
 import { SPEC_PATH_PRICE, SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
 import { httpPaths } from '../../skills/core/registry.js';
 import { DEFAULT_PORT } from '../../server/config.js';
 
 // A test server has no Bitcoin chain and no QRNG: the skills that need them are off.
-const registry = createRegistry([], new Set());
+const registry = createRegistry([], TEST_SERVER_PARTS);
 const working = registry.published();
 
 describe('pages', () => {

@@ -21,9 +21,13 @@ import { startSibyl, type Sibyl, type StartOptions } from '../../server/service.
 import { X402_NETWORK } from '../../payments/terms.js';
 import { formatUsd } from '../../skills/core/money.js';
 import { createRegistry } from '../../skills/catalog/index.js';
+import type { DeploymentPart } from '../../skills/core/registry.js';
 import { TEST_REDIS_URL } from './env.js';
 
 export const USDC = CHAINS.base.usdc;
+
+/** The parts a test server has (startTestSibyl): the embedded prediction venues; no Bitcoin chain, no QRNG. */
+export const TEST_SERVER_PARTS: ReadonlySet<DeploymentPart> = new Set(['prediction']);
 const usdcAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function mint(address, uint256)']);
 
 export function rpcUrl(chain = 'base'): string {
