@@ -36,6 +36,9 @@ import { bitcoinExposure, bitcoinTip } from '../skills/quantum/exposure/bitcoin.
 import { EsploraClient } from '../chain/esplora.js';
 import { startEmbeddedBitcoin } from '../world/bitcoin/index.js';
 import { worldOrigin } from '../world/index.js';
+import { IndexedFunding } from '../skills/prediction/funding.js';
+import { insiderScoreOver } from '../skills/prediction/insiders-eval.js';
+import { servePlan } from '../skills/prediction/markets-served.js';
 import { ReferencePaths } from '../world/reference.js';
 
 const APPROVAL_EVENT = parseAbiItem('event Approval(address indexed owner, address indexed spender, uint256 value)');
@@ -66,6 +69,7 @@ export const DETECTOR_GOALS: Readonly<Record<string, { precision: number; recall
   toneNegative: { precision: 0.90, recall: 0.85 },
   // Neutral is what the text cannot tell: reported beside the two tones, not a goal of its own.
   toneNeutral: null,
+  predictionInsiders: { precision: 0.90, recall: 0.85 },
 };
 export const goalOf = (name: string) => (name in DETECTOR_GOALS ? DETECTOR_GOALS[name]! : DEFAULT_GOAL);
 
@@ -96,6 +100,7 @@ const EMPTY_SCORES: Record<string, Score> = {
   liquidations: { truePositives: 0, predicted: 0, actual: 0 },
   quantumExposureEvm: { truePositives: 0, predicted: 0, actual: 0 },
   quantumExposureBtc: { truePositives: 0, predicted: 0, actual: 0 },
+  predictionInsiders: { truePositives: 0, predicted: 0, actual: 0 },
 };
 type Add = (name: string, predicted: Set<string>, actual: Set<string>) => void;
 interface RunValues { debug: boolean; pendingHours: number }
@@ -154,8 +159,26 @@ export function missedGoals(scores: DetectorScores, minCases = 0): { missed: str
 
 const fmt = (x: number | null) => (x === null ? '-' : x.toFixed(3));
 
-async function scoreChain({ chain, store, reader, labels, world }: IndexedChain, values: RunValues, add: Add): Promise<void> {
+async function scoreChain({ chain, store, reader, labels, world, reference }: IndexedChain, values: RunValues, add: Add): Promise<void> {
   const market = await Market.load(chain, reader);
+
+  // Prediction-market insiders, where the world funds the venues' traders (Polygon): the insider scan run once a day of the
+  // history on the venues the service serves for this world's plan, each account's funding read from this chain's index.
+  // Insiders who bet before the history (or in its first day) are not counted: no reader of this chain can tell them fresh.
+  if (labels.prediction) {
+    const served = await servePlan(labels.seed, reference.origin, (asset, t) => reference.priceUsd(asset, t), market.head.timestamp);
+    try {
+      const clocks: number[] = [];
+      for (let t = reference.origin + 86_400; t < market.head.timestamp; t += 86_400) clocks.push(t);
+      clocks.push(market.head.timestamp);
+      const funding = new IndexedFunding(store, { list: () => [chain] });
+      const scored = await insiderScoreOver({ polymarket: served.source.polymarket, setNow: (t) => (served.now = t) }, funding, labels.prediction.insiders, clocks);
+      if (values.debug) console.log('prediction insiders', 'not judgeable', scored.unjudged.size, 'false positives', [...scored.predicted].filter((p) => !scored.actual.has(p)), 'missed', [...scored.actual].filter((a) => !scored.predicted.has(a)));
+      add('predictionInsiders', new Set(scored.predicted), new Set(scored.actual));
+    } finally {
+      await served.close();
+    }
+  }
 
   const sandwiches = await detectSandwiches(chain, market, await reader.swaps(0, market.head.block));
   if (values.debug) {

@@ -13,6 +13,7 @@ import { IndexReader } from '../indexer/reader.js';
 import { MemoryStore } from '../store/memory.js';
 import type { WorldLabels } from '../world/labels.js';
 import { startWorld, worldGenesisTimestamp } from '../world/index.js';
+import type { ReferencePaths } from '../world/reference.js';
 import type { World } from '../world/world.js';
 
 export interface IndexedChain {
@@ -22,6 +23,8 @@ export interface IndexedChain {
   readonly labels: WorldLabels;
   /** The chain's simulator, between blocks (off-chain feeds its modules wrote, e.g. the social feed, are read from it; an evaluation may step it on, last). */
   readonly world: World;
+  /** The price paths the world follows (and the prediction venues' plan is drawn on). */
+  readonly reference: ReferencePaths;
 }
 
 export async function withIndexedWorld(seed: string, days: number, chains: readonly EvmChainName[], each: (c: IndexedChain) => Promise<void>): Promise<void> {
@@ -34,7 +37,7 @@ export async function withIndexedWorld(seed: string, days: number, chains: reado
       const store = new MemoryStore();
       // Short ranges: a node answers weeks of a busy world in one getLogs only slowly.
       await new ChainIndexer(chain, store, { range: 25, reorgDepth: 12, lookbackBlocks: 1e9 }).sync();
-      await each({ chain, store, reader: new IndexReader(store, chain.spec.chainId), labels: world.worlds[i]!.labels, world: world.worlds[i]! });
+      await each({ chain, store, reader: new IndexReader(store, chain.spec.chainId), labels: world.worlds[i]!.labels, world: world.worlds[i]!, reference: world.reference });
     }
     world.stop();
   } finally {

@@ -78,7 +78,8 @@ export class IndexedFunding implements AccountFunding {
 
   constructor(
     private readonly store: Store,
-    private readonly chains: ChainRuntime,
+    /** The chains this deployment reads: only whether Polygon is among them is asked. */
+    private readonly chains: Pick<ChainRuntime, 'list'>,
   ) {}
 
   async firstFunding(address: string): Promise<FundingReading> {
