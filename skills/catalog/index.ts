@@ -70,6 +70,7 @@ import { predictionLongshotSkill } from '../prediction/longshot-skill.js';
 import { predictionArbitrageSkill } from '../prediction/arbitrage-skill.js';
 import { predictionCatalystsTool } from '../prediction/catalysts-tool.js';
 import { predictionYieldsTool } from '../prediction/yields-tool.js';
+import { predictionWhalesTool } from '../prediction/whales-tool.js';
 import { disabledRefusal, isWorking, Registry, type DeploymentPart, type Skill } from '../core/registry.js';
 import type { ErrorCode } from '../core/errors.js';
 
@@ -99,7 +100,7 @@ export const ALL_SKILLS = [
   pqcWalletScanSkill, quantumPortfolioMonitorSkill, pqcReadinessAssessmentSkill, pqcMigrationPlannerSkill,
   // Prediction markets (read through the Polymarket and Kalshi adapters).
   predictionDiscoverySkill, insiderScanSkill, predictionSpreadSkill, convictionScannerSkill, predictionLongshotSkill, predictionArbitrageSkill,
-  predictionCatalystsTool, predictionYieldsTool,
+  predictionCatalystsTool, predictionYieldsTool, predictionWhalesTool,
 ] as const;
 
 /** Every skill id the catalogue declares, working or planned: code that names a skill names it through this. */

@@ -1,6 +1,6 @@
 /**
- * Capabilities the spec lists whose engine Sibyl does not have yet (prediction markets,
- * tokenized equities, media, strategies, ...). They are declared so
+ * Capabilities the spec lists whose engine Sibyl does not have yet (tokenized equities,
+ * perps, media, strategies, ...). They are declared so
  * the report agent recognises such a question and says plainly that this deployment cannot
  * answer it, instead of routing it to a skill that merely shares a word; calling one always
  * fails with `domain_disabled` and charges nothing. They are not published as working skills.
@@ -16,8 +16,7 @@ import { defineSkill, type CatalogEntry } from '../core/registry.js';
 /**
  * Each domain this deployment lacks: what it needs (named when a question about it is refused),
  * and the words people use for its things, as its real providers and the spec call them
- * (Polymarket's and Kalshi's event contracts and outcomes, Hyperliquid's funding and open
- * interest, the STOCK Act's disclosures, ...). The report agent's planner reads them beside the
+ * (Hyperliquid's funding and open interest, the STOCK Act's disclosures, ...). The report agent's planner reads them beside the
  * entries' own tags to recognise a question about the domain (graph/offline/rank.ts); they are
  * not published. A two-word entry is a phrase ("open-interest"). A word a working skill's tags
  * also carry ("yield", "whales", "generate") never marks the domain, and one that shares only its
@@ -25,10 +24,6 @@ import { defineSkill, type CatalogEntry } from '../core/registry.js';
  * are also tickers (dYdX, GMX) name the venue only when not written in capitals.
  */
 export const DISABLED_DOMAINS = {
-  'prediction-markets': {
-    needs: 'prediction-market venues',
-    words: ['polymarket', 'kalshi', 'manifold', 'predictit', 'event-contracts', 'outcomes', 'outcome-shares', 'odds', 'implied-probability', 'resolution', 'resolve', 'bet', 'betting', 'bettors', 'bookmaker', 'sportsbook', 'election', 'referendum'],
-  },
   equities: {
     needs: 'tokenized-equity venues',
     words: ['tokenized-stocks', 'tokenized-equities', 'stock-tokens', 'xstocks', 'equity', 'stocks', 'shares', 'shareholders', 'issuer', 'nasdaq', 'nyse', 'dividends', 'earnings', 'stock-split', 'ipo', 'etf', 'brokerage', 'underlying-stock', 'listed-company', 'market-hours', 'after-hours'],
@@ -162,7 +157,6 @@ export const PLANNED_SKILLS = [
   planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context', 'memory'], examples: ['Give my agent the market context'] }),
   // Free tools of the tool server whose feeds this deployment does not have.
   plannedTool({ id: 'perp-whales', toolName: 'get_perp_whales', domain: 'perps', input: freeRows, title: 'Perpetuals whales', description: 'Positions and funding of the largest perpetual-futures (perps) traders.', tags: ['perps', 'perpetuals', 'futures', 'whales', 'funding'] }),
-  plannedTool({ id: 'prediction-whales', toolName: 'get_prediction_whales', domain: 'prediction-markets', input: freeRows, title: 'Prediction-market whales', description: 'Insider-like positioning of large bettors in prediction markets.', tags: ['prediction-markets', 'whales', 'bettors'] }),
   plannedTool({ id: 'congress-trades', toolName: 'get_congress_trades', domain: 'government', input: freeRows, title: 'Congress trades', description: 'Stock trades disclosed by members of Congress (senators, lawmakers), by ticker and sector.', tags: ['congress', 'congressional', 'lawmakers', 'senators', 'disclosures', 'equities', 'stocks'] }),
   plannedTool({ id: 'government-contracts', toolName: 'get_government_contracts', domain: 'government', input: freeRows, title: 'Government contracts', description: 'Government contract awards and the tickers they move.', tags: ['government', 'contracts', 'awards', 'equities'] }),
   plannedTool({ id: 'analyst-accuracy', toolName: 'get_analyst_accuracy', domain: 'analyst-calls', input: freeRows, title: 'Analyst accuracy', description: 'Track records of market callers and analysts: graded calls and hit rates.', tags: ['analysts', 'accuracy', 'callers'] }),

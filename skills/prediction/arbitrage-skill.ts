@@ -32,7 +32,7 @@ export const predictionArbitrageSkill = defineSkill({
   title: 'Cross-platform arbitrage',
   description: `The same event on Polymarket and Kalshi bought yes on one and no on the other at the asks, Kalshi's taker fee (${KALSHI_TAKER_RATE} × P × (1 − P) per contract, rounded up to the cent) included: an opportunity when the pair costs under $1, with the edge per $1 payout, the size the books hold at a profit, and the risk (how the resolution rules differ, how far apart the closes are). Near misses (under $${1 + NEAR_MISS}) are listed apart.`,
   tags: ['prediction-markets', 'arbitrage', 'odds', 'betting', 'polymarket', 'kalshi', 'cross-venue'],
-  examples: ['Prediction-market arbitrage across venues', 'Is the rate-cut market priced differently on Kalshi and Polymarket?'],
+  examples: ['Prediction-market arbitrage across venues', 'Is the rate-cut market priced differently on Kalshi and Polymarket?', 'Is the same outcome cheaper on one venue, fees included?'],
   input: z.strictObject({
     query: predictionQueryParam,
     limit: limitParam(1, 100, 10),

@@ -23,9 +23,10 @@ export const predictionCatalystsTool = defineFreeTool({
   id: 'prediction-catalysts', toolName: 'get_prediction_catalysts', title: 'Prediction-market catalysts',
   snapshot: predictionCatalystsSnapshotJob,
   description: 'Upcoming prediction-market resolutions on Polymarket and Kalshi (open markets closing soonest) with the yes price, 24 h move and volume, and the markets that moved most over the last day.',
-  tags: ['prediction-markets', 'catalysts', 'odds', 'resolution', 'polymarket', 'kalshi'],
+  tags: ['prediction-markets', 'catalysts', 'event-contracts', 'odds', 'resolution', 'resolve', 'polymarket', 'kalshi'],
+  examples: ['Which prediction markets resolve soonest?', 'Which contracts settle this week?', 'What upcoming events could swing the odds?'],
   needs: ['prediction'],
-  // A question in plain language ("where can I earn yield on near-certain outcomes?") is answered from it.
+  // A question in plain language ("which event contracts settle this week?") is answered from it.
   agent: true,
   input: z.strictObject({ limit: rowsParam(FREE_ROWS) }),
   output: freeOutput({

@@ -13,7 +13,7 @@ export const predictionDiscoverySkill = defineSkill({
   id: 'prediction-market-discovery',
   title: 'Prediction-market discovery',
   description: `Open prediction markets on Polymarket and Kalshi (a market listed on both appears once, with both venues' prices), matched to a free-text query and ranked by trading, depth and time to resolution (${DISCOVERY_SCORE}): yes price, volume, 24h volume, liquidity, close time and trades; a market nobody traded yet is listed with trades 0.`,
-  tags: ['prediction-markets', 'polymarket', 'kalshi', 'event-contracts', 'betting', 'wagers', 'odds', 'favourite', 'favorite', 'implied-probability', 'election', 'referendum', 'rate-cut'],
+  tags: ['prediction-markets', 'polymarket', 'kalshi', 'event-contracts', 'betting', 'odds', 'favourite', 'favorite', 'implied-probability', 'election', 'referendum', 'rate-cut'],
   examples: ['Hottest prediction markets right now', 'Prediction markets on the central bank rate decision', 'Which BTC price markets are open on Kalshi?', 'What are the odds of a Fed rate cut?'],
   input: z.strictObject({
     query: predictionQueryParam,

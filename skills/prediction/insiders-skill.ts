@@ -60,7 +60,7 @@ export const insiderScanSkill = defineSkill({
   id: 'insider-scan',
   title: 'Prediction-market insider scan',
   description: `Polymarket markets with unusual, well-timed positioning: accounts taking large one-sided positions (at least $${INSIDER_RULES.minPositionUsd.toLocaleString('en-US')}) shortly before the price moves their way, from accounts fresh on chain. Each flag gives the trades (size, price, time), the account's first funding on Polygon read from the chain (time, amount, sender), its prior trades on the venue, the price before and after (how far and how soon it moved toward the side bought), the outcome once resolved, and a documented 0-100 score. Whales buying after news and patient conviction holders are examined, not flagged.`,
-  tags: ['prediction-markets', 'polymarket', 'insider', 'betting', 'odds', 'bettors', 'wallets', 'polygon'],
+  tags: ['prediction-markets', 'polymarket', 'insider', 'inside-information', 'informed', 'betting', 'odds', 'bettors', 'wallets', 'polygon'],
   examples: ['Which prediction markets show insider trading?', 'Fresh wallets betting big before the news on Polymarket', 'Insider activity on the governor race market'],
   input: z.strictObject({
     query: predictionQueryParam,

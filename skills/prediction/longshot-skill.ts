@@ -19,7 +19,7 @@ export const predictionLongshotSkill = defineSkill({
   id: 'longshot-fader',
   title: 'Longshot fader',
   description: `Longshot outcomes (a side under ${LONGSHOT_BELOW * 100}¢) priced above their historical hit rate, to fade: the venue's calibration from its own resolved markets (per price bucket: trades, hit rate and bias, with a sample-size caveat), each open longshot with the calibration row it rests on and the edge of buying the other side, and the venue's Brier score 24 h before the close. Polymarket (Kalshi's adapter has no history to calibrate on).`,
-  tags: ['prediction-markets', 'longshot', 'longshots', 'bets', 'overpriced', 'fade', 'calibration', 'polymarket'],
+  tags: ['prediction-markets', 'longshot', 'longshots', 'outcome-shares', 'bets', 'overpriced', 'fade', 'calibration', 'polymarket'],
   examples: ['Which longshots are overpriced?', 'How well calibrated are Polymarket prices?'],
   input: z.strictObject({
     query: predictionQueryParam,

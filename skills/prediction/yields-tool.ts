@@ -22,7 +22,8 @@ export const predictionYieldsTool = defineFreeTool({
   id: 'prediction-yields', toolName: 'get_prediction_yields', title: 'Prediction-market yields',
   snapshot: predictionYieldsSnapshotJob,
   description: `Near-certain prediction-market outcomes held to resolution as yield: open markets on Polymarket and Kalshi where a side's ask is ${YIELD_PRICES.min}-${YIELD_PRICES.max} with under ${YIELD_MAX_HOURS} h left, as annualised yield (1/p − 1)·365/days, with what could still go wrong (what settles it, the other venue's rule, the time left); and the recent trades at or above the price floor with the wallets buying them.`,
-  tags: ['prediction-markets', 'near-certain', 'outcomes', 'resolution', 'yield', 'polymarket', 'kalshi'],
+  tags: ['prediction-markets', 'near-certain', 'outcomes', 'resolution', 'settle', 'yield', 'polymarket', 'kalshi'],
+  examples: ['Earn a yield on outcomes that are all but decided', 'Which almost-certain contracts pay the best annualised return by expiry?'],
   needs: ['prediction'],
   // A question in plain language ("where can I earn yield on near-certain outcomes?") is answered from it.
   agent: true,
