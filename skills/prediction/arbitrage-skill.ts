@@ -4,7 +4,7 @@ import { limitParam } from '../core/params.js';
 import { isoTime } from '../core/outputs.js';
 import { defineSkill } from '../core/registry.js';
 import { ARBITRAGE_METHODOLOGY, findArbitrage, KALSHI_TAKER_RATE, NEAR_MISS } from './arbitrage.js';
-import { predictionProvenance, predictionProvenanceShape, predictionQueryParam, venueNow } from './markets.js';
+import { availability, nothingMatched, predictionAnswerShape, predictionProvenance, predictionQueryParam, venueNow } from './markets.js';
 import { PREDICTION_PROVIDERS, predictionVenues } from './venues.js';
 
 const leg = z.object({
@@ -42,10 +42,7 @@ export const predictionArbitrageSkill = defineSkill({
   surfaces: ['a2a', 'agent'],
   needs: ['prediction'],
   output: z.object({
-    ...predictionProvenanceShape,
-    query: z.string().nullable(),
-    terms: z.array(z.string()),
-    queryRule: z.string(),
+    ...predictionAnswerShape,
     crossListed: z.number().int().describe('Events listed on both venues.'),
     compared: z.number().int().describe('Of those, open on both and matched by the query: each priced both ways.'),
     count: z.number().int(),
@@ -60,6 +57,8 @@ export const predictionArbitrageSkill = defineSkill({
     const plain = (r: (typeof found.opportunities)[number]) => ({ ...r, legs: [...r.legs] });
     return {
       ...predictionProvenance(venues, PREDICTION_PROVIDERS, now, ARBITRAGE_METHODOLOGY),
+      // No event open on both venues (that the query names) is nothing compared: not sold. None under $1 among those compared is an answer.
+      ...availability(nothingMatched(found.compared, found.terms, 'market open on both venues')),
       query: found.query, terms: [...found.terms], queryRule: found.queryRule,
       crossListed: found.crossListed, compared: found.compared,
       count: found.opportunities.length,

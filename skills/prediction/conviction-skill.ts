@@ -4,7 +4,7 @@ import { limitParam } from '../core/params.js';
 import { isoTime } from '../core/outputs.js';
 import { defineSkill } from '../core/registry.js';
 import { CONVICTION_METHODOLOGY, CONVICTION_RULES, CONVICTION_SCORE, convictionScan } from './conviction.js';
-import { iso, predictionProvenance, predictionProvenanceShape, predictionQueryParam, venueNow } from './markets.js';
+import { iso, availability, nothingMatched, predictionAnswerShape, predictionProvenance, predictionQueryParam, venueNow } from './markets.js';
 import { predictionVenues } from './venues.js';
 
 const R = CONVICTION_RULES;
@@ -34,10 +34,7 @@ export const convictionScannerSkill = defineSkill({
   surfaces: ['a2a', 'agent'],
   needs: ['prediction'],
   output: z.object({
-    ...predictionProvenanceShape,
-    available: z.boolean().describe('false: no open market, or none the query names (reason says which).'),
-    reason: z.string().optional().describe('Why, when available is false.'),
-    query: z.string().nullable(), terms: z.array(z.string()), queryRule: z.string(),
+    ...predictionAnswerShape,
     openMarkets: z.number().int(), marketsScanned: z.number().int(), walletsRead: z.number().int(),
     concentrated: z.number().int().describe('Markets where conviction holders hold half a side\'s listed shares or more.'),
     count: z.number().int(),
@@ -60,10 +57,10 @@ export const convictionScannerSkill = defineSkill({
     const venues = predictionVenues(ctx);
     const now = venueNow();
     const scan = await convictionScan(venues.polymarket, { query: input.query, now, signal: ctx.signal });
-    const reason = !scan.openMarkets ? 'no Polymarket market is open' : !scan.markets.length ? `no open market's question names ${scan.query.terms.join(', ')}` : null;
+    const reason = nothingMatched(scan.markets.length, scan.query.terms, scan.openMarkets ? 'open market' : 'open Polymarket market');
     return {
       ...predictionProvenance(venues, ['polymarket'], now, CONVICTION_METHODOLOGY),
-      available: reason === null, ...(reason !== null && { reason }),
+      ...availability(reason),
       query: scan.query.text, terms: scan.query.terms, queryRule: scan.query.rule,
       openMarkets: scan.openMarkets, marketsScanned: scan.markets.length, walletsRead: scan.walletsRead,
       concentrated: scan.markets.filter((m) => m.sides.some((s) => s.concentrates)).length,

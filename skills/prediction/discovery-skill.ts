@@ -4,7 +4,7 @@ import { limitParam } from '../core/params.js';
 import { isoTime } from '../core/outputs.js';
 import { defineSkill } from '../core/registry.js';
 import { DISCOVERY_METHODOLOGY, DISCOVERY_SCORE, discoverMarkets } from './discovery.js';
-import { predictionProvenance, predictionProvenanceShape, predictionQueryParam, venueNow } from './markets.js';
+import { availability, nothingMatched, predictionAnswerShape, predictionProvenance, predictionQueryParam, venueNow } from './markets.js';
 import { PREDICTION_PROVIDERS, predictionVenues } from './venues.js';
 
 const quote = { yes: z.number().nullable().describe('Mid of the best bid and ask (0-1).'), bid: z.number().nullable(), ask: z.number().nullable() };
@@ -24,13 +24,8 @@ export const predictionDiscoverySkill = defineSkill({
   surfaces: ['a2a', 'agent'],
   needs: ['prediction'],
   output: z.object({
-    ...predictionProvenanceShape,
-    available: z.boolean().describe('false: no open market answers the query (reason says which words).'),
-    reason: z.string().optional().describe('Why, when available is false.'),
-    query: z.string().nullable(),
-    terms: z.array(z.string()).describe('The query words that narrowed the list.'),
+    ...predictionAnswerShape,
     venue: z.string().nullable().describe('The venue the query named, if any.'),
-    queryRule: z.string(),
     openEvents: z.number().int().describe('Events open on either venue.'),
     matched: z.number().int().describe('Of those, how many the query matched.'),
     count: z.number().int(),
@@ -62,11 +57,9 @@ export const predictionDiscoverySkill = defineSkill({
     const venues = predictionVenues(ctx);
     const now = venueNow();
     const found = await discoverMarkets(venues, { query: input.query, limit: input.limit, now, signal: ctx.signal });
-    // Nothing matched is nothing to sell (an honest gap, never charged).
-    const reason = found.rows.length ? null : found.terms.length ? `no open market's question names ${found.terms.join(', ')}` : 'no market is open on either venue';
     return {
       ...predictionProvenance(venues, PREDICTION_PROVIDERS, now, DISCOVERY_METHODOLOGY),
-      available: reason === null, ...(reason !== null && { reason }),
+      ...availability(nothingMatched(found.rows.length, found.terms)),
       query: found.query, terms: [...found.terms], venue: found.venue, queryRule: found.queryRule,
       openEvents: found.openEvents, matched: found.matched,
       count: found.rows.length,

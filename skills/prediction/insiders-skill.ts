@@ -9,7 +9,7 @@ import { defineSkill } from '../core/registry.js';
 import type { SkillContext } from '../core/context.js';
 import { FUNDING_CHAIN, IndexedFunding, type FundingProvenance } from './funding.js';
 import { INSIDER_METHODOLOGY, INSIDER_RULES, insiderScan, type InsiderCandidate, type InsiderScan, type PositionTrade } from './insiders.js';
-import { iso, predictionProvenance, predictionProvenanceShape, predictionQueryParam, venueNow } from './markets.js';
+import { iso, availability, nothingMatched, predictionAnswerShape, predictionProvenance, predictionQueryParam, venueNow } from './markets.js';
 import { predictionVenues } from './venues.js';
 
 const trade = z.object({
@@ -71,11 +71,8 @@ export const insiderScanSkill = defineSkill({
   surfaces: ['a2a', 'agent'],
   needs: ['prediction'],
   output: z.object({
-    ...predictionProvenanceShape,
-    available: z.boolean().describe('false: the chain cannot be read for funding, or the query named no market (reason says which).'),
-    reason: z.string().optional().describe('Why, when available is false.'),
+    ...predictionAnswerShape,
     funding: fundingProvenanceShape.describe('The chain read for the accounts\' first funding.'),
-    query: z.string().nullable(), terms: z.array(z.string()), queryRule: z.string(),
     marketsScanned: z.number().int(), positionsExamined: z.number().int(), walletsScanned: z.number().int(),
     flagged: z.number().int(), highRisk: z.number().int().describe('Flags whose price already moved (level high).'),
     count: z.number().int(),
@@ -91,10 +88,10 @@ export const insiderScanSkill = defineSkill({
     const { scan, funding } = await scanWithFunding(ctx, { query: input.query, now });
     const reason = funding.unreadable
       ? `the accounts' funding on ${FUNDING_CHAIN} cannot be read (${funding.unreadable}); no account can be judged fresh`
-      : scan.query.terms.length && !scan.markets.length ? `no market's question names ${scan.query.terms.join(', ')}` : null;
+      : scan.query.terms.length ? nothingMatched(scan.markets.length, scan.query.terms, 'market') : null;
     return {
       ...predictionProvenance(venues, ['polymarket'], now, INSIDER_METHODOLOGY),
-      available: reason === null, ...(reason !== null && { reason }),
+      ...availability(reason),
       funding,
       query: scan.query.text, terms: scan.query.terms, queryRule: scan.query.rule,
       marketsScanned: scan.markets.length, positionsExamined: scan.candidates.length, walletsScanned: scan.walletsScanned,

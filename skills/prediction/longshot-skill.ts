@@ -4,7 +4,7 @@ import { limitParam } from '../core/params.js';
 import { isoTime } from '../core/outputs.js';
 import { defineSkill } from '../core/registry.js';
 import { fadeLongshots, LONGSHOT_BELOW, LONGSHOT_METHODOLOGY } from './longshot.js';
-import { predictionProvenance, predictionProvenanceShape, predictionQueryParam, venueNow } from './markets.js';
+import { availability, predictionAnswerShape, predictionProvenance, predictionQueryParam, venueNow } from './markets.js';
 import { predictionVenues } from './venues.js';
 
 const bucket = z.object({
@@ -30,9 +30,7 @@ export const predictionLongshotSkill = defineSkill({
   surfaces: ['a2a', 'agent'],
   needs: ['prediction'],
   output: z.object({
-    ...predictionProvenanceShape,
-    available: z.boolean().describe('false: too few resolved markets to calibrate on (reason says how many).'),
-    reason: z.string().optional().describe('Why, when available is false.'),
+    ...predictionAnswerShape,
     calibration: z.object({
       venue: z.literal('polymarket'),
       resolvedMarkets: z.number().int(), trades: z.number().int(),
@@ -44,9 +42,6 @@ export const predictionLongshotSkill = defineSkill({
       }),
     }),
     kalshi: z.object({ available: z.literal(false), reason: z.string() }),
-    query: z.string().nullable(),
-    terms: z.array(z.string()),
-    queryRule: z.string(),
     openMarkets: z.number().int(),
     matched: z.number().int(),
     count: z.number().int(),
@@ -69,7 +64,7 @@ export const predictionLongshotSkill = defineSkill({
     const { available, reason, ...calibration } = found.calibration;
     return {
       ...predictionProvenance(venues, ['polymarket'], now, LONGSHOT_METHODOLOGY),
-      available, ...(reason !== null && { reason }),
+      ...availability(available ? null : reason ?? 'too few resolved markets'),
       calibration: { venue: 'polymarket' as const, ...calibration },
       kalshi: found.kalshi,
       query: found.query, terms: [...found.terms], queryRule: found.queryRule,

@@ -204,6 +204,31 @@ export const predictionProvenanceShape = {
   methodology: z.string(),
 };
 
+/** The query as an answer echoes it: as given, the words that narrowed it, and the matching rule. */
+export const queryEchoShape = { query: z.string().nullable(), terms: z.array(z.string()).describe('The query words that narrowed the list.'), queryRule: z.string() };
+
+/**
+ * What every paid prediction answer starts with: where it came from, whether it found anything
+ * (an answer that found nothing is `available: false` with its reason, and never sold) and the query as read.
+ */
+export const predictionAnswerShape = {
+  ...predictionProvenanceShape,
+  available: z.boolean().describe('false: nothing to answer with (reason says why); never charged.'),
+  reason: z.string().optional().describe('Why, when available is false.'),
+  ...queryEchoShape,
+};
+
+/** `available` and `reason` of an answer: available when no reason stands against it. */
+export function availability(reason: string | null): { available: boolean; reason?: string } {
+  return reason === null ? { available: true } : { available: false, reason };
+}
+
+/** Why a query-narrowed answer holds no row: the words no open market's question names, or no market open at all. */
+export function nothingMatched(rows: number, terms: readonly string[], what = 'open market'): string | null {
+  if (rows) return null;
+  return terms.length ? `no ${what}'s question names ${terms.join(', ')}` : `no ${what} on the venues read`;
+}
+
 /** The same, each field optional: a free tool's answer has only the envelope when cold or off. */
 export const freePredictionProvenanceShape = Object.fromEntries(Object.entries(predictionProvenanceShape).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof predictionProvenanceShape]: z.ZodOptional<(typeof predictionProvenanceShape)[K]> };
 

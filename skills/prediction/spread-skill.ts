@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { limitParam } from '../core/params.js';
 import { isoTime } from '../core/outputs.js';
 import { defineSkill } from '../core/registry.js';
-import { predictionProvenance, predictionProvenanceShape, predictionQueryParam, venueNow } from './markets.js';
+import { availability, nothingMatched, predictionAnswerShape, predictionProvenance, predictionQueryParam, venueNow } from './markets.js';
 import { analyzeSpreads, SPREAD_METHODOLOGY } from './spread.js';
 import { PREDICTION_PROVIDERS, predictionVenues } from './venues.js';
 
@@ -23,12 +23,7 @@ export const predictionSpreadSkill = defineSkill({
   surfaces: ['a2a', 'agent'],
   needs: ['prediction'],
   output: z.object({
-    ...predictionProvenanceShape,
-    available: z.boolean().describe('false: no open market answers the query (reason says which words).'),
-    reason: z.string().optional().describe('Why, when available is false.'),
-    query: z.string().nullable(),
-    terms: z.array(z.string()),
-    queryRule: z.string(),
+    ...predictionAnswerShape,
     sizeUsd: z.number(),
     openMarkets: z.number().int().describe('Events open on either venue.'),
     matched: z.number().int().describe('Of those, how many the query matched.'),
@@ -57,11 +52,9 @@ export const predictionSpreadSkill = defineSkill({
     const venues = predictionVenues(ctx);
     const now = venueNow();
     const found = await analyzeSpreads(venues, { query: input.query, limit: input.limit, sizeUsd: input.sizeUsd, now, signal: ctx.signal });
-    // No book read is nothing to sell (an honest gap, never charged).
-    const reason = found.rows.length ? null : found.terms.length ? `no open market's question names ${found.terms.join(', ')}` : 'no market is open on either venue';
     return {
       ...predictionProvenance(venues, PREDICTION_PROVIDERS, now, SPREAD_METHODOLOGY),
-      available: reason === null, ...(reason !== null && { reason }),
+      ...availability(nothingMatched(found.rows.length, found.terms)),
       query: found.query, terms: [...found.terms], queryRule: found.queryRule, sizeUsd: input.sizeUsd,
       openMarkets: found.openMarkets, matched: found.matched, booksRead: found.booksRead,
       count: found.rows.length,

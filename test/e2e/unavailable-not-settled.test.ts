@@ -55,6 +55,8 @@ interface Drivable {
   readonly params: (address: Address) => Record<string, unknown>;
   /** The paid MCP tool's kind that sells it on credits, with the tool's arguments (when a paid tool sells it). */
   readonly credits?: { readonly kind: string; readonly args: (address: Address) => Record<string, unknown> };
+  /** A kind that sells it on credits whose inputs cannot ask for the nothing (the spec's inputs lack the field), and why. */
+  readonly creditsCannotAsk?: { readonly kind: string; readonly why: string };
 }
 
 /** One the request and a cheap chain read decide: refused by its admission before any payment is asked for. */
@@ -84,6 +86,7 @@ const NOTHING: Record<string, Drivable | Refused | { readonly unreachable: strin
   'spread-analysis': { world: 'no-market', params: () => ({ query: NO_MARKET }), credits: { kind: 'spread', args: () => ({ query: NO_MARKET }) } },
   'insider-scan': { world: 'no-market', params: () => ({ query: NO_MARKET }), credits: { kind: 'insiders', args: () => ({ query: NO_MARKET }) } },
   'conviction-scanner': { world: 'no-market', params: () => ({ query: NO_MARKET }), credits: { kind: 'conviction', args: () => ({ query: NO_MARKET }) } },
+  'cross-platform-arbitrage': { world: 'no-market', params: () => ({ query: NO_MARKET }), creditsCannotAsk: { kind: 'prediction_market', why: 'find_arbitrage takes no query (the spec\'s inputs): on credits it compares every event open on both venues' } },
   'longshot-fader': { unreachable: 'its gap is a venue with under 20 resolved markets to calibrate on; the embedded venues hold markets resolved from two weeks before their history on (a query that names no market still sells the calibration)' },
   'top-tokens': { unreachable: 'its gap is a chain with no priced token; every chain the devnet deploys has priced pools from genesis' },
   'altcoin-season-index': { unreachable: 'its gaps are a benchmark with no price over the period or no liquid altcoin; every chain the test devnet indexes prices both over every period (measured: 6 chains x 1h/24h/7d/30d all available)' },
@@ -154,7 +157,7 @@ describe('nothing produced is never settled, on any surface', () => {
       expect(served.published().map((s) => s.id), id).toContain(id);
       // Every paid tool kind that sells it on credits is bought below.
       const kinds = PAID_TOOLS.flatMap((t) => Object.entries(t.kinds).filter(([, k]) => k.skill === id).map(([kind]) => kind));
-      expect(kinds, id).toEqual(drive.credits ? [drive.credits.kind] : []);
+      expect(kinds, id).toEqual(drive.credits ? [drive.credits.kind] : drive.creditsCannotAsk ? [drive.creditsCannotAsk.kind] : []);
     }
   });
 
