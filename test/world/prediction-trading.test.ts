@@ -2,10 +2,11 @@
  * The prediction world's trading: the same seed trades the same; longshots are overpaid (what
  * costs 10¢ or less wins less often than its price says); every labelled insider is a fresh
  * account that bought the outcome large before the news that moved the price there; every planted
- * gap is a window where yes on one venue plus no on the other costs less than 1.
+ * gap is a window where yes on one venue plus no on the other costs less than 1, and on crypto
+ * events the windows are exactly where the two venues' prices stand apart.
  */
 import { describe, expect, it } from 'vitest';
-import { venuePrice } from '../../world/prediction/trading.js';
+import { GAP_ABOVE, venueLagSeconds, venuePrice } from '../../world/prediction/trading.js';
 import { ORIGIN, predictionWorld, priceAt } from '../helpers/prediction-world.js';
 
 const UNTIL = ORIGIN + 30 * 86_400;
@@ -54,12 +55,40 @@ describe('prediction trading', () => {
     for (const gap of trading.gaps) {
       const event = byId.get(gap.eventId)!;
       expect(event.crossListing).toBeDefined();
-      const lag = gap.until - gap.from;
-      expect(lag).toBeGreaterThan(0);
-      const t = gap.from + Math.floor(lag / 2);
-      const poly = venuePrice(event, 'polymarket', t, priceAt, lag);
-      const kalshi = venuePrice(event, 'kalshi', t, priceAt, gap.until - gap.from);
+      expect(gap.until).toBeGreaterThan(gap.from);
+      const t = gap.from + Math.floor((gap.until - gap.from) / 2);
+      const poly = venuePrice(event, 'polymarket', t, priceAt, 0);
+      const kalshi = venuePrice(event, 'kalshi', t, priceAt, venueLagSeconds('trading', event.id));
       expect(Math.min(poly + (1 - kalshi), kalshi + (1 - poly))).toBeLessThan(1);
     }
+  });
+
+  it('labels the crypto events\' gaps where the lagging price stands apart, and only there, while both venues are open', () => {
+    const crypto = events.filter((e) => e.strike && e.crossListing);
+    const apart = (e: (typeof events)[number], t: number) => Math.abs(venuePrice(e, 'polymarket', t, priceAt, 0) - venuePrice(e, 'kalshi', t, priceAt, venueLagSeconds('trading', e.id)));
+    const gaps = trading.gaps.filter((g) => byId.get(g.eventId)!.strike);
+    expect(gaps.length).toBeGreaterThan(50);
+    for (const gap of gaps) {
+      const e = byId.get(gap.eventId)!;
+      expect(gap.from).toBeGreaterThanOrEqual(e.opensAt);
+      expect(gap.until).toBeLessThanOrEqual(Math.min(e.closesAt, e.closesAt + e.crossListing!.closeShiftSeconds, UNTIL));
+      expect(apart(e, gap.from + Math.floor((gap.until - gap.from) / 2)), `${e.id} ${gap.from}-${gap.until}`).toBeGreaterThan(GAP_ABOVE);
+    }
+    // Outside the windows, sampled every 7 minutes over each crypto market's life on both venues: within the
+    // threshold, but for the odd blip shorter than the labels' one-minute grid, barely over it.
+    const over: number[] = [];
+    let outside = 0;
+    for (const e of crypto) {
+      const close = Math.min(e.closesAt, e.closesAt + e.crossListing!.closeShiftSeconds, UNTIL);
+      const own = gaps.filter((g) => g.eventId === e.id);
+      for (let t = e.opensAt + 17; t < close; t += 420) {
+        if (own.some((g) => g.from <= t && t < g.until)) continue;
+        outside++;
+        if (apart(e, t) > GAP_ABOVE) over.push(apart(e, t) - GAP_ABOVE);
+      }
+    }
+    expect(outside).toBeGreaterThan(10_000);
+    expect(over.length).toBeLessThan(outside / 1_000);
+    expect(Math.max(0, ...over)).toBeLessThan(0.005);
   });
 });

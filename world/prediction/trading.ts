@@ -5,7 +5,8 @@
  *  - retail overpays longshots: a contract the public believes has a chance below 15% trades a
  *    few cents above it (so 5¢ contracts win less often than 5%, as on real venues);
  *  - the second venue lags the first by a draw of minutes, so a cross-listed event's two prices
- *    part after news: the gap, yes on one plus no on the other below 1, is planted and labelled.
+ *    part after news (a drawn event's), or whenever the reference price moves (a crypto event's):
+ *    the gap, yes on one plus no on the other below 1, is planted and labelled.
  * Traders: retail (small, often longshots), whales (large, after news), conviction holders (large
  * and early on the side they believe, held to the close), and insiders who learn a drawn event's
  * outcome before the news: a fresh account (funded hours before) buys that side large, 1-6 hours
@@ -55,6 +56,14 @@ export interface PredictionTrading {
 const HOUR = 3_600;
 /** Public belief below which retail overpays (and, mirrored, above which the no side is overpaid). */
 const LONGSHOT_BELOW = 0.15;
+/** A gap is labelled where the two venues part by more than this: a drawn event's news jump, a crypto event's prices. */
+export const GAP_ABOVE = 0.04;
+/**
+ * A crypto event's prices are compared on this grid (excursions shorter than it go unlabelled: at
+ * 5 minutes, 3-8% of the time apart did; at 1, 0.1%), a window's edges then narrowed to the second.
+ */
+const GAP_SCAN_SECONDS = 60;
+const GAP_EDGE_SECONDS = 1;
 
 /** The venue's price of yes at `time`: the belief, longshots overpaid, the second venue lagging. */
 export function venuePrice(event: PredictionEvent, venue: Venue, time: number, priceAt: (asset: string, time: number) => number, lagSeconds: number): number {
@@ -145,17 +154,50 @@ export function simulateTrading(
         insiders.push({ account: insider.address, eventId: event.id, time });
       }
     }
-    // The second venue lags the first: after each news, the two prices part for the lag.
-    if (event.crossListing) {
+    // The second venue lags the first: after each news, the two prices part for the lag; a crypto
+    // event's part whenever the reference price moves, so they are compared while both venues are open.
+    if (event.crossListing && event.strike) {
+      gaps.push(...cryptoGaps(event, lag, Math.min(end, event.closesAt + event.crossListing.closeShiftSeconds), options.priceAt));
+    } else if (event.crossListing) {
       for (const news of event.news.slice(1)) {
         if (news.at >= end) continue;
         const before = event.news[event.news.indexOf(news) - 1]!.belief;
-        if (Math.abs(news.belief - before) > 0.04) gaps.push({ eventId: event.id, from: news.at, until: Math.min(news.at + lag, end) });
+        if (Math.abs(news.belief - before) > GAP_ABOVE) gaps.push({ eventId: event.id, from: news.at, until: Math.min(news.at + lag, end) });
       }
     }
   }
   trades.sort((a, b) => a.time - b.time || a.eventId.localeCompare(b.eventId));
   return { trades, accounts, insiders, gaps };
+}
+
+/**
+ * The windows before `close` in which a crypto event's two venue prices stand more than GAP_ABOVE
+ * apart: found on a 1-minute grid (consecutive steps apart are one window), each edge then
+ * narrowed by halving to the first moment apart (`from`) and the first moment back within (`until`).
+ */
+function cryptoGaps(event: PredictionEvent, lag: number, close: number, priceAt: (asset: string, time: number) => number): PlantedGap[] {
+  const apart = (t: number) => Math.abs(venuePrice(event, 'polymarket', t, priceAt, 0) - venuePrice(event, 'kalshi', t, priceAt, lag)) > GAP_ABOVE;
+  // The first moment after `a` (state `was`) that is no longer so, `b` being one.
+  const edge = (a: number, b: number, was: boolean) => {
+    while (b - a > GAP_EDGE_SECONDS) {
+      const mid = Math.floor((a + b) / 2);
+      if (apart(mid) === was) a = mid;
+      else b = mid;
+    }
+    return b;
+  };
+  const gaps: PlantedGap[] = [];
+  let from: number | undefined;
+  for (let t = event.opensAt, last = t; t < close; last = t, t += GAP_SCAN_SECONDS) {
+    const now = apart(t);
+    if (now && from === undefined) from = t === event.opensAt ? t : edge(last, t, false);
+    else if (!now && from !== undefined) {
+      gaps.push({ eventId: event.id, from, until: edge(last, t, true) });
+      from = undefined;
+    }
+  }
+  if (from !== undefined) gaps.push({ eventId: event.id, from, until: close });
+  return gaps;
 }
 
 function round(x: number): number {
