@@ -112,13 +112,15 @@ const MISSING: Readonly<Record<DeploymentPart, { code: ErrorCode; why: string }>
   // Never OS randomness under a quantum name.
   qrng: { code: 'provider_unavailable', why: 'needs a quantum random-number provider, and none is configured (QRNG_URL)' },
   prediction: { code: 'domain_disabled', why: 'needs prediction-market venues, and this deployment has none (PREDICTION=off)' },
+  // The venues' traders are Polygon accounts: their age and funding are read there.
+  'prediction-funding': { code: 'chain_unavailable', why: 'reads the venues\' accounts\' funding on Polygon, and this deployment does not index Polygon' },
 };
 
 /**
  * The registry of this deployment: every skill, those that need a part it lacks declared
  * disabled (refused with `domain_disabled` before any payment, left out of what is advertised).
  */
-export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlySet<DeploymentPart> = new Set(['bitcoin', 'qrng', 'prediction'])): Registry {
+export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlySet<DeploymentPart> = new Set(['bitcoin', 'qrng', 'prediction', 'prediction-funding'])): Registry {
   return new Registry([...ALL_SKILLS, ...extra].map((skill) => {
     const missing = skill.needs?.find((part) => !has.has(part));
     if (!missing || !isWorking(skill)) return skill;

@@ -69,7 +69,7 @@ export const insiderScanSkill = defineSkill({
   price: '1.50',
   toolName: 'insider_scan',
   surfaces: ['a2a', 'agent'],
-  needs: ['prediction'],
+  needs: ['prediction', 'prediction-funding'],
   output: z.object({
     ...predictionAnswerShape,
     funding: fundingProvenanceShape.describe('The chain read for the accounts\' first funding.'),

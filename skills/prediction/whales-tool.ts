@@ -26,7 +26,7 @@ export const predictionWhalesTool = defineFreeTool({
   snapshot: predictionWhalesSnapshotJob,
   description: 'Insider-like positioning of large bettors on Polymarket: the largest positions ($5,000+ on one side) and their trades of the last 24 h, the positions flagged as informed (a wallet fresh on chain, first funded on Polygon shortly before, buying one side large before the price moved its way), the markets they gather in and wallets that go together.',
   tags: ['prediction-markets', 'whales', 'bettors', 'betting', 'insider', 'polymarket'],
-  needs: ['prediction'],
+  needs: ['prediction', 'prediction-funding'],
   // A question about who bets big, or bets as if they knew, is answered from it.
   agent: true,
   input: z.strictObject({ limit: rowsParam(FREE_ROWS) }),
