@@ -16,8 +16,10 @@ import { PredictionPlan } from '../../world/prediction/plan.js';
 import { servePredictionVenues } from '../../world/prediction/server.js';
 import { signedPayment } from '../helpers/payments.js';
 import { creditedMcpClient } from '../helpers/mcp-credits.js';
-import { fundedPayer, json, payingFetch, postJson, rpcUrl, startTestSibyl, usdcBalance, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
+import { fundedPayer, json, payingFetch, postJson, rpcUrl, startTestSibyl, TEST_SERVER_PARTS, usdcBalance, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
+import { createRegistry } from '../../skills/catalog/index.js';
+import { assertAnswer } from '../../skills/core/output-check.js';
 
 const SEED = 'e2e-prediction';
 const DAYS = 2;
@@ -142,6 +144,25 @@ describe('prediction-market skills on every surface', () => {
       expect(skills, prompt).toContain(body.response.toolsUsed[0].skill);
       expect(before - (await payer.balance())).toBe(SPEC_SKILL_PRICE['general-analysis']);
     }
+  });
+});
+
+describe('every prediction skill answers its output schema', () => {
+  it('run in process on this world, once each', { timeout: 120_000 }, async () => {
+    await sibyl.snapshots.runAll();
+    const failures: string[] = [];
+    for (const skill of createRegistry([], TEST_SERVER_PARTS).published().filter((s) => s.needs?.includes('prediction'))) {
+      try {
+        const input = skill.input.parse({ limit: 5 });
+        await skill.admit?.(input, sibyl.context);
+        const answer = await skill.handler(input, sibyl.context);
+        assertAnswer(skill.id, skill.output, answer);
+        if ((answer as { available?: boolean }).available !== true) failures.push(`${skill.id}: ${JSON.stringify(answer).slice(0, 200)}`);
+      } catch (err) {
+        failures.push(`${skill.id}: ${(err as Error).message}`);
+      }
+    }
+    expect(failures).toEqual([]);
   });
 });
 
