@@ -38,6 +38,8 @@ import { startEmbeddedBitcoin } from '../world/bitcoin/index.js';
 import { worldOrigin } from '../world/index.js';
 import { IndexedFunding } from '../skills/prediction/funding.js';
 import { insiderScoreOver } from '../skills/prediction/insiders-eval.js';
+import { evaluateArbitrage } from '../skills/prediction/arbitrage-eval.js';
+import { evaluateCalibration } from '../skills/prediction/longshot-eval.js';
 import { servePlan } from '../skills/prediction/markets-served.js';
 import { ReferencePaths } from '../world/reference.js';
 
@@ -52,6 +54,8 @@ export interface EvalOptions {
   /** Hours the world writes on, paced as a live chain, while the mempool watcher listens (24 by default). */
   pendingHours?: number;
   debug?: boolean;
+  /** Figures measured beside the detectors and not scored as them (the prediction venues' calibration): the command line prints them. */
+  onMeasured?: (name: string, figures: Readonly<Record<string, number | null>>) => void;
 }
 
 export interface DetectorScore { precision: number | null; recall: number | null; truePositives: number; predicted: number; actual: number }
@@ -70,6 +74,7 @@ export const DETECTOR_GOALS: Readonly<Record<string, { precision: number; recall
   // Neutral is what the text cannot tell: reported beside the two tones, not a goal of its own.
   toneNeutral: null,
   predictionInsiders: { precision: 0.90, recall: 0.85 },
+  predictionArbitrage: { precision: 0.90, recall: 0.85 },
 };
 export const goalOf = (name: string) => (name in DETECTOR_GOALS ? DETECTOR_GOALS[name]! : DEFAULT_GOAL);
 
@@ -101,13 +106,14 @@ const EMPTY_SCORES: Record<string, Score> = {
   quantumExposureEvm: { truePositives: 0, predicted: 0, actual: 0 },
   quantumExposureBtc: { truePositives: 0, predicted: 0, actual: 0 },
   predictionInsiders: { truePositives: 0, predicted: 0, actual: 0 },
+  predictionArbitrage: { truePositives: 0, predicted: 0, actual: 0 },
 };
 type Add = (name: string, predicted: Set<string>, actual: Set<string>) => void;
-interface RunValues { debug: boolean; pendingHours: number }
+interface RunValues { debug: boolean; pendingHours: number; onMeasured: NonNullable<EvalOptions['onMeasured']> }
 
 /** Every detector's precision and recall on the seed's world, chain by chain, then the Bitcoin chain. */
 export async function evaluateDetectors(options: EvalOptions): Promise<DetectorScores> {
-  const values: RunValues = { debug: options.debug ?? false, pendingHours: options.pendingHours ?? 24 };
+  const values: RunValues = { debug: options.debug ?? false, pendingHours: options.pendingHours ?? 24, onMeasured: options.onMeasured ?? (() => {}) };
   const scores = structuredClone(EMPTY_SCORES);
   const add: Add = (name, predicted, actual) => {
     const s = scores[name]!;
@@ -178,6 +184,23 @@ async function scoreChain({ chain, store, reader, labels, world, reference }: In
     } finally {
       await served.close();
     }
+    // Cross-platform arbitrage on the same plan's venues (no chain read): run at each labelled gap's middle and every 2 h of
+    // the history; each (time, event) it calls against the gaps planted (evaluateArbitrage). And the calibration the
+    // longshot fader reads from the resolved markets, beside the events' true chances: printed, not scored.
+    const plan = { seed: labels.seed, origin: reference.origin, priceAt: (asset: string, t: number) => reference.priceUsd(asset, t) };
+    const arbitrage = await evaluateArbitrage({ ...plan, from: reference.origin, until: market.head.timestamp });
+    if (values.debug) console.log('prediction arbitrage', { ...arbitrage, pairs: undefined });
+    add('predictionArbitrage', new Set(arbitrage.pairs.found), new Set(arbitrage.pairs.planted));
+    values.onMeasured(`prediction arbitrage (${chain.name})`, {
+      times: arbitrage.times, recallClearingFees: arbitrage.recallClearingFees, precisionDrawn: arbitrage.precisionDrawn, precisionCrypto: arbitrage.precisionCrypto,
+      unplanted: arbitrage.unplanted, unplantedWithinThreshold: arbitrage.unplantedWithinThreshold,
+    });
+    const calibration = await evaluateCalibration({ ...plan, at: market.head.timestamp });
+    values.onMeasured(`prediction calibration (${chain.name})`, {
+      resolvedMarkets: calibration.resolvedMarkets,
+      brierVenue: calibration.brier.venue, brierTruth: calibration.brier.truth, brierFairBeforeClose: calibration.brier.fairBeforeClose,
+      longshotTrades: calibration.longshots.trades, longshotBiasCents: calibration.longshots.measuredBiasCents, longshotPremiumCents: calibration.longshots.plantedPremiumCents,
+    });
   }
 
   const sandwiches = await detectSandwiches(chain, market, await reader.swaps(0, market.head.block));
@@ -432,7 +455,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   });
   const days = Number(values.days);
   const chains = values.chains!.split(',') as EvmChainName[];
-  const result = await evaluateDetectors({ seed: values.seed!, days, chains, skipBitcoin: values['skip-bitcoin'], pendingHours: Number(values['pending-hours']), debug: values.debug });
+  const measured: Record<string, Readonly<Record<string, number | null>>> = {};
+  const result = await evaluateDetectors({ seed: values.seed!, days, chains, skipBitcoin: values['skip-bitcoin'], pendingHours: Number(values['pending-hours']), debug: values.debug, onMeasured: (name, figures) => (measured[name] = figures) });
   if (values.json) console.log(JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, { precision: v.precision, recall: v.recall }]))));
   else {
     console.log(`seed ${values.seed}, ${days} days, chains ${chains.join(', ')}`);
@@ -441,5 +465,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       const goal = goalOf(name);
       console.log(`${name.padEnd(20)} ${r.precision === null ? '   -' : r.precision.toFixed(3)}      ${r.recall === null ? '  -' : r.recall.toFixed(3)}   ${String(r.predicted).padStart(6)}    ${String(r.actual).padStart(6)}    ${goal ? `${goal.precision} / ${goal.recall}` : '-'}`);
     }
+    for (const [name, figures] of Object.entries(measured)) console.log(`${name} (measured, not held): ${Object.entries(figures).map(([k, v]) => `${k} ${v === null ? '-' : Number(v.toFixed(4))}`).join(', ')}`);
   }
 }

@@ -14,5 +14,10 @@ describe('the arbitrage evaluation', () => {
     // Found outside a gap: only pairs within the labels' threshold that still clear two ticks and a 1¢ fee.
     expect(score.unplanted).toBe(score.unplantedWithinThreshold);
     expect(score.found).toBe(score.truePositives + score.unplanted);
+    // The pairs a detectors' table scores say the same.
+    const planted = new Set(score.pairs.planted);
+    expect(score.pairs.found.length).toBe(score.found);
+    expect(planted.size).toBe(score.planted);
+    expect(score.pairs.found.filter((p) => planted.has(p)).length).toBe(score.truePositives);
   });
 });

@@ -49,6 +49,8 @@ export interface ArbitrageEval {
   readonly precisionCrypto: number | null;
   readonly recall: number | null;
   readonly recallClearingFees: number | null;
+  /** The (time, event) pairs found and planted, as `time:eventId`: what a detectors' table scores. */
+  readonly pairs: { readonly found: readonly string[]; readonly planted: readonly string[] };
 }
 
 export async function evaluateArbitrage(options: ArbitrageEvalOptions): Promise<ArbitrageEval> {
@@ -62,10 +64,13 @@ export async function evaluateArbitrage(options: ArbitrageEvalOptions): Promise<
     const times = new Set(gaps.map((g) => Math.floor((g.from + g.until) / 2)));
     for (let t = from; t < until; t += options.controlStepSeconds ?? 2 * HOUR) times.add(t);
     const score = { planted: 0, plantedClearingFees: 0, found: 0, foundCrypto: 0, truePositives: 0, truePositivesClearingFees: 0, unplanted: 0, unplantedCrypto: 0, unplantedWithinThreshold: 0 };
+    const pairs = { found: [] as string[], planted: [] as string[] };
     for (const t of [...times].sort((a, b) => a - b)) {
       const planted = new Set(trading.gaps.filter((g) => g.from <= t && t < g.until && bothOpen(byId.get(g.eventId)!, t)).map((g) => g.eventId));
       served.now = t;
       const found = new Set((await findArbitrage(served.source, { limit: 100, now: t })).opportunities.map((o) => o.legs[1].market.replace(/^SIB-/, '').toLowerCase()));
+      pairs.found.push(...[...found].map((id) => `${t}:${id}`));
+      pairs.planted.push(...[...planted].map((id) => `${t}:${id}`));
       score.planted += planted.size;
       const clearing = new Set([...planted].filter((id) => clearsFees(byId.get(id)!, t, seed, priceAt)));
       score.plantedClearingFees += clearing.size;
@@ -87,6 +92,7 @@ export async function evaluateArbitrage(options: ArbitrageEvalOptions): Promise<
       precisionCrypto: foundCrypto ? (foundCrypto - score.unplantedCrypto) / foundCrypto : null,
       recall: score.planted ? score.truePositives / score.planted : null,
       recallClearingFees: score.plantedClearingFees ? score.truePositivesClearingFees / score.plantedClearingFees : null,
+      pairs,
     };
   } finally {
     await served.close();
