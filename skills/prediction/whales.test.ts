@@ -21,7 +21,7 @@ describe('get_prediction_whales', () => {
   let chain: FundedChain;
   let sentByOne: Set<string>;
   beforeAll(async () => {
-    served = await servePlan('whales-d', ORIGIN, priceAt, NOW);
+    served = await servePlan('whales-h', ORIGIN, priceAt, NOW);
     const accounts = served.plan.through(NOW).trading.accounts.filter((a) => a.fundedAt <= NOW).sort((a, b) => a.fundedAt - b.fundedAt);
     chain = await fundedPolygon(accounts[0]!.fundedAt - 2 * DAY);
     // A funder that is not a mint: the last two insiders of the scan's window are sent their USDC by the same demo account.

@@ -20,7 +20,7 @@ import { PredictionPlan } from '../../world/prediction/plan.js';
 import { World } from '../../world/world.js';
 
 /** A seed whose first day has insiders funded after the history starts, and accounts due the day after. */
-const SEED = 'prediction-mod-295';
+const SEED = 'prediction-mod-2242';
 const DAYS = 1;
 const BLOCK_SECONDS = 600;
 const HOUR = 3_600;

@@ -3,9 +3,9 @@
  * and what the public believes along the way. Two kinds:
  *  - crypto ("Will ETH close above $K on <date>?"), decided by the world's reference price path;
  *    the fair chance at a moment is the lognormal chance of finishing above K from the price then;
- *  - drawn (elections, sports, macro releases): the world draws a true chance and the outcome with
- *    it; the public belief starts near that chance, moves with each piece of news toward what will
- *    happen, and ends at the outcome when the event closes.
+ *  - drawn (elections, sports, macro releases): the world draws a true chance; the public belief
+ *    starts near it and moves with each piece of news along a calibrated path (a side it puts at p
+ *    wins p of the time), the last news all but settling it; it ends at the outcome at the close.
  * Some events are listed on both venues, with a rule that differs (a cutoff hours apart, another
  * resolution source): the risk behind a cross-venue price gap. Deterministic per seed; the truth
  * (chances, outcomes, news) is for the labels, never for the engines.
@@ -65,6 +65,10 @@ const DAY = 86_400;
 const YEAR = 365 * DAY;
 /** Share of events listed on both venues. */
 const CROSS_LISTED = 0.35;
+/** A drawn event's news as fractions of its life: the opening belief's, and the window the last news falls in. */
+const OPENING_INFORMATION = 0.03;
+const LAST_NEWS_FROM = 0.97;
+const LAST_NEWS_TO = 0.99;
 const DRAWN_TOPICS: Record<Exclude<EventCategory, 'crypto'>, readonly string[]> = {
   election: ['Will the incumbent win the Northland governor race?', 'Will the Harbor Party win a majority in the Vale parliament?', 'Will turnout in the Eastmark referendum exceed 60%?'],
   sports: ['Will the Rovers win the Cup final?', 'Will Okafor win the Riverside marathon?', 'Will the Falcons reach the league semi-finals?'],
@@ -130,19 +134,28 @@ function cryptoEvent(base: Pick<PredictionEvent, 'id' | 'opensAt' | 'closesAt' |
 function drawnEvent(base: Pick<PredictionEvent, 'id' | 'opensAt' | 'closesAt' | 'crossListing'>, category: Exclude<EventCategory, 'crypto'>, r: Rng): PredictionEvent {
   // Longshots and favourites both: the chance is drawn on the logit scale.
   const truth = clamp(logistic(r.normal() * 1.6), 0.02, 0.98);
-  const outcome = r.chance(truth);
-  // News moves the belief toward what will happen, a step at a time; the last, just before the close, all but settles it.
+  // What the public learns is a Brownian path W on the event's life scaled to [0, 1], and yes is c + W(1) > 0 with
+  // Φ(c) = truth; the belief at s is then the chance of that given W(s), Φ((c + W(s)) / √(1 − s)): a martingale, so a
+  // side the public puts at p wins p of the time at every moment, not only at the opening.
+  const c = inverseNormalCdf(truth);
+  const life = base.closesAt - base.opensAt;
   const steps = r.int(2, 5);
+  // The opening belief has a little news in it already (as if at s = 0.03: a probit sd of 0.17, near the logit's 0.3 it had).
+  const fractions = [OPENING_INFORMATION];
+  for (let k = 1; k < steps; k++) fractions.push(clamp((life * k) / (steps + 1) + r.normal() * 1_800, 60, life - 60) / life);
+  // The last news, just before the close, all but settles it.
+  fractions.push(Math.min(LAST_NEWS_FROM + r.next() * (LAST_NEWS_TO - LAST_NEWS_FROM), (life - 60) / life));
+  const sorted = [fractions[0]!, ...fractions.slice(1).sort((a, b) => a - b)];
   const news: NewsJump[] = [];
-  let logit = Math.log(truth / (1 - truth)) + r.normal() * 0.3;
-  const target = outcome ? 4 : -4;
-  for (let k = 1; k <= steps; k++) {
-    const at = base.opensAt + Math.round(((base.closesAt - base.opensAt) * k) / (steps + 1) + r.normal() * 1_800);
-    logit += (target - logit) * (k === steps ? 0.9 : r.next() * 0.5) + r.normal() * 0.4;
-    news.push({ at: Math.min(at, base.closesAt - 60), belief: clamp(logistic(logit), 0.01, 0.99) });
+  let w = 0;
+  let s = 0;
+  for (const [k, f] of sorted.entries()) {
+    w += r.normal() * Math.sqrt(Math.max(0, f - s));
+    s = f;
+    news.push({ at: k === 0 ? base.opensAt : base.opensAt + Math.round(f * life), belief: clamp(normalCdf((c + w) / Math.sqrt(1 - s)), 0.01, 0.99) });
   }
-  news.sort((a, b) => a.at - b.at);
-  return { ...base, category, title: r.pick(DRAWN_TOPICS[category]), truth, outcome, news: [{ at: base.opensAt, belief: clamp(logistic(Math.log(truth / (1 - truth)) + r.normal() * 0.3), 0.01, 0.99) }, ...news] };
+  const outcome = c + w + r.normal() * Math.sqrt(1 - s) > 0;
+  return { ...base, category, title: r.pick(DRAWN_TOPICS[category]), truth, outcome, news };
 }
 
 function firstBelief(event: PredictionEvent): number {
@@ -168,4 +181,18 @@ export function normalCdf(x: number): number {
   const t = 1 / (1 + 0.3275911 * z);
   const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
   return x >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+/** The standard normal quantile, Φ⁻¹(p) for 0 < p < 1 (Acklam's rational approximation; relative error below 1.2e-9). */
+export function inverseNormalCdf(p: number): number {
+  const a = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
+  const b = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
+  const c = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
+  const tail = (q: number) => (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+  if (p < 0.02425) return tail(Math.sqrt(-2 * Math.log(p)));
+  if (p > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
 }
