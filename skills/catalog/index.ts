@@ -73,6 +73,7 @@ import { predictionYieldsTool } from '../prediction/yields-tool.js';
 import { predictionWhalesTool } from '../prediction/whales-tool.js';
 import { disabledRefusal, isWorking, Registry, type DeploymentPart, type Skill } from '../core/registry.js';
 import type { ErrorCode } from '../core/errors.js';
+import { disabledResult } from '../core/free.js';
 
 
 
@@ -128,6 +129,11 @@ export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlyS
     const refuse = async (): Promise<never> => {
       throw disabledRefusal(off);
     };
+    // A free tool answers no data, not an error (docs/protocols.md, "Tool results"): its envelope, saying why.
+    if (skill.free) {
+      const noData = async (input: { limit?: number }) => ({ ...disabledResult(input.limit ?? null), reason: off.disabledCode, detail: off.disabledReason });
+      return { ...skill, ...off, admit: undefined, handler: noData as Skill['handler'] };
+    }
     // Refused by every surface's disabled check (the report agent names it and charges nothing); the handler too, should one call it.
     return { ...skill, ...off, admit: undefined, handler: refuse };
   }), PLANNED_SKILLS);
