@@ -6,15 +6,13 @@
  * this test builds and hands in by its Esplora API only; quantum randomness comes from a loopback
  * QRNG, and a Sibyl without one refuses it before any 402.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { X402_META } from '../../agent/a2a-executor.js';
 import { startTestBitcoin, type TestBitcoin } from '../helpers/bitcoin.js';
-import { signedPayment } from '../helpers/payments.js';
 import { creditedMcpClient } from '../helpers/mcp-credits.js';
 import { startQrngStub, type QrngStub } from '../helpers/qrng-stub.js';
 import { fundedPayer, json, payingFetch, postJson, rpcUrl, startTestSibyl, usdcBalance, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
+import { kindFailures, paidJsonRpc } from '../helpers/surfaces.js';
 
 const SEED = 'e2e-btc';
 const DAYS = 2;
@@ -78,17 +76,8 @@ describe('Bitcoin and post-quantum skills on every surface', () => {
   });
 
   it('over A2A JSON-RPC: message/send asks for the spec price, and the paid message completes', { timeout: 60_000 }, async () => {
-    const call = async (params: unknown) => json(await postJson(`${sibyl.url}/a2a`, { jsonrpc: '2.0', id: 1, method: 'message/send', params }));
     const { key } = await fundedPayer('5');
-    for (const [skill, params] of [['bitcoin-mempool-intelligence', { limit: 2 }], ['crqc-proximity-benchmark', {}]] as const) {
-      const asked = await call({ message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { skill, params } }] } });
-      expect(asked.result.status.state, JSON.stringify(asked).slice(0, 300)).toBe('input-required');
-      const accepted = asked.result.status.message.metadata[X402_META.required].accepts[0];
-      expect(BigInt(accepted.amount)).toBe(SPEC_SKILL_PRICE[skill]);
-      const { payload } = await signedPayment({ key, payTo: accepted.payTo, amount: BigInt(accepted.amount), version: 1 });
-      const done = await call({ message: { kind: 'message', messageId: randomUUID(), role: 'user', taskId: asked.result.id, contextId: asked.result.contextId, parts: [{ kind: 'text', text: 'paid' }], metadata: { [X402_META.status]: 'payment-submitted', [X402_META.payload]: payload } } });
-      expect(done.result.status.state, JSON.stringify(done).slice(0, 300)).toBe('completed');
-    }
+    for (const [skill, params] of [['bitcoin-mempool-intelligence', { limit: 2 }], ['crqc-proximity-benchmark', {}]] as const) await paidJsonRpc(sibyl.url, key, skill, params);
   });
 
   it('as MCP kinds, each debited at its skill\'s spec price; the cycle position is free', { timeout: 180_000 }, async () => {
@@ -117,16 +106,7 @@ describe('Bitcoin and post-quantum skills on every surface', () => {
         ['generate_quantum_key', { kind: 'signing' }, 'quantum-signing-key'],
         ['generate_quantum_key', { kind: 'wallet' }, 'quantum-wallet-generation'],
       ];
-      const failures: string[] = [];
-      for (const [name, args, skill] of kinds) {
-        const before = await credits();
-        const r = await client.callTool({ name, arguments: args });
-        const body = r.structuredContent as { available?: boolean; reason?: string; skill?: string } | undefined;
-        const debited = before - (await credits());
-        if (r.isError || body?.available !== true) failures.push(`${name}/${args.kind}: ${JSON.stringify(body ?? r.content).slice(0, 300)}`);
-        else if (body.skill !== skill || debited !== SPEC_SKILL_PRICE[skill]) failures.push(`${name}/${args.kind}: skill ${body.skill}, debited ${debited}, spec ${SPEC_SKILL_PRICE[skill]}`);
-      }
-      expect(failures).toEqual([]);
+      expect(await kindFailures(client, credits, kinds)).toEqual([]);
       const tools = (await client.listTools()).tools;
       expect(tools.find((t) => t.name === 'generate_quantum_key')!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
       await sibyl.snapshots.runAll();

@@ -6,18 +6,16 @@
  * Polygon world this test builds, served here and handed to Sibyl by their URLs only
  * (POLYMARKET_*_URL, KALSHI_API_URL): the path a real Polymarket and Kalshi take.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { X402_META } from '../../agent/a2a-executor.js';
 import { startDevnet, type Devnet } from '../../chain/devnet.js';
 import { startWorld, worldGenesisTimestamp } from '../../world/index.js';
 import { embeddedVenues } from '../../world/prediction/embedded.js';
 import { PredictionPlan } from '../../world/prediction/plan.js';
 import { servePredictionVenues } from '../../world/prediction/server.js';
-import { signedPayment } from '../helpers/payments.js';
 import { creditedMcpClient } from '../helpers/mcp-credits.js';
 import { fundedPayer, json, payingFetch, postJson, rpcUrl, startTestSibyl, TEST_SERVER_PARTS, usdcBalance, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
+import { kindFailures, paidJsonRpc } from '../helpers/surfaces.js';
 import { createRegistry } from '../../skills/catalog/index.js';
 import { assertAnswer } from '../../skills/core/output-check.js';
 
@@ -80,16 +78,7 @@ describe('prediction-market skills on every surface', () => {
   });
 
   it('over A2A JSON-RPC: message/send asks for the spec price, and the paid message completes', { timeout: 60_000 }, async () => {
-    const call = async (params: unknown) => json(await postJson(`${sibyl.url}/a2a`, { jsonrpc: '2.0', id: 1, method: 'message/send', params }));
-    const { key } = await fundedPayer('5');
-    const skill = 'insider-scan';
-    const asked = await call({ message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { skill, params: { limit: 3 } } }] } });
-    expect(asked.result.status.state, JSON.stringify(asked).slice(0, 300)).toBe('input-required');
-    const accepted = asked.result.status.message.metadata[X402_META.required].accepts[0];
-    expect(BigInt(accepted.amount)).toBe(SPEC_SKILL_PRICE[skill]);
-    const { payload } = await signedPayment({ key, payTo: accepted.payTo, amount: BigInt(accepted.amount), version: 1 });
-    const done = await call({ message: { kind: 'message', messageId: randomUUID(), role: 'user', taskId: asked.result.id, contextId: asked.result.contextId, parts: [{ kind: 'text', text: 'paid' }], metadata: { [X402_META.status]: 'payment-submitted', [X402_META.payload]: payload } } });
-    expect(done.result.status.state, JSON.stringify(done).slice(0, 300)).toBe('completed');
+    await paidJsonRpc(sibyl.url, (await fundedPayer('5')).key, 'insider-scan', { limit: 3 });
   });
 
   it('as MCP kinds, each debited at its skill\'s spec price; the three free tools answer without a debit', { timeout: 180_000 }, async () => {
@@ -108,16 +97,7 @@ describe('prediction-market skills on every surface', () => {
         ['analyze_prediction_markets', { kind: 'longshot_fade', limit: 3 }, 'longshot-fader'],
         ['find_arbitrage', { kind: 'prediction_market', limit: 3 }, 'cross-platform-arbitrage'],
       ];
-      const failures: string[] = [];
-      for (const [name, args, skill] of kinds) {
-        const before = await credits();
-        const r = await client.callTool({ name, arguments: args });
-        const body = r.structuredContent as { available?: boolean; reason?: string; skill?: string } | undefined;
-        const debited = before - (await credits());
-        if (r.isError || body?.available !== true) failures.push(`${name}/${args.kind}: ${JSON.stringify(body ?? r.content).slice(0, 300)}`);
-        else if (body.skill !== skill || debited !== SPEC_SKILL_PRICE[skill]) failures.push(`${name}/${args.kind}: skill ${body.skill}, debited ${debited}, spec ${SPEC_SKILL_PRICE[skill]}`);
-      }
-      expect(failures).toEqual([]);
+      expect(await kindFailures(client, credits, kinds)).toEqual([]);
       await sibyl.snapshots.runAll();
       for (const name of ['get_prediction_whales', 'get_prediction_catalysts', 'get_prediction_yields']) {
         const before = await credits();
