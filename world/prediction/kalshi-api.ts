@@ -20,7 +20,8 @@ interface Listed {
 
 export class KalshiVenue {
   private readonly markets: Listed[];
-  private readonly trades: readonly PredictionTrade[];
+  /** Each market's trades, in time order (read per market on every listing, never by scanning them all). */
+  private readonly tradesOf = new Map<string, PredictionTrade[]>();
 
   constructor(
     seed: string,
@@ -32,7 +33,8 @@ export class KalshiVenue {
       event, ticker: `SIB-${event.id.toUpperCase()}`, eventTicker: `SIBE-${event.id.toUpperCase()}`,
       closesAt: event.closesAt + event.crossListing!.closeShiftSeconds, lag: venueLagSeconds(seed, event.id),
     }));
-    this.trades = trades.filter((t) => t.venue === 'kalshi');
+    for (const m of this.markets) this.tradesOf.set(m.event.id, []);
+    for (const t of trades) if (t.venue === 'kalshi') this.tradesOf.get(t.eventId)?.push(t);
   }
 
   handle(path: string, query: URLSearchParams, now: number): VenueAnswer {
@@ -74,7 +76,7 @@ export class KalshiVenue {
     const status = this.status(m, now);
     const yes = this.yes(m, now);
     const open = status === 'open';
-    const traded = this.trades.filter((t) => t.eventId === m.event.id && t.time <= now);
+    const traded = this.tradesOf.get(m.event.id)!.filter((t) => t.time <= now);
     const last = traded.at(-1);
     const contracts = traded.reduce((s, t) => s + t.shares, 0);
     return {
