@@ -12,7 +12,7 @@ import { creditedMcpClient } from '../helpers/mcp-credits.js';
 import { startQrngStub, type QrngStub } from '../helpers/qrng-stub.js';
 import { fundedPayer, json, payingFetch, postJson, rpcUrl, startTestSibyl, usdcBalance, walletPoster, type TestSibyl } from '../helpers/sibyl.js';
 import { SPEC_SKILL_PRICE } from '../helpers/spec-prices.js';
-import { kindFailures, paidJsonRpc } from '../helpers/surfaces.js';
+import { a2aParamsFailures, kindFailures, paidJsonRpc } from '../helpers/surfaces.js';
 
 const SEED = 'e2e-btc';
 const DAYS = 2;
@@ -58,21 +58,7 @@ const BODIES = (): Partial<Record<SkillId, Record<string, unknown>>> => ({
 
 describe('Bitcoin and post-quantum skills on every surface', () => {
   it('each of the fifteen over A2A {params}, paid with x402 at the spec price', { timeout: 240_000 }, async () => {
-    const payer = await walletPoster(sibyl.url, '20');
-    const failures: string[] = [];
-    for (const [id, params] of Object.entries(BODIES()) as [SkillId, Record<string, unknown>][]) {
-      const before = await payer.balance();
-      const res = await payer.post(`/api/a2a/skills/${id}`, { params });
-      const body = await json(res);
-      if (res.status !== 200) {
-        failures.push(`${id}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
-        continue;
-      }
-      const charged = before - (await payer.balance());
-      if (charged !== SPEC_SKILL_PRICE[id]) failures.push(`${id}: charged ${charged}, spec ${SPEC_SKILL_PRICE[id]}`);
-      if (body.response?.available === false) failures.push(`${id}: available false (${body.response.reason})`);
-    }
-    expect(failures).toEqual([]);
+    expect(await a2aParamsFailures(await walletPoster(sibyl.url, '20'), BODIES())).toEqual([]);
   });
 
   it('over A2A JSON-RPC: message/send asks for the spec price, and the paid message completes', { timeout: 60_000 }, async () => {

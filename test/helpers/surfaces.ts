@@ -24,6 +24,33 @@ export async function paidJsonRpc(url: string, key: `0x${string}`, skill: SkillI
   expect(done.result.status.state, JSON.stringify(done).slice(0, 300)).toBe('completed');
 }
 
+/**
+ * Buys each skill over A2A `{params}` with `payer` (the official x402 client); what failed: a status
+ * other than 200, a charge other than the spec price, an answer not available, or `check`'s complaint.
+ */
+export async function a2aParamsFailures(
+  payer: { post(path: string, body: unknown): Promise<Response>; balance(): Promise<bigint> },
+  bodies: Partial<Record<SkillId, Record<string, unknown>>>,
+  check: (id: SkillId, response: Record<string, unknown>) => string | undefined = () => undefined,
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const [id, params] of Object.entries(bodies) as [SkillId, Record<string, unknown>][]) {
+    const before = await payer.balance();
+    const res = await payer.post(`/api/a2a/skills/${id}`, { params });
+    const body = await json(res);
+    if (res.status !== 200) {
+      failures.push(`${id}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      continue;
+    }
+    const charged = before - (await payer.balance());
+    if (charged !== SPEC_SKILL_PRICE[id]) failures.push(`${id}: charged ${charged}, spec ${SPEC_SKILL_PRICE[id]}`);
+    if (body.response?.available === false) failures.push(`${id}: available false (${body.response.reason})`);
+    const complaint = check(id, body.response);
+    if (complaint) failures.push(`${id}: ${complaint}`);
+  }
+  return failures;
+}
+
 /** Calls each paid tool kind on credits; what failed: an error, nothing available, another skill, or a debit other than the skill's spec price. */
 export async function kindFailures(client: Client, credits: () => Promise<bigint>, kinds: readonly (readonly [string, Record<string, unknown>, SkillId])[]): Promise<string[]> {
   const failures: string[] = [];
