@@ -1,7 +1,9 @@
 /**
  * The chain catalogue (docs/skills.md, "HTTP data operations"): every chain identifier Sibyl accepts, its EVM
  * chain id and native asset, and the canonical contract addresses the embedded devnet
- * reproduces so unmodified clients find them. Chain enums everywhere are projected from here.
+ * reproduces so unmodified clients find them. Chain enums everywhere are projected from here:
+ * the spec's eight identifiers (CHAIN_NAMES and the lists below it) for the data operations, and
+ * the stock chain (STOCK_CHAIN) only where the spec names it, beside the chains Sibyl runs and indexes.
  */
 import type { Address } from 'viem';
 
@@ -30,6 +32,13 @@ const UNISWAP_V2_L2_FACTORY: Address = '0x8909Dc15e40173Ff4699343b6eB8132c65e18e
 const OP_STACK_WETH: Address = '0x4200000000000000000000000000000000000006';
 // SushiSwap V2 factories (its multichain deployment address on most L2s and sidechains).
 const SUSHI_V2_MULTICHAIN_FACTORY: Address = '0xc35DADB65012eC5796536bD9864eD8773aBc74C4';
+
+// Robinhood Chain: no canonical USDC, WETH or V2 factory address of its own is known here, so these
+// are the embedded devnet's (readable placeholders). A real node (CHAIN_RPC_URL_STOCKCHAIN) is read at
+// the addresses written here: a deployment against the real chain sets them to the chain's own.
+const STOCKCHAIN_USDC: Address = '0x00000000000000000000000000000000466355dc';
+const STOCKCHAIN_WETH: Address = '0x000000000000000000000000000000004663e7e4';
+const STOCKCHAIN_V2_FACTORY: Address = '0x00000000000000000000000000000000466302f0';
 
 export interface NonEvmChainSpec {
   readonly kind: 'solana';
@@ -66,16 +75,37 @@ export const CHAINS = {
     wrappedNative: '0x5AEa5775959fBC2557Cc8789bC1bf90A239D9a91', wrappedNativeSymbol: 'WETH', wrappedNativeName: 'Wrapped Ether', dexes: [],
   },
   solana: { kind: 'solana', title: 'Solana' },
+  // Not one of the spec's eight identifiers: the tokenized-stock chain (an Arbitrum Orbit chain, ETH gas), one DEX.
+  stockchain: {
+    kind: 'evm', chainId: 4663, title: 'Robinhood Chain', nativeSymbol: 'ETH', usdc: STOCKCHAIN_USDC,
+    wrappedNative: STOCKCHAIN_WETH, wrappedNativeSymbol: 'WETH', wrappedNativeName: 'Wrapped Ether', dexes: [{ id: 'uniswap-v2', factory: STOCKCHAIN_V2_FACTORY }],
+  },
 } as const satisfies Record<string, EvmChainSpec | NonEvmChainSpec>;
 
 export type ChainName = keyof typeof CHAINS;
 export type EvmChainName = { [K in ChainName]: (typeof CHAINS)[K] extends EvmChainSpec ? K : never }[ChainName];
 
-/** All eight identifiers, in the spec's order. */
-export const CHAIN_NAMES = Object.keys(CHAINS) as [ChainName, ...ChainName[]];
+/**
+ * The stock chain (Robinhood Chain, id 4663), where tokenized stocks trade. The spec names it only in
+ * find_yield's `chain` (and scan_hook_layer's chain id 4663); every other chain enum leaves it out.
+ */
+export const STOCK_CHAIN = 'stockchain' as const satisfies EvmChainName;
+
+/** The spec's eight identifiers, in its order: the data operations' chain enums. */
+export const CHAIN_NAMES = (Object.keys(CHAINS) as ChainName[]).filter((c) => c !== STOCK_CHAIN) as [ChainName, ...ChainName[]];
+/** The spec's seven EVM chains. */
 export const EVM_CHAIN_NAMES = CHAIN_NAMES.filter((c) => CHAINS[c].kind === 'evm') as EvmChainName[];
-/** The EVM chains with DEXes to index (all but ZKsync), in the spec's order: what market reads and the default devnet cover. */
+/** The spec's EVM chains with DEXes to index (all but ZKsync), in its order: what market reads cover. */
 export const DEX_CHAIN_NAMES = EVM_CHAIN_NAMES.filter((c) => (CHAINS[c] as EvmChainSpec).dexes.length > 0) as [EvmChainName, ...EvmChainName[]];
+
+/**
+ * Every EVM chain Sibyl can run embedded or read by URL, and index: the spec's seven and the stock
+ * chain. What EMBEDDED_CHAINS and CHAIN_RPC_URL_<CHAIN> accept, and what the devnet, the world,
+ * the indexer and the health probes serve.
+ */
+export const RUNNABLE_EVM_CHAIN_NAMES = [...EVM_CHAIN_NAMES, STOCK_CHAIN] as EvmChainName[] as [EvmChainName, ...EvmChainName[]];
+/** The chains the embedded devnet runs by default: every runnable chain with a DEX (the spec's six and the stock chain). */
+export const DEVNET_CHAIN_NAMES = RUNNABLE_EVM_CHAIN_NAMES.filter((c) => (CHAINS[c] as EvmChainSpec).dexes.length > 0) as [EvmChainName, ...EvmChainName[]];
 
 /** The chain x402 payments settle on (network eip155:8453; docs/protocols.md, "Paying with x402"). */
 export const PAYMENT_CHAIN = 'base' satisfies EvmChainName;

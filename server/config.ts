@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
 import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
-import { DEX_CHAIN_NAMES, EMBEDDED_SERVICE_TOKEN, EVM_CHAIN_NAMES, type EvmChainName } from '../chain/chains.js';
+import { DEX_CHAIN_NAMES, EMBEDDED_SERVICE_TOKEN, RUNNABLE_EVM_CHAIN_NAMES, type EvmChainName } from '../chain/chains.js';
 import { backendEnvName, MODEL_SLOTS } from '../skills/forecast/slots.js';
 import type { ForecastConfig } from '../skills/forecast/service.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../lib/listen.js';
@@ -243,8 +243,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const embedded = e.EMBEDDED_CHAINS.split(',').map((s) => s.trim()).filter(Boolean);
   for (const name of embedded) {
-    if (!(EVM_CHAIN_NAMES as string[]).includes(name)) {
-      throw new ConfigError(`EMBEDDED_CHAINS: unknown chain "${name}" (allowed: ${EVM_CHAIN_NAMES.join(', ')})`);
+    if (!(RUNNABLE_EVM_CHAIN_NAMES as string[]).includes(name)) {
+      throw new ConfigError(`EMBEDDED_CHAINS: unknown chain "${name}" (allowed: ${RUNNABLE_EVM_CHAIN_NAMES.join(', ')})`);
     }
   }
   const mcpAllowedOrigins = parseOrigins(e.MCP_ALLOWED_ORIGINS);
@@ -254,7 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const ip of metricsAllow) if (!isIP(ip)) throw new ConfigError(`METRICS_ALLOW: "${ip}" is not an IP address`);
 
   const chains: ChainSource[] = [];
-  for (const name of EVM_CHAIN_NAMES) {
+  for (const name of RUNNABLE_EVM_CHAIN_NAMES) {
     const rpcUrl = env[`CHAIN_RPC_URL_${name.toUpperCase()}`];
     if (rpcUrl) {
       if (!/^https?:\/\//.test(rpcUrl)) throw new ConfigError(`CHAIN_RPC_URL_${name.toUpperCase()}: must be an http(s) URL`);

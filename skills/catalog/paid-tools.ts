@@ -7,7 +7,7 @@
  * calling it answers `available: false, reason: domain_disabled` and is never debited.
  */
 import { z } from 'zod';
-import { DEX_CHAIN_NAMES } from '../../chain/chains.js';
+import { DEX_CHAIN_NAMES, STOCK_CHAIN } from '../../chain/chains.js';
 import { atomicToUsdString } from '../core/money.js';
 import type { Registry, Skill } from '../core/registry.js';
 import type { SkillId } from './index.js';
@@ -240,7 +240,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'find_yield', title: 'Yield', description: 'Liquidity-provider yields, fixed yields, yield discovery or liquidations.',
-    input: z.strictObject({ chain: z.enum([...CHAIN7, 'stockchain']).default('base').describe('A chain, or stockchain; default base.'), limit: rows }),
+    input: z.strictObject({ chain: z.enum([...CHAIN7, STOCK_CHAIN]).default('base').describe(`A chain, or ${STOCK_CHAIN}; default base.`), limit: rows }),
     kinds: {
       defi: { skill: 'defi-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
       pendle: { skill: 'fixed-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },

@@ -4,16 +4,16 @@ import { getAddress } from 'viem';
 import { CHAIN_NAMES, DEX_CHAIN_NAMES, EVM_CHAIN_NAMES, type ChainName } from '../../chain/chains.js';
 import { PERIOD_NAMES, type Period } from '../data/periods.js';
 
-/** The seven EVM chain values (the chain list without solana). */
+/** The spec's seven EVM chain values (its chain list without solana; never the stock chain). */
 export const EVM_CHAINS = EVM_CHAIN_NAMES as unknown as readonly [ChainName, ...ChainName[]];
 
-/** The EVM chains with DEXes to index (all but ZKsync): where holdings and pools can be read. */
+/** The spec's EVM chains with DEXes to index (all but ZKsync): where holdings and pools can be read. */
 export const DEX_CHAINS = DEX_CHAIN_NAMES as unknown as readonly [ChainName, ...ChainName[]];
 
 /** The five chains the spec's token-analysis, wallet and MEV-protection operations take, written once. */
 export const FIVE_CHAINS = ['ethereum', 'base', 'bsc', 'arbitrum', 'polygon'] as const satisfies readonly ChainName[];
 
-/** `chain`: one of `allowed` (all eight by default), with the operation's default. */
+/** `chain`: one of `allowed` (the spec's eight by default), with the operation's default. */
 export function chainParam<const C extends readonly [ChainName, ...ChainName[]]>(defaultChain: C[number], allowed: C = CHAIN_NAMES as unknown as C) {
   return z.enum(allowed).default(defaultChain as never).describe(`Chain: one of ${allowed.join(', ')}; default ${defaultChain}.`);
 }
