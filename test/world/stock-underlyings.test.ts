@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inSession, STOCK_STEP_SECONDS, StockPaths, UNDERLYINGS } from '../../world/stocks/underlyings.js';
+import { inSession } from '../../lib/market-hours.js';
+import { STOCK_STEP_SECONDS, StockPaths, UNDERLYINGS } from '../../world/stocks/underlyings.js';
 
 const DAY = 86_400;
 /** A Monday, 00:00 UTC. */

@@ -9,6 +9,7 @@
  * carrying it). Deterministic per (seed, origin): each day's draws come from their own generator,
  * so a price never depends on how far the path was read before.
  */
+import { inSession } from '../../lib/market-hours.js';
 import { Rng } from '../../lib/random.js';
 
 export type Sector = 'tech' | 'consumer' | 'finance' | 'energy' | 'health' | 'index';
@@ -62,12 +63,6 @@ export type StockEvent =
   | { readonly kind: 'earnings'; readonly symbol: string; readonly at: number; readonly jump: number }
   | { readonly kind: 'dividend'; readonly symbol: string; readonly at: number; readonly usdPerShare: number }
   | { readonly kind: 'split'; readonly symbol: string; readonly at: number; readonly ratio: number };
-
-/** Whether the underlying market is in session at `time`: Monday 00:00 to Friday 24:00 UTC. */
-export function inSession(time: number): boolean {
-  const day = new Date(time * 1000).getUTCDay();
-  return day >= 1 && day <= 5;
-}
 
 export class StockPaths {
   /** Log price per grid point, per symbol (index 0 at the origin), before splits. */
