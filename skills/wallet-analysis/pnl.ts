@@ -5,13 +5,12 @@
  */
 import { allExecutions } from '../data/executions.js';
 import { round, type Market } from '../data/market.js';
+import { applyExecution, type Position } from '../data/cost-basis.js';
 
 export const PNL_METHODOLOGY =
   'wallet-pnl/v1 (swaps received by the wallet at execution prices; average-cost positions over the whole index; realized = sells in the period against average cost; unrealized = open position at the market/v1 price now; tokens received by transfer carry no cost basis and are left out)';
 
-interface Book {
-  qty: number;
-  cost: number;
+interface Book extends Position {
   boughtUsd: number;
   soldUsd: number;
   realizedUsd: number;
@@ -27,23 +26,13 @@ export async function walletPnl(market: Market, wallet: string, fromBlock: numbe
     const b = books.get(e.token) ?? { qty: 0, cost: 0, boughtUsd: 0, soldUsd: 0, realizedUsd: 0, trades: 0, closed: 0, wins: 0 };
     books.set(e.token, b);
     const inPeriod = e.block >= fromBlock;
-    if (e.bought > 0) {
-      b.qty += e.bought;
-      b.cost += e.bought * e.priceUsd;
-      if (inPeriod) b.boughtUsd += e.bought * e.priceUsd;
-    }
-    if (e.sold > 0 && b.qty > 0) {
-      const matched = Math.min(e.sold, b.qty);
-      const avg = b.cost / b.qty;
-      const profit = matched * (e.priceUsd - avg);
-      b.cost -= matched * avg;
-      b.qty -= matched;
-      if (inPeriod) {
-        b.realizedUsd += profit;
-        b.soldUsd += e.sold * e.priceUsd;
-        b.closed++;
-        if (profit > 0) b.wins++;
-      }
+    if (e.bought > 0 && inPeriod) b.boughtUsd += e.bought * e.priceUsd;
+    const { matched, realized } = applyExecution(b, e);
+    if (matched > 0 && inPeriod) {
+      b.realizedUsd += realized;
+      b.soldUsd += e.sold * e.priceUsd;
+      b.closed++;
+      if (realized > 0) b.wins++;
     }
     if (inPeriod) b.trades++;
   }
