@@ -7,7 +7,7 @@
  * registry of stock issuers exists at one address on every chain.
  */
 import type { Address } from 'viem';
-import type { EvmChainName } from './chains.js';
+import { STOCK_CHAIN, type EvmChainName } from './chains.js';
 
 /** The embedded StockIssuerDirectory, at this address on every chain with stock tokens. */
 export const EMBEDDED_STOCK_ISSUER_DIRECTORY: Address = '0x00000000000000000000000000000000570c15d1';
@@ -15,8 +15,7 @@ export const EMBEDDED_STOCK_ISSUER_DIRECTORY: Address = '0x000000000000000000000
 export const EMBEDDED_STOCK_FEED_DIRECTORY: Address = '0x00000000000000000000000000000000570CFeED';
 
 /** The chain carrying the underlyings' feeds and the multiplier issuer (Robinhood Chain, id 4663). */
-// The double cast stands until chain/chains.ts declares the chain.
-export const STOCK_FEED_CHAIN = 'stockchain' as string as EvmChainName;
+export const STOCK_FEED_CHAIN = STOCK_CHAIN;
 
 /** The chains with stock tokens (the feed chain first), each with its directories. */
 export const STOCK_DIRECTORIES: Readonly<Partial<Record<EvmChainName, { readonly issuers: Address; readonly feeds?: Address }>>> = {

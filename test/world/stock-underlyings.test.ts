@@ -50,7 +50,8 @@ describe('the stocks behind the tokenized equities', () => {
   it('schedules earnings each quarter, dividends for the payers, and one split, every one in session', () => {
     const paths = new StockPaths('stocks-test', ORIGIN);
     const year = paths.events(ORIGIN - DAY, ORIGIN + 400 * DAY);
-    for (const e of year) expect(inSession(e.at - STOCK_STEP_SECONDS), `${e.kind} ${e.symbol}`).toBe(true);
+    // Earnings and dividends end an hour in session; a split takes effect at a session's open.
+    for (const e of year) expect(inSession(e.kind === 'split' ? e.at : e.at - STOCK_STEP_SECONDS), `${e.kind} ${e.symbol}`).toBe(true);
     for (const [symbol, spec] of Object.entries(UNDERLYINGS)) {
       expect(year.filter((e) => e.symbol === symbol && e.kind === 'earnings').length, symbol).toBe(spec.sector === 'index' ? 0 : 4);
       expect(year.filter((e) => e.symbol === symbol && e.kind === 'dividend').length, symbol).toBe(spec.dividendYield > 0 ? 4 : 0);
@@ -87,5 +88,20 @@ describe('the stocks behind the tokenized equities', () => {
     const atEarnings = earnings.reduce((s, e) => s + moveAt(e.symbol, e.at), 0) / earnings.length;
     const ordinary = earnings.reduce((s, e) => s + moveAt(e.symbol, e.at - 2 * STOCK_STEP_SECONDS), 0) / earnings.length;
     expect(atEarnings).toBeGreaterThan(ordinary * 3);
+  });
+});
+
+describe('the stocks on a grid aligned to UTC hours', () => {
+  it('stand still from Friday 24:00 to Monday 00:00 whatever minute the origin falls on', () => {
+    // A Wednesday, 13:47:13 UTC.
+    const origin = Date.UTC(2026, 0, 7, 13, 47, 13) / 1000;
+    const paths = new StockPaths('aligned', origin);
+    const close = Date.UTC(2026, 0, 10) / 1000;
+    const open = Date.UTC(2026, 0, 12) / 1000;
+    const atClose = paths.priceUsd('TSLA', close);
+    expect(paths.priceUsd('TSLA', close - 1_800)).not.toBe(atClose);
+    for (let t = close; t <= open; t += 1_234) expect(paths.priceUsd('TSLA', t)).toBe(atClose);
+    expect(paths.priceUsd('TSLA', open + 1_800)).not.toBe(atClose);
+    for (const e of paths.events(origin, origin + 120 * DAY)) expect(e.at % STOCK_STEP_SECONDS, `${e.kind} ${e.symbol}`).toBe(0);
   });
 });

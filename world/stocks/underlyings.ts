@@ -7,7 +7,9 @@
  * it: quarterly earnings with a jump, dividends (the price drops by the dividend on its ex-date), and
  * one split (the quoted price divided by its ratio from the effective date, a wrapper's multiplier
  * carrying it). Deterministic per (seed, origin): each day's draws come from their own generator,
- * so a price never depends on how far the path was read before.
+ * so a price never depends on how far the path was read before. The hourly grid is aligned to UTC
+ * hours (from the hour at or before the origin), so the session's edges fall on grid points and the
+ * weekend's price is exactly Friday's close from Saturday 00:00 to Monday 00:00.
  */
 import { inSession } from '../../lib/market-hours.js';
 import { Rng } from '../../lib/random.js';
@@ -65,18 +67,22 @@ export type StockEvent =
   | { readonly kind: 'split'; readonly symbol: string; readonly at: number; readonly ratio: number };
 
 export class StockPaths {
-  /** Log price per grid point, per symbol (index 0 at the origin), before splits. */
+  /** Log price per grid point, per symbol (index 0 at the grid's start, the UTC hour at or before the origin). */
   private readonly logs = new Map<string, number[]>();
   private readonly factor: number[] = [0];
   private readonly schedule: readonly StockEvent[];
 
+  /** The grid's first point: the UTC hour at or before the origin. */
+  private readonly start: number;
+
   constructor(readonly seed: string, readonly origin: number) {
-    this.schedule = drawSchedule(seed, origin);
+    this.start = origin - (((origin % STOCK_STEP_SECONDS) + STOCK_STEP_SECONDS) % STOCK_STEP_SECONDS);
+    this.schedule = drawSchedule(seed, origin, this.start);
   }
 
-  /** The quoted USD price of `symbol` at `time` (after splits and dividends; the opening price before the origin). */
+  /** The quoted USD price of `symbol` at `time` (after splits and dividends; the opening price before the grid's start). */
   priceUsd(symbol: string, time: number): number {
-    const x = Math.max(0, (time - this.origin) / STOCK_STEP_SECONDS);
+    const x = Math.max(0, (time - this.start) / STOCK_STEP_SECONDS);
     const i = Math.floor(x);
     const logs = this.extend(symbol, i + 1);
     const f = x - i;
@@ -96,14 +102,14 @@ export class StockPaths {
   }
 
   private eventAt(symbol: string, step: number): boolean {
-    const at = this.origin + step * STOCK_STEP_SECONDS;
+    const at = this.start + step * STOCK_STEP_SECONDS;
     return this.schedule.some((e) => e.symbol === symbol && e.at === at);
   }
 
   /** The equity factor's log moves, grown to cover grid point `step`. */
   private extendFactor(step: number): number[] {
     for (let i = this.factor.length; i <= step; i++) {
-      const t = this.origin + i * STOCK_STEP_SECONDS;
+      const t = this.start + i * STOCK_STEP_SECONDS;
       const shock = inSession(t - STOCK_STEP_SECONDS) ? stepRng(this.seed, 'factor', this.origin, i).normal() * FACTOR_VOL / Math.sqrt(SESSION_STEPS_PER_YEAR) : 0;
       this.factor.push(this.factor[i - 1]! + shock);
     }
@@ -118,7 +124,7 @@ export class StockPaths {
     if (logs.length > step) return logs;
     const factor = this.extendFactor(step);
     for (let i = logs.length; i <= step; i++) {
-      const t = this.origin + i * STOCK_STEP_SECONDS;
+      const t = this.start + i * STOCK_STEP_SECONDS;
       // Only hours in session move it: the weekend's price is Friday's close.
       const open = inSession(t - STOCK_STEP_SECONDS);
       const own = open ? stepRng(this.seed, symbol, this.origin, i).normal() * spec.idioVol / Math.sqrt(SESSION_STEPS_PER_YEAR) : 0;
@@ -143,15 +149,22 @@ function stepRng(seed: string, what: string, origin: number, step: number): Rng 
   return rng;
 }
 
-/** The grid point at or after `time` that is in session (events happen while the market trades). */
-function sessionPoint(origin: number, time: number): number {
-  let t = origin + Math.ceil((time - origin) / STOCK_STEP_SECONDS) * STOCK_STEP_SECONDS;
+/** The grid point at or after `time` that ends an hour in session (events happen while the market trades). */
+function sessionPoint(start: number, time: number): number {
+  let t = start + Math.max(0, Math.ceil((time - start) / STOCK_STEP_SECONDS)) * STOCK_STEP_SECONDS;
   while (!inSession(t - STOCK_STEP_SECONDS)) t += STOCK_STEP_SECONDS;
   return t;
 }
 
+/** The first grid point at or after `time` in session: a day's open (Monday to Friday 00:00 UTC) or later. */
+function sessionOpenPoint(start: number, time: number): number {
+  let t = start + Math.max(0, Math.ceil((time - start) / STOCK_STEP_SECONDS)) * STOCK_STEP_SECONDS;
+  while (!inSession(t)) t += STOCK_STEP_SECONDS;
+  return t;
+}
+
 /** Every name's events over the first year from the origin: earnings and dividends each quarter, one split. */
-function drawSchedule(seed: string, origin: number): StockEvent[] {
+function drawSchedule(seed: string, origin: number, start: number): StockEvent[] {
   const rng = new Rng(`${seed}:stocks:schedule:${origin}`);
   const events: StockEvent[] = [];
   const symbols = Object.keys(UNDERLYINGS);
@@ -162,19 +175,19 @@ function drawSchedule(seed: string, origin: number): StockEvent[] {
       // Earnings at 21:00 UTC (after the close of the main session) on a drawn day each quarter.
       for (let first = r.int(1, EARNINGS_EVERY_DAYS), q = 0; q < 4; q++) {
         const day = origin - (origin % DAY) + (first + q * EARNINGS_EVERY_DAYS) * DAY + 21 * 3_600;
-        events.push({ kind: 'earnings', symbol, at: sessionPoint(origin, day), jump: r.normal() * EARNINGS_JUMP_SD });
+        events.push({ kind: 'earnings', symbol, at: sessionPoint(start, day), jump: r.normal() * EARNINGS_JUMP_SD });
       }
     }
     if (spec.dividendYield > 0) {
       for (let first = r.int(1, DIVIDEND_EVERY_DAYS), q = 0; q < 4; q++) {
         const day = origin - (origin % DAY) + (first + q * DIVIDEND_EVERY_DAYS) * DAY + 14 * 3_600;
         // A quarter of the yearly yield on the opening price, in cents.
-        events.push({ kind: 'dividend', symbol, at: sessionPoint(origin, day), usdPerShare: Math.round((spec.startUsd * spec.dividendYield * 100) / 4) / 100 });
+        events.push({ kind: 'dividend', symbol, at: sessionPoint(start, day), usdPerShare: Math.round((spec.startUsd * spec.dividendYield * 100) / 4) / 100 });
       }
     }
   }
   // One split, of a high-priced name, effective at a session's open within the first weeks.
   const splitter = rng.pick(symbols.filter((s) => UNDERLYINGS[s]!.startUsd >= 400 && UNDERLYINGS[s]!.sector !== 'index'));
-  events.push({ kind: 'split', symbol: splitter, at: sessionPoint(origin, origin - (origin % DAY) + rng.int(3, 21) * DAY), ratio: rng.pick(SPLIT_RATIOS) });
+  events.push({ kind: 'split', symbol: splitter, at: sessionOpenPoint(start, origin - (origin % DAY) + rng.int(3, 21) * DAY), ratio: rng.pick(SPLIT_RATIOS) });
   return events.sort((a, b) => a.at - b.at || a.symbol.localeCompare(b.symbol));
 }
