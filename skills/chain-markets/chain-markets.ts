@@ -1,7 +1,9 @@
 /**
  * Markets across the indexed chains (the catalogue's exact params; docs/skills.md): the chain-markets board (kind,
- * sort, limit) and alpha-ranked gainers (optional `chain`). Tokenized stocks are a source this
- * deployment cannot read, so asking for them answers 503, never an empty board.
+ * sort, limit) and alpha-ranked gainers (optional `chain`). Tokenized stocks are the genuine
+ * stock tokens the stock engines read (skills/stocks), each with its premium to fair value
+ * (underlying x multiplier); a deployment that cannot value them refuses `kind: stock` and
+ * `sort: premium` before payment, never answering an empty board.
  */
 import { z } from 'zod';
 import { formatUnits } from 'viem';
@@ -18,12 +20,14 @@ import { defineSkill } from '../core/registry.js';
 import { admitMarket } from '../core/admission.js';
 import { loadAllMarkets, periodStartBlock } from '../data/load.js';
 import { pct, usd } from '../core/summary.js';
+import { admitStockMarkets, loadStockMarkets, STOCK_MARKETS_METHODOLOGY, type StockMarkets } from '../stocks/stock-market.js';
 
 const MIN_LIQUIDITY_USD = TRADEABLE_LIQUIDITY_USD;
 const KINDS = ['all', 'crypto', 'stock'] as const;
 const SORTS = ['volume', 'mcap', 'liquidity', 'gainers', 'losers', 'premium'] as const;
 
-type Row = TokenRow & { chain: ChainName; marketCapUsd: number | null };
+type StockFacts = { underlying: string; issuer: string; multiplier: number; supplyShares: number; pricePerShareUsd: number; fairUsd: number | null; premiumPct: number | null; session: 'open' | 'closed' | null };
+type Row = TokenRow & { chain: ChainName; marketCapUsd: number | null; kind: 'crypto' | 'stock'; stock: StockFacts | null };
 type Listed = Row & RowScreen;
 
 /** Token rows of every indexed chain (or one), 24 h, with market cap from the indexed supply; unreadable chains listed. */
@@ -39,20 +43,42 @@ async function crossChainRows(ctx: SkillContext, only?: ChainName): Promise<{ ro
     for (const r of await tokenRows(market, checkpoint, '24h', fromBlock)) {
       const decimals = market.decimals(r.token);
       const supply = decimals === null ? null : Object.values(await market.reader.balances(r.token)).reduce((s, b) => s + BigInt(b), 0n);
-      rows.push({ ...r, chain: connected.name, marketCapUsd: supply === null ? null : round(Number(formatUnits(supply, decimals!)) * r.priceUsd, 2) });
+      rows.push({ ...r, chain: connected.name, marketCapUsd: supply === null ? null : round(Number(formatUnits(supply, decimals!)) * r.priceUsd, 2), kind: 'crypto', stock: null });
     }
   }
   if (only && unavailable.length) throw new SibylError('chain_unavailable', `${only}: ${unavailable[0]!.reason}; nothing was charged`);
   return { rows, unavailable, sources, markets };
 }
 
-/** Tokenized stocks are a source this deployment cannot read: asking for them is refused, never answered with an empty board. */
-async function stocksRefusal(input: { kind: string; sort: string }): Promise<void> {
-  if (input.kind === 'stock' || input.sort === 'premium') throw new SibylError('domain_disabled', 'tokenized stocks (and their premium) are a source this deployment cannot read; nothing was charged', { reason: 'domain_disabled' });
+/**
+ * Marks the genuine stock tokens among the rows with what a stock row adds: its underlying, issuer,
+ * multiplier, the shares its supply stands for, the price per share and the premium to fair value
+ * (the market cap stays raw supply x price, which the multiplier cannot inflate).
+ */
+function markStocks(rows: Row[], stocks: StockMarkets): Row[] {
+  const byToken = new Map(stocks.stocks.map((s) => [`${s.chain}:${s.address.toLowerCase()}`, s]));
+  return rows.map((r) => {
+    const s = byToken.get(`${r.chain}:${r.token.toLowerCase()}`);
+    if (!s) return r;
+    return {
+      ...r, kind: 'stock' as const,
+      stock: {
+        underlying: s.underlying, issuer: s.issuer.name, multiplier: s.multiplier, supplyShares: round(s.supplyShares, 6), pricePerShareUsd: round(r.priceUsd / s.multiplier, 6),
+        fairUsd: s.fair ? round(s.fair.fairUsd, 6) : null, premiumPct: s.fair ? round(s.fair.premiumPct, 3) : null, session: s.fair?.session ?? null,
+      },
+    };
+  });
 }
 
 /** A token on one of the indexed chains, with its market cap and the screen's verdict. */
 const chainRow = z.object({ ...tokenRowShape, chain: z.string(), marketCapUsd: z.number().nullable().describe('Indexed supply x price.'), ...rowScreenShape });
+const stockFacts = z.object({
+  underlying: z.string().describe('The share it wraps (ticker).'), issuer: z.string(), multiplier: z.number().describe('ERC-8056 uiMultiplier: shares per raw token.'),
+  supplyShares: z.number().describe('Raw supply x multiplier.'), pricePerShareUsd: z.number().describe('Price / multiplier.'),
+  fairUsd: z.number().nullable().describe('Underlying price (its feed) x multiplier; null without a feed.'), premiumPct: z.number().nullable().describe('Price / fair - 1, percent.'),
+  session: z.enum(['open', 'closed']).nullable().describe('The underlying market when read: closed, the premium is against the last close.'),
+});
+const marketRow = chainRow.extend({ kind: z.enum(['crypto', 'stock']), stock: stockFacts.nullable().describe('Stock tokens only.') });
 const boardHead = {
   source: z.string(),
   asOf: z.object({ timestamp: isoTime }),
@@ -75,13 +101,15 @@ const emptyBoard = (listed: number, qualified: number, criterion: string) =>
 export const chainMarketsSkill = defineSkill({
   id: 'chain-markets',
   title: 'Chain markets',
-  description: `The markets board across every indexed chain: tokens with price, 24 h change, liquidity, volume and market cap (indexed supply x price), sorted by volume, market cap, liquidity, gainers or losers; each carries the screen's risks (${SCREEN_RULES} flag a token, and leave the gainers board). Tokenized stocks are not on this deployment.`,
+  description: `The markets board across every indexed chain: tokens with price, 24 h change, liquidity, volume and market cap (indexed supply x price), crypto tokens, tokenized stocks (genuine issuers' tokens, with underlying, multiplier, shares and premium to fair value = underlying x multiplier) or both, sorted by volume, market cap, liquidity, gainers, losers or premium (stocks); each carries the screen's risks (${SCREEN_RULES} flag a token, and leave the gainers board).`,
   tags: ['markets', 'board', 'tokens', 'market-cap', 'volume'],
   examples: ['Biggest markets by volume across all chains', 'Largest tokens by market cap'],
   input: z.strictObject({
-    kind: z.enum(KINDS).default('all').describe('all, crypto or stock; default all (tokenized stocks are not on this deployment).'),
-    sort: z.enum(SORTS).default('volume').describe(`Sort by: ${SORTS.join(', ')}; default volume (premium applies to stocks only).`),
+    kind: z.enum(KINDS).default('all').describe('all, crypto or stock; default all.'),
+    sort: z.enum(SORTS).default('volume').describe(`Sort by: ${SORTS.join(', ')}; default volume (premium: stock tokens only, highest first).`),
     limit: limitParam(1, 500, 50),
+  }).superRefine((i, c) => {
+    if (i.sort === 'premium' && i.kind === 'crypto') c.addIssue({ code: 'custom', path: ['sort'], message: 'premium applies to stock tokens only: kind must be stock or all' });
   }),
   price: '0.25',
   toolName: 'chain_markets',
@@ -91,30 +119,39 @@ export const chainMarketsSkill = defineSkill({
     kind: z.enum(KINDS),
     sort: z.enum(SORTS),
     totalTokens: z.number().int(),
-    tokens: z.array(chainRow),
-    excludedByScreen: z.array(chainRow).optional().describe('sort gainers: tokens failing the screen.'),
+    tokens: z.array(marketRow),
+    excludedByScreen: z.array(marketRow).optional().describe('sort gainers: tokens failing the screen.'),
     note: z.string().optional(),
   }),
   summarize: (r) => !r.count ? `${r.reason}.` : `${r.count} of ${r.qualified} qualifying tokens by ${r.sort}; top: ${(r.tokens as Listed[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} (${usd(t.volumeUsd)} volume, ${pct(t.changePct)})${t.flagged ? ` flagged: ${t.risks.join('; ')}` : ''}`).join('; ')}.`,
-  admit: async (input) => stocksRefusal(input),
+  admit: async (input, ctx) => {
+    if (input.kind === 'stock' || input.sort === 'premium') await admitStockMarkets(ctx);
+  },
   async handler(input, ctx) {
-    await stocksRefusal(input);
-    const { rows, unavailable, sources, markets } = await crossChainRows(ctx);
+    const { rows: read, unavailable, sources, markets } = await crossChainRows(ctx);
+    // Stocks are read wherever they can be valued; asked for, they must be (admission said so).
+    const stocks = input.kind === 'crypto' ? null : await loadStockMarkets(ctx).catch((err) => {
+      if (input.kind === 'stock' || input.sort === 'premium') throw err;
+      return null;
+    });
+    const rows = (stocks ? markStocks(read, stocks) : read).filter((r) => input.kind === 'all' || r.kind === input.kind);
     // Only tokens that are what the board's sort says (data/rankings.ts); market cap needs a readable supply.
-    const sort = input.sort as Exclude<(typeof SORTS)[number], 'premium'>;
-    const { criterion, sorted } = sort === 'mcap'
+    const { criterion, sorted } = input.sort === 'mcap'
       ? { criterion: 'has a market cap (readable supply)', sorted: rows.filter((r) => r.marketCapUsd !== null).sort((a, b) => b.marketCapUsd! - a.marketCapUsd!) }
-      : { criterion: RANKING_RULES[sort as RankedBy].criterion, sorted: qualifying(rows, sort as RankedBy) };
+      : input.sort === 'premium'
+        ? { criterion: 'is a genuine stock token valued against its underlying\'s feed', sorted: rows.filter((r) => r.stock?.premiumPct != null).sort((a, b) => b.stock!.premiumPct! - a.stock!.premiumPct!) }
+        : { criterion: RANKING_RULES[input.sort as RankedBy].criterion, sorted: qualifying(rows, input.sort as RankedBy) };
     // Gainers recommend: failing tokens leave the list. Every other board ranks and flags.
     const policy = input.sort === 'gainers' ? 'excluded' : 'flagged';
     const { listed, excluded, screen } = await screenList(ctx.store, sorted, (r) => ({ market: markets.get(r.chain)!, token: r.token }), input.limit, policy);
     const none = emptyBoard(listed.length, sorted.length, criterion);
     return {
-      source: 'index', asOf: { timestamp: new Date().toISOString() }, sources, methodology: `chain-markets/v1 (${MARKET_METHODOLOGY}; market cap = indexed supply x price; ${SCREEN_VERSION})`, screen,
+      source: 'index', asOf: { timestamp: new Date().toISOString() }, sources: [...sources, ...(stocks ? stocks.sources.filter((x) => x.startsWith('feeds:')) : [])],
+      methodology: `chain-markets/v1 (${MARKET_METHODOLOGY}; market cap = indexed supply x price; ${SCREEN_VERSION}${stocks ? `; ${STOCK_MARKETS_METHODOLOGY}` : ''})`, screen,
       available: !none, ...none, criterion,
       kind: input.kind, sort: input.sort, limit: input.limit, totalTokens: rows.length, count: listed.length, qualified: sorted.length,
       unavailableChains: unavailable, tokens: listed, ...(policy === 'excluded' && { excludedByScreen: excluded }),
-      ...(input.kind === 'all' && { note: 'tokenized stocks are not on this deployment: all is crypto' }),
+      ...(input.kind === 'all' && !stocks && { note: 'tokenized stocks could not be valued here (their feeds\' chain is not read): all is crypto' }),
     };
   },
 });

@@ -147,6 +147,7 @@ export const rwaIntelSkill = defineSkill({
   price: '0.25',
   toolName: 'rwa_intel',
   surfaces: ['a2a', 'agent'],
+  needs: ['stocks'],
   output,
   summarize: (r: Answer) => summary(r),
   admit: async (input, ctx) => admitBoard(input, ctx),
