@@ -154,14 +154,21 @@ export const LENDING_MARKETS: Partial<Record<EvmChainName, { readonly protocol: 
   polygon: { protocol: 'aave-v3', pool: '0x794a61358D6845594F94dc1DB02A252b5b4814aD', oracle: '0xb023e699F5a33916Ea823A16485e259257cA8Bd1' },
   optimism: { protocol: 'aave-v3', pool: '0x794a61358D6845594F94dc1DB02A252b5b4814aD', oracle: '0xD81eb3728a631871a7eBBaD631b5f424909f0c77' },
   zksync: { protocol: 'aave-v3', pool: '0x78e30497a3c7527d953c6B1E3541b021A98Ac43c', oracle: '0xC7F58Fca663a8d377B6D0c9703C697f56dC40088' },
+  // No Aave v3 market on Robinhood Chain is known here: the embedded devnet's own addresses.
+  stockchain: { protocol: 'aave-v3', pool: '0x000000000000000000000000000000004663a4e3', oracle: '0x000000000000000000000000000000004663a0c1' },
 };
 
 /**
  * Uniswap v4's singleton PoolManager, by chain, as Uniswap's deployment list gives it: the hook
- * radar reads its Initialize and Swap logs. The embedded Base places its own singleton manager
- * (SibylPoolManager: v4's events, PoolId and hook address bits) at Base's address.
+ * radar reads its Initialize and Swap logs. The embedded chains place their own singleton manager
+ * (SibylPoolManager: v4's events, PoolId and hook address bits) at these addresses. No v4
+ * deployment on Robinhood Chain is known here: the devnet's manager sits at Base's address there,
+ * so hooks deployed through the CREATE2 deployer land at the same addresses on both.
  */
-export const V4_POOL_MANAGERS: Partial<Record<EvmChainName, Address>> = { base: '0x498581fF718922c3f8e6A244956aF099B2652b2b' };
+export const V4_POOL_MANAGERS: Partial<Record<EvmChainName, Address>> = {
+  base: '0x498581fF718922c3f8e6A244956aF099B2652b2b',
+  stockchain: '0x498581fF718922c3f8e6A244956aF099B2652b2b',
+};
 
 /** Multicall3's address, identical on every EVM chain. */
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';

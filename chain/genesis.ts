@@ -153,6 +153,11 @@ export const GENESIS: Partial<Record<EvmChainName, GenesisMarket>> = {
       ['SNX', 'NATIVE', 500_000],
     ],
   },
+  // The stock chain's one crypto pool is its gas token against USDC: its stock tokens are the world's (a world module's).
+  stockchain: {
+    tokens: [],
+    pools: [['NATIVE', 'USDC', 2_000_000]],
+  },
 };
 
 /** USDC each of the first ten demo accounts starts with. */

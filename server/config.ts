@@ -6,14 +6,15 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
 import { demoAccount, demoPrivateKey } from '../chain/accounts.js';
-import { DEX_CHAIN_NAMES, EMBEDDED_SERVICE_TOKEN, RUNNABLE_EVM_CHAIN_NAMES, type EvmChainName } from '../chain/chains.js';
+import { DEVNET_CHAIN_NAMES, EMBEDDED_SERVICE_TOKEN, RUNNABLE_EVM_CHAIN_NAMES, type EvmChainName } from '../chain/chains.js';
 import { backendEnvName, MODEL_SLOTS } from '../skills/forecast/slots.js';
 import type { ForecastConfig } from '../skills/forecast/service.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../lib/listen.js';
 
 export { DEFAULT_HOST, DEFAULT_PORT };
 
-export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = [...DEX_CHAIN_NAMES];
+/** The spec's six chains with a DEX and the stock chain. */
+export const DEFAULT_EMBEDDED_CHAINS: EvmChainName[] = [...DEVNET_CHAIN_NAMES];
 /** Where the embedded chains prefer to serve (the port wallets and tools try first); taken ports move. */
 export const DEFAULT_EMBEDDED_RPC_PORT = 8545;
 

@@ -1,8 +1,8 @@
 /**
  * The world's opening on a chain's genesis: the genesis tokens and pools it trades, a router per
  * DEX, the flash lender, the behaviours' own contracts, a funded cast, the genesis supply handed
- * out, and a second DEX with shallower copies of the main pools (so prices diverge and
- * arbitrage exists).
+ * out, and (where the chain has one) a second DEX with shallower copies of the main pools (so
+ * prices diverge and arbitrage exists).
  */
 import { encodeFunctionData, parseEther, parseUnits, type Address } from 'viem';
 import { EmbeddedUSDC, FlashLoanPool, SibylV2Factory, SibylV2Router, WrappedNative } from '../chain/artifacts/index.js';
@@ -79,7 +79,8 @@ export async function openMarket(host: SetupHost, genesis: GenesisDeployment, be
 
   const lp = host.actors('lp')[0]!;
   const router = host.routers[1];
-  for (const pool of host.market.all().filter((p) => p.dex === 0).slice(0, 3)) {
+  // A chain with one DEX (the stock chain) has no second venue to seed.
+  for (const pool of router ? host.market.all().filter((p) => p.dex === 0).slice(0, 3) : []) {
     const share = 0.2 + host.rng.next() * 0.2;
     const amount0 = BigInt(Math.floor(Number(pool.r0) * share));
     const amount1 = BigInt(Math.floor(Number(pool.r1) * share));

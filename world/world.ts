@@ -17,7 +17,7 @@ import {
 } from 'viem';
 import { DemoToken, EmbeddedUSDC, SibylV2Router, WrappedNative } from '../chain/artifacts/index.js';
 import { demoAccount } from '../chain/accounts.js';
-import { CHAINS, type EvmChainName } from '../chain/chains.js';
+import { CHAINS, STOCK_CHAIN, type EvmChainName } from '../chain/chains.js';
 import type { GenesisDeployment } from '../chain/devnet.js';
 import { GENESIS_TREASURY } from '../chain/genesis.js';
 import { viemChain } from '../chain/runtime.js';
@@ -40,6 +40,14 @@ export const DENSE_HISTORY_SECONDS = 2 * 86_400;
 const SPARSE_FACTOR = 3;
 /** Seconds after the history's first block kept for the market's and the modules' setup blocks (one second each). */
 const MODULE_SETUP_SECONDS = 60;
+/**
+ * The market behaviours the stock chain runs: its one crypto pool (ETH/USDC) kept on the
+ * reference price by arbitrage, its LPs, and whales moving size to and from the exchanges. No
+ * token listings (nor their snipers and rugs) and no retail order flow, which carries the
+ * sandwiches a sequencer ordering by arrival rules out: what trades there is the stock tokens,
+ * which world modules write.
+ */
+const STOCK_CHAIN_BEHAVIOURS: ReadonlySet<string> = new Set(['regimes', 'liquidity', 'whale-transfers', 'cross-chain-arbitrage']);
 
 export interface WorldOptions {
   readonly name: EvmChainName;
@@ -136,7 +144,10 @@ export class World {
     this.client = createPublicClient({ chain: viemChain(options.name, options.rpcUrl), transport: http(options.rpcUrl, { batch: { wait: 0 } }), batch: { multicall: { wait: 0 } } }) as PublicClient;
     this.labels = emptyLabels(options.name, options.seed);
     this.now = options.startTimestamp;
-    ({ all: this.behaviours, listings: this.listings } = marketBehaviours());
+    const { all, listings } = marketBehaviours();
+    this.behaviours = options.name === STOCK_CHAIN ? all.filter((b) => STOCK_CHAIN_BEHAVIOURS.has(b.name)) : all;
+    if (options.name === STOCK_CHAIN && this.behaviours.length !== STOCK_CHAIN_BEHAVIOURS.size) throw new Error(`the stock chain's behaviours are not all among the market's: ${[...STOCK_CHAIN_BEHAVIOURS].join(', ')}`);
+    this.listings = listings;
   }
 
   /** Deploys contracts and mints USDC (the devnet's minter); it holds no tokens. */

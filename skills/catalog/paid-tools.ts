@@ -15,7 +15,7 @@ import { evmAddressParam, rowsParam, tokenParam, TOOL_ROWS } from '../core/param
 import { contractReviewSkill } from '../security/contract-review.js';
 import { transactionDebuggerSkill } from '../transactions/transactions.js';
 import { copyTradingIntelSkill } from '../copy-trading/copy-trading.js';
-import { hookRadarSkill } from '../hooks/hook-radar.js';
+import { HOOK_CHAIN_IDS, hookRadarSkill } from '../hooks/hook-radar.js';
 import { clampTo, fitTo, inputField } from './fit.js';
 import { predictionQueryParam } from '../prediction/markets.js';
 
@@ -26,6 +26,14 @@ export interface PaidKind {
   readonly skill: SkillId;
   /** The tool's input as that skill's params (the skill given, to read its own bounds). */
   readonly params: (input: Input, skill: Skill) => Input;
+  /**
+   * Values a field of the skill takes on this tool beyond its own enum: find_yield's `chain` is the
+   * spec's chains plus the stock chain, the yield skills' own the spec's EVM chains. The call is
+   * checked against the skill's input with these added (its admission then answers what it cannot
+   * serve: `available: false`); the skill's own schema, what its HTTP and A2A surfaces publish and
+   * accept, is left as it is.
+   */
+  readonly widen?: Readonly<Record<string, readonly [string, ...string[]]>>;
 }
 
 export interface PaidTool {
@@ -46,6 +54,10 @@ const defined = (o: Input): Input => Object.fromEntries(Object.entries(o).filter
 /** The published inputs shared by the paid tools, written once: the seven chains, the periods, the rows. */
 const CHAIN7 = [...DEX_CHAIN_NAMES, 'solana'] as const;
 const chain7 = z.enum(CHAIN7).default('base').describe(`One of ${CHAIN7.join(', ')}; default base.`);
+/** find_yield's chains: the seven, and the stock chain (the one tool whose chain the spec widens with it). */
+const YIELD_CHAINS = [...CHAIN7, STOCK_CHAIN] as const;
+/** Its kinds' skills take them all on this tool (solana and chains without a market are refused by their admission). */
+const YIELD_CHAIN = { chain: YIELD_CHAINS };
 const rows = rowsParam(TOOL_ROWS);
 const TIMEFRAMES = ['1h', '4h', '24h', '7d', '30d'] as const;
 const timeframe = (allowed: readonly (typeof TIMEFRAMES)[number][] = TIMEFRAMES, note = '') =>
@@ -92,7 +104,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'scan_hook_layer', title: 'Uniswap v4 hook radar', description: 'New Uniswap v4 hooks and their pools.',
-    input: z.strictObject({ chainId: asIn(hookRadarSkill, 'chainId', '4663 or 8453; omit for both.') }),
+    input: z.strictObject({ chainId: asIn(hookRadarSkill, 'chainId', `${HOOK_CHAIN_IDS.join(' or ')}; omit for both.`) }),
     kinds: { radar: { skill: 'v4-hook-radar', params: (i) => defined({ chainId: i.chainId }) } }, defaultKind: 'radar',
   }),
   tool({
@@ -240,13 +252,13 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'find_yield', title: 'Yield', description: 'Liquidity-provider yields, fixed yields, yield discovery or liquidations.',
-    input: z.strictObject({ chain: z.enum([...CHAIN7, STOCK_CHAIN]).default('base').describe(`A chain, or ${STOCK_CHAIN}; default base.`), limit: rows }),
+    input: z.strictObject({ chain: z.enum(YIELD_CHAINS).default('base').describe(`A chain, or ${STOCK_CHAIN}; default base.`), limit: rows }),
     kinds: {
-      defi: { skill: 'defi-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
-      pendle: { skill: 'fixed-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
-      discover: { skill: 'yield-discover', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
+      defi: { skill: 'defi-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }), widen: YIELD_CHAIN },
+      pendle: { skill: 'fixed-yield-analysis', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }), widen: YIELD_CHAIN },
+      discover: { skill: 'yield-discover', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }), widen: YIELD_CHAIN },
       // The tool's chain and rows; the health-factor threshold and the period take the skill's defaults.
-      liquidations: { skill: 'liquidation-monitor', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }) },
+      liquidations: { skill: 'liquidation-monitor', params: (i, s) => ({ chain: i.chain, limit: rowsFor(s, i) }), widen: YIELD_CHAIN },
     },
     defaultKind: 'defi',
   }),
@@ -292,11 +304,24 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
 ];
 
-/** The skill answering a kind; one this deployment has turned off throws its refusal (the registry's one rule). */
+/**
+ * The skill answering a kind; one this deployment has turned off throws its refusal (the registry's
+ * one rule). A kind that widens a field gets the skill with that field's values added, for this call only.
+ */
 export function kindSkill(registry: Registry, kind: PaidKind): Skill {
   const skill = registry.resolve(null, { id: kind.skill });
   if (!skill) throw new Error(`paid MCP kind names ${kind.skill}, which the registry does not declare`);
-  return skill;
+  return kind.widen ? widened(skill, kind.widen) : skill;
+}
+
+/** The skill taking `extra` values in those fields besides its own (default and optionality kept: the skill's rule is tried first). */
+function widened(skill: Skill, extra: NonNullable<PaidKind['widen']>): Skill {
+  const shape = skill.input.shape as Record<string, z.ZodType>;
+  const fields = Object.entries(extra).map(([field, values]) => {
+    if (!shape[field]) throw new Error(`paid MCP kind widens ${skill.id}.${field}, which the skill does not take`);
+    return [field, z.union([shape[field], z.enum(values)])] as const;
+  });
+  return { ...skill, input: skill.input.extend(Object.fromEntries(fields)) };
 }
 
 /** A kind's price: its skill's catalogue price (a kind names registry skills only). */

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { Address } from 'viem';
-import { V4_POOL_MANAGERS } from '../../chain/chains.js';
+import { CHAINS, V4_POOL_MANAGERS, type EvmChainName } from '../../chain/chains.js';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { HOOK_PERMISSIONS, HOOK_RISKS, HOOKS_METHODOLOGY, scanHookLayer } from './engine.js';
 import { PERIOD_NAMES, PERIODS } from '../data/periods.js';
@@ -20,9 +20,10 @@ import { defineSkill } from '../core/registry.js';
 import { usd } from '../core/summary.js';
 import type { SkillContext } from '../core/context.js';
 
-/** The chain ids the published scan_hook_layer tool takes. */
-export const HOOK_CHAIN_IDS = [4663, 8453] as const;
-type HookChainId = (typeof HOOK_CHAIN_IDS)[number];
+/** The chain ids the published scan_hook_layer tool takes: those of the chains with a known pool manager (4663, 8453), ascending. */
+export const HOOK_CHAIN_IDS = (Object.keys(V4_POOL_MANAGERS) as EvmChainName[]).map((name) => CHAINS[name].chainId).sort((a, b) => a - b) as [number, number, ...number[]];
+/** "4663 (Robinhood Chain) or 8453 (Base)". */
+const HOOK_CHAINS = (Object.keys(V4_POOL_MANAGERS) as EvmChainName[]).sort((a, b) => CHAINS[a].chainId - CHAINS[b].chainId).map((name) => `${CHAINS[name].chainId} (${CHAINS[name].title})`).join(' or ');
 
 const poolRow = z.object({
   id: z.string().describe('PoolId: keccak256 of the ABI-encoded PoolKey.'),
@@ -95,11 +96,11 @@ async function blockAtOrAfter(chain: ConnectedChain, ts: number, head: bigint): 
 export const hookRadarSkill = defineSkill({
   id: 'v4-hook-radar',
   title: 'Uniswap v4 hook radar',
-  description: 'Pools on a hook-enabled singleton pool manager (Uniswap v4\'s PoolManager), by hook, newest first: the permissions decoded from the hook\'s address bits, bytecode risks (owner fee and pause powers, upgradeable proxies, DELEGATECALL, SELFDESTRUCT, hooks that can take a swap\'s input), and each pool\'s swaps, volume and fees over the period. Chain id 8453 (Base) or 4663; both when omitted.',
+  description: `Pools on a hook-enabled singleton pool manager (Uniswap v4's PoolManager), by hook, newest first: the permissions decoded from the hook's address bits, bytecode risks (owner fee and pause powers, upgradeable proxies, DELEGATECALL, SELFDESTRUCT, hooks that can take a swap's input), and each pool's swaps, volume and fees over the period. Chain id ${HOOK_CHAINS}; both when omitted.`,
   tags: ['uniswap-v4', 'hooks', 'pool-manager', 'defi', 'risk'],
   examples: ['New v4 hooks today', 'What hooks do the new Uniswap v4 pools use and are any of them risky?', 'Scan the v4 hook layer on Base'],
   input: z.strictObject({
-    chainId: z.union([z.literal(HOOK_CHAIN_IDS[0]), z.literal(HOOK_CHAIN_IDS[1])]).optional().describe(`Chain id: ${HOOK_CHAIN_IDS.join(' or ')}; omit for both.`),
+    chainId: z.union(HOOK_CHAIN_IDS.map((id) => z.literal(id)) as [z.ZodLiteral<number>, z.ZodLiteral<number>, ...z.ZodLiteral<number>[]]).optional().describe(`Chain id: ${HOOK_CHAIN_IDS.join(' or ')}; omit for both.`),
     limit: limitParam(1, 100, 20).describe('Hooks to return per chain, 1-100; default 20.'),
     timeperiod: periodParam('7d'),
   }),
@@ -128,7 +129,7 @@ export const hookRadarSkill = defineSkill({
     if (gaps.length === ids.length) throw new SibylError('chain_unavailable', `${gaps.map((g) => g.reason).join('; ')}; nothing was charged`, { reason: 'not_served' });
   },
   async handler(input, ctx) {
-    const ids: readonly HookChainId[] = input.chainId ? [input.chainId] : HOOK_CHAIN_IDS;
+    const ids: readonly number[] = input.chainId ? [input.chainId] : HOOK_CHAIN_IDS;
     const chains = await Promise.all(ids.map(async (chainId) => {
       const served = servedChain(ctx, chainId);
       if ('reason' in served) return { available: false as const, chainId, reason: served.reason };

@@ -46,8 +46,8 @@ const liquidation = z.object({
   pricedFrom: z.enum(['block-state', 'oracle-log']).nullable().describe('block-state: read at the block; oracle-log: the oracle\'s last logged price at or before it.'),
 });
 
-/** The chains with a lending market to read (chain/chains.ts): a request for another is refused before payment. */
-const LENDING_CHAINS = EVM_CHAINS.filter((c) => LENDING_MARKETS[c as EvmChainName]);
+/** The chains with a lending market to read (chain/chains.ts; the stock chain's too, which find_yield names): a request for another is refused before payment. */
+const LENDING_CHAINS = Object.keys(LENDING_MARKETS) as EvmChainName[];
 
 export const liquidationMonitorSkill = defineSkill({
   id: 'liquidation-monitor',
@@ -92,7 +92,7 @@ export const liquidationMonitorSkill = defineSkill({
       `${rows.slice(0, 3).map((p) => `${p.borrower} at ${p.healthFactor} (${usd(p.totalDebtUsd)} debt, liquidated by a ${Math.abs(p.priceMoveToLiquidation.pct)}% collateral fall)`).join('; ')}; ${liq}.`;
   },
   admit: async (input, ctx) => {
-    if (!LENDING_CHAINS.includes(input.chain)) {
+    if (!(LENDING_CHAINS as string[]).includes(input.chain)) {
       throw new SibylError('chain_unavailable', `no lending market is announced on ${CHAINS[input.chain].title} (lending chains: ${LENDING_CHAINS.join(', ')}); nothing was charged`, { reason: 'no_lending_market' });
     }
     admitChain(ctx, input.chain);

@@ -193,7 +193,7 @@ describe.sequential('discovery and health', () => {
     const health = await json(res);
     expect(health.status).toBe('ok');
     expect(health.store).toMatchObject({ kind: 'memory', ok: true, persistence: 'process' }); // one instance's memory: gone when it stops
-    expect(health.chains.map((c: { name: string }) => c.name)).toEqual(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism']);
+    expect(health.chains.map((c: { name: string }) => c.name)).toEqual(['base', 'ethereum', 'bsc', 'arbitrum', 'polygon', 'optimism', 'stockchain']);
     for (const chain of health.chains) {
       expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(Number(chain.headBlock)).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 /**
- * Hooks (Base): our singleton pool manager (SibylPoolManager, at the address chain/chains.ts
+ * Hooks (Base and the stock chain): our singleton pool manager (SibylPoolManager, at the address chain/chains.ts
  * announces for v4's PoolManager) with hooks whose addresses carry their permissions, mined with
  * CREATE2 salts. Benign hooks (a volume oracle, a rule-based dynamic fee), risky ones (an owner
  * who sets fees up to 100% and pauses; an upgradeable proxy; a SELFDESTRUCT path) and a malicious
@@ -12,7 +12,7 @@ import {
   type Abi, type Address, type Hex,
 } from 'viem';
 import { DynamicFeeHook, HookProxy, LoyaltyHook, OwnerFeeHook, SibylPoolManager, SwapCounterHook, VolumeOracleHook, ZeroFeeSwapHook } from '../../chain/artifacts/index.js';
-import { V4_POOL_MANAGERS } from '../../chain/chains.js';
+import { V4_POOL_MANAGERS, type EvmChainName } from '../../chain/chains.js';
 import type { TokenInfo } from '../world.js';
 import type { WorldHost, WorldModuleFactory } from './module.js';
 
@@ -78,17 +78,31 @@ const HOOKS: readonly HookPlan[] = [
   { name: 'zero-fee-drain', permissions: ['beforeSwap', 'beforeSwapReturnDelta'], risks: ['takes-input'], owned: false, deploy: (m) => ({ abi: ZeroFeeSwapHook.abi, bytecode: ZeroFeeSwapHook.bytecode, args: [m] }) },
 ];
 
-/** The pools: symbols (any order), fee (pips, or dynamic), tick spacing, hook (none: a plain pool), USD depth. */
-const POOLS: readonly { a: string; b: string; fee: number; tickSpacing: number; hook: HookName | null; depthUsd: number }[] = [
-  { a: 'WETH', b: 'USDC', fee: 500, tickSpacing: 10, hook: 'volume-oracle', depthUsd: 800_000 },
-  { a: 'AERO', b: 'USDC', fee: 3_000, tickSpacing: 60, hook: 'volume-oracle', depthUsd: 300_000 },
-  { a: 'WETH', b: 'USDC', fee: DYNAMIC_FEE, tickSpacing: 60, hook: 'dynamic-fee', depthUsd: 500_000 },
-  { a: 'VIRTUAL', b: 'WETH', fee: DYNAMIC_FEE, tickSpacing: 60, hook: 'owner-fee', depthUsd: 250_000 },
-  { a: 'DEGEN', b: 'WETH', fee: 3_000, tickSpacing: 60, hook: 'upgradeable-counter', depthUsd: 200_000 },
-  { a: 'BRETT', b: 'WETH', fee: 10_000, tickSpacing: 200, hook: 'loyalty', depthUsd: 200_000 },
-  { a: 'WBTC', b: 'USDC', fee: 0, tickSpacing: 10, hook: 'zero-fee-drain', depthUsd: 300_000 },
-  { a: 'WETH', b: 'USDC', fee: 3_000, tickSpacing: 60, hook: null, depthUsd: 400_000 },
-];
+interface PoolPlan { a: string; b: string; fee: number; tickSpacing: number; hook: HookName | null; depthUsd: number }
+
+/** Each chain's pools: symbols (any order), fee (pips, or dynamic), tick spacing, hook (none: a plain pool), USD depth. */
+const POOLS: Partial<Record<EvmChainName, readonly PoolPlan[]>> = {
+  base: [
+    { a: 'WETH', b: 'USDC', fee: 500, tickSpacing: 10, hook: 'volume-oracle', depthUsd: 800_000 },
+    { a: 'AERO', b: 'USDC', fee: 3_000, tickSpacing: 60, hook: 'volume-oracle', depthUsd: 300_000 },
+    { a: 'WETH', b: 'USDC', fee: DYNAMIC_FEE, tickSpacing: 60, hook: 'dynamic-fee', depthUsd: 500_000 },
+    { a: 'VIRTUAL', b: 'WETH', fee: DYNAMIC_FEE, tickSpacing: 60, hook: 'owner-fee', depthUsd: 250_000 },
+    { a: 'DEGEN', b: 'WETH', fee: 3_000, tickSpacing: 60, hook: 'upgradeable-counter', depthUsd: 200_000 },
+    { a: 'BRETT', b: 'WETH', fee: 10_000, tickSpacing: 200, hook: 'loyalty', depthUsd: 200_000 },
+    { a: 'WBTC', b: 'USDC', fee: 0, tickSpacing: 10, hook: 'zero-fee-drain', depthUsd: 300_000 },
+    { a: 'WETH', b: 'USDC', fee: 3_000, tickSpacing: 60, hook: null, depthUsd: 400_000 },
+  ],
+  // The stock chain's genesis has one crypto pair, ETH/USDC (its stock tokens come later, from their own module): every hook gets a pool of it.
+  stockchain: [
+    { a: 'WETH', b: 'USDC', fee: 500, tickSpacing: 10, hook: 'volume-oracle', depthUsd: 600_000 },
+    { a: 'WETH', b: 'USDC', fee: DYNAMIC_FEE, tickSpacing: 60, hook: 'dynamic-fee', depthUsd: 400_000 },
+    { a: 'WETH', b: 'USDC', fee: DYNAMIC_FEE, tickSpacing: 60, hook: 'owner-fee', depthUsd: 250_000 },
+    { a: 'WETH', b: 'USDC', fee: 3_000, tickSpacing: 60, hook: 'upgradeable-counter', depthUsd: 200_000 },
+    { a: 'WETH', b: 'USDC', fee: 10_000, tickSpacing: 200, hook: 'loyalty', depthUsd: 200_000 },
+    { a: 'WETH', b: 'USDC', fee: 0, tickSpacing: 10, hook: 'zero-fee-drain', depthUsd: 300_000 },
+    { a: 'WETH', b: 'USDC', fee: 3_000, tickSpacing: 60, hook: null, depthUsd: 400_000 },
+  ],
+};
 
 const MIN_TICK = -887272;
 const MAX_TICK = 887272;
@@ -161,7 +175,8 @@ export function mineHookSalt(deployer: Address, initCodeHash: Hex, flags: number
 
 export const hooksModule: WorldModuleFactory = (chain, rng) => {
   const manager = V4_POOL_MANAGERS[chain];
-  if (chain !== 'base' || !manager) return undefined;
+  const plans = POOLS[chain];
+  if (!manager || !plans) return undefined;
   let state: HooksState = { hooks: [], pools: [], setupAt: 0, upgraded: false, victims: 0, pending: [] };
   const hookAddress = (name: HookName) => state.hooks.find((h) => h.name === name)!.address;
   const tokenBySymbol = (host: WorldHost, symbol: string): TokenInfo => {
@@ -270,7 +285,7 @@ export const hooksModule: WorldModuleFactory = (chain, rng) => {
       const lp = host.actorAddress('hook-lp', 0);
       host.queueBalance(lp, parseEther('10'));
       const opening: { key: PoolState['key']; sqrtPriceX96: bigint; liquidity: bigint; creator: Address }[] = [];
-      for (const plan of POOLS) {
+      for (const plan of plans) {
         const [a, b] = [tokenBySymbol(host, plan.a), tokenBySymbol(host, plan.b)];
         const [t0, t1] = a.address.toLowerCase() < b.address.toLowerCase() ? [a, b] : [b, a];
         const key = { currency0: t0.address, currency1: t1.address, fee: plan.fee, tickSpacing: plan.tickSpacing, hooks: plan.hook ? hookAddress(plan.hook) : ('0x0000000000000000000000000000000000000000' as Address) };
