@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMcpToolList } from '../../cards/mcp-tools.js';
 import { buildA2aSkillList } from '../../cards/a2a-skills.js';
 import { buildOpenApi } from '../../cards/openapi.js';
+import { CHAINS, RUNNABLE_EVM_CHAIN_NAMES, STOCK_CHAIN, V4_POOL_MANAGERS } from '../../chain/chains.js';
 import { createRegistry } from '../../skills/catalog/index.js';
 import type { PaymentTerms } from '../../payments/terms.js';
 
@@ -34,6 +35,14 @@ describe('chain enums against the spec', () => {
     expect(input('find_yield').chain).toMatchObject({ enum: [...CHAIN7, 'stockchain'], default: 'base' });
     const ids = input('scan_hook_layer').chainId;
     expect((ids.anyOf ?? []).map((o: { const: number }) => o.const)).toEqual([4663, 8453]);
+  });
+
+  it('those values are the catalogue\'s: stockchain is Robinhood Chain (4663), and each hook chain id has a pool manager', () => {
+    expect(CHAINS[STOCK_CHAIN]).toMatchObject({ kind: 'evm', chainId: 4663, nativeSymbol: 'ETH' });
+    for (const id of [4663, 8453]) {
+      const name = RUNNABLE_EVM_CHAIN_NAMES.find((c) => CHAINS[c].chainId === id);
+      expect(name && V4_POOL_MANAGERS[name], `chain id ${id}`).toBeDefined();
+    }
   });
 
   it('every other MCP chain enum is the spec\'s', () => {
