@@ -67,16 +67,18 @@ describe('a world on the stock chain', () => {
     const indexer = new ChainIndexer(chain, store, { range: 25, reorgDepth: 12, lookbackBlocks: 1_000_000 });
     await indexer.sync();
     expect((await indexer.checkpoint())!.block).toBe(Number(await chain.client.getBlockNumber({ cacheTime: 0 })));
-    // The genesis pair of the chain's one factory, and every swap on it, as getLogs has them.
+    // The pairs of the chain's one factory (the genesis ETH/USDC pair first; stock tokens' pairs
+    // when their module runs) and every swap on them, as getLogs has them.
     const created = await chain.client.getLogs({ address: stock.dexes[0].factory, event: EVENTS.pairCreated, fromBlock: 0n, toBlock: 'latest' });
-    expect(created).toHaveLength(1);
-    const pair = created[0]!.args.pair!;
-    const swaps = await chain.client.getLogs({ address: pair, event: EVENTS.swap, fromBlock: 0n, toBlock: 'latest' });
-    expect(swaps.length).toBeGreaterThan(10);
-    expect(await store.sortedCount(indexer.keys.sets.pairs)).toBe(1);
+    const genesis = created.find((l) => [l.args.token0, l.args.token1].map((t) => lower(t!)).sort().join() === [stock.usdc, stock.wrappedNative].map(lower).sort().join());
+    expect(genesis).toBeDefined();
+    const pairs = created.map((l) => l.args.pair!);
+    const swaps = await chain.client.getLogs({ address: pairs, event: EVENTS.swap, fromBlock: 0n, toBlock: 'latest' });
+    expect(swaps.filter((l) => lower(l.address) === lower(genesis!.args.pair!)).length).toBeGreaterThan(10);
+    expect(await store.sortedCount(indexer.keys.sets.pairs)).toBe(pairs.length);
     expect(await store.sortedCount(indexer.keys.sets.swaps)).toBe(swaps.length);
     const reserves = await new IndexReader(store, stock.chainId).reserves();
-    expect(reserves.get(lower(pair))).toBeDefined();
+    expect(reserves.get(lower(genesis!.args.pair!))).toBeDefined();
   });
 
   it('is served and indexed beside Base (healthz names it with its chain id)', async () => {
@@ -133,8 +135,8 @@ describe('find_yield with chain stockchain', () => {
       const defi = await call('defi');
       expect(defi.isError, JSON.stringify(defi).slice(0, 400)).not.toBe(true);
       expect(defi.structuredContent).toMatchObject({ available: true, skill: 'defi-yield-analysis', chain: STOCK_CHAIN, chainId: 4663 });
-      expect(defi.structuredContent.pools.map((p: { pair: string }) => p.pair)).toEqual(['USDC/WETH']);
-      expect(defi.structuredContent.pools[0].volumeUsd).toBeGreaterThan(0);
+      const eth = defi.structuredContent.pools.find((p: { pair: string }) => p.pair === 'USDC/WETH');
+      expect(eth?.volumeUsd).toBeGreaterThan(0);
 
       const pendle = await call('pendle');
       expect(pendle.structuredContent).toMatchObject({ available: true, skill: 'fixed-yield-analysis', markets: [], errors: [] });
