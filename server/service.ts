@@ -23,6 +23,7 @@ import type { BitcoinSource } from '../chain/bitcoin.js';
 import { startIndexedBitcoin } from './bitcoin.js';
 import { startPrediction } from './prediction.js';
 import { FUNDING_CHAIN } from '../skills/prediction/funding.js';
+import { STOCK_FEED_CHAIN } from '../chain/stocks.js';
 import { qrngProviderFromConfig } from '../skills/quantum/qrng/engine.js';
 import { createApp } from './app.js';
 import { HealthMonitor } from './health.js';
@@ -257,7 +258,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
     const bitcoin = (await bitcoinReady)?.source;
     const qrng = qrngProviderFromConfig(config.qrng);
-    const registry = createRegistry(options.extraSkills, new Set([...(bitcoin ? ['bitcoin' as const] : []), ...(qrng ? ['qrng' as const] : []), ...(prediction ? ['prediction' as const] : []), ...(chains.list().some((c) => c.name === FUNDING_CHAIN) ? ['prediction-funding' as const] : [])]));
+    const registry = createRegistry(options.extraSkills, new Set([...(bitcoin ? ['bitcoin' as const] : []), ...(qrng ? ['qrng' as const] : []), ...(prediction ? ['prediction' as const] : []), ...(chains.list().some((c) => c.name === FUNDING_CHAIN) ? ['prediction-funding' as const] : []), ...(chains.list().some((c) => c.name === STOCK_FEED_CHAIN) ? ['stocks' as const] : [])]));
     const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(qrng && { qrng }), ...(prediction && { prediction: prediction.venues }), ...(forecast && { forecast }) };
     const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);

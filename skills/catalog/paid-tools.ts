@@ -18,6 +18,7 @@ import { copyTradingIntelSkill } from '../copy-trading/copy-trading.js';
 import { HOOK_CHAIN_IDS, hookRadarSkill } from '../hooks/hook-radar.js';
 import { clampTo, fitTo, inputField } from './fit.js';
 import { predictionQueryParam } from '../prediction/markets.js';
+import { rwaIntelSkill } from '../stocks/rwa-intel-skill.js';
 
 type Input = Record<string, unknown>;
 
@@ -153,13 +154,13 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     defaultKind: 'portfolio',
   }),
   tool({
-    name: 'analyze_tokenized_stocks', title: 'Tokenized stocks', description: 'Tokenized-equity boards: float corner, wrapper trust, stock pairs, early buyers, trader record, event risk, portfolio.',
+    name: 'analyze_tokenized_stocks', title: 'Tokenized stocks', description: 'Tokenized-equity boards: float corner, wrapper trust, stock pairs (all venues or the stock chain\'s own), early buyers, trader record, event risk, portfolio.',
     input: z.strictObject({
-      board: z.enum(['float-corner', 'wrapper-trust', 'stock-pairs', 'pons-stock-pairs', 'early-buyers', 'trader-record', 'event-risk', 'portfolio']).default('float-corner').describe('The board; default float-corner.'),
-      token: evmAddressParam('Token contract (required for early-buyers).').optional(),
-      intent: z.string().max(1_000).optional().describe('Objective, for portfolio; no transaction is executed.'),
+      board: inputField(rwaIntelSkill, 'board').describe('The board; default float-corner.'),
+      token: asIn(rwaIntelSkill, 'token', 'Token contract (required for early-buyers).'),
+      intent: asIn(rwaIntelSkill, 'intent', 'Objective, for portfolio; no transaction is executed.'),
     }),
-    kinds: { board: none('rwa-intel') }, defaultKind: 'board',
+    kinds: { board: { skill: 'rwa-intel', params: (i) => defined({ board: i.board, token: i.token, intent: i.intent }) } }, defaultKind: 'board',
   }),
   tool({
     name: 'track_whales', title: 'Whale tracking', description: 'Whale moves on chain, perpetuals whales, or what smart money is doing.',

@@ -7,7 +7,7 @@
  * being listed by any registered issuer (impostors).
  */
 import { IndexReader } from '../../indexer/reader.js';
-import { STOCK_FEED_CHAIN } from '../../chain/stocks.js';
+import { STOCK_DIRECTORIES, STOCK_FEED_CHAIN } from '../../chain/stocks.js';
 import type { ChainName } from '../../chain/chains.js';
 import type { SkillContext } from '../core/context.js';
 import { SibylError } from '../core/errors.js';
@@ -73,6 +73,12 @@ export async function admitStockMarkets(ctx: SkillContext): Promise<void> {
   const chain = ctx.chains.get(STOCK_FEED_CHAIN);
   if (!(await new IndexReader(ctx.store, chain.spec.chainId).checkpoint())) {
     throw new SibylError('upstream_unavailable', `${STOCK_FEED_CHAIN} is not indexed yet; try again shortly. Nothing was charged`);
+  }
+  // One read decides it: a stock chain without the feeds' directory has no stock to value.
+  const directory = STOCK_DIRECTORIES[STOCK_FEED_CHAIN]!.feeds!;
+  const code = await chain.client.getCode({ address: directory });
+  if (!code || code === '0x') {
+    throw new SibylError('chain_unavailable', `${STOCK_FEED_CHAIN} carries no directory of the underlyings' feeds (no code at ${directory}), so no stock token can be valued here; nothing was charged`, { reason: 'no_feeds' });
   }
 }
 

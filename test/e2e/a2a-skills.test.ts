@@ -20,7 +20,7 @@ describe('A2A skills over HTTP', () => {
     expect(whales.params.properties.chain.enum).toContain('base');
     expect(list.skills.find((s: { id: string }) => s.id === 'general-analysis').priceUsd).toBe('1.00');
     expect(list.skills.find((s: { id: string }) => s.id === 'tokenchart').priceUsd).toBe('0.25-0.65');
-    expect(ids).not.toContain('rwa-intel');
+    expect(ids).not.toContain('generate-video');
   });
 
   it('runs a skill paid with x402 at its catalogue price, not the HTTP operation price', async () => {
@@ -65,7 +65,7 @@ describe('A2A skills over HTTP', () => {
     expect(assets.map((a: { gapPct: number }) => a.gapPct)).toEqual([...assets.map((a: { gapPct: number }) => a.gapPct)].sort((x, y) => y - x));
   });
 
-  it('chain markets and alpha-ranked gainers take exactly the spec\'s params; stocks answer 503 and charge nothing', async () => {
+  it('chain markets and alpha-ranked gainers take exactly the spec\'s params; stocks this devnet cannot value answer 503 and charge nothing', async () => {
     const payer = await walletPoster(sibyl.url, '5');
     // By liquidity: every pooled token qualifies, traded or not (this devnet's pools hold liquidity from genesis).
     const board = await json(await payer.post('/api/a2a/skills/chain-markets', { params: { sort: 'liquidity', limit: 5 } }));
@@ -74,10 +74,16 @@ describe('A2A skills over HTTP', () => {
     expect(tokens.map((t) => t.liquidityUsd)).toEqual([...tokens.map((t) => t.liquidityUsd)].sort((a, b) => b - a));
     expect(new Set(board.response.sources.map((s: string) => s.split(':')[1]!.split('@')[0])).size).toBeGreaterThan(1);
     const before = await payer.balance();
-    const stocks = await payer.post('/api/a2a/skills/chain-markets', { params: { kind: 'stock' } });
-    expect(stocks.status).toBe(503);
-    expect((await json(stocks)).error.code).toBe('domain_disabled');
+    // The devnet's stock chain is bare: no feeds to value a stock token by, refused before any 402.
+    for (const params of [{ kind: 'stock' }, { sort: 'premium' }]) {
+      const stocks = await payer.post('/api/a2a/skills/chain-markets', { params });
+      expect(stocks.status).toBe(503);
+      expect((await json(stocks)).error).toMatchObject({ code: 'chain_unavailable', message: expect.stringMatching(/no directory of the underlyings' feeds/) });
+    }
     expect(await payer.balance()).toBe(before);
+    const crypto = await postJson(`${sibyl.url}/api/a2a/skills/chain-markets`, { params: { kind: 'crypto', sort: 'premium' } });
+    expect(crypto.status).toBe(400);
+    expect((await json(crypto)).error.fields[0].field).toBe('params.sort');
     const extra = await postJson(`${sibyl.url}/api/a2a/skills/chain-markets`, { params: { chain: 'base' } });
     expect((await json(extra)).error.fields[0].field).toBe('params.chain');
     const paid = await payer.balance();
@@ -112,7 +118,7 @@ describe('A2A skills over HTTP', () => {
     const missing = await post('no-such-skill', { params: {} });
     expect(missing.status).toBe(404);
     expect((await json(missing)).error.code).toBe('not_found');
-    const planned = await post('rwa-intel', { params: {} });
+    const planned = await post('generate-video', { params: {} });
     expect(planned.status).toBe(503);
     expect((await json(planned)).error.code).toBe('domain_disabled');
   });

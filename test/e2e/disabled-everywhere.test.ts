@@ -21,7 +21,6 @@ const registry = createRegistry([], TEST_SERVER_PARTS);
 
 /** A planned skill of the spec, one off for want of a Bitcoin chain, one for want of a QRNG provider. */
 const CASES: { id: string; code: ErrorCode }[] = [
-  { id: 'rwa-intel', code: 'domain_disabled' },
   { id: 'strategy-gate', code: 'domain_disabled' },
   { id: 'runes-analytics', code: 'domain_disabled' },
   { id: 'quantum-hardware-qrng', code: 'provider_unavailable' },

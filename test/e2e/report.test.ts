@@ -105,13 +105,13 @@ describe('report (offline planner, rooms on Redis)', () => {
   it('recognises a capability whose engine this deployment lacks, says so, and charges nothing', async () => {
     const p = await payer();
     const before = await p.balance();
-    const res = await p.post({ prompt: 'Is it safe to trust a tokenized-stock issuer?' });
+    const res = await p.post({ prompt: 'Make a short video of a rocket launch for our token' });
     const body = await json(res);
     expect(res.status).toBe(422);
-    expect(body.error.message).toMatch(/Tokenized-equity intelligence.*domain_disabled.*nothing was charged/s);
+    expect(body.error.message).toMatch(/Video generation.*domain_disabled.*nothing was charged/s);
     expect(await p.balance()).toBe(before);
     // The same capability asked for directly is refused the same way.
-    const direct = await p.post({ service: 'rwa-intel' });
+    const direct = await p.post({ service: 'generate-video' });
     expect(direct.status).toBe(503);
     expect((await json(direct)).error.code).toBe('domain_disabled');
     expect(await p.balance()).toBe(before);
