@@ -19,7 +19,7 @@ function stock(over: Partial<ListedStock> & { address: string }): ListedStock {
   return {
     chain: 'stockchain', symbol: 'AAPL', name: 'Apple', decimals: 18, underlying: 'AAPL', issuer, multiplier: 1, pending: null,
     totalSupplyRaw: 1_000n * 10n ** 18n, supplyShares: 1_000, paused: false, owner: issuer.address, attestation: null,
-    priceUsd: 100, pricedBy: '0xpool', dex: 'uniswap-v2', liquidityUsd: 100_000, volume24hUsd: 0, trades24h: 0, fair: null,
+    priceUsd: 100, pricedBy: '0xpool', dex: 'uniswap-v2', liquidityUsd: 100_000, volume24hUsd: 0, trades24h: 0, fair: null, lag: null, premiumAtOwnMultiplierPct: null,
     ...over, address: over.address as Address,
   };
 }

@@ -22,6 +22,8 @@ export interface WrapperQuote {
   readonly multiplier: number;
   readonly fairUsd: number;
   readonly premiumPct: number;
+  /** Set when its multiplier lags an action its peers applied: fair value is at the multiplier it should carry, and this is the premium at its own. */
+  readonly multiplierLag: { readonly action: string; readonly peer: string; readonly premiumAtOwnMultiplierPct: number | null } | null;
   readonly liquidityUsd: number;
   readonly volume24hUsd: number;
   readonly paused: boolean;
@@ -42,6 +44,7 @@ export function quoteOf(s: ListedStock): WrapperQuote | null {
   return {
     chain: s.chain, token: s.address, symbol: s.symbol, issuer: s.issuer.name, venue: s.dex, pool: s.pricedBy,
     priceUsd: round(s.priceUsd, 4), multiplier: s.multiplier, fairUsd: round(s.fair.fairUsd, 4), premiumPct: round(s.fair.premiumPct, 3),
+    multiplierLag: s.lag && s.lag.hours === null ? { action: s.lag.action, peer: s.lag.peer, premiumAtOwnMultiplierPct: s.premiumAtOwnMultiplierPct } : null,
     liquidityUsd: s.liquidityUsd, volume24hUsd: s.volume24hUsd, paused: s.paused,
   };
 }

@@ -38,8 +38,10 @@ const pairRow = z.object({
   underlying: z.string(), underlyingUsd: z.number(), feedUpdatedAt: isoTime, session: z.enum(['open', 'closed']),
   wrappers: z.array(z.object({
     chain: z.string(), token: address, symbol: z.string(), issuer: z.string(), venue: z.string().nullable(), pool: z.string().nullable(),
-    priceUsd: z.number(), multiplier: z.number().describe('ERC-8056 uiMultiplier: shares per raw token.'), fairUsd: z.number().describe('Underlying x multiplier.'),
-    premiumPct: z.number().describe('Price over fair value, less one, percent.'), liquidityUsd: z.number(), volume24hUsd: z.number(), paused: z.boolean(),
+    priceUsd: z.number(), multiplier: z.number().describe('ERC-8056 uiMultiplier: shares per raw token.'), fairUsd: z.number().describe('Underlying x the multiplier it should carry (its own, unless it lags an action its peers applied).'),
+    premiumPct: z.number().describe('Price over fair value, less one, percent.'),
+    multiplierLag: z.object({ action: z.string(), peer: z.string(), premiumAtOwnMultiplierPct: z.number().nullable() }).nullable().describe('Its multiplier has not applied an action a peer wrapper applied: fair value counts it; the premium at its own multiplier beside.'),
+    liquidityUsd: z.number(), volume24hUsd: z.number(), paused: z.boolean(),
   })),
   spreadPct: z.number().nullable().describe('Highest premium less lowest among its wrappers, percentage points.'),
 });
@@ -218,9 +220,8 @@ async function readBoard(input: { board: RwaBoard; intent?: string; token?: stri
       const feedChain = markets.chains.find((c) => c.loaded.chain.name === STOCK_FEED_CHAIN)!.loaded;
       const rounds = await feedRounds(feedChain.chain, markets.feeds, feedChain.checkpoint.block);
       const rows = [];
-      for (const { loaded } of markets.chains) {
+      for (const { loaded, multipliers } of markets.chains) {
         const tokens = markets.stocks.filter((s) => s.chain === loaded.chain.name && s.priceUsd !== null);
-        const { multipliers } = await tokenHistory(loaded.chain, tokens.map((t) => t.address), loaded.checkpoint.block);
         for (const t of tokens) rows.push(await eventRisk(t, loaded.market, rounds.get(t.underlying) ?? [], multipliers, loaded.checkpoint.timestamp));
       }
       rows.sort((a, b) => (a.ahead ? a.ahead.hoursAhead : Infinity) - (b.ahead ? b.ahead.hoursAhead : Infinity) || (b.worstPremiumAfterPct ?? 0) - (a.worstPremiumAfterPct ?? 0));
@@ -238,11 +239,10 @@ async function readBoard(input: { board: RwaBoard; intent?: string; token?: stri
   }
 }
 
-/** Mints, burns (from the index's transfers) and the token histories every trust verdict reads. */
+/** Mints and burns (from the index's transfers) and the uses of the owners' powers, which the trust verdicts read. */
 async function trustInputs(markets: StockMarkets) {
-  const minted = new Map<string, { count: number; raw: bigint; first: number }>();
+  const minted = new Map<string, { count: number; raw: bigint }>();
   const burnt = new Map<string, { count: number; raw: bigint }>();
-  const multipliers = [];
   const powers = [];
   const zero = '0x0000000000000000000000000000000000000000';
   for (const { loaded } of markets.chains) {
@@ -251,18 +251,16 @@ async function trustInputs(markets: StockMarkets) {
     for (const t of await loaded.market.reader.transfers(0, loaded.checkpoint.block)) {
       if (!genuine.has(t.token)) continue;
       if (t.from === zero) {
-        const m = minted.get(t.token) ?? { count: 0, raw: 0n, first: t.ts };
-        minted.set(t.token, { count: m.count + 1, raw: m.raw + BigInt(t.value), first: Math.min(m.first, t.ts) });
+        const m = minted.get(t.token) ?? { count: 0, raw: 0n };
+        minted.set(t.token, { count: m.count + 1, raw: m.raw + BigInt(t.value) });
       } else if (t.to === zero) {
         const b = burnt.get(t.token) ?? { count: 0, raw: 0n };
         burnt.set(t.token, { count: b.count + 1, raw: b.raw + BigInt(t.value) });
       }
     }
-    const history = await tokenHistory(loaded.chain, tokens.map((t) => t.address), loaded.checkpoint.block);
-    multipliers.push(...history.multipliers);
-    powers.push(...history.powers);
+    powers.push(...(await tokenHistory(loaded.chain, tokens.map((t) => t.address), loaded.checkpoint.block)).powers);
   }
-  return { minted, burnt, multipliers, powers };
+  return { minted, burnt, powers };
 }
 
 function summary(r: Answer): string {

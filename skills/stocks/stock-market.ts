@@ -16,8 +16,12 @@ import { round, type Market } from '../data/market.js';
 import { liquidityOf } from '../data/rankings.js';
 import { FAIR_VALUE_METHODOLOGY, fairValue, type FairValue } from './fair-value.js';
 import { hasStockDirectory, readStockFeeds, readStockUniverse, type StockFeed, type StockIssuer, type StockToken } from './universe.js';
+import { tokenHistory, type MultiplierChange } from './history.js';
+import { multiplierLags, type MultiplierLag } from './trust.js';
 
 export interface ListedStock extends StockToken {
+  /** A corporate action its peers applied and it applied late or not yet (trust.ts). */
+  readonly lag: MultiplierLag | null;
   /** The index's price now (deepest pool), null when no qualifying pool prices it. */
   readonly priceUsd: number | null;
   readonly pricedBy: string | null;
@@ -25,8 +29,13 @@ export interface ListedStock extends StockToken {
   readonly liquidityUsd: number;
   readonly volume24hUsd: number;
   readonly trades24h: number;
-  /** Null when its underlying has no feed or it has no price. */
+  /**
+   * Null when its underlying has no feed or it has no price. Valued at the multiplier it should
+   * carry: its own, times an action its peers applied that it has not (what its holders are owed;
+   * its own multiplier's premium is `premiumAtOwnMultiplierPct`).
+   */
   readonly fair: FairValue | null;
+  readonly premiumAtOwnMultiplierPct: number | null;
 }
 
 export interface Impostor {
@@ -43,6 +52,8 @@ export interface Impostor {
 export interface StockChainRead {
   readonly loaded: LoadedMarket;
   readonly issuers: readonly StockIssuer[];
+  /** Every multiplier change of its genuine tokens up to the block read. */
+  readonly multipliers: readonly MultiplierChange[];
 }
 
 export interface StockMarkets {
@@ -84,11 +95,17 @@ export async function admitStockMarkets(ctx: SkillContext): Promise<void> {
 
 const cached = new WeakMap<Market, Promise<StockChainRead & { tokens: StockToken[] }>>();
 
+async function readChainOnce(loaded: LoadedMarket): Promise<StockChainRead & { tokens: StockToken[] }> {
+  const u = await readStockUniverse(loaded.chain, loaded.checkpoint.block);
+  const { multipliers } = await tokenHistory(loaded.chain, u.tokens.map((t) => t.address), loaded.checkpoint.block);
+  return { loaded, issuers: u.issuers, tokens: [...u.tokens], multipliers };
+}
+
 async function readChain(ctx: SkillContext, name: ChainName) {
   const loaded = await loadMarket(ctx, name);
   let read = cached.get(loaded.market);
   if (!read) {
-    read = readStockUniverse(loaded.chain, loaded.checkpoint.block).then((u) => ({ loaded, issuers: u.issuers, tokens: [...u.tokens] }));
+    read = readChainOnce(loaded);
     cached.set(loaded.market, read);
     read.catch(() => cached.delete(loaded.market));
   }
@@ -114,6 +131,18 @@ export async function loadStockMarkets(ctx: SkillContext): Promise<StockMarkets>
   }
   const feeds = await readStockFeeds(feedRead.loaded.chain, feedRead.loaded.checkpoint.block);
   const at = Math.max(...chains.map((c) => c.loaded.checkpoint.timestamp));
+  // Lags are read across chains: a wrapper is late against its peers wherever they trade.
+  const listedAt = (loaded: LoadedMarket, token: string) => {
+    const key = token.toLowerCase();
+    const first = loaded.market.pools.filter((p) => p.token0 === key || p.token1 === key).map((p) => pairTimes.get(p.pair)).filter((t): t is number => t !== undefined);
+    return first.length ? Math.min(...first) : null;
+  };
+  const pairTimes = new Map<string, number>();
+  for (const { loaded } of chains) for (const row of await loaded.market.reader.pairs()) pairTimes.set(row.pair.toLowerCase(), row.ts);
+  const lags = multiplierLags(
+    chains.flatMap(({ loaded, tokens }) => tokens.map((t) => ({ ...t, listedAt: listedAt(loaded, t.address) }))),
+    chains.flatMap((c) => c.multipliers), at,
+  );
   const stocks: ListedStock[] = [];
   for (const { loaded, tokens } of chains) {
     const { market, checkpoint } = loaded;
@@ -123,11 +152,14 @@ export async function loadStockMarkets(ctx: SkillContext): Promise<StockMarkets>
       const now = market.priceNow(key);
       const feed = feeds.get(token.underlying);
       const volume = volumes.get(key);
+      const lag = lags.get(key) ?? null;
+      const owed = lag && lag.hours === null ? token.multiplier * lag.ratio : token.multiplier;
       stocks.push({
-        ...token,
+        ...token, lag,
         priceUsd: now?.usd ?? null, pricedBy: now?.pool?.pair ?? null, dex: now?.pool?.dex ?? null,
         liquidityUsd: round(liquidityOf(market, key), 2), volume24hUsd: round(volume?.usd ?? 0, 2), trades24h: volume?.trades ?? 0,
-        fair: now && feed ? fairValue(token, feed, now.usd, checkpoint.timestamp) : null,
+        fair: now && feed ? fairValue({ multiplier: owed }, feed, now.usd, checkpoint.timestamp) : null,
+        premiumAtOwnMultiplierPct: now && feed ? round(fairValue(token, feed, now.usd, checkpoint.timestamp).premiumPct, 3) : null,
       });
     }
   }

@@ -5,7 +5,7 @@
  * attestation's age; mints and burns from the index's transfers from and to zero; the powers the
  * token gives its issuer (mint, burn, pause, blocklist, set the multiplier) and how often they were
  * used; a multiplier that moved later than its peers' (the same underlying's other wrappers) at a
- * corporate action; and the impostors: tokens copying a genuine one that no registered issuer lists.
+ * corporate action (stock-market.ts finds it); and the impostors: tokens copying a genuine one that no registered issuer lists.
  */
 import type { Address } from 'viem';
 import { round } from '../data/market.js';
@@ -49,11 +49,18 @@ export interface IssuerTrust {
 }
 
 export interface TrustInputs {
-  /** Raw units minted and burnt per token (lower-case address), from the index's transfers; `first`: unix time of its first mint. */
-  readonly minted: ReadonlyMap<string, { count: number; raw: bigint; first: number }>;
+  /** Raw units minted and burnt per token (lower-case address), from the index's transfers. */
+  readonly minted: ReadonlyMap<string, { count: number; raw: bigint }>;
   readonly burnt: ReadonlyMap<string, { count: number; raw: bigint }>;
-  readonly multipliers: MultiplierChange[];
   readonly powers: PowerUse[];
+}
+
+/** A corporate action a wrapper applied late, or (hours null) has not applied yet: its ratio, and the peer that applied it first. */
+export interface MultiplierLag {
+  readonly hours: number | null;
+  readonly ratio: number;
+  readonly action: string;
+  readonly peer: string;
 }
 
 /**
@@ -61,8 +68,8 @@ export interface TrustInputs {
  * ratio) seen first at some wrapper of an underlying, each other wrapper of it that existed then
  * and applied the same ratio later than the lag allowance, or has not applied it by `now`.
  */
-export function multiplierLags(stocks: readonly (Pick<ListedStock, 'address' | 'underlying' | 'symbol' | 'chain'> & { listedAt: number | null })[], changes: readonly MultiplierChange[], now: number): Map<string, { hours: number | null; action: string; peer: string }> {
-  const out = new Map<string, { hours: number | null; action: string; peer: string }>();
+export function multiplierLags(stocks: readonly (Pick<ListedStock, 'address' | 'underlying' | 'symbol' | 'chain'> & { listedAt: number | null })[], changes: readonly MultiplierChange[], now: number): Map<string, MultiplierLag> {
+  const out = new Map<string, MultiplierLag>();
   const byToken = new Map<string, MultiplierChange[]>();
   for (const c of changes) byToken.set(c.token.toLowerCase(), [...(byToken.get(c.token.toLowerCase()) ?? []), c]);
   const ratio = (c: MultiplierChange) => c.to / c.from;
@@ -79,9 +86,10 @@ export function multiplierLags(stocks: readonly (Pick<ListedStock, 'address' | '
         const own = (byToken.get(w.address.toLowerCase()) ?? []).find((c) => sameAction(ratio(c), action.ratio) && c.effectiveAt >= action.at - 86_400);
         // A wrapper first minted after the action took effect has nothing to apply.
         if (w.listedAt === null || w.listedAt > action.at) continue;
-        const lagHours = own ? (own.effectiveAt - action.at) / 3600 : (now - action.at) / 3600;
+        const applied = own !== undefined && own.effectiveAt <= now;
+        const lagHours = ((applied ? own.effectiveAt : now) - action.at) / 3600;
         if (lagHours <= MULTIPLIER_LAG_HOURS) continue;
-        out.set(w.address.toLowerCase(), { hours: own ? round(lagHours, 1) : null, action: `${underlying} x${round(action.ratio, 4)} from ${new Date(action.at * 1000).toISOString()}`, peer: action.peer });
+        out.set(w.address.toLowerCase(), { hours: applied ? round(lagHours, 1) : null, ratio: action.ratio, action: `${underlying} x${round(action.ratio, 4)} from ${new Date(action.at * 1000).toISOString()}`, peer: action.peer });
       }
     }
   }
@@ -89,7 +97,6 @@ export function multiplierLags(stocks: readonly (Pick<ListedStock, 'address' | '
 }
 
 export function wrapperTrust(markets: StockMarkets, inputs: TrustInputs): { issuers: IssuerTrust[]; impostors: StockMarkets['impostors'] } {
-  const lags = multiplierLags(markets.stocks.map((s) => ({ ...s, listedAt: inputs.minted.get(s.address.toLowerCase())?.first ?? null })), inputs.multipliers, markets.at);
   const powersOf = groupBy(inputs.powers, (p) => p.token.toLowerCase());
   const rows = markets.stocks.map((s): TokenTrust & { issuerAddress: Address; issuerName: string } => {
     const key = s.address.toLowerCase();
@@ -97,7 +104,7 @@ export function wrapperTrust(markets: StockMarkets, inputs: TrustInputs): { issu
     const coverage = reserve === null || s.supplyShares === 0 ? null : reserve / s.supplyShares;
     const age = s.attestation ? (markets.at - s.attestation.attestedAt) / 3600 : null;
     const uses = powersOf.get(key) ?? [];
-    const lag = lags.get(key) ?? null;
+    const lag = s.lag ? { hours: s.lag.hours, action: s.lag.action, peer: s.lag.peer } : null;
     const shares = (raw: bigint) => (Number(raw) / 10 ** s.decimals) * s.multiplier;
     const flags: TrustFlag[] = [];
     if (coverage !== null && coverage < RESERVE_COVERAGE_FLOOR) flags.push('under-reserved');
