@@ -21,6 +21,7 @@ import { emptyLendingLabels, type LendingLabels } from './modules/lending.js';
 import { emptyModuleActorLabels, type ModuleActorLabels } from './modules/module.js';
 import type { PredictionLabels } from './modules/prediction.js';
 import { emptySocialLabels, type SocialLabels } from './modules/social.js';
+import type { StockLabels } from './modules/stocks.js';
 import { emptyVaultLabels, type VaultLabels } from './modules/vaults.js';
 import { emptySetupLabels, type SetupLabels } from './setup.js';
 import { emptySupplyLabels, type SupplyLabels } from './supply.js';
@@ -30,7 +31,9 @@ export type WorldLabels = { chain: string; seed: string }
   & RegimeLabels & ListingLabels & SnipeLabels & SandwichLabels & ArbitrageLabels & RugLabels
   & ModuleActorLabels & AirdropLabels & DrainerLabels & VaultLabels & LendingLabels & SocialLabels & HookLabels & FixedYieldLabels
   // Polygon's only, added by its module (the other chains' labels are as they were).
-  & PredictionLabels;
+  & PredictionLabels
+  // The chains with stock tokens only, added by their module.
+  & StockLabels;
 
 export function emptyLabels(chain: string, seed: string): WorldLabels {
   // Keys in the order the labels file has always had them: readers go by key, and the file stays byte-stable.

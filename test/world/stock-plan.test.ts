@@ -35,7 +35,7 @@ describe('the issuers', () => {
       }
     }
     expect(new Set(ISSUERS.map((i) => i.status))).toEqual(new Set(['honest', 'under-reserved', 'lagging-multiplier']));
-    for (const chain of ['ethereum', 'base', 'arbitrum']) expect(ISSUERS.filter((i) => i.listings[chain as never]?.length).length, chain).toBeGreaterThanOrEqual(2);
+    for (const chain of ['ethereum', 'base', 'arbitrum'] as const) expect(ISSUERS.filter((i) => i.listings[chain]?.length).length, chain).toBeGreaterThanOrEqual(2);
     // Every symbol is its issuer's style, and the impostor copies one that is genuine on another chain.
     expect(ISSUERS.map((i) => i.symbol('AAPL'))).toEqual(['AAPL', 'AAPLon', 'AAPLx', 'mAAPL']);
     const copied = ISSUERS.find((i) => i.key === IMPOSTOR.copies)!;
@@ -44,17 +44,23 @@ describe('the issuers', () => {
     expect(genuineOn).not.toContain(IMPOSTOR.chain);
   });
 
-  it('list new names on the stock chain every few days, the first within any three-day world, each in session', () => {
-    for (const seed of ['a', 'b', 'c', 'd', 'e', 'f']) {
-      const listings = laterListings(seed, ORIGIN);
+  it('list new names on the stock chain every few days, the first within any three-day world, each in session with its hype', () => {
+    // Origins every 5 hours through a week, so every weekday and weekend hour is tried.
+    for (let k = 0; k < 40; k++) {
+      const origin = ORIGIN + k * 5 * 3_600 + 17;
+      const seed = `listing-${k}`;
+      const listings = laterListings(seed, origin);
       expect(listings.length).toBeGreaterThan(3);
-      expect(listings[0]!.at - ORIGIN).toBeLessThan(3 * DAY);
+      expect(listings[0]!.at - origin, seed).toBeLessThan(3 * DAY - 2 * 3_600);
+      expect(listings[0]!.at - origin, seed).toBeGreaterThan(0.3 * DAY);
       for (const [i, l] of listings.entries()) {
         expect(inSession(l.at), `${seed} ${l.ticker}`).toBe(true);
+        expect(inSession(l.at + l.hypeSeconds), `${seed} ${l.ticker} hype`).toBe(true);
+        expect(l.hypeSeconds).toBeGreaterThanOrEqual(3 * 3_600);
         if (i) expect(l.at - listings[i - 1]!.at).toBeGreaterThanOrEqual(2 * DAY);
         expect(ISSUERS.find((x) => x.key === 'hood')!.listings[STOCK_FEED_CHAIN]).not.toContain(l.ticker);
       }
-      expect(laterListings(seed, ORIGIN)).toEqual(listings);
+      expect(laterListings(seed, origin)).toEqual(listings);
     }
   });
 });

@@ -10,6 +10,7 @@ import { socialModule } from './social.js';
 import { lendingModule } from './lending.js';
 import { hooksModule } from './hooks.js';
 import { fixedYieldModule } from './fixed-yield.js';
+import { stocksModule } from './stocks.js';
 import { predictionModule } from './prediction.js';
 
-export const WORLD_MODULES: readonly WorldModuleFactory[] = [drainersModule, airdropsModule, vaultsModule, socialModule, lendingModule, hooksModule, fixedYieldModule, predictionModule];
+export const WORLD_MODULES: readonly WorldModuleFactory[] = [drainersModule, airdropsModule, vaultsModule, socialModule, lendingModule, hooksModule, fixedYieldModule, stocksModule, predictionModule];

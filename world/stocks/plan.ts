@@ -103,17 +103,29 @@ export interface NewListing {
 }
 
 /**
- * The stock chain issuer's later listings from `origin`: the first 0.8-1.6 days in (so any world of
- * three days holds one and its early buyers), then one every 2-4 days, each moved into the session.
+ * The stock chain issuer's later listings from `origin`: the first 0.8-1.6 days in (moved into the
+ * session, always within three days of the origin, so any world of three days holds one and its
+ * early buyers), then one every 2-4 days, each in session with its hype over by the close.
  */
 export function laterListings(seed: string, origin: number): NewListing[] {
   const rng = new Rng(`${seed}:stocks:listings:${origin}`);
   const out: NewListing[] = [];
   let at = origin + uniform(rng, FIRST_LISTING_DAYS) * 86_400;
-  for (const ticker of LATER_LISTINGS) {
+  for (const [i, ticker] of LATER_LISTINGS.entries()) {
     let t = Math.round(at);
-    if (!inSession(t)) t = nextOpen(t) + rng.int(1, 6) * 3_600;
-    out.push({ ticker, at: t, hypeSeconds: Math.round(uniform(rng, HYPE_HOURS) * 3_600), hypePremium: uniform(rng, HYPE_PREMIUM) });
+    const closeAfter = (x: number) => lastClose(x) + 7 * 86_400;
+    if (!inSession(t) || closeAfter(t) - t < 4 * 3_600) {
+      // Listings come in session, hours before the close at least: the Friday before a weekend when
+      // that is well into the history (so the first always falls within three days of the origin),
+      // else the Monday after.
+      const close = inSession(t) ? closeAfter(t) : lastClose(t);
+      const friday = close - rng.int(4, 8) * 3_600;
+      t = i === 0 && friday > origin + 0.3 * 86_400 ? friday : nextOpen(close) + rng.int(1, 6) * 3_600;
+    }
+    // The hype ends by the session's close (at least three hours of it), so no weekend holds one.
+    const close = closeAfter(t);
+    const hypeSeconds = Math.max(3 * 3_600, Math.min(Math.round(uniform(rng, HYPE_HOURS) * 3_600), close - t - 1_800));
+    out.push({ ticker, at: t, hypeSeconds, hypePremium: uniform(rng, HYPE_PREMIUM) });
     at = t + uniform(rng, LISTING_GAP_DAYS) * 86_400;
   }
   return out;
