@@ -110,12 +110,23 @@ function describeResult(result: Record<string, unknown>, withFigures = true): st
 
 /**
  * The result's main list: its longest list of records, a list of what was left out
- * (`excludedByScreen`) only when there is no other: the ideas, not the tokens that failed.
+ * (`excludedByScreen`, `unavailableChains`) only when there is no other: the ideas, not the tokens
+ * that failed. When every list at the top is empty, the rows may sit one level down, in a record
+ * (`portfolio.holdings`, `traders.best`): the longest of those with rows.
  */
 function mainList(result: Record<string, unknown>): [string, Record<string, unknown>[]] | null {
+  const top = longestList(Object.entries(result));
+  if (top && top[1].length) return top;
+  const inner = Object.entries(result).flatMap(([k, v]) =>
+    !QUIET_FIELDS.has(k) && v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>).filter(([, rows]) => Array.isArray(rows) && rows.length).map(([k2, rows]) => [`${k}.${k2}`, rows] as [string, unknown]) : [],
+  );
+  return longestList(inner) ?? top;
+}
+
+function longestList(entries: readonly [string, unknown][]): [string, Record<string, unknown>[]] | null {
   let best: [string, Record<string, unknown>[]] | null = null;
-  const leftOut = (k: string) => /^excluded/i.test(k);
-  for (const [k, v] of Object.entries(result)) {
+  const leftOut = (k: string) => /^(excluded|unavailable)/i.test(k.split('.').at(-1)!);
+  for (const [k, v] of entries) {
     if (!Array.isArray(v) || !v.every((r) => r && typeof r === 'object' && !Array.isArray(r))) continue;
     const better = !best || (leftOut(best[0]) && !leftOut(k)) || (leftOut(best[0]) === leftOut(k) && v.length > best[1].length);
     if (better) best = [k, v as Record<string, unknown>[]];

@@ -7,10 +7,11 @@
 import { CHAINS, CHAIN_NAMES } from '../../chain/chains.js';
 import { canonicalAsset } from '../../skills/data/resolve.js';
 import { stem, termParts, type AddressKind, type AddressMention, type PromptFacts } from './facts.js';
+import { glossaryChoice, hasGlossary, promptLemmas } from './choices.js';
 import type { AgentTool, JsonSchemaProperty } from '../tools.js';
 
 export interface FieldRole {
-  readonly kind: 'chain' | 'chains' | 'period' | 'candle' | 'address' | 'addresses' | 'chainAddresses' | 'txHash' | 'symbol' | 'amount' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'other';
+  readonly kind: 'chain' | 'chains' | 'period' | 'candle' | 'address' | 'addresses' | 'chainAddresses' | 'txHash' | 'symbol' | 'amount' | 'count' | 'days' | 'window' | 'flag' | 'choice' | 'text' | 'other';
   readonly required: boolean;
   /** Allowed values of an enum field. */
   readonly values?: readonly string[];
@@ -22,6 +23,13 @@ export interface FieldRole {
   readonly maximum?: number;
   /** A number field's unit as its description writes it after a number or a range ("1-1024 bytes", "sat/vB"). */
   readonly units?: readonly string[];
+  /** A text field's longest value. */
+  readonly maxLength?: number;
+  /**
+   * A field its description says is for one value of a choice field ("required for early-buyers",
+   * "for portfolio"): filled only when that value is chosen, and then required if it says so.
+   */
+  readonly when?: { readonly field: string; readonly value: string; readonly required: boolean };
 }
 
 const DURATION = /^(\d+)(m|h|d|w|M)$/;
@@ -36,6 +44,17 @@ export function classifyFields(tool: AgentTool): Map<string, FieldRole> {
   const required = new Set(tool.parameters.required ?? []);
   const roles = new Map<string, FieldRole>();
   for (const [name, p] of Object.entries(tool.parameters.properties)) roles.set(name, { ...classify(name, p), required: required.has(name) });
+  // "…; required for early-buyers": a value of another field of the tool, named in this one's description.
+  for (const [name, role] of roles) {
+    const description = tool.parameters.properties[name]?.description ?? '';
+    for (const m of description.matchAll(/\b(required )?for ([a-z0-9]+(?:-[a-z0-9]+)*)\b/gi)) {
+      const field = [...roles].find(([other, r]) => other !== name && r.kind === 'choice' && r.values!.includes(m[2]!))?.[0];
+      if (field) {
+        roles.set(name, { ...role, when: { field, value: m[2]!, required: !!m[1] } });
+        break;
+      }
+    }
+  }
   return roles;
 }
 
@@ -71,6 +90,8 @@ function patternAccepts(pattern: string, sample: string): boolean {
 const ADDRESS_NAME = /address$|^address|^wallet$/i;
 /** An array field named for a list of addresses ("addresses", "wallets", "watchlist"). */
 const ADDRESS_LIST_NAME = /addresses$|^wallets$|^watch/i;
+/** A free-text field that takes what the user wants in their own words ("the objective in plain words"). */
+const PLAIN_WORDS = /\bplain (?:words|language)\b/i;
 
 function classify(name: string, p: JsonSchemaProperty): Omit<FieldRole, 'required'> {
   const values = p.enum?.map(String);
@@ -90,6 +111,10 @@ function classify(name: string, p: JsonSchemaProperty): Omit<FieldRole, 'require
     return { kind: 'address', acceptsSymbol: patternAccepts(p.pattern, ADDRESS_SAMPLES.symbol), accepts: accepts.length ? accepts : ['evm'] };
   }
   if (p.type === 'string' && !p.pattern && !values && ADDRESS_NAME.test(name)) return { kind: 'address', accepts: ADDRESS_KINDS };
+  if (p.type === 'string' && !p.pattern && !values && PLAIN_WORDS.test(p.description ?? '')) {
+    const maxLength = (p as JsonSchemaProperty & { maxLength?: number }).maxLength;
+    return { kind: 'text', ...(maxLength !== undefined && { maxLength }) };
+  }
   // An object keyed by chain whose values are addresses: where to send on each chain (a migration's destinations).
   const keys = Object.keys((p as JsonSchemaProperty & { properties?: Record<string, unknown> }).properties ?? {});
   if (p.type === 'object' && keys.length && isChainList(keys)) {
@@ -179,7 +204,12 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
         value = name.split(/(?=[A-Z])|[_-]/).some((w) => words.includes(stem(w))) ? true : undefined;
         break;
       case 'choice':
-        value = bestChoice(role.values!, [...words, ...facts.numerals], tool.parameters.properties[name]?.description);
+        // Values named for what they are, with words people use for each (choices.ts): those words alone choose.
+        value = hasGlossary(role.values!) ? glossaryChoice(role.values!, promptLemmas(facts.text)) : bestChoice(role.values!, [...words, ...facts.numerals], tool.parameters.properties[name]?.description);
+        break;
+      case 'text':
+        // The objective in plain words is the question itself.
+        value = facts.text ? facts.text.slice(0, role.maxLength) : undefined;
         break;
       case 'chainAddresses':
         // Filled once the single-address fields took theirs (below): what is left is where to send.
@@ -199,7 +229,11 @@ export function fillArgs(tool: AgentTool, facts: PromptFacts, previous: Readonly
     const entries = addresses.map((a) => [keyOf(a), a.value] as const).filter(([key]) => key !== undefined && role.values!.includes(key));
     if (entries.length) args[name] = Object.fromEntries(entries);
   }
-  const missing = [...roles.entries()].filter(([name, role]) => role.required && args[name] === undefined).map(([name]) => name);
+  // A field for one value of a choice is left out under any other (the skill's default counting as chosen), and asked for under it when required there.
+  const conditional = [...roles].filter(([, role]) => role.when);
+  for (const [name, role] of conditional) if ((args[role.when!.field] ?? tool.parameters.properties[role.when!.field]?.default) !== role.when!.value) delete args[name];
+  const requiredNow = (name: string, role: FieldRole) => role.required || (!!role.when?.required && (args[role.when.field] ?? tool.parameters.properties[role.when.field]?.default) === role.when.value);
+  const missing = [...roles.entries()].filter(([name, role]) => requiredNow(name, role) && args[name] === undefined).map(([name]) => name);
   return { args, missing };
 }
 

@@ -6,7 +6,7 @@
  */
 import { stemmer } from 'stemmer';
 import lemmatizer from 'wink-lemmatizer';
-import { CHAINS, CHAIN_NAMES, type ChainName } from '../../chain/chains.js';
+import { CHAINS, CHAIN_NAMES, STOCK_CHAIN, type ChainName } from '../../chain/chains.js';
 import { CANONICAL_ASSETS } from '../../skills/data/resolve.js';
 
 export interface AddressMention {
@@ -40,6 +40,8 @@ export interface PromptFacts {
   readonly numerals: readonly string[];
   /** The prompt speaks of its own account ("my wallet", "our bitcoin address") without writing one. */
   readonly ownAccountUnwritten: boolean;
+  /** The prompt as planned (instructions to the agent left out), for a field that takes the objective in plain words. */
+  readonly text: string;
   /** Stemmed content words, for ranking. */
   readonly terms: readonly string[];
   /**
@@ -85,9 +87,13 @@ const STOPWORDS = new Set(
     'best worst highest lowest biggest largest smallest most least top').split(' '),
 );
 
-/** Chain words: each name, and the distinctive words of its title ("arbitrum", "bnb", "zksync"). */
+/**
+ * Chain words: each name, and the distinctive words of its title ("arbitrum", "bnb", "zksync"), the
+ * stock chain's among them ("robinhood"): a prompt naming it is about that chain, and a skill whose
+ * chains leave it out fits worse.
+ */
 const CHAIN_WORDS: ReadonlyMap<string, ChainName> = new Map(
-  CHAIN_NAMES.flatMap((name) => {
+  [...CHAIN_NAMES, STOCK_CHAIN].flatMap((name) => {
     const title = CHAINS[name].title.toLowerCase().split(/\s+/).filter((w) => w.length > 2 && !['one', 'smart', 'chain', 'pos', 'era', 'mainnet'].includes(w));
     return [name, ...title].map((w) => [w, name] as const);
   }),
@@ -143,6 +149,7 @@ export function promptFacts(prompt: string, vocabulary: ReadonlySet<string> = ne
     quantities: [...text.matchAll(/(?<![\w.,])(\d+(?:\.\d+)?)\s*((?:[A-Za-z][A-Za-z/]*\s+){0,2}[A-Za-z][A-Za-z/]*)/g)].map((m) => ({ value: Number(m[1]), units: m[2]!.toLowerCase().split(/\s+/) })),
     numerals: [...new Set([...text.matchAll(/(?<![A-Za-z0-9_.])\d+(?![\d.])/g)].map((m) => m[0]))],
     ownAccountUnwritten: !addresses.length && OWN_ACCOUNT.test(text),
+    text: prompt.trim(),
     // A ticker names the subject, not the question: it must not match skills whose examples name that token.
     terms: words
       .filter((w) => !symbols.includes(w.replace(/^\$/, '').toUpperCase()))

@@ -11,7 +11,9 @@ import { synonymsOf } from './synonyms.js';
 import { CHAIN_NAMES } from '../../chain/chains.js';
 import { CANONICAL_ASSETS, canonicalAsset } from '../../skills/data/resolve.js';
 import { OTHER_CHAINS, addressCapacity, classifyFields, takes, type FieldRole } from './args.js';
-import { isWorking } from '../../skills/core/registry.js';
+import { glossaryWords } from './choices.js';
+import { isWorking, type DeploymentPart } from '../../skills/core/registry.js';
+import { EQUITIES } from '../../lib/equities.js';
 import { DISABLED_DOMAINS, missingCapability } from '../../skills/catalog/planned.js';
 import type { AgentTool } from '../tools.js';
 import type { Dossier } from './dossiers.js';
@@ -39,14 +41,14 @@ export interface Ranked {
 type Subject = ReadonlyMap<string, ReadonlySet<string> | null>;
 
 export class ToolIndex {
-  private readonly docs: { tool: AgentTool; weights: Map<string, number>; roles: Map<string, FieldRole>; home: string | null; dossier?: Dossier; subject?: Subject }[];
+  private readonly docs: { tool: AgentTool; weights: Map<string, number>; counted: ReadonlySet<string>; roles: Map<string, FieldRole>; home: string | null; dossier?: Dossier; subject?: Subject; tickers?: ReadonlySet<string> }[];
   private readonly idf = new Map<string, number>();
   /** Every word the registry uses, lower-case: a capitalised one of these is not a ticker. */
   readonly vocabulary: ReadonlySet<string>;
 
   constructor(readonly tools: readonly AgentTool[], dossiers: readonly Dossier[] = []) {
     const vocabulary = new Set<string>();
-    const document = (words: { name: string; tags: readonly string[]; examples: readonly string[]; description: string; domainWords?: readonly string[] }) => {
+    const document = (words: { name: string; tags: readonly string[]; examples: readonly string[]; description: string; domainWords?: readonly string[]; choiceWords?: readonly string[] }) => {
       const weights = new Map<string, number>();
       // Examples name real tokens (DEGEN, WETH): their words are not vocabulary that rules out a ticker.
       const add = (text: string, weight: number, isVocabulary = true) => {
@@ -82,23 +84,32 @@ export class ToolIndex {
       }
       add(words.examples.join(' '), FIELD_WEIGHTS.examples, false);
       add(words.description, FIELD_WEIGHTS.description);
-      return weights;
+      // The words people use for what the skill's choices answer (choices.ts) weigh as its description
+      // does, but leave the other skills' word weights as they were: they are not counted in how many skills use a word.
+      const counted = new Set(weights.keys());
+      add((words.choiceWords ?? []).join(' '), FIELD_WEIGHTS.description, false);
+      return { weights, counted };
     };
     this.docs = tools.map((tool) => {
       const { skill } = tool;
       const domain = missingCapability(skill)?.domain;
-      const weights = document({ ...skill, name: `${skill.id.replace(/-/g, ' ')} ${tool.name.replace(/_/g, ' ')} ${skill.title}`, domainWords: domain && DISABLED_DOMAINS[domain].words });
       const roles = classifyFields(tool);
-      return { tool, weights, roles, home: homeChainOf(skill, roles) };
+      const choiceWords = [...roles.values()].flatMap((role) => (role.kind === 'choice' ? glossaryWords(role.values!) : []));
+      const { weights, counted } = document({ ...skill, name: `${skill.id.replace(/-/g, ' ')} ${tool.name.replace(/_/g, ' ')} ${skill.title}`, domainWords: domain && DISABLED_DOMAINS[domain].words, choiceWords });
+      return { tool, weights, counted, roles, home: homeChainOf(skill, roles) };
     });
     // A dossier whose parts are all served here is ranked like a skill, with its first part's arguments.
     for (const dossier of dossiers) {
       const parts = dossier.parts.map((id) => tools.find((t) => t.skill.id === id));
       const first = parts[0];
       if (!first || parts.some((t) => !t || !isWorking(t.skill))) continue;
-      this.docs.push({ tool: first, weights: document({ ...dossier, name: `${dossier.id.replace(/-/g, ' ')} ${dossier.title}` }), roles: classifyFields(first), home: null, dossier });
+      this.docs.push({ tool: first, ...document({ ...dossier, name: `${dossier.id.replace(/-/g, ' ')} ${dossier.title}` }), roles: classifyFields(first), home: null, dossier });
     }
-    for (const [doc, subject] of subjects(this.docs)) doc.subject = subject;
+    for (const [doc, subject] of subjects(this.docs)) {
+      doc.subject = subject;
+      const tickers = (doc.tool.skill.needs ?? []).flatMap((part) => [...(PART_TICKERS[part] ?? [])]);
+      if (tickers.length) doc.tickers = new Set(tickers);
+    }
     // Document frequency over the skills, a capability not here counting once for its whole domain:
     // the many entries the spec plans for one domain do not make the words of the rest rarer.
     const df = new Map<string, number>();
@@ -109,13 +120,16 @@ export class ToolIndex {
       const seen = domain ? (counted.get(domain) ?? new Set<string>()) : new Set<string>();
       if (!domain || !counted.has(domain)) n++;
       if (domain) counted.set(domain, seen);
-      for (const term of doc.weights.keys()) {
+      for (const term of doc.counted) {
         if (seen.has(term)) continue;
         seen.add(term);
         df.set(term, (df.get(term) ?? 0) + 1);
       }
     }
-    for (const [term, count] of df) this.idf.set(term, Math.log(1 + (n - count + 0.5) / (count + 0.5)));
+    for (const term of new Set(this.docs.flatMap((d) => [...d.weights.keys()]))) {
+      const count = df.get(term) ?? 0;
+      this.idf.set(term, Math.log(1 + (n - count + 0.5) / (count + 0.5)));
+    }
     this.vocabulary = vocabulary;
   }
 
@@ -123,7 +137,7 @@ export class ToolIndex {
     const terms = [...new Set(facts.terms)];
     const phrases = phrasesOf(facts.terms);
     return this.docs
-      .map(({ tool, weights, roles, home, dossier, subject }) => {
+      .map(({ tool, weights, roles, home, dossier, subject, tickers }) => {
         let score = 0;
         const matched = new Map<string, number>();
         const single = (term: string) => (this.idf.get(term) ?? 0) * (weights.get(term) ?? 0) || partialMatch(term, weights, this.idf);
@@ -138,7 +152,7 @@ export class ToolIndex {
         }
         for (const phrase of phrases) score += PHRASE_SHARE * (this.idf.get(phrase) ?? 0) * (weights.get(phrase) ?? 0);
         // A skill with a subject of its own (a capability not here, the post-quantum family) never wins on words it shares with others.
-        if (subject && !namesSubject(terms, subject, facts.forms)) return { tool, score: 0, matched: new Map<string, number>(), ...(dossier && { dossier }) };
+        if (subject && !namesSubject(terms, subject, facts.forms) && !facts.symbols.some((s) => tickers?.has(s))) return { tool, score: 0, matched: new Map<string, number>(), ...(dossier && { dossier }) };
         const fit = argumentFit(facts, roles, home);
         return { tool, score: fit === 0 ? 0 : score * fit + argumentBonus(facts, roles), matched, ...(dossier && { dossier }) };
       })
@@ -234,6 +248,12 @@ function argumentBonus(facts: PromptFacts, roles: ReadonlyMap<string, FieldRole>
   return bonus;
 }
 
+/**
+ * Tickers that name the subject of the skills reading a deployment part when a prompt writes one
+ * (in capitals, as tickers are read): the listed companies whose shares tokenized stocks wrap.
+ */
+const PART_TICKERS: Partial<Record<DeploymentPart, ReadonlySet<string>>> = { stocks: new Set(Object.keys(EQUITIES)) };
+
 /** Skills of one family share a first tag; one of at least this many is a family with a subject of its own. */
 const FAMILY_SIZE = 3;
 
@@ -247,7 +267,10 @@ const FAMILY_SIZE = 3;
  * - a family of skills sharing a first tag that no other skill carries (the post-quantum skills:
  *   "quantum") answers its own subject, named by its members' tags that no skill outside it
  *   carries ("pqc", "ml-kem", "signing"), never a question that merely shares a verb or a noun
- *   with it ("generate", "portfolio", "wallet").
+ *   with it ("generate", "portfolio", "wallet"). Three skills make a family, and so does one that
+ *   reads a domain of its own (a deployment part it needs: the tokenized-stock skill, named by
+ *   "stocks", "shares", "premium", "issuer", not "owner" or "volume"), whose things' own names
+ *   name it too (PART_TICKERS: "MSFT").
  *
  * A tag of one word is a word; of two, a phrase ("prediction-markets" is "predict market"). A word
  * that shares only its stem with another skill's ("earnings" with yield's "earn") is a subject word
@@ -299,7 +322,9 @@ function subjects<D extends { tool: AgentTool; dossier?: Dossier }>(docs: readon
     // A dossier's words are words Sibyl answers to ("safe", "rundown"): they count as used.
     const outside = docs.filter((d) => !members.includes(d) && (!planned || d.dossier || !missingCapability(d.tool.skill)));
     const used = wordsOfDocs(outside);
-    if (!planned && (members.length < FAMILY_SIZE || used.has(wordsOf(key.slice('family:'.length)).map((w) => stem(spelledOut(w))).join(' ')))) continue;
+    // A family is three skills or more, or skills that read a domain of their own (a deployment part they need: the stock chain).
+    const family = members.length >= FAMILY_SIZE || members.every((d) => !!d.tool.skill.needs?.length);
+    if (!planned && (!family || used.has(wordsOf(key.slice('family:'.length)).map((w) => stem(spelledOut(w))).join(' ')))) continue;
     const subject = new Map<string, ReadonlySet<string> | null>();
     for (const [word, lemmas] of wordsOfDocs(members)) {
       const other = used.get(word);

@@ -1,6 +1,6 @@
 /**
- * Capabilities the spec lists whose engine Sibyl does not have yet (tokenized equities,
- * perps, media, strategies, ...). They are declared so
+ * Capabilities the spec lists whose engine Sibyl does not have yet (perps, government records,
+ * media, strategies, ...). They are declared so
  * the report agent recognises such a question and says plainly that this deployment cannot
  * answer it, instead of routing it to a skill that merely shares a word; calling one always
  * fails with `domain_disabled` and charges nothing. They are not published as working skills.
@@ -20,14 +20,10 @@ import { defineSkill, type CatalogEntry } from '../core/registry.js';
  * entries' own tags to recognise a question about the domain (graph/offline/rank.ts); they are
  * not published. A two-word entry is a phrase ("open-interest"). A word a working skill's tags
  * also carry ("yield", "whales", "generate") never marks the domain, and one that shares only its
- * stem with such a tag ("earnings", yield's "earn") marks it in its own form only. Venue names that
+ * stem with such a tag marks it in its own form only. Venue names that
  * are also tickers (dYdX, GMX) name the venue only when not written in capitals.
  */
 export const DISABLED_DOMAINS = {
-  equities: {
-    needs: 'tokenized-equity venues',
-    words: ['tokenized-stocks', 'tokenized-equities', 'stock-tokens', 'xstocks', 'equity', 'stocks', 'shares', 'shareholders', 'issuer', 'nasdaq', 'nyse', 'dividends', 'earnings', 'stock-split', 'ipo', 'etf', 'brokerage', 'underlying-stock', 'listed-company', 'market-hours', 'after-hours'],
-  },
   media: {
     needs: 'media generation',
     words: ['song', 'music', 'jingle', 'beat', 'vocals', 'instrumental', 'melody', 'soundtrack', 'anthem', 'rap', 'lo-fi', 'lyrics', 'audio', 'voiceover', 'video', 'music-video', 'clip', 'animation', 'render', 'film', 'movie', 'trailer', 'promo', 'gif', 'cartoon'],
@@ -136,7 +132,6 @@ function plannedTool<const Id extends string>(p: Pick<Planned<Id>, 'id' | 'title
 const freeRows = z.strictObject({ limit: rowsParam(FREE_ROWS) });
 
 export const PLANNED_SKILLS = [
-  planned({ id: 'rwa-intel', domain: 'equities', price: '0.25', title: 'Tokenized-equity intelligence', description: 'Tokenized stocks and real-world assets: the issuer and wrapper trust and backing, float and corner risk, stock pairs against the listed share price, early buyers, trader records and event risk.', tags: ['rwa', 'tokenized-stocks', 'equities', 'stocks', 'shares', 'real-world-assets', 'issuer', 'wrapper'], examples: ['Which tokenized stocks trade at a premium?'] }),
   planned({ id: 'generate-video', domain: 'media', price: '5.00', title: 'Video generation', description: 'Generate a short video from a prompt.', tags: ['video', 'generate', 'media'], examples: ['Make a video of a rocket launch'] }),
   planned({ id: 'generate-song-draft', domain: 'media', price: '0.50', kindOnly: true, title: 'Song draft', description: 'A short draft song or music track (up to 120 s) from a prompt.', tags: ['song', 'music', 'draft', 'media', 'track'], examples: ['Sketch a 60-second lo-fi track'] }),
   planned({ id: 'generate-song-studio', domain: 'media', price: '3.00', kindOnly: true, title: 'Studio song', description: 'A studio-grade song (up to 3 minutes) from a prompt, with vocals, genre, tempo and a chosen provider.', tags: ['song', 'music', 'studio', 'media', 'vocals', 'genre'], examples: ['Produce a 3-minute song with vocals'] }),
@@ -157,7 +152,7 @@ export const PLANNED_SKILLS = [
   planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context', 'memory'], examples: ['Give my agent the market context'] }),
   // Free tools of the tool server whose feeds this deployment does not have.
   plannedTool({ id: 'perp-whales', toolName: 'get_perp_whales', domain: 'perps', input: freeRows, title: 'Perpetuals whales', description: 'Positions and funding of the largest perpetual-futures (perps) traders.', tags: ['perps', 'perpetuals', 'futures', 'whales', 'funding'] }),
-  plannedTool({ id: 'congress-trades', toolName: 'get_congress_trades', domain: 'government', input: freeRows, title: 'Congress trades', description: 'Stock trades disclosed by members of Congress (senators, lawmakers), by ticker and sector.', tags: ['congress', 'congressional', 'lawmakers', 'senators', 'disclosures', 'equities', 'stocks'] }),
-  plannedTool({ id: 'government-contracts', toolName: 'get_government_contracts', domain: 'government', input: freeRows, title: 'Government contracts', description: 'Government contract awards and the tickers they move.', tags: ['government', 'contracts', 'awards', 'equities'] }),
+  plannedTool({ id: 'congress-trades', toolName: 'get_congress_trades', domain: 'government', input: freeRows, title: 'Congress trades', description: 'Stock trades disclosed by members of Congress (senators, lawmakers), by ticker and sector.', tags: ['congress', 'congressional', 'lawmakers', 'senators', 'disclosures'] }),
+  plannedTool({ id: 'government-contracts', toolName: 'get_government_contracts', domain: 'government', input: freeRows, title: 'Government contracts', description: 'Government contract awards and the tickers they move.', tags: ['government', 'contracts', 'awards'] }),
   plannedTool({ id: 'analyst-accuracy', toolName: 'get_analyst_accuracy', domain: 'analyst-calls', input: freeRows, title: 'Analyst accuracy', description: 'Track records of market callers and analysts: graded calls and hit rates.', tags: ['analysts', 'accuracy', 'callers'] }),
 ];

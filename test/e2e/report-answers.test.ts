@@ -2,7 +2,8 @@
  * The paid report on the shared world answers what was asked and only what fits:
  * an opportunities question names the ideas the investment report returned with their risks; a
  * trade question gives entry, stop and target equal to the technicals' figures (or says why there
- * is none); a question about a capability Sibyl lacks is refused before any 402, naming it. The
+ * is none); a question about a capability Sibyl lacks, or about tokenized stocks where the stock
+ * chain is not read, is refused before any 402, naming it. The
  * prose is read back and held to the results the answer carries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,7 +66,8 @@ describe('the report answers what was asked', () => {
     for (const [prompt, domain] of [
       ['what are the biggest perp traders long on ETH', 'perps'],
       ['Run a walk-forward test with a deflated Sharpe ratio on my strategy', 'strategies'],
-      ['Is it safe to trust a tokenized-stock issuer?', 'equities'],
+      // Stock trades of lawmakers are a government record, not a tokenized-stock board.
+      ['Which stocks did members of Congress buy last month?', 'government'],
     ] as const) {
       // No payment header: a question that fits would be answered 402.
       const res = await postJson(`${w.sibyl.url}${REPORT}`, { prompt });
@@ -74,6 +76,13 @@ describe('the report answers what was asked', () => {
       expect(body.error).toMatchObject({ code: 'no_skill_fits', reason: 'domain_disabled', missing: { domain, needs: expect.any(String) } });
       expect(body.error.message).toMatch(/nothing was run and nothing was charged/);
     }
+    // A tokenized-stock question is rwa-intel's, which reads the stock chain: this world has Base
+    // only, so the skill is named and refused before any 402, not answered by another skill.
+    const stocks = await postJson(`${w.sibyl.url}${REPORT}`, { prompt: 'Which tokenized stocks trade at a premium right now?' });
+    const refused = await json(stocks);
+    expect(stocks.status).toBe(422);
+    expect(refused.error).toMatchObject({ code: 'no_skill_fits', missing: { skill: 'rwa-intel', needs: expect.stringMatching(/stockchain/) } });
+    expect(refused.error.message).toMatch(/Tokenized-equity intelligence.*nothing was run and nothing was charged/s);
     // A wallet's portfolio is the holdings skill's question: it asks for payment (402), not a refusal.
     const portfolio = await postJson(`${w.sibyl.url}${REPORT}`, { prompt: `show the portfolio of ${'0x' + '5e6f7a8b9c0d1e2f3a4b'.repeat(2)} on base` });
     expect(portfolio.status).toBe(402);
