@@ -150,6 +150,12 @@ describe('tokenized equities in the world', () => {
     expect(impostor.name).toBe(copied.tokenName(token.underlying));
     const [r0, r1] = await read<[bigint, bigint, number]>('arbitrum', impostor.pair, pairAbi, 'getReserves');
     expect(r0 > 0n && r1 > 0n).toBe(true);
+    // Its labelled buyers bought it on its pool.
+    expect(impostor.buyers.length).toBeGreaterThan(0);
+    for (const buyer of impostor.buyers) {
+      const swaps = await client('arbitrum').getLogs({ address: impostor.pair, event: swapEvent, args: { to: buyer }, fromBlock: 0n });
+      expect(swaps.length, buyer).toBeGreaterThan(0);
+    }
   });
 
   it('the feeds are found through the feed directory and follow the underlyings: within 0.05% in session, the close outside it', async () => {

@@ -71,7 +71,8 @@ export interface StockLabels {
     powers: { token: Address; issuerKey: IssuerKey; kind: 'pause' | 'unpause' | 'blocklist' | 'unblock'; account: Address | null; time: number; block: number }[];
     earlyBuyers: { token: Address; symbol: string; buyer: Address; liquidityBlock: number; buyBlock: number; spentUsd: number; amount: string; sellBlock: number | null; receivedUsd: number | null; realisedPnlUsd: number | null }[];
     traders: { address: Address; skill: 'skilled' | 'poor'; trades: number; volumeUsd: number; realisedPnlUsd: number; openPositions: number }[];
-    impostors: { token: Address; deployer: Address; symbol: string; name: string; copiesIssuerKey: IssuerKey; pair: Address; block: number }[];
+    /** Each impostor, and the accounts that bought it (taking it for the genuine token). */
+    impostors: { token: Address; deployer: Address; symbol: string; name: string; copiesIssuerKey: IssuerKey; pair: Address; block: number; buyers: Address[] }[];
   };
 }
 
@@ -493,9 +494,15 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
     funded(host, s.lp, usdcRaw(planOf('hood').depthUsd * 2.5));
     const tok = list(host, issuer, next.ticker, t, next);
     // Early buyers: a few, in the first blocks after the liquidity.
-    const buyers = [...s.early].sort(() => rng.next() - 0.5).slice(0, rng.int(...EARLY_COUNT));
-    for (const buyer of buyers) {
-      const seller = rng.chance(EARLY_SELLERS);
+    const buyers = [...s.early];
+    for (let i = buyers.length - 1; i > 0; i--) {
+      const j = rng.int(0, i);
+      [buyers[i], buyers[j]] = [buyers[j]!, buyers[i]!];
+    }
+    buyers.length = rng.int(...EARLY_COUNT);
+    for (const [i, buyer] of buyers.entries()) {
+      // Some of them sell into the rise: at least one.
+      const seller = i === 0 || rng.chance(EARLY_SELLERS);
       s.earlyBuys.push({
         token: tok.address, buyer, offset: rng.int(1, 3), usd: Math.round(rng.logUniform(...EARLY_USD)), seller,
         sellAt: tok.hypeUntil - rng.int(600, 3_600), targetPremium: tok.hypePremium * uniform(rng, [0.35, 0.75]), done: 'pending',
@@ -523,12 +530,16 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         const who = rng.pick(s.retail);
         if (tok.blocked.includes(who)) continue;
         const p = premium(host, tok, t);
-        // In session the flow is two-sided; at the weekend it leans toward the week's drawn premium, in a hype toward the hype's.
-        const target = hype ? tok.hypePremium : !inSession(t) ? weekendPremium(host.seed, chain, tok.symbol, t) : p;
-        const buyChance = tok.issuer === 'impostor' ? 0.75 : Math.min(0.97, Math.max(0.03, 0.5 + LEAN * (target - p)));
+        // In session the flow is two-sided; at the weekend it leans toward the week's drawn premium, in a
+        // hype toward the hype's. The impostor's buyers take it for the genuine token: they lean to fair value.
+        const target = hype ? tok.hypePremium : tok.issuer === 'impostor' ? 0 : !inSession(t) ? weekendPremium(host.seed, chain, tok.symbol, t) : p;
+        const buyChance = Math.min(0.97, Math.max(0.03, 0.5 + LEAN * (target - p)));
         const usd = Math.min(rng.logUniform(...RETAIL_USD), tok.depthUsd * RETAIL_MAX_SHARE);
         if (rng.chance(buyChance)) {
-          buy(host, who, tok, usd);
+          if (buy(host, who, tok, usd) > 0n && tok.issuer === 'impostor') {
+            const label = section(host).impostors.find((x) => x.token === tok.address);
+            if (label && !label.buyers.includes(who)) label.buyers.push(who);
+          }
         } else {
           // A seller is someone holding the token.
           const holders = s.retail.filter((r) => host.balance(r, tok.address) > 0n && !tok.blocked.includes(r));
@@ -757,7 +768,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         tok.supply = amount;
         host.fundToken(s.impostor, usdc(host), usdcRaw(IMPOSTOR.depthUsd * 2));
         l.tokens.push({ address, chain, issuer: s.impostor, issuerKey: null, underlying: IMPOSTOR.underlying, symbol, name, impostor: true, listedAt: t, listedBlock: 0, pair: tok.pool.pair, liquidityBlock: null, depthUsd: IMPOSTOR.depthUsd });
-        l.impostors.push({ token: address, deployer: s.impostor, symbol, name, copiesIssuerKey: IMPOSTOR.copies, pair: tok.pool.pair, block: 0 });
+        l.impostors.push({ token: address, deployer: s.impostor, symbol, name, copiesIssuerKey: IMPOSTOR.copies, pair: tok.pool.pair, block: 0, buyers: [] });
       }
       const depth = ISSUERS.reduce((sum, p) => sum + (p.listings[chain]?.reduce((x, tk) => x + p.depthUsd * depthWeight(tk), 0) ?? 0), 0);
       host.fundToken(s.lp, usdc(host), usdcRaw(depth * 1.3 + FLOAT_USD));
