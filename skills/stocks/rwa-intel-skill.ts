@@ -269,8 +269,11 @@ function summary(r: Answer): string {
   switch (r.board) {
     case 'stock-pairs':
     case 'pons-stock-pairs': {
-      const rows = (r.pairs ?? []).flatMap((p) => p.wrappers.map((w) => ({ ...w, underlying: p.underlying }))).sort((a, b) => b.premiumPct - a.premiumPct);
-      return `Widest premiums${when}: ${rows.slice(0, 3).map((w) => `${w.symbol} on ${w.chain} ${pct(w.premiumPct)} to ${w.underlying} x ${w.multiplier} (${usd(w.liquidityUsd)} liquidity)`).join('; ')}.`;
+      const rows = (r.pairs ?? []).flatMap((p) => p.wrappers.map((w) => ({ ...w, underlying: p.underlying })));
+      const line = (w: (typeof rows)[number]) => `${w.symbol} on ${w.chain} ${pct(w.premiumPct)} to ${w.underlying} x ${w.multiplier} (${usd(w.liquidityUsd)} liquidity)`;
+      const premiums = rows.filter((w) => w.premiumPct > 0).sort((a, b) => b.premiumPct - a.premiumPct);
+      const discounts = rows.filter((w) => w.premiumPct < 0).sort((a, b) => a.premiumPct - b.premiumPct);
+      return `Widest premiums${when}: ${premiums.slice(0, 3).map(line).join('; ') || 'none'}; widest discounts: ${discounts.slice(0, 3).map(line).join('; ') || 'none'}.`;
     }
     case 'wrapper-trust': {
       const bad = (r.issuers ?? []).filter((i) => i.verdict !== 'sound');
@@ -284,7 +287,7 @@ function summary(r: Answer): string {
       return `${r.traders?.withRecord} stock-token traders; best ${r.traders?.best.slice(0, 2).map((t) => `${t.wallet} ${usd(t.pnlUsd)}`).join(', ')}; worst ${r.traders?.worst.slice(0, 2).map((t) => `${t.wallet} ${usd(t.pnlUsd)}`).join(', ') || 'none at a loss'}.`;
     case 'event-risk': {
       const ahead = (r.events ?? []).filter((e) => e.ahead);
-      return `${ahead.length ? `Ahead: ${ahead.slice(0, 3).map((e) => `${e.symbol} ${e.ahead!.kind} in ${e.ahead!.hoursAhead} h`).join('; ')}` : 'No event scheduled ahead'}; past events read on ${(r.events ?? []).filter((e) => e.past.length).length} tokens.`;
+      return `${ahead.length ? `Ahead: ${ahead.slice(0, 3).map((e) => `${e.symbol} ${e.ahead!.kind} in ${e.ahead!.hoursAhead} h`).join('; ')}` : 'No event scheduled ahead'}; past events read on ${(r.events ?? []).filter((e) => e.past.length).length} token(s).`;
     }
     case 'portfolio':
       return `Proposal (${r.portfolio?.weighting}): ${r.portfolio?.holdings.map((h) => `${h.underlying} ${h.weightPct}% via ${h.symbol} on ${h.chain}`).join(', ')}; volatility ${r.portfolio?.volatilityPct ?? 'n/a'}%, nothing executed.`;

@@ -68,7 +68,7 @@ describe('report: the questions users were answered wrongly, on the chains they 
   }
 
   it('a capability this deployment lacks (no engine; no Bitcoin chain) is named and refused, uncharged', async () => {
-    for (const [question, title] of [['Is it safe to trust a tokenized-stock issuer?', 'Tokenized-equity intelligence'], ['MVRV and where are we in the bitcoin cycle', 'Bitcoin on-chain analytics']]) {
+    for (const [question, title] of [['Make a short video of a rocket launch for our token', 'Video generation'], ['MVRV and where are we in the bitcoin cycle', 'Bitcoin on-chain analytics']]) {
       const wallet = await walletPoster(sibyl.url, '2');
       const before = await wallet.balance();
       const res = await wallet.post('/x402/svc/report', { prompt: question });
