@@ -7,7 +7,7 @@ import { getAddress, formatUnits, type Address, type Log } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { readInHalves } from '../../chain/log-ranges.js';
 import { UI_MULTIPLIER_ONE } from '../../chain/stocks.js';
-import { ANSWER_UPDATED, BLOCKLISTED, PAUSED, UI_MULTIPLIER_UPDATED, UNPAUSED } from './abi.js';
+import { ANSWER_UPDATED, BLOCKLISTED, PAUSED, RESERVES_ATTESTED, UI_MULTIPLIER_UPDATED, UNPAUSED, stockTokenAbi } from './abi.js';
 import type { StockFeed } from './universe.js';
 
 export interface FeedRound { readonly priceUsd: number; readonly updatedAt: number; readonly block: number }
@@ -28,7 +28,7 @@ function once<T>(key: string, read: () => Promise<T>): Promise<T> {
   return hit;
 }
 
-type AnyEvent = typeof ANSWER_UPDATED | typeof UI_MULTIPLIER_UPDATED | typeof PAUSED | typeof UNPAUSED | typeof BLOCKLISTED;
+type AnyEvent = typeof ANSWER_UPDATED | typeof UI_MULTIPLIER_UPDATED | typeof PAUSED | typeof UNPAUSED | typeof BLOCKLISTED | typeof RESERVES_ATTESTED;
 
 async function logs<E extends AnyEvent>(chain: ConnectedChain, address: readonly Address[], event: E, toBlock: number) {
   if (!address.length) return [];
@@ -68,6 +68,24 @@ export function tokenHistory(chain: ConnectedChain, tokens: readonly Address[], 
       ...blocked.map((l) => ({ token: getAddress(l.address), kind: l.args.blocked ? 'blocklisted' as const : 'unblocklisted' as const, account: getAddress(l.args.account), block: Number(l.blockNumber) })),
     ].sort((a, b) => a.block - b.block);
     return { multipliers, powers };
+  });
+}
+
+/**
+ * The shares each token's supply stood for at its issuer's latest attestation (read at the
+ * attestation's block): what the attested reserves must cover, since later creations are attested next.
+ */
+export function suppliesAtAttestation(chain: ConnectedChain, issuers: readonly Address[], block: number): Promise<Map<string, { block: number; supplyShares: number }>> {
+  return once(`attest:${chain.spec.chainId}:${block}:${issuers.join()}`, async () => {
+    const latest = new Map<string, number>();
+    for (const log of await logs(chain, issuers, RESERVES_ATTESTED, block)) latest.set(log.args.token.toLowerCase(), Number(log.blockNumber));
+    const out = new Map<string, { block: number; supplyShares: number }>();
+    await Promise.all([...latest].map(async ([token, at]) => {
+      const read = (functionName: 'totalSupply' | 'uiMultiplier' | 'decimals') => chain.client.readContract({ address: token as Address, abi: stockTokenAbi, functionName, blockNumber: BigInt(at) });
+      const [supply, multiplier, decimals] = await Promise.all([read('totalSupply'), read('uiMultiplier'), read('decimals')]);
+      out.set(token, { block: at, supplyShares: Number(formatUnits(supply as bigint, Number(decimals))) * (Number(multiplier) / Number(UI_MULTIPLIER_ONE)) });
+    }));
+    return out;
   });
 }
 

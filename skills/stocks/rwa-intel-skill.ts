@@ -19,7 +19,7 @@ import { pct, usd } from '../core/summary.js';
 import { eventRisk, EARNINGS_MOVE_PCT, BACK_AT_FAIR_PCT } from './event-risk.js';
 import { FAIR_VALUE_METHODOLOGY, sessionAt } from './fair-value.js';
 import { FLOAT_METHODOLOGY, floatRow } from './float.js';
-import { feedRounds, tokenHistory } from './history.js';
+import { feedRounds, suppliesAtAttestation, tokenHistory } from './history.js';
 import { stockPairs, PAIR_MIN_LIQUIDITY_USD } from './pairs.js';
 import { proposePortfolio } from './portfolio.js';
 import { EARLY_BUYERS, EARLY_WINDOW_HOURS, MIN_RECORD_TRADES, earlyBuyers, traderRecords } from './records.js';
@@ -47,7 +47,7 @@ const pairRow = z.object({
 });
 const impostorRow = z.object({
   chain: z.string(), address, symbol: z.string().nullable(), name: z.string().nullable(),
-  copies: z.object({ chain: z.string(), address, symbol: z.string(), issuer: z.string() }), priceUsd: z.number().nullable(), liquidityUsd: z.number(),
+  copies: z.object({ issuer: z.string(), symbol: z.string(), chain: z.string().nullable(), address: address.nullable() }).describe('The issuer it passes for; the genuine token it copies where a chain read has it, else null (it follows the issuer\'s symbol pattern).'), priceUsd: z.number().nullable(), liquidityUsd: z.number(),
 });
 const walletResult = {
   wallet: address, trades: z.number().int(), boughtUsd: z.number(), soldUsd: z.number(), realizedUsd: z.number(), unrealizedUsd: z.number(),
@@ -68,7 +68,8 @@ const output = z.object({
     chain: z.string(), issuer: address, name: z.string(), verdict: z.enum(['sound', 'watch', 'unsound']),
     tokens: z.array(z.object({
       chain: z.string(), token: address, symbol: z.string(), underlying: z.string(), multiplier: z.number(), supplyShares: z.number(), reserveShares: z.number().nullable(),
-      coveragePct: z.number().nullable(), attestationAgeHours: z.number().nullable(),
+      supplySharesAtAttestation: z.number().nullable().describe('What the attested reserves must cover: the supply\'s shares at the attestation\'s block.'),
+      coveragePct: z.number().nullable().describe('Reserves over supplySharesAtAttestation, percent.'), attestationAgeHours: z.number().nullable(),
       mints: z.object({ count: z.number().int(), shares: z.number() }), burns: z.object({ count: z.number().int(), shares: z.number() }),
       powers: z.object({ owner: z.string().nullable(), canMint: z.boolean(), canBurn: z.boolean(), canPause: z.boolean(), canBlocklist: z.boolean(), canSetMultiplier: z.boolean(), paused: z.boolean(), pauses: z.number().int(), blocklistings: z.number().int() }),
       multiplierLag: z.object({ hours: z.number().nullable().describe('Null: not applied yet.'), action: z.string(), peer: z.string() }).nullable(),
@@ -115,7 +116,7 @@ type Answer = z.input<typeof output>;
 const METHODOLOGIES: Record<RwaBoard, string> = {
   'stock-pairs': `stock-pairs/v1 (every genuine wrapper of an underlying with >= $${PAIR_MIN_LIQUIDITY_USD.toLocaleString('en-US')} liquidity, premium to underlying x multiplier)`,
   'pons-stock-pairs': `stock-pairs/v1 on one venue (the stock chain's AMM, ${PONS_VENUE.dex})`,
-  'wrapper-trust': `wrapper-trust/v1 (reserves = the issuer's latest attestation against supply x multiplier, short below ${RESERVE_COVERAGE_FLOOR * 100}%; stale after ${STALE_ATTESTATION_HOURS} h; mints and burns from transfers from and to zero; a multiplier applied more than ${MULTIPLIER_LAG_HOURS} h after a peer wrapper's lags; impostors as stock-markets/v1)`,
+  'wrapper-trust': `wrapper-trust/v1 (reserves = the issuer's latest attestation against the supply x multiplier at its block, short below ${RESERVE_COVERAGE_FLOOR * 100}%; stale after ${STALE_ATTESTATION_HOURS} h; mints and burns from transfers from and to zero; a multiplier applied more than ${MULTIPLIER_LAG_HOURS} h after a peer wrapper's lags; impostors as stock-markets/v1)`,
   'float-corner': FLOAT_METHODOLOGY,
   'early-buyers': `early-buyers/v1 (the first ${EARLY_BUYERS} distinct wallets to buy within ${EARLY_WINDOW_HOURS} h of the pool's first liquidity, same-block round trips aside; ${TRADES_METHODOLOGY}; average cost, unrealised at the price now)`,
   'trader-record': `trader-record/v1 (wallets with >= ${MIN_RECORD_TRADES} trades in genuine stock tokens on every chain read; ${TRADES_METHODOLOGY}; average-cost realised plus unrealised at the price now)`,
@@ -244,6 +245,7 @@ async function trustInputs(markets: StockMarkets) {
   const minted = new Map<string, { count: number; raw: bigint }>();
   const burnt = new Map<string, { count: number; raw: bigint }>();
   const powers = [];
+  const attested = new Map<string, { block: number; supplyShares: number }>();
   const zero = '0x0000000000000000000000000000000000000000';
   for (const { loaded } of markets.chains) {
     const tokens = markets.stocks.filter((s) => s.chain === loaded.chain.name);
@@ -259,8 +261,10 @@ async function trustInputs(markets: StockMarkets) {
       }
     }
     powers.push(...(await tokenHistory(loaded.chain, tokens.map((t) => t.address), loaded.checkpoint.block)).powers);
+    const issuers = [...new Set(tokens.map((t) => t.issuer.address))];
+    for (const [token, at] of await suppliesAtAttestation(loaded.chain, issuers, loaded.checkpoint.block)) attested.set(token, at);
   }
-  return { minted, burnt, powers };
+  return { minted, burnt, powers, attested };
 }
 
 function summary(r: Answer): string {

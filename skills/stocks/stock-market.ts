@@ -43,8 +43,8 @@ export interface Impostor {
   readonly address: string;
   readonly symbol: string | null;
   readonly name: string | null;
-  /** The genuine token it copies (symbol or name), on any chain. */
-  readonly copies: { readonly chain: string; readonly address: string; readonly symbol: string; readonly issuer: string };
+  /** The issuer it passes for, and the genuine token it copies where one of the chains read has it (else it follows the issuer's symbol pattern). */
+  readonly copies: { readonly issuer: string; readonly symbol: string; readonly chain: string | null; readonly address: string | null };
   readonly priceUsd: number | null;
   readonly liquidityUsd: number;
 }
@@ -166,7 +166,7 @@ export async function loadStockMarkets(ctx: SkillContext): Promise<StockMarkets>
   return {
     chains, stocks, feeds,
     feedChain: { chain: STOCK_FEED_CHAIN, block: feedRead.loaded.checkpoint.block, timestamp: feedRead.loaded.checkpoint.timestamp },
-    impostors: findImpostors(chains, stocks),
+    impostors: findImpostors(chains, stocks, new Set(feeds.keys())),
     unavailable,
     sources: [...chains.map((c) => indexSource(c.loaded)), `feeds:${STOCK_FEED_CHAIN}@${feedRead.loaded.checkpoint.block}`],
     at,
@@ -175,25 +175,47 @@ export async function loadStockMarkets(ctx: SkillContext): Promise<StockMarkets>
 
 const norm = (s: string | null) => (s ?? '').trim().toLowerCase();
 
-/** Tokens of the indexes that copy a genuine token's symbol or name and are listed by no registered issuer. */
-function findImpostors(chains: readonly StockChainRead[], stocks: readonly ListedStock[]): Impostor[] {
+/**
+ * Tokens of the indexes that pass for a registered issuer's and that no registered issuer lists:
+ * a genuine token's symbol or name, or an issuer's own symbol pattern (its prefix and suffix around
+ * a ticker it wraps, "NVDAx") applied to a ticker with a feed, on any chain.
+ */
+function findImpostors(chains: readonly StockChainRead[], stocks: readonly ListedStock[], tickers: ReadonlySet<string>): Impostor[] {
   const genuine = new Set(stocks.map((s) => `${s.chain}:${s.address.toLowerCase()}`));
   const bySymbol = new Map<string, ListedStock>();
   const byName = new Map<string, ListedStock>();
+  // Each issuer's symbol pattern, learned from its own tokens: what stands before and after the ticker.
+  const patterns = new Map<string, { issuer: string; prefix: string; suffix: string }>();
   for (const s of stocks) {
     if (!bySymbol.has(norm(s.symbol))) bySymbol.set(norm(s.symbol), s);
     if (s.name && !byName.has(norm(s.name))) byName.set(norm(s.name), s);
+    const at = s.symbol.indexOf(s.underlying);
+    if (at >= 0) {
+      const pattern = { issuer: s.issuer.name, prefix: s.symbol.slice(0, at), suffix: s.symbol.slice(at + s.underlying.length) };
+      patterns.set(`${pattern.prefix}|${pattern.suffix}`, pattern);
+    }
   }
+  const patternMatch = (symbol: string) => {
+    for (const p of patterns.values()) {
+      if (!symbol.startsWith(p.prefix) || !symbol.endsWith(p.suffix) || symbol.length <= p.prefix.length + p.suffix.length) continue;
+      const ticker = symbol.slice(p.prefix.length, symbol.length - p.suffix.length);
+      if (tickers.has(ticker)) return p;
+    }
+    return undefined;
+  };
   const found: Impostor[] = [];
   for (const { loaded } of chains) {
     const { market } = loaded;
     for (const [address, info] of market.tokens) {
       if (genuine.has(`${loaded.chain.name}:${address}`)) continue;
       const copied = bySymbol.get(norm(info.symbol)) ?? (info.name ? byName.get(norm(info.name)) : undefined);
-      if (!copied) continue;
+      const pattern = copied || !info.symbol ? undefined : patternMatch(info.symbol);
+      if (!copied && !pattern) continue;
       found.push({
         chain: loaded.chain.name, address: info.address, symbol: info.symbol, name: info.name,
-        copies: { chain: copied.chain, address: copied.address, symbol: copied.symbol, issuer: copied.issuer.name },
+        copies: copied
+          ? { issuer: copied.issuer.name, symbol: copied.symbol, chain: copied.chain, address: copied.address }
+          : { issuer: pattern!.issuer, symbol: info.symbol!, chain: null, address: null },
         priceUsd: market.priceNow(address)?.usd ?? null, liquidityUsd: round(liquidityOf(market, address), 2),
       });
     }

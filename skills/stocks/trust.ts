@@ -29,7 +29,9 @@ export interface TokenTrust {
   readonly multiplier: number;
   readonly supplyShares: number;
   readonly reserveShares: number | null;
-  /** Reserves over supply shares, percent; null without an attestation. */
+  /** The shares the supply stood for when the reserves were attested (what they must cover; later creations are attested next). */
+  readonly supplySharesAtAttestation: number | null;
+  /** Reserves over the supply's shares at the attestation, percent; null without an attestation. */
   readonly coveragePct: number | null;
   readonly attestationAgeHours: number | null;
   readonly mints: { readonly count: number; readonly shares: number };
@@ -53,6 +55,8 @@ export interface TrustInputs {
   readonly minted: ReadonlyMap<string, { count: number; raw: bigint }>;
   readonly burnt: ReadonlyMap<string, { count: number; raw: bigint }>;
   readonly powers: PowerUse[];
+  /** Per token (lower-case), the supply's shares at its latest attestation's block. */
+  readonly attested: ReadonlyMap<string, { block: number; supplyShares: number }>;
 }
 
 /** A corporate action a wrapper applied late, or (hours null) has not applied yet: its ratio, and the peer that applied it first. */
@@ -101,7 +105,8 @@ export function wrapperTrust(markets: StockMarkets, inputs: TrustInputs): { issu
   const rows = markets.stocks.map((s): TokenTrust & { issuerAddress: Address; issuerName: string } => {
     const key = s.address.toLowerCase();
     const reserve = s.attestation?.reserveShares ?? null;
-    const coverage = reserve === null || s.supplyShares === 0 ? null : reserve / s.supplyShares;
+    const covered = inputs.attested.get(key)?.supplyShares ?? null;
+    const coverage = reserve === null || covered === null ? null : covered === 0 ? (reserve > 0 ? 1 : null) : reserve / covered;
     const age = s.attestation ? (markets.at - s.attestation.attestedAt) / 3600 : null;
     const uses = powersOf.get(key) ?? [];
     const lag = s.lag ? { hours: s.lag.hours, action: s.lag.action, peer: s.lag.peer } : null;
@@ -116,7 +121,7 @@ export function wrapperTrust(markets: StockMarkets, inputs: TrustInputs): { issu
     return {
       issuerAddress: s.issuer.address, issuerName: s.issuer.name,
       chain: s.chain, token: s.address, symbol: s.symbol, underlying: s.underlying, multiplier: s.multiplier,
-      supplyShares: round(s.supplyShares, 6), reserveShares: reserve === null ? null : round(reserve, 6),
+      supplyShares: round(s.supplyShares, 6), reserveShares: reserve === null ? null : round(reserve, 6), supplySharesAtAttestation: covered === null ? null : round(covered, 6),
       coveragePct: coverage === null ? null : round(coverage * 100, 3), attestationAgeHours: age === null ? null : round(age, 1),
       mints: { count: inputs.minted.get(key)?.count ?? 0, shares: round(shares(inputs.minted.get(key)?.raw ?? 0n), 6) },
       burns: { count: inputs.burnt.get(key)?.count ?? 0, shares: round(shares(inputs.burnt.get(key)?.raw ?? 0n), 6) },
