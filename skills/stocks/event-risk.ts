@@ -53,7 +53,7 @@ export interface EventRiskRow {
 const HOUR = 3600;
 
 /** The token's multiplier in effect at `time`, from its changes (the current one after the last). */
-function multiplierAt(changes: readonly MultiplierChange[], current: number, time: number): number {
+export function multiplierAt(changes: readonly MultiplierChange[], current: number, time: number): number {
   let m: number | null = null;
   for (const c of changes) {
     if (c.effectiveAt <= time) m = c.to;

@@ -4,35 +4,25 @@
  * A board that cannot be read is refused (503, nothing charged), never answered empty.
  */
 import { z } from 'zod';
-import { CHAINS } from '../../chain/chains.js';
-import { STOCK_FEED_CHAIN } from '../../chain/stocks.js';
 import { SibylError } from '../core/errors.js';
 import { address, chainGap, isoTime } from '../core/outputs.js';
 import { evmAddressParam } from '../core/params.js';
 import { defineSkill } from '../core/registry.js';
 import type { SkillContext } from '../core/context.js';
-import { allExecutions } from '../data/executions.js';
 import { loadMarket } from '../data/load.js';
 import { MARKET_METHODOLOGY } from '../data/market.js';
 import { TRADES_METHODOLOGY } from '../data/trades.js';
 import { pct, usd } from '../core/summary.js';
-import { eventRisk, EARNINGS_MOVE_PCT, BACK_AT_FAIR_PCT } from './event-risk.js';
+import { EARNINGS_MOVE_PCT, BACK_AT_FAIR_PCT } from './event-risk.js';
 import { FAIR_VALUE_METHODOLOGY, sessionAt } from './fair-value.js';
-import { FLOAT_METHODOLOGY, floatRow } from './float.js';
-import { feedRounds, suppliesAtAttestation, tokenHistory } from './history.js';
-import { stockPairs, PAIR_MIN_LIQUIDITY_USD } from './pairs.js';
-import { proposePortfolio } from './portfolio.js';
-import { EARLY_BUYERS, EARLY_WINDOW_HOURS, MIN_RECORD_TRADES, earlyBuyers, traderRecords } from './records.js';
-import { STOCK_MARKETS_METHODOLOGY, admitStockMarkets, loadStockMarkets, stockAt, stockChains, type StockMarkets } from './stock-market.js';
-import { MULTIPLIER_LAG_HOURS, RESERVE_COVERAGE_FLOOR, STALE_ATTESTATION_HOURS, wrapperTrust } from './trust.js';
+import { FLOAT_METHODOLOGY } from './float.js';
+import { PAIR_MIN_LIQUIDITY_USD } from './pairs.js';
+import { EARLY_BUYERS, EARLY_WINDOW_HOURS, MIN_RECORD_TRADES } from './records.js';
+import { STOCK_MARKETS_METHODOLOGY, admitStockMarkets, loadStockMarkets, stockChains } from './stock-market.js';
+import { MULTIPLIER_LAG_HOURS, RESERVE_COVERAGE_FLOOR, STALE_ATTESTATION_HOURS } from './trust.js';
+import { PONS_VENUE, RWA_BOARDS, readBoard, type RwaBoard } from './boards.js';
 
-export const RWA_BOARDS = ['portfolio', 'float-corner', 'wrapper-trust', 'stock-pairs', 'pons-stock-pairs', 'early-buyers', 'trader-record', 'event-risk'] as const;
-export type RwaBoard = (typeof RWA_BOARDS)[number];
-
-/** The per-venue pairs board reads the stock chain's own AMM (the first DEX of its catalogue entry). */
-export const PONS_VENUE = { chain: STOCK_FEED_CHAIN, dex: CHAINS[STOCK_FEED_CHAIN].dexes[0]!.id } as const;
-/** Rows per list on a board. */
-const BOARD_ROWS = 25;
+export { RWA_BOARDS, type RwaBoard } from './boards.js';
 
 const pairRow = z.object({
   underlying: z.string(), underlyingUsd: z.number(), feedUpdatedAt: isoTime, session: z.enum(['open', 'closed']),
@@ -111,7 +101,8 @@ const output = z.object({
   }).optional(),
 });
 
-type Answer = z.input<typeof output>;
+export type RwaAnswer = z.input<typeof output>;
+type Answer = RwaAnswer;
 
 const METHODOLOGIES: Record<RwaBoard, string> = {
   'stock-pairs': `stock-pairs/v1 (every genuine wrapper of an underlying with >= $${PAIR_MIN_LIQUIDITY_USD.toLocaleString('en-US')} liquidity, premium to underlying x multiplier)`,
@@ -164,108 +155,10 @@ export const rwaIntelSkill = defineSkill({
       board: input.board, session: sessionAt(markets.at), tokensRead: markets.stocks.length, unavailableChains: [...markets.unavailable],
     };
     if (!markets.stocks.length) return { ...head, available: false, reason: 'no registered issuer lists a stock token on the chains read' };
-    const board = await readBoard(input, markets, ctx);
+    const board = await readBoard(input, markets);
     return { ...head, ...board } as Answer;
   },
 });
-
-async function readBoard(input: { board: RwaBoard; intent?: string; token?: string }, markets: StockMarkets, ctx: SkillContext): Promise<Partial<Answer> & { available: boolean; reason?: string }> {
-  switch (input.board) {
-    case 'stock-pairs':
-    case 'pons-stock-pairs': {
-      const pairs = input.board === 'stock-pairs' ? stockPairs(markets) : stockPairs(markets, PONS_VENUE.dex).map((p) => ({ ...p, wrappers: p.wrappers.filter((w) => w.chain === PONS_VENUE.chain) })).filter((p) => p.wrappers.length);
-      return { ...(input.board === 'pons-stock-pairs' && { venue: { ...PONS_VENUE } }), pairs: pairs.slice(0, BOARD_ROWS), available: pairs.length > 0, ...(!pairs.length && { reason: `no stock token has a priced pool with $${PAIR_MIN_LIQUIDITY_USD.toLocaleString('en-US')} of liquidity${input.board === 'pons-stock-pairs' ? ` on ${PONS_VENUE.dex} (${PONS_VENUE.chain})` : ''}` }) };
-    }
-    case 'wrapper-trust': {
-      const inputs = await trustInputs(markets);
-      const { issuers, impostors } = wrapperTrust(markets, inputs);
-      return { issuers, impostors: [...impostors], available: true };
-    }
-    case 'float-corner': {
-      const rows = [];
-      for (const { loaded } of markets.chains) {
-        const pools = new Set(loaded.market.pools.map((p) => p.pair));
-        for (const s of markets.stocks.filter((x) => x.chain === loaded.chain.name)) rows.push(floatRow(s, await loaded.market.reader.balances(s.address.toLowerCase()), pools));
-      }
-      rows.sort((a, b) => b.cornerScore - a.cornerScore);
-      return { floats: rows.slice(0, BOARD_ROWS), available: rows.length > 0 };
-    }
-    case 'early-buyers': {
-      const token = stockAt(markets, input.token!);
-      if (!token) return { available: false, reason: `${input.token} is not a genuine stock token: no registered issuer lists it (see wrapper-trust for impostors)` };
-      const { market } = markets.chains.find((c) => c.loaded.chain.name === token.chain)!.loaded;
-      const key = token.address.toLowerCase();
-      const pools = market.pools.filter((p) => p.token0 === key || p.token1 === key).map((p) => p.pair);
-      const adds = (await market.reader.liquidity(0, market.head.block)).filter((r) => r.event === 'mint' && pools.includes(r.pair.toLowerCase()));
-      const first = adds[0];
-      const listing = { chain: token.chain, token: token.address, symbol: token.symbol, underlying: token.underlying, issuer: token.issuer.name, pool: first?.pair ?? null, liquidityAt: first ? new Date(first.ts * 1000).toISOString() : null, priceNowUsd: token.priceUsd };
-      if (!first) return { listing, available: false, reason: `${token.symbol} has had no liquidity in an indexed pool yet` };
-      const executions = (await allExecutions(market)).filter((e) => e.token === key);
-      const buyers = earlyBuyers(executions, first.ts, token.multiplier, token.priceUsd);
-      return { listing, earlyBuyers: buyers, available: buyers.length > 0, ...(!buyers.length && { reason: `nobody bought ${token.symbol} within ${EARLY_WINDOW_HOURS} h of its first liquidity` }) };
-    }
-    case 'trader-record': {
-      const all = [];
-      const price = new Map(markets.stocks.map((s) => [`${s.chain}:${s.address.toLowerCase()}`, s.priceUsd]));
-      for (const { loaded } of markets.chains) {
-        const genuine = new Set(markets.stocks.filter((s) => s.chain === loaded.chain.name).map((s) => s.address.toLowerCase()));
-        const executions = (await allExecutions(loaded.market)).filter((e) => genuine.has(e.token));
-        all.push(...executions.map((e) => ({ ...e, token: `${loaded.chain.name}:${e.token}` })));
-      }
-      all.sort((a, b) => a.ts - b.ts);
-      const records = traderRecords(all, (t) => price.get(t) ?? null);
-      const half = Math.ceil(BOARD_ROWS / 2);
-      return { traders: { best: records.slice(0, half), worst: records.slice(-half).reverse().filter((r) => r.pnlUsd < 0), withRecord: records.length }, available: records.length > 0, ...(!records.length && { reason: `no wallet has ${MIN_RECORD_TRADES} trades in stock tokens yet` }) };
-    }
-    case 'event-risk': {
-      const feedChain = markets.chains.find((c) => c.loaded.chain.name === STOCK_FEED_CHAIN)!.loaded;
-      const rounds = await feedRounds(feedChain.chain, markets.feeds, feedChain.checkpoint.block);
-      const rows = [];
-      for (const { loaded, multipliers } of markets.chains) {
-        const tokens = markets.stocks.filter((s) => s.chain === loaded.chain.name && s.priceUsd !== null);
-        for (const t of tokens) rows.push(await eventRisk(t, loaded.market, rounds.get(t.underlying) ?? [], multipliers, loaded.checkpoint.timestamp));
-      }
-      rows.sort((a, b) => (a.ahead ? a.ahead.hoursAhead : Infinity) - (b.ahead ? b.ahead.hoursAhead : Infinity) || (b.worstPremiumAfterPct ?? 0) - (a.worstPremiumAfterPct ?? 0));
-      const listed = rows.filter((r) => r.ahead || r.past.length);
-      return { events: listed.slice(0, BOARD_ROWS), available: listed.length > 0, ...(!listed.length && { reason: 'no stock token has an event ahead or behind it in the history read' }) };
-    }
-    case 'portfolio': {
-      const feedChain = markets.chains.find((c) => c.loaded.chain.name === STOCK_FEED_CHAIN)!.loaded;
-      const [rounds, inputs] = await Promise.all([feedRounds(feedChain.chain, markets.feeds, feedChain.checkpoint.block), trustInputs(markets)]);
-      const trust = wrapperTrust(markets, inputs);
-      const flags = new Map(trust.issuers.flatMap((i) => i.tokens.map((t) => [t.token.toLowerCase(), t.flags] as const)));
-      const proposal = proposePortfolio(input.intent, markets.stocks, flags, rounds, markets.at);
-      return { portfolio: { ...proposal, intent: { ...proposal.intent, sectors: [...proposal.intent.sectors], tickers: [...proposal.intent.tickers] }, holdings: [...proposal.holdings], excluded: [...proposal.excluded], executes: false }, available: proposal.holdings.length > 0, ...(!proposal.holdings.length && { reason: 'no stock token fits the intent with enough liquidity, a small premium and a sound issuer' }) };
-    }
-  }
-}
-
-/** Mints and burns (from the index's transfers) and the uses of the owners' powers, which the trust verdicts read. */
-async function trustInputs(markets: StockMarkets) {
-  const minted = new Map<string, { count: number; raw: bigint }>();
-  const burnt = new Map<string, { count: number; raw: bigint }>();
-  const powers = [];
-  const attested = new Map<string, { block: number; supplyShares: number }>();
-  const zero = '0x0000000000000000000000000000000000000000';
-  for (const { loaded } of markets.chains) {
-    const tokens = markets.stocks.filter((s) => s.chain === loaded.chain.name);
-    const genuine = new Set(tokens.map((s) => s.address.toLowerCase()));
-    for (const t of await loaded.market.reader.transfers(0, loaded.checkpoint.block)) {
-      if (!genuine.has(t.token)) continue;
-      if (t.from === zero) {
-        const m = minted.get(t.token) ?? { count: 0, raw: 0n };
-        minted.set(t.token, { count: m.count + 1, raw: m.raw + BigInt(t.value) });
-      } else if (t.to === zero) {
-        const b = burnt.get(t.token) ?? { count: 0, raw: 0n };
-        burnt.set(t.token, { count: b.count + 1, raw: b.raw + BigInt(t.value) });
-      }
-    }
-    powers.push(...(await tokenHistory(loaded.chain, tokens.map((t) => t.address), loaded.checkpoint.block)).powers);
-    const issuers = [...new Set(tokens.map((t) => t.issuer.address))];
-    for (const [token, at] of await suppliesAtAttestation(loaded.chain, issuers, loaded.checkpoint.block)) attested.set(token, at);
-  }
-  return { minted, burnt, powers, attested };
-}
 
 function summary(r: Answer): string {
   if (!r.available) return `${r.board}: ${r.reason}.`;
