@@ -29,6 +29,7 @@ export { SibylVault } from './SibylVault.js';
 export { SibylVaultFactory } from './SibylVaultFactory.js';
 export { SibylYieldToken } from './SibylYieldToken.js';
 export { StockFeedDirectory } from './StockFeedDirectory.js';
+export { StockFeedTransmitter } from './StockFeedTransmitter.js';
 export { StockIssuer } from './StockIssuer.js';
 export { StockIssuerDirectory } from './StockIssuerDirectory.js';
 export { StockPriceFeed } from './StockPriceFeed.js';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, createTestClient, createWalletClient, decodeEventLog, http, parseEther, publicActions, walletActions, type Address, type Hex } from 'viem';
 import { startAnvil, type AnvilNode } from '../../chain/anvil.js';
-import { StockFeedDirectory, StockIssuer, StockIssuerDirectory, StockPriceFeed, StockToken } from '../../chain/artifacts/index.js';
+import { StockFeedDirectory, StockFeedTransmitter, StockIssuer, StockIssuerDirectory, StockPriceFeed, StockToken } from '../../chain/artifacts/index.js';
 import { EMBEDDED_STOCK_FEED_DIRECTORY, EMBEDDED_STOCK_ISSUER_DIRECTORY } from '../../chain/stocks.js';
 
 const OPERATOR: Address = '0x00000000000000000000000000000000000a0001';
@@ -131,5 +131,15 @@ describe('stock contracts', () => {
     expect([roundId, answer, answeredInRound]).toEqual([2n, 22_600_000_000n, 2n]);
     expect(updatedAt).toBeGreaterThan(0n);
     expect((await read<[bigint, bigint]>(feed, StockPriceFeed.abi, 'getRoundData', [1n]))[1]).toBe(22_512_345_678n);
+  });
+
+  it('a transmitter posts many feeds\' rounds in one transaction, each feed recording its own', async () => {
+    const forwarder = (await send(OPERATOR, undefined, StockFeedTransmitter.abi, '', [StockFeedTransmitter.bytecode, OPERATOR])).contractAddress!;
+    const feeds = await Promise.all(['MSFT / USD', 'NVDA / USD'].map(async (d) => (await send(OPERATOR, undefined, StockPriceFeed.abi, '', [StockPriceFeed.bytecode, d, forwarder])).contractAddress!));
+    expect((await send(HOLDER, forwarder, StockFeedTransmitter.abi, 'transmit', [feeds, [1n, 2n]])).status).toBe('reverted');
+    const receipt = await send(OPERATOR, forwarder, StockFeedTransmitter.abi, 'transmit', [feeds, [43_000_000_000n, 12_000_000_000n]]);
+    const answered = receipt.logs.map((l) => ({ address: l.address.toLowerCase(), event: decodeEventLog({ abi: StockPriceFeed.abi, ...l }) })).filter((e) => e.event.eventName === 'AnswerUpdated');
+    expect(answered.map((e) => e.address)).toEqual(feeds.map((f) => f.toLowerCase()));
+    expect((await read<[bigint, bigint]>(feeds[1]!, StockPriceFeed.abi, 'latestRoundData'))[1]).toBe(12_000_000_000n);
   });
 });

@@ -4,11 +4,10 @@
  * its setup blocks; who did what, to which token and pool, does not).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startDevnet, type Devnet } from '../../chain/devnet.js';
 import { STOCK_FEED_CHAIN } from '../../chain/stocks.js';
-import { buildWorld, worldGenesisTimestamp, worldOrigin, type RunningWorld } from '../../world/index.js';
+import { worldGenesisTimestamp, worldOrigin } from '../../world/index.js';
+import { World } from '../../world/world.js';
 import type { WorldLabels } from '../../world/labels.js';
 import { WORLD_MODULES } from '../../world/modules/index.js';
 import { stocksModule } from '../../world/modules/stocks.js';
@@ -19,7 +18,7 @@ const DAYS = 1.5;
 const SEED = 'stock-module-a';
 const CHAINS_UNDER_TEST = ['ethereum', STOCK_FEED_CHAIN] as const;
 
-interface Built { devnet: Devnet; world: RunningWorld }
+interface Built { devnet: Devnet; worlds: World[] }
 
 /** The labels less the module's own section and actors, and every block number (setup blocks shift them). */
 function withoutStocks(l: WorldLabels): unknown {
@@ -32,31 +31,39 @@ describe('the stocks module beside the others', () => {
   let without: Built;
   let withStocks: Built;
   beforeAll(async () => {
+    // Both histories end at the same moment (a history written to the clock ends wherever each build finishes).
     const now = Date.now();
+    const origin = worldOrigin(DAYS, now);
+    const until = Math.floor(now / 1000);
+    const reference = new ReferencePaths(SEED, origin);
     const build = async (modules: readonly WorldModuleFactory[]): Promise<Built> => {
       const devnet = await startDevnet({ chains: [...CHAINS_UNDER_TEST], basePort: 0, genesisTimestamp: worldGenesisTimestamp(DAYS, now), fifo: true });
-      const world = await buildWorld(devnet.chains, { seed: SEED, days: DAYS, meanBlockSeconds: 600, liveBlockMs: 0, labelsPath: join(tmpdir(), `sibyl-stock-module-${process.pid}-${modules.length}.json`), modules }, () => {}, new ReferencePaths(SEED, worldOrigin(DAYS, now)));
-      return { devnet, world };
+      const worlds = await Promise.all(devnet.chains.map(async (c) => {
+        const world = await World.create({ name: c.name, rpcUrl: c.rpcUrl, genesis: c.genesis, seed: SEED, startTimestamp: origin, meanBlockSeconds: 600, reference, modules });
+        await world.backfill(until);
+        return world;
+      }));
+      return { devnet, worlds };
     };
     [without, withStocks] = await Promise.all([build(WORLD_MODULES.filter((m) => m !== stocksModule)), build(WORLD_MODULES)]);
   }, 180_000);
   afterAll(async () => {
     for (const b of [without, withStocks]) {
-      b?.world.stop();
+      b?.worlds.forEach((w) => w.stop());
       await b?.devnet.stop();
     }
   });
 
   it('leaves the market and the other modules doing what they did', () => {
     for (const [i, chain] of CHAINS_UNDER_TEST.entries()) {
-      const [a, b] = [without.world.worlds[i]!.labels, withStocks.world.worlds[i]!.labels];
+      const [a, b] = [without.worlds[i]!.labels, withStocks.worlds[i]!.labels];
       expect(a.chain).toBe(chain);
       expect(a.stocks).toBeUndefined();
       expect(b.stocks?.tokens.length, chain).toBeGreaterThan(0);
       expect(withoutStocks(b), chain).toEqual(withoutStocks(a));
     }
     // Something to compare: the market traded, and the other modules acted.
-    const eth = without.world.worlds[0]!.labels;
+    const eth = without.worlds[0]!.labels;
     expect(eth.arbitrages.length + eth.sandwiches.length).toBeGreaterThan(0);
     expect(eth.vaults.length).toBeGreaterThan(0);
   });

@@ -2,7 +2,8 @@
  * Tokenized equities (world/stocks/plan.ts says what is listed where): on every chain with stock
  * tokens the issuers' registry (StockIssuerDirectory, at EMBEDDED_STOCK_ISSUER_DIRECTORY) and the
  * issuers (StockIssuer) listing StockTokens; on the stock chain also each underlying's
- * Chainlink-style feed (StockPriceFeed) found through StockFeedDirectory. Every token trades
+ * Chainlink-style feed (StockPriceFeed) found through StockFeedDirectory, every round due in a block
+ * posted in one transaction through a StockFeedTransmitter. Every token trades
  * against USDC on a V2 pool of the chain's first DEX, opened by the issuer's market maker at fair
  * value: the underlying's price (world/stocks/underlyings.ts) times the multiplier that should be in
  * effect.
@@ -25,7 +26,7 @@
  * settling with its issuer does not trade that token in the same block.
  */
 import { encodeFunctionData, erc20Abi, keccak256, getAddress, getContractAddress, parseEther, toHex, type Address, type Hex } from 'viem';
-import { StockFeedDirectory, StockIssuer, StockIssuerDirectory, StockPriceFeed, StockToken, SibylV2Router } from '../../chain/artifacts/index.js';
+import { StockFeedDirectory, StockFeedTransmitter, StockIssuer, StockIssuerDirectory, StockPriceFeed, StockToken, SibylV2Router } from '../../chain/artifacts/index.js';
 import { CHAINS, type EvmChainName } from '../../chain/chains.js';
 import { EMBEDDED_STOCK_FEED_DIRECTORY, EMBEDDED_STOCK_ISSUER_DIRECTORY, STOCK_CHAINS, STOCK_FEED_CHAIN } from '../../chain/stocks.js';
 import { inSession } from '../../lib/market-hours.js';
@@ -91,7 +92,7 @@ const RETAIL = 10;
 const EARLY_BUYERS = 12;
 const TRADERS = 3;
 /** Retail trades per pool per hour (the stock chain's pools are the busiest), the hype's multiple, and sizes in USD. */
-const RETAIL_PER_HOUR = { feed: 1.2, other: 0.6 } as const;
+const RETAIL_PER_HOUR = { feed: 0.8, other: 0.4 } as const;
 const HYPE_FLOW = 3;
 const RETAIL_USD = [80, 5_000] as const;
 /** A retail trade is at most this share of its pool's depth (about twice that in price). */
@@ -103,7 +104,7 @@ const AP_INVENTORY_SHARE = 0.1;
 const FLOAT_USD = 200_000;
 const RETAIL_FLOAT_USD = 40_000;
 /** Traders: how often each acts, how far ahead the skilled see, the edge each needs, their sizes. */
-const TRADER_ACTS_PER_HOUR = 0.4;
+const TRADER_ACTS_PER_HOUR = 0.25;
 const LOOKAHEAD_S = 12 * 3_600;
 const TRADER_EDGE = { skilled: 0.015, poor: -0.005 } as const;
 const TRADER_USD = [1_000, 5_000] as const;
@@ -188,6 +189,8 @@ interface State {
   tokens: TokenState[];
   feeds: { ticker: string; feed: Address; answer: bigint | null; at: number }[];
   transmitter: Address | null;
+  /** The StockFeedTransmitter the transmitter posts every due round of a block through, in one transaction. */
+  forwarder: Address | null;
   lp: Address;
   aps: Address[];
   retail: Address[];
@@ -354,14 +357,17 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
   // ---- feeds -----------------------------------------------------------------------------------
 
   const postFeeds = (host: WorldHost, t: number) => {
-    if (!s.transmitter) return;
-    for (const f of s.feeds) {
+    if (!s.transmitter || !s.forwarder) return;
+    const due = s.feeds.filter((f) => {
       const price = pathsOf(host).priceUsd(f.ticker, t);
-      if (!feedDue(f.answer === null ? undefined : { answer: f.answer, at: f.at }, price, t)) continue;
+      if (!feedDue(f.answer === null ? undefined : { answer: f.answer, at: f.at }, price, t)) return false;
       f.answer = feedAnswer(price);
       f.at = t;
-      send(host, s.transmitter, f.feed, encodeFunctionData({ abi: StockPriceFeed.abi, functionName: 'transmit', args: [f.answer] }));
-    }
+      return true;
+    });
+    if (!due.length) return;
+    const data = encodeFunctionData({ abi: StockFeedTransmitter.abi, functionName: 'transmit', args: [due.map((f) => f.feed), due.map((f) => f.answer!)] });
+    send(host, s.transmitter, s.forwarder, data, 80_000n + 60_000n * BigInt(due.length));
   };
 
   // ---- the issuers' duties ---------------------------------------------------------------------
@@ -712,7 +718,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       const t = host.time();
       const l = section(host);
       s = {
-        issuers: [], tokens: [], feeds: [], transmitter: null, lp: actor(host, 'market-maker'),
+        issuers: [], tokens: [], feeds: [], transmitter: null, forwarder: null, lp: actor(host, 'market-maker'),
         aps: Array.from({ length: ARBITRAGEURS }, (_, i) => actor(host, 'arbitrageur', i)),
         retail: Array.from({ length: RETAIL }, (_, i) => actor(host, 'retail', i)),
         early: isFeedChain ? Array.from({ length: EARLY_BUYERS }, (_, i) => actor(host, 'early-buyer', i)) : [],
@@ -747,9 +753,10 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       if (isFeedChain) {
         s.transmitter = actor(host, 'feed-transmitter');
         host.queueBalance(s.transmitter, parseEther('1000'));
+        s.forwarder = host.deploy(StockFeedTransmitter.abi, StockFeedTransmitter.bytecode, [s.transmitter], s.transmitter);
         for (const ticker of Object.keys(UNDERLYINGS)) {
           const description = `${ticker} / USD`;
-          const feed = host.deploy(StockPriceFeed.abi, StockPriceFeed.bytecode, [description, s.transmitter], s.transmitter);
+          const feed = host.deploy(StockPriceFeed.abi, StockPriceFeed.bytecode, [description, s.forwarder], s.transmitter);
           send(host, STOCK_REGISTRAR, EMBEDDED_STOCK_FEED_DIRECTORY, encodeFunctionData({ abi: StockFeedDirectory.abi, functionName: 'setFeed', args: [ticker, feed] }));
           s.feeds.push({ ticker, feed, answer: null, at: 0 });
           l.feeds.push({ underlying: ticker, feed, description, block: 0 });
