@@ -21,6 +21,7 @@ export const SPEC_SKILL_PRICE = {
   'forgotten-assets-scan': usdc('0.50'),
   'liquidation-monitor': usdc('0.75'),
   'v4-hook-radar': usdc('0.25'),
+  'rwa-intel': usdc('0.25'),
   'vaults-list': usdc('0.10'),
   'yield-discover': usdc('0.10'),
   'fixed-yield-analysis': usdc('0.50'),
