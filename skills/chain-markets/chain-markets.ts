@@ -123,7 +123,7 @@ export const chainMarketsSkill = defineSkill({
     excludedByScreen: z.array(marketRow).optional().describe('sort gainers: tokens failing the screen.'),
     note: z.string().optional(),
   }),
-  summarize: (r) => !r.count ? `${r.reason}.` : `${r.count} of ${r.qualified} qualifying tokens by ${r.sort}; top: ${(r.tokens as Listed[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} (${usd(t.volumeUsd)} volume, ${pct(t.changePct)})${t.flagged ? ` flagged: ${t.risks.join('; ')}` : ''}`).join('; ')}.`,
+  summarize: (r) => !r.count ? `${r.reason}.` : `${r.count} of ${r.qualified} qualifying tokens by ${r.sort}; top: ${(r.tokens as Listed[]).slice(0, 3).map((t) => `${t.symbol} on ${t.chain} (${t.stock ? `${t.stock.premiumPct === null ? 'no feed' : `${pct(t.stock.premiumPct)} to ${t.stock.underlying} x ${t.stock.multiplier}`}, ` : ''}${usd(t.volumeUsd)} volume, ${pct(t.changePct)})${t.flagged ? ` flagged: ${t.risks.join('; ')}` : ''}`).join('; ')}.`,
   admit: async (input, ctx) => {
     if (input.kind === 'stock' || input.sort === 'premium') await admitStockMarkets(ctx);
   },
