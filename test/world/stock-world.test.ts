@@ -107,6 +107,7 @@ describe('tokenized equities in the world', () => {
   it('the directory, issuers, tokens and pools read back from the chain are the labels\'', async () => {
     for (const chain of CHAINS_UNDER_TEST) {
       const l = stocksOf(chain);
+      expect(l.origin).toBe(origin);
       const registered = await read<Address[]>(chain, EMBEDDED_STOCK_ISSUER_DIRECTORY, StockIssuerDirectory.abi, 'issuers');
       expect(registered.map((a) => getAddress(a)).sort()).toEqual(l.issuers.map((i) => getAddress(i.address)).sort());
       expect(l.issuers.every((i) => i.registered)).toBe(true);

@@ -51,9 +51,11 @@ export interface StockLabels {
    * The stock chain, Ethereum, Base and Arbitrum only (the other chains' labels are as they were).
    * Multipliers and raw amounts are 18-decimal integers as strings; times unix seconds. A token's
    * true fair value at t is world/stocks/plan.ts fairValueUsd(new StockPaths(seed, origin),
-   * underlying, listedAt, t).
+   * underlying, listedAt, t), with the labels' seed and this section's origin.
    */
   stocks?: {
+    /** The history's origin, which with the seed gives the underlyings' paths (world/stocks/underlyings.ts StockPaths). */
+    origin: number;
     issuers: { address: Address; chain: string; key: IssuerKey; name: string; operator: Address; registered: boolean; status: IssuerStatus; block: number }[];
     tokens: {
       address: Address; chain: string; issuer: Address; issuerKey: IssuerKey | null; underlying: string; symbol: string; name: string; impostor: boolean;
@@ -80,7 +82,7 @@ export interface StockLabels {
 type Section = NonNullable<StockLabels['stocks']>;
 
 export function emptyStockLabels(): Section {
-  return { issuers: [], tokens: [], feeds: [], events: [], attestations: [], creations: [], powers: [], earlyBuyers: [], traders: [], impostors: [] };
+  return { origin: 0, issuers: [], tokens: [], feeds: [], events: [], attestations: [], creations: [], powers: [], earlyBuyers: [], traders: [], impostors: [] };
 }
 
 // ---- tuning ----------------------------------------------------------------------------------------
@@ -717,6 +719,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       await drain(host);
       const t = host.time();
       const l = section(host);
+      l.origin = host.reference.origin;
       s = {
         issuers: [], tokens: [], feeds: [], transmitter: null, forwarder: null, lp: actor(host, 'market-maker'),
         aps: Array.from({ length: ARBITRAGEURS }, (_, i) => actor(host, 'arbitrageur', i)),
