@@ -118,6 +118,8 @@ const TRADER_CHAINS: readonly EvmChainName[] = [STOCK_FEED_CHAIN, 'ethereum'];
 const EARLY_COUNT = [4, 7] as const;
 const EARLY_USD = [2_000, 20_000] as const;
 const EARLY_SELLERS = 0.5;
+/** They buy in these blocks after the liquidity's (1-3), which no other actor trades the token in. */
+const EARLY_BLOCKS = 3;
 /** Powers: the first pause and blocklist come this far into the history, later ones at these mean gaps; a pause lasts 1-3 h. */
 const FIRST_PAUSE_DAYS = [0.3, 1.2] as const;
 const FIRST_BLOCK_DAYS = [0.5, 1.5] as const;
@@ -263,6 +265,8 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
   };
   const premium = (host: WorldHost, tok: TokenState, t: number) => poolPrice(host, tok) / fair(host, tok, t) - 1;
   const tradeable = (tok: TokenState) => tok.stage === 'live' && !tok.paused && tok.pool.r0 > 0n;
+  /** A new listing's first blocks after its liquidity are its early buyers' alone: no other actor buys it before. */
+  const early = (host: WorldHost, tok: TokenState) => tok.liquidityBlock === null || host.nextBlock() <= tok.liquidityBlock + EARLY_BLOCKS;
   const genuine = () => s.tokens.filter((t) => t.issuer !== 'impostor');
 
   /** Tops `actor`'s USDC up a block ahead when it holds less than `need`: true when it had enough. */
@@ -512,7 +516,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       // Some of them sell into the rise: at least one.
       const seller = i === 0 || rng.chance(EARLY_SELLERS);
       s.earlyBuys.push({
-        token: tok.address, buyer, offset: rng.int(1, 3), usd: Math.round(rng.logUniform(...EARLY_USD)), seller,
+        token: tok.address, buyer, offset: rng.int(1, EARLY_BLOCKS), usd: Math.round(rng.logUniform(...EARLY_USD)), seller,
         sellAt: tok.hypeUntil - rng.int(600, 3_600), targetPremium: tok.hypePremium * uniform(rng, [0.35, 0.75]), done: 'pending',
       });
     }
@@ -531,7 +535,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
   const retailFlow = (host: WorldHost, t: number, dt: number) => {
     const rate = isFeedChain ? RETAIL_PER_HOUR.feed : RETAIL_PER_HOUR.other;
     for (const tok of s.tokens) {
-      if (!tradeable(tok)) continue;
+      if (!tradeable(tok) || early(host, tok)) continue;
       const hype = t < tok.hypeUntil;
       const n = Math.min(2, rng.poisson((dt / 3_600) * rate * (hype ? HYPE_FLOW : 1) * (tok.issuer === 'impostor' ? 0.4 : 1)));
       for (let k = 0; k < n; k++) {
@@ -623,7 +627,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         }
         continue;
       }
-      const candidates = genuine().filter((tok) => tradeable(tok) && t >= tok.hypeUntil && !tok.blocked.includes(tr.address) && !tr.opened[tok.address]);
+      const candidates = genuine().filter((tok) => tradeable(tok) && !early(host, tok) && t >= tok.hypeUntil && !tok.blocked.includes(tr.address) && !tr.opened[tok.address]);
       if (!candidates.length) continue;
       const scored = candidates.map((tok) => ({ tok, edge: edge(tok) }));
       const pick = tr.skill === 'skilled'
