@@ -11,10 +11,10 @@
  * hours (from the hour at or before the origin), so the session's edges fall on grid points and the
  * weekend's price is exactly Friday's close from Saturday 00:00 to Monday 00:00.
  */
+import { EQUITIES, type Sector } from '../../lib/equities.js';
 import { inSession } from '../../lib/market-hours.js';
 import { Rng } from '../../lib/random.js';
 
-export type Sector = 'tech' | 'consumer' | 'finance' | 'energy' | 'health' | 'index';
 
 export interface Underlying {
   readonly name: string;
@@ -29,21 +29,21 @@ export interface Underlying {
   readonly dividendYield: number;
 }
 
-/** The names, by ticker. Volatilities and yields in realistic ranges; the index is the factor itself. */
+/** The names, by ticker (company and sector from lib/equities.ts). Volatilities and yields in realistic ranges; the index is the factor itself. */
 export const UNDERLYINGS: Readonly<Record<string, Underlying>> = {
-  SPY: { name: 'S&P 500 index fund', sector: 'index', startUsd: 560, beta: 1, idioVol: 0, dividendYield: 0.013 },
-  AAPL: { name: 'Apple', sector: 'tech', startUsd: 225, beta: 1.1, idioVol: 0.18, dividendYield: 0.005 },
-  MSFT: { name: 'Microsoft', sector: 'tech', startUsd: 430, beta: 1.05, idioVol: 0.17, dividendYield: 0.008 },
-  NVDA: { name: 'NVIDIA', sector: 'tech', startUsd: 120, beta: 1.7, idioVol: 0.4, dividendYield: 0 },
-  TSLA: { name: 'Tesla', sector: 'consumer', startUsd: 250, beta: 1.8, idioVol: 0.5, dividendYield: 0 },
-  AMZN: { name: 'Amazon', sector: 'consumer', startUsd: 185, beta: 1.2, idioVol: 0.25, dividendYield: 0 },
-  META: { name: 'Meta Platforms', sector: 'tech', startUsd: 560, beta: 1.3, idioVol: 0.3, dividendYield: 0.004 },
-  GOOGL: { name: 'Alphabet', sector: 'tech', startUsd: 165, beta: 1.1, idioVol: 0.24, dividendYield: 0.005 },
-  JPM: { name: 'JPMorgan Chase', sector: 'finance', startUsd: 210, beta: 1.05, idioVol: 0.16, dividendYield: 0.022 },
-  XOM: { name: 'Exxon Mobil', sector: 'energy', startUsd: 115, beta: 0.8, idioVol: 0.2, dividendYield: 0.033 },
-  JNJ: { name: 'Johnson & Johnson', sector: 'health', startUsd: 160, beta: 0.6, idioVol: 0.14, dividendYield: 0.03 },
-  COIN: { name: 'Coinbase', sector: 'finance', startUsd: 200, beta: 1.6, idioVol: 0.6, dividendYield: 0 },
-  MSTR: { name: 'MicroStrategy', sector: 'tech', startUsd: 1_400, beta: 1.8, idioVol: 0.7, dividendYield: 0 },
+  SPY: { ...EQUITIES.SPY!, startUsd: 560, beta: 1, idioVol: 0, dividendYield: 0.013 },
+  AAPL: { ...EQUITIES.AAPL!, startUsd: 225, beta: 1.1, idioVol: 0.18, dividendYield: 0.005 },
+  MSFT: { ...EQUITIES.MSFT!, startUsd: 430, beta: 1.05, idioVol: 0.17, dividendYield: 0.008 },
+  NVDA: { ...EQUITIES.NVDA!, startUsd: 120, beta: 1.7, idioVol: 0.4, dividendYield: 0 },
+  TSLA: { ...EQUITIES.TSLA!, startUsd: 250, beta: 1.8, idioVol: 0.5, dividendYield: 0 },
+  AMZN: { ...EQUITIES.AMZN!, startUsd: 185, beta: 1.2, idioVol: 0.25, dividendYield: 0 },
+  META: { ...EQUITIES.META!, startUsd: 560, beta: 1.3, idioVol: 0.3, dividendYield: 0.004 },
+  GOOGL: { ...EQUITIES.GOOGL!, startUsd: 165, beta: 1.1, idioVol: 0.24, dividendYield: 0.005 },
+  JPM: { ...EQUITIES.JPM!, startUsd: 210, beta: 1.05, idioVol: 0.16, dividendYield: 0.022 },
+  XOM: { ...EQUITIES.XOM!, startUsd: 115, beta: 0.8, idioVol: 0.2, dividendYield: 0.033 },
+  JNJ: { ...EQUITIES.JNJ!, startUsd: 160, beta: 0.6, idioVol: 0.14, dividendYield: 0.03 },
+  COIN: { ...EQUITIES.COIN!, startUsd: 200, beta: 1.6, idioVol: 0.6, dividendYield: 0 },
+  MSTR: { ...EQUITIES.MSTR!, startUsd: 1_400, beta: 1.8, idioVol: 0.7, dividendYield: 0 },
 };
 
 /** Seconds between grid points (linear within a step). */
