@@ -27,8 +27,9 @@ const KINDS = ['all', 'crypto', 'stock'] as const;
 const SORTS = ['volume', 'mcap', 'liquidity', 'gainers', 'losers', 'premium'] as const;
 
 type StockFacts = { underlying: string; issuer: string; multiplier: number; supplyShares: number; pricePerShareUsd: number; fairUsd: number | null; premiumPct: number | null; session: 'open' | 'closed' | null };
-type Row = TokenRow & { chain: ChainName; marketCapUsd: number | null; kind: 'crypto' | 'stock'; stock: StockFacts | null };
-type Listed = Row & RowScreen;
+type Row = TokenRow & { chain: ChainName; marketCapUsd: number | null };
+type MarketRow = Row & { kind: 'crypto' | 'stock'; stock: StockFacts | null };
+type Listed = MarketRow & RowScreen;
 
 /** Token rows of every indexed chain (or one), 24 h, with market cap from the indexed supply; unreadable chains listed. */
 async function crossChainRows(ctx: SkillContext, only?: ChainName): Promise<{ rows: Row[]; unavailable: { chain: string; reason: string }[]; sources: string[]; markets: Map<string, Market> }> {
@@ -43,7 +44,7 @@ async function crossChainRows(ctx: SkillContext, only?: ChainName): Promise<{ ro
     for (const r of await tokenRows(market, checkpoint, '24h', fromBlock)) {
       const decimals = market.decimals(r.token);
       const supply = decimals === null ? null : Object.values(await market.reader.balances(r.token)).reduce((s, b) => s + BigInt(b), 0n);
-      rows.push({ ...r, chain: connected.name, marketCapUsd: supply === null ? null : round(Number(formatUnits(supply, decimals!)) * r.priceUsd, 2), kind: 'crypto', stock: null });
+      rows.push({ ...r, chain: connected.name, marketCapUsd: supply === null ? null : round(Number(formatUnits(supply, decimals!)) * r.priceUsd, 2) });
     }
   }
   if (only && unavailable.length) throw new SibylError('chain_unavailable', `${only}: ${unavailable[0]!.reason}; nothing was charged`);
@@ -55,11 +56,11 @@ async function crossChainRows(ctx: SkillContext, only?: ChainName): Promise<{ ro
  * multiplier, the shares its supply stands for, the price per share and the premium to fair value
  * (the market cap stays raw supply x price, which the multiplier cannot inflate).
  */
-function markStocks(rows: Row[], stocks: StockMarkets): Row[] {
-  const byToken = new Map(stocks.stocks.map((s) => [`${s.chain}:${s.address.toLowerCase()}`, s]));
+function markStocks(rows: Row[], stocks: StockMarkets | null): MarketRow[] {
+  const byToken = new Map((stocks?.stocks ?? []).map((s) => [`${s.chain}:${s.address.toLowerCase()}`, s]));
   return rows.map((r) => {
     const s = byToken.get(`${r.chain}:${r.token.toLowerCase()}`);
-    if (!s) return r;
+    if (!s) return { ...r, kind: 'crypto' as const, stock: null };
     return {
       ...r, kind: 'stock' as const,
       stock: {
@@ -134,7 +135,7 @@ export const chainMarketsSkill = defineSkill({
       if (input.kind === 'stock' || input.sort === 'premium') throw err;
       return null;
     });
-    const rows = (stocks ? markStocks(read, stocks) : read).filter((r) => input.kind === 'all' || r.kind === input.kind);
+    const rows = markStocks(read, stocks).filter((r) => input.kind === 'all' || r.kind === input.kind);
     // Only tokens that are what the board's sort says (data/rankings.ts); market cap needs a readable supply.
     const { criterion, sorted } = input.sort === 'mcap'
       ? { criterion: 'has a market cap (readable supply)', sorted: rows.filter((r) => r.marketCapUsd !== null).sort((a, b) => b.marketCapUsd! - a.marketCapUsd!) }

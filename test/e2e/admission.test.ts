@@ -50,10 +50,10 @@ const UNSERVED: readonly Case[] = [
   ['/x402/svc/report', { service: 'mev-protection', tokenAddress: freshAddress() }, 404, 'token_not_found'],
   ['/x402/svc/report', { service: 'top-gainers', chain: 'solana' }, 503, 'chain_unavailable'],
   ['/x402/svc/report', { service: 'chart-forecast', token: 'WETH', timeperiod: '30d' }, 503, 'forecast_unavailable'],
-  // A2A skill endpoints; chain-markets' stocks are "503 domain_disabled, uncharged".
+  // A2A skill endpoints; chain-markets' stocks on a stock chain without feeds are "503 chain_unavailable, uncharged".
   ['/api/a2a/skills/latest-pairs', { params: { chain: 'zksync' } }, 503, 'chain_unavailable'],
   ['/api/a2a/skills/token-sniping', { params: { tokenAddress: freshAddress() } }, 404, 'token_not_found'],
-  ['/api/a2a/skills/chain-markets', { params: { kind: 'stock' } }, 503, 'domain_disabled'],
+  ['/api/a2a/skills/chain-markets', { params: { kind: 'stock' } }, 503, 'chain_unavailable'],
 ];
 
 /** Servable requests: the same paths still ask for payment, so the refusals above are the request's own. */
