@@ -11,8 +11,8 @@ import { GAS } from './gas.js';
 /** `accumulator` and `distributor` are the crowd behind value flow: one only buys, the other only sells what it holds. */
 export type Role = 'retail' | 'whale' | 'smart' | 'sniper' | 'sandwicher' | 'arber' | 'lp' | 'exchange' | 'creator' | 'accumulator' | 'distributor' | 'holder' | 'team';
 
-/** How many actors each role has on a chain; actors are funded in this order. */
-const ACTOR_COUNTS: Record<Role, number> = { retail: 30, whale: 4, smart: 3, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0, accumulator: 24, distributor: 24, holder: 40, team: 0 };
+/** How many actors each role has on a chain (unless the world sizes a chain's cast itself); actors are funded in this order. */
+export const ACTOR_COUNTS: Readonly<Record<Role, number>> = { retail: 30, whale: 4, smart: 3, sniper: 3, sandwicher: 2, arber: 2, lp: 3, exchange: 2, creator: 0, accumulator: 24, distributor: 24, holder: 40, team: 0 };
 
 /** What each actor of a role starts with, in USD (half USDC, half wrapped native); 0: gas only. */
 const FUNDING_USD: Record<Role, number> = { retail: 20_000, whale: 3_000_000, smart: 600_000, sniper: 200_000, sandwicher: 500_000, arber: 500_000, lp: 1_000_000, exchange: 5_000_000, creator: 0, accumulator: 400_000, distributor: 0, holder: 0, team: 0 };
@@ -23,7 +23,11 @@ export interface CastLabels {
     exchanges: Address[]; liquidityProviders: Address[];
     /** Keep pools on the reference price: buyers that only buy, sellers that only sell. */
     crossChainArbitrageurs: Address[];
-    /** Long-term holders of the genesis tokens, and the genesis treasury (also the bridges' custody). */
+    /**
+     * Long-term holders of the genesis tokens; the treasuries: the genesis treasury where the chain
+     * has a genesis supply for it to hand out (also the bridges' custody), and an account a module
+     * mints a token's first supply to for handing out (the stocks module's market maker).
+     */
     holders: Address[]; treasuries: Address[];
     /** The small traders of the crowd, and the world's deployer (it deploys the contracts and mints USDC). */
     retail: Address[]; issuers: Address[];
@@ -39,22 +43,27 @@ export function actorAddress(seed: string, chain: EvmChainName, role: string, i:
   return `0x${keccak256(toHex(`${seed}:${chain}:${role}:${i}`)).slice(26)}` as Address;
 }
 
-/** Every role's actors on one chain. */
-export function castOf(seed: string, chain: EvmChainName): Map<Role, Address[]> {
+/** Every role's actors on one chain: `counts`' roles only (a role left out has no actors there). */
+export function castOf(seed: string, chain: EvmChainName, counts: Readonly<Partial<Record<Role, number>>> = ACTOR_COUNTS): Map<Role, Address[]> {
   const cast = new Map<Role, Address[]>();
-  for (const [role, n] of Object.entries(ACTOR_COUNTS) as [Role, number][]) {
+  for (const [role, n] of Object.entries(counts) as [Role, number][]) {
     cast.set(role, Array.from({ length: n }, (_, i) => actorAddress(seed, chain, role, i)));
   }
   return cast;
 }
 
-/** Who is who: every one of the cast's wallets by role, the treasury and the deployer (every sender has a label). */
+/**
+ * Who is who: every one of the cast's wallets by role, the treasury and the deployer (every sender has
+ * a label). The genesis treasury is a treasury only where it holds a supply to hand out: a chain whose
+ * genesis is USDC and the wrapped native alone (minted and wrapped on demand) gives it none.
+ */
 export function labelCast(host: MarketHost, treasury: Address): void {
   const of = (role: Role) => [...host.actors(role)];
+  const supplied = host.tokens().some((t) => t.kind === 'genesis' && t.address !== host.usdc.address && t.address !== host.native.address);
   host.labels.wallets = {
     whales: of('whale'), smartMoney: of('smart'), snipers: of('sniper'), sandwichers: of('sandwicher'), arbitrageurs: of('arber'),
     exchanges: of('exchange'), liquidityProviders: of('lp'), crossChainArbitrageurs: [...of('accumulator'), ...of('distributor')],
-    holders: of('holder'), treasuries: [treasury], retail: of('retail'), issuers: [host.deployer],
+    holders: of('holder'), treasuries: supplied ? [treasury] : [], retail: of('retail'), issuers: [host.deployer],
   };
 }
 

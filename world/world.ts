@@ -22,7 +22,7 @@ import type { GenesisDeployment } from '../chain/devnet.js';
 import { GENESIS_TREASURY } from '../chain/genesis.js';
 import { viemChain } from '../chain/runtime.js';
 import { Rng } from '../lib/random.js';
-import { actorAddress, castOf, type Role } from './actors.js';
+import { ACTOR_COUNTS, actorAddress, castOf, type Role } from './actors.js';
 import type { MarketBehaviour, MarketHost } from './behaviours/behaviour.js';
 import { marketBehaviours } from './behaviours/index.js';
 import type { Listings } from './behaviours/listings.js';
@@ -48,6 +48,16 @@ const MODULE_SETUP_SECONDS = 60;
  * which world modules write.
  */
 const STOCK_CHAIN_BEHAVIOURS: ReadonlySet<string> = new Set(['regimes', 'liquidity', 'whale-transfers', 'cross-chain-arbitrage']);
+/**
+ * The stock chain's cast: the roles those behaviours act with and no others, so no wallet is
+ * labelled there as smart money, a sniper, a sandwicher, a DEX arbitrageur, retail or a holder
+ * that never acts there (its genesis has no supply to hold). Its one pool takes one cross-chain
+ * trade a block at most: two buyers and two sellers, each of whom trades it within hours (of the
+ * markets' 24 and 24, a few never did in a week).
+ */
+const STOCK_CHAIN_CAST: Readonly<Partial<Record<Role, number>>> = {
+  whale: ACTOR_COUNTS.whale, lp: ACTOR_COUNTS.lp, exchange: ACTOR_COUNTS.exchange, accumulator: 2, distributor: 2,
+};
 
 export interface WorldOptions {
   readonly name: EvmChainName;
@@ -138,7 +148,7 @@ export class World {
   private modules: { module: WorldModule; rng: Rng }[] = [];
 
   private constructor(private readonly options: WorldOptions) {
-    this.actors = castOf(options.seed, options.name);
+    this.actors = castOf(options.seed, options.name, options.name === STOCK_CHAIN ? STOCK_CHAIN_CAST : ACTOR_COUNTS);
     this.rng = new Rng(`${options.seed}:${options.name}`);
     this.rpc = new WorldRpc(options.rpcUrl);
     this.client = createPublicClient({ chain: viemChain(options.name, options.rpcUrl), transport: http(options.rpcUrl, { batch: { wait: 0 } }), batch: { multicall: { wait: 0 } } }) as PublicClient;

@@ -20,10 +20,15 @@ const CHAINS_UNDER_TEST = ['ethereum', STOCK_FEED_CHAIN] as const;
 
 interface Built { devnet: Devnet; worlds: World[] }
 
-/** The labels less the module's own section and actors, and every block number (setup blocks shift them). */
+/**
+ * The labels less the module's own section and actors (also where they take a market role: its
+ * market maker a treasury, its skilled traders smart money), and every block number (setup blocks shift them).
+ */
 function withoutStocks(l: WorldLabels): unknown {
   const { stocks: _stocks, ...rest } = l;
-  const stripped = { ...rest, moduleActors: rest.moduleActors.filter((a) => !a.role.startsWith('stock-')) };
+  const mine = new Set(rest.moduleActors.filter((a) => a.role.startsWith('stock-')).map((a) => a.address.toLowerCase()));
+  const wallets = Object.fromEntries(Object.entries(rest.wallets).map(([role, list]) => [role, list.filter((a) => !mine.has(a.toLowerCase()))]));
+  const stripped = { ...rest, wallets, moduleActors: rest.moduleActors.filter((a) => !a.role.startsWith('stock-')) };
   return JSON.parse(JSON.stringify(stripped, (key, value) => (/block/i.test(key) ? undefined : value)));
 }
 

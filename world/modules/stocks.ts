@@ -269,6 +269,18 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
   const early = (host: WorldHost, tok: TokenState) => tok.liquidityBlock === null || host.nextBlock() <= tok.liquidityBlock + EARLY_BLOCKS;
   const genuine = () => s.tokens.filter((t) => t.issuer !== 'impostor');
 
+  /**
+   * The market's roles some of the module's actors take, labelled once they act so (the world's
+   * `wallets`, where detectors are scored): the market maker is a treasury once a listing's first
+   * supply is minted to it, which it pools whole at fair value the next block (the issuer's float,
+   * as the genesis treasury's opening liquidity is the project's); a skilled trader, who sees the
+   * path twelve hours ahead, is smart money once it trades.
+   */
+  const labelWallet = (host: WorldHost, role: 'treasuries' | 'smartMoney', who: Address) => {
+    const list = host.labels.wallets[role];
+    if (!list.some((a) => a.toLowerCase() === who.toLowerCase())) list.push(who);
+  };
+
   /** Tops `actor`'s USDC up a block ahead when it holds less than `need`: true when it had enough. */
   const funded = (host: WorldHost, actor: Address, need: bigint, float = FLOAT_USD): boolean => {
     if (host.balance(actor, usdc(host)) >= need) return true;
@@ -313,6 +325,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
     }
     const price = fair(host, tok, t);
     mint(host, tok, s.lp, tokensFor(depthUsd, price));
+    labelWallet(host, 'treasuries', s.lp);
     for (const ap of s.aps) mint(host, tok, ap, tokensFor(depthUsd * AP_INVENTORY_SHARE, price));
     // Some retail hold it from the start (bought through the issuer's own app), so sellers exist at the weekend.
     for (const who of s.retail) if (rng.chance(0.4)) mint(host, tok, who, tokensFor(rng.logUniform(500, 8_000), price));
@@ -596,6 +609,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
   };
 
   const labelTrader = (host: WorldHost, tr: TraderState) => {
+    if (tr.skill === 'skilled') labelWallet(host, 'smartMoney', tr.address);
     const l = section(host);
     const book = bookOf(tr.address);
     const row = { address: tr.address, skill: tr.skill, trades: book.trades, volumeUsd: round2(book.volumeUsd), realisedPnlUsd: round2(book.realisedUsd), openPositions: book.positions.size };
