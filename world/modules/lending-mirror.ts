@@ -55,13 +55,22 @@ export interface MirrorState {
 
 export class LendingMirror {
   private readonly reserves: ReserveState[] = [];
+  /** The same reserves by lower-case asset, and each one's lower-case asset (read every block for every position). */
+  private readonly byAsset = new Map<string, ReserveState>();
+  private readonly lower = new Map<ReserveState, string>();
   private readonly scaledSupply = new Map<string, bigint>();
   private readonly scaledDebt = new Map<string, bigint>();
   /** Oracle prices, USD with 8 decimals, by lower-case asset. */
   private readonly prices = new Map<string, bigint>();
 
   initReserve(config: ReserveConfig, t: number): void {
-    this.reserves.push({ ...config, lastUpdate: t, liquidityIndex: RAY, borrowIndex: RAY, totalScaledSupply: 0n, totalScaledDebt: 0n, cash: 0n });
+    this.index({ ...config, lastUpdate: t, liquidityIndex: RAY, borrowIndex: RAY, totalScaledSupply: 0n, totalScaledDebt: 0n, cash: 0n });
+  }
+
+  private index(r: ReserveState): void {
+    this.reserves.push(r);
+    this.byAsset.set(r.asset.toLowerCase(), r);
+    this.lower.set(r, r.asset.toLowerCase());
   }
 
   setPrice(asset: Address, price: bigint): void {
@@ -77,7 +86,7 @@ export class LendingMirror {
   }
 
   private reserve(asset: Address): ReserveState {
-    const r = this.reserves.find((x) => x.asset.toLowerCase() === asset.toLowerCase());
+    const r = this.byAsset.get(asset.toLowerCase());
     if (!r) throw new Error(`lending mirror: no reserve ${asset}`);
     return r;
   }
@@ -117,9 +126,11 @@ export class LendingMirror {
     let totalDebtBase = 0n;
     let weightedThreshold = 0n;
     let weightedLtv = 0n;
+    const u = `:${user.toLowerCase()}`;
     for (const r of this.reserves) {
-      const scaledSupply = this.scaledSupply.get(key(r.asset, user)) ?? 0n;
-      const scaledDebt = this.scaledDebt.get(key(r.asset, user)) ?? 0n;
+      const k = this.lower.get(r)! + u;
+      const scaledSupply = this.scaledSupply.get(k) ?? 0n;
+      const scaledDebt = this.scaledDebt.get(k) ?? 0n;
       if (scaledDebt === 0n && (scaledSupply === 0n || r.liquidationThreshold === 0)) continue;
       const price = this.price(r.asset);
       const unit = 10n ** BigInt(r.decimals);
@@ -246,7 +257,7 @@ export class LendingMirror {
   static restore(state: MirrorState): LendingMirror {
     const mirror = new LendingMirror();
     const big = ['borrowRate', 'liquidityIndex', 'borrowIndex', 'totalScaledSupply', 'totalScaledDebt', 'cash'];
-    for (const r of state.reserves) mirror.reserves.push(Object.fromEntries(Object.entries(r).map(([k, v]) => [k, big.includes(k) ? BigInt(v as string) : v])) as unknown as ReserveState);
+    for (const r of state.reserves) mirror.index(Object.fromEntries(Object.entries(r).map(([k, v]) => [k, big.includes(k) ? BigInt(v as string) : v])) as unknown as ReserveState);
     for (const [k, v] of state.supply) mirror.scaledSupply.set(k, BigInt(v));
     for (const [k, v] of state.debt) mirror.scaledDebt.set(k, BigInt(v));
     for (const [k, v] of state.prices) mirror.prices.set(k, BigInt(v));
