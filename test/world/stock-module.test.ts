@@ -28,7 +28,12 @@ function withoutStocks(l: WorldLabels): unknown {
   const { stocks: _stocks, ...rest } = l;
   const mine = new Set(rest.moduleActors.filter((a) => a.role.startsWith('stock-')).map((a) => a.address.toLowerCase()));
   const wallets = Object.fromEntries(Object.entries(rest.wallets).map(([role, list]) => [role, list.filter((a) => !mine.has(a.toLowerCase()))]));
-  const stripped = { ...rest, wallets, moduleActors: rest.moduleActors.filter((a) => !a.role.startsWith('stock-')) };
+  // On the stock chain the lending market lends against the stock tokens (world/modules/lending.ts): its positions and borrowers there follow them.
+  const lends = l.chain === STOCK_FEED_CHAIN;
+  const stripped = {
+    ...rest, wallets, ...(lends && { lendingPositions: [], liquidations: [] }),
+    moduleActors: rest.moduleActors.filter((a) => !a.role.startsWith('stock-') && !(lends && a.role === 'lending-borrower')),
+  };
   return JSON.parse(JSON.stringify(stripped, (key, value) => (/block/i.test(key) ? undefined : value)));
 }
 

@@ -41,6 +41,7 @@ import {
 } from '../stocks/plan.js';
 import { StockPaths, UNDERLYINGS, type StockEvent } from '../stocks/underlyings.js';
 import type { WorldHost, WorldModuleFactory } from './module.js';
+import { publishPool } from './shared-pools.js';
 
 // ---- labels --------------------------------------------------------------------------------------
 
@@ -345,6 +346,8 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       hypeUntil: 0, hypePremium: 0, nextAttest: t + rng.int(1, 4) * 3_600,
     };
     s.tokens.push(tok);
+    // Other modules trade its pool through this very mirror (shared-pools.ts), so it stays exact.
+    publishPool(host, tok.pool);
     return tok;
   };
 
@@ -839,10 +842,10 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       s: encode({ ...s, tokens: s.tokens.map(({ pool: { r0: _r0, r1: _r1, ...pool }, ...tok }) => ({ ...tok, pool })) }),
       books: [...books].map(([a, b]) => [a, b.toJSON()]),
     }),
-    async restore(state) {
+    async restore(state, host) {
       const saved = state as { s: unknown; books: [string, ReturnType<Book['toJSON']>][] };
       s = decode(saved.s) as State;
-      for (const tok of s.tokens) tok.pool = { ...tok.pool, r0: 0n, r1: 0n };
+      for (const tok of s.tokens) publishPool(host, (tok.pool = { ...tok.pool, r0: 0n, r1: 0n }));
       s.stale = [...new Set([...s.stale, ...s.tokens.map((x) => x.pool.pair)])];
       for (const [a, b] of saved.books) books.set(a, Book.from(b));
     },
