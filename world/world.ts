@@ -52,8 +52,8 @@ const STOCK_CHAIN_BEHAVIOURS: ReadonlySet<string> = new Set(['regimes', 'liquidi
  * The stock chain's cast: the roles those behaviours act with and no others, so no wallet is
  * labelled there as smart money, a sniper, a sandwicher, a DEX arbitrageur, retail or a holder
  * that never acts there (its genesis has no supply to hold). Its one pool takes one cross-chain
- * trade a block at most: two buyers and two sellers, each of whom trades it within hours (of the
- * markets' 24 and 24, a few never did in a week).
+ * trade a block at most: two buyers and two sellers, each of whom trades it within hours (with the
+ * other chains' 24 and 24, a few sellers never did in a week).
  */
 const STOCK_CHAIN_CAST: Readonly<Partial<Record<Role, number>>> = {
   whale: ACTOR_COUNTS.whale, lp: ACTOR_COUNTS.lp, exchange: ACTOR_COUNTS.exchange, accumulator: 2, distributor: 2,
