@@ -553,7 +553,9 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
     for (const tok of s.tokens) {
       if (!tradeable(tok) || early(host, tok)) continue;
       const hype = t < tok.hypeUntil;
-      const n = Math.min(2, rng.poisson((dt / 3_600) * rate * (hype ? HYPE_FLOW : 1) * (tok.issuer === 'impostor' ? 0.4 : 1)));
+      // The impostor is bought as soon as it trades: someone always takes it for the genuine token.
+      const unbought = tok.issuer === 'impostor' && !section(host).impostors.find((x) => x.token === tok.address)?.buyers.length;
+      const n = Math.max(unbought ? 1 : 0, Math.min(2, rng.poisson((dt / 3_600) * rate * (hype ? HYPE_FLOW : 1) * (tok.issuer === 'impostor' ? 0.4 : 1))));
       for (let k = 0; k < n; k++) {
         const who = rng.pick(s.retail);
         if (tok.blocked.includes(who)) continue;
@@ -563,7 +565,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         const target = hype ? tok.hypePremium : tok.issuer === 'impostor' ? 0 : !inSession(t) ? weekendPremium(host.seed, chain, tok.symbol, t) : p;
         const buyChance = Math.min(0.97, Math.max(0.03, 0.5 + LEAN * (target - p)));
         const usd = Math.min(rng.logUniform(...RETAIL_USD), tok.depthUsd * RETAIL_MAX_SHARE);
-        if (rng.chance(buyChance)) {
+        if (rng.chance(buyChance) || (unbought && k === 0)) {
           if (buy(host, who, tok, usd) > 0n && tok.issuer === 'impostor') {
             const label = section(host).impostors.find((x) => x.token === tok.address);
             if (label && !label.buyers.includes(who)) label.buyers.push(who);
