@@ -230,6 +230,15 @@ export const lendingModule: WorldModuleFactory = (chain, rng) => {
   let liquidationCount = 0;
   let pricedLastBlock = false;
   let idle = 0;
+  /** A new borrower's opening health factor (between its collateral's floor, LT / LTV, and the maximum), its style and the level it manages to. */
+  const openingStance = (risk: { lt: number; ltv: number }) => {
+    const floor = risk.lt / risk.ltv;
+    const hf0 = floor + (OPENING_HF_MAX - floor) * rng.next() ** 2;
+    const roll = rng.next();
+    const style: Style = roll < 0.35 ? 'attentive' : roll < 0.65 ? 'negligent' : 'levered';
+    const target = style === 'attentive' ? 1.04 + rng.next() * 0.08 : style === 'levered' ? floor + 0.002 + rng.next() * 0.015 : 0;
+    return { hf0, style, target };
+  };
   const stockChain = chain === STOCK_FEED_CHAIN;
   let stocks: StockState | undefined = stockChain ? { reserves: [], seen: [], nextDiscovery: 0, openingDone: false } : undefined;
   /** The listed stock reserves as read for the block being assembled. */
@@ -337,11 +346,7 @@ export const lendingModule: WorldModuleFactory = (chain, rng) => {
     const usd = rng.logUniform(3_000, 150_000);
     const amount = (BigInt(Math.round((usd / (Number(price) / 1e8)) * 1e6)) * 10n ** BigInt(token.decimals)) / 1_000_000n;
     const risk = RISK[token.asset!]!;
-    const floor = risk.lt / risk.ltv;
-    const hf0 = floor + (OPENING_HF_MAX - floor) * rng.next() ** 2;
-    const roll = rng.next();
-    const style: Style = roll < 0.35 ? 'attentive' : roll < 0.65 ? 'negligent' : 'levered';
-    const target = style === 'attentive' ? 1.04 + rng.next() * 0.08 : style === 'levered' ? floor + 0.002 + rng.next() * 0.015 : 0;
+    const { hf0, style, target } = openingStance(risk);
     const borrower = host.actorAddress('lending-borrower', positions.length);
     host.queueBalance(borrower, parseEther('1'));
     // Half as much again kept in the wallet, for top-ups.
@@ -564,11 +569,7 @@ export const lendingModule: WorldModuleFactory = (chain, rng) => {
     const reserve = options.find((_, i) => (x -= weights[i]!) < 0) ?? options.at(-1)!;
     const usd = rng.logUniform(...STOCK_BUY_USD);
     const risk = stockRisk(reserve.underlying);
-    const floor = risk.lt / risk.ltv;
-    const hf0 = floor + (OPENING_HF_MAX - floor) * rng.next() ** 2;
-    const roll = rng.next();
-    const style: Style = roll < 0.35 ? 'attentive' : roll < 0.65 ? 'negligent' : 'levered';
-    const target = style === 'attentive' ? 1.04 + rng.next() * 0.08 : style === 'levered' ? floor + 0.002 + rng.next() * 0.015 : 0;
+    const { hf0, style, target } = openingStance(risk);
     const borrower = host.actorAddress('lending-borrower', positions.length);
     const left = parseUnits(usd.toFixed(2), 6);
     host.queueBalance(borrower, parseEther('1'));
