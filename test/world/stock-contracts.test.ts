@@ -135,7 +135,9 @@ describe('stock contracts', () => {
 
   it('a transmitter posts many feeds\' rounds in one transaction, each feed recording its own', async () => {
     const forwarder = (await send(OPERATOR, undefined, StockFeedTransmitter.abi, '', [StockFeedTransmitter.bytecode, OPERATOR])).contractAddress!;
-    const feeds = await Promise.all(['MSFT / USD', 'NVDA / USD'].map(async (d) => (await send(OPERATOR, undefined, StockPriceFeed.abi, '', [StockPriceFeed.bytecode, d, forwarder])).contractAddress!));
+    // One after the other: two deployments from one sender at once race for its nonce.
+    const feeds: `0x${string}`[] = [];
+    for (const d of ['MSFT / USD', 'NVDA / USD']) feeds.push((await send(OPERATOR, undefined, StockPriceFeed.abi, '', [StockPriceFeed.bytecode, d, forwarder])).contractAddress!);
     expect((await send(HOLDER, forwarder, StockFeedTransmitter.abi, 'transmit', [feeds, [1n, 2n]])).status).toBe('reverted');
     const receipt = await send(OPERATOR, forwarder, StockFeedTransmitter.abi, 'transmit', [feeds, [43_000_000_000n, 12_000_000_000n]]);
     const answered = receipt.logs.map((l) => ({ address: l.address.toLowerCase(), event: decodeEventLog({ abi: StockPriceFeed.abi, ...l }) })).filter((e) => e.event.eventName === 'AnswerUpdated');
