@@ -34,6 +34,8 @@ export interface Pool {
   readonly token1: string;
   readonly r0: bigint;
   readonly r1: bigint;
+  /** Unix time of the pair's creation, as indexed (absent on pools built by hand). */
+  readonly createdAt?: number;
 }
 
 export interface PricePoint {
@@ -94,7 +96,7 @@ export class Market {
     const pools = pairs.map((p) => {
       const r = reserves.get(p.pair.toLowerCase());
       const dex = chain.spec.dexes.find((d) => d.factory.toLowerCase() === p.factory.toLowerCase())?.id ?? p.factory.toLowerCase();
-      return { pair: p.pair.toLowerCase(), dex, token0: p.token0.toLowerCase(), token1: p.token1.toLowerCase(), r0: r?.r0 ?? 0n, r1: r?.r1 ?? 0n };
+      return { pair: p.pair.toLowerCase(), dex, token0: p.token0.toLowerCase(), token1: p.token1.toLowerCase(), r0: r?.r0 ?? 0n, r1: r?.r1 ?? 0n, createdAt: p.ts };
     });
     const addresses = [...new Set(pools.flatMap((p) => [p.token0, p.token1]))] as Address[];
     const infos = await tokenInfos(chain, addresses);

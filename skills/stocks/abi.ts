@@ -26,6 +26,7 @@ export const UI_MULTIPLIER_UPDATED = parseAbiItem('event UIMultiplierUpdated(uin
 export const PAUSED = parseAbiItem('event Paused(address account)');
 export const UNPAUSED = parseAbiItem('event Unpaused(address account)');
 export const BLOCKLISTED = parseAbiItem('event Blocklisted(address indexed account, bool blocked)');
+export const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 export const stockIssuerAbi = parseAbi([
   'function name() view returns (string)',

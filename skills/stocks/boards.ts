@@ -1,6 +1,6 @@
 /**
  * The tokenized-equity boards read from the stock markets (stock-market.ts): which board answers
- * what, and the reads each needs beyond the markets themselves (transfers for mints and burns,
+ * what, and the reads each needs beyond the markets themselves (Transfer logs for mints and burns,
  * the owners' powers, supplies at attestation, feed rounds, executions).
  */
 import { CHAINS } from '../../chain/chains.js';
@@ -8,7 +8,7 @@ import { STOCK_FEED_CHAIN } from '../../chain/stocks.js';
 import { allExecutions } from '../data/executions.js';
 import { eventRisk } from './event-risk.js';
 import { floatRow } from './float.js';
-import { feedRounds, suppliesAtAttestation, tokenHistory } from './history.js';
+import { feedRounds, supplyChanges, suppliesAtAttestation, tokenHistory, type SupplyChanges } from './history.js';
 import { stockPairs, PAIR_MIN_LIQUIDITY_USD } from './pairs.js';
 import { proposePortfolio } from './portfolio.js';
 import { EARLY_WINDOW_HOURS, MIN_RECORD_TRADES, earlyBuyers, traderRecords } from './records.js';
@@ -98,29 +98,25 @@ export async function readBoard(input: { board: RwaBoard; intent?: string; token
   }
 }
 
-/** Mints and burns (from the index's transfers), the uses of the owners' powers and the supplies at attestation, which the trust verdicts read. */
+/** Mints and burns, the uses of the owners' powers and the supplies at attestation, which the trust verdicts read (each chain's logs at its checkpoint). */
 export async function trustInputs(markets: StockMarkets) {
-  const minted = new Map<string, { count: number; raw: bigint }>();
-  const burnt = new Map<string, { count: number; raw: bigint }>();
+  const minted = new Map<string, SupplyChanges>();
+  const burnt = new Map<string, SupplyChanges>();
   const powers = [];
   const attested = new Map<string, { block: number; supplyShares: number }>();
-  const zero = '0x0000000000000000000000000000000000000000';
   for (const { loaded } of markets.chains) {
     const tokens = markets.stocks.filter((s) => s.chain === loaded.chain.name);
-    const genuine = new Set(tokens.map((s) => s.address.toLowerCase()));
-    for (const t of await loaded.market.reader.transfers(0, loaded.checkpoint.block)) {
-      if (!genuine.has(t.token)) continue;
-      if (t.from === zero) {
-        const m = minted.get(t.token) ?? { count: 0, raw: 0n };
-        minted.set(t.token, { count: m.count + 1, raw: m.raw + BigInt(t.value) });
-      } else if (t.to === zero) {
-        const b = burnt.get(t.token) ?? { count: 0, raw: 0n };
-        burnt.set(t.token, { count: b.count + 1, raw: b.raw + BigInt(t.value) });
-      }
-    }
-    powers.push(...(await tokenHistory(loaded.chain, tokens.map((t) => t.address), loaded.checkpoint.block)).powers);
+    const addresses = tokens.map((t) => t.address);
     const issuers = [...new Set(tokens.map((t) => t.issuer.address))];
-    for (const [token, at] of await suppliesAtAttestation(loaded.chain, issuers, loaded.checkpoint.block)) attested.set(token, at);
+    const [supply, history, supplies] = await Promise.all([
+      supplyChanges(loaded.chain, addresses, loaded.checkpoint.block),
+      tokenHistory(loaded.chain, addresses, loaded.checkpoint.block),
+      suppliesAtAttestation(loaded.chain, issuers, loaded.checkpoint.block),
+    ]);
+    for (const [token, m] of supply.minted) minted.set(token, m);
+    for (const [token, b] of supply.burnt) burnt.set(token, b);
+    powers.push(...history.powers);
+    for (const [token, at] of supplies) attested.set(token, at);
   }
   return { minted, burnt, powers, attested };
 }

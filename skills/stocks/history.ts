@@ -1,13 +1,13 @@
 /**
  * The on-chain history behind the boards, read with getLogs up to the block a board reads at:
- * each underlying's feed rounds, and each token's multiplier changes, pauses and blocklistings. Cached per chain and block (a board's second read of the
+ * each underlying's feed rounds, and each token's multiplier changes, pauses, blocklistings, mints and burns. Cached per chain and block (a board's second read of the
  * same block costs nothing).
  */
-import { getAddress, formatUnits, type Address, type Log } from 'viem';
+import { getAddress, formatUnits, zeroAddress, type Address, type Log } from 'viem';
 import type { ConnectedChain } from '../../chain/runtime.js';
 import { readInHalves } from '../../chain/log-ranges.js';
 import { UI_MULTIPLIER_ONE } from '../../chain/stocks.js';
-import { ANSWER_UPDATED, BLOCKLISTED, PAUSED, RESERVES_ATTESTED, UI_MULTIPLIER_UPDATED, UNPAUSED, stockTokenAbi } from './abi.js';
+import { ANSWER_UPDATED, BLOCKLISTED, PAUSED, RESERVES_ATTESTED, TRANSFER, UI_MULTIPLIER_UPDATED, UNPAUSED, stockTokenAbi } from './abi.js';
 import type { StockFeed } from './universe.js';
 
 export interface FeedRound { readonly priceUsd: number; readonly updatedAt: number; readonly block: number }
@@ -28,11 +28,33 @@ function once<T>(key: string, read: () => Promise<T>): Promise<T> {
   return hit;
 }
 
-type AnyEvent = typeof ANSWER_UPDATED | typeof UI_MULTIPLIER_UPDATED | typeof PAUSED | typeof UNPAUSED | typeof BLOCKLISTED | typeof RESERVES_ATTESTED;
+type AnyEvent = typeof ANSWER_UPDATED | typeof UI_MULTIPLIER_UPDATED | typeof PAUSED | typeof UNPAUSED | typeof BLOCKLISTED | typeof RESERVES_ATTESTED | typeof TRANSFER;
 
-async function logs<E extends AnyEvent>(chain: ConnectedChain, address: readonly Address[], event: E, toBlock: number) {
+async function logs<E extends AnyEvent>(chain: ConnectedChain, address: readonly Address[], event: E, toBlock: number, args?: Record<string, Address>) {
   if (!address.length) return [];
-  return readInHalves((from, to) => chain.client.getLogs({ address: [...address], event, fromBlock: BigInt(from), toBlock: BigInt(to), strict: true }), 0, toBlock) as Promise<(Log<bigint, number, false, E, true>)[]>;
+  return readInHalves((from, to) => chain.client.getLogs({ address: [...address], event, args, fromBlock: BigInt(from), toBlock: BigInt(to), strict: true } as never), 0, toBlock) as Promise<(Log<bigint, number, false, E, true>)[]>;
+}
+
+export interface SupplyChanges { readonly count: number; readonly raw: bigint }
+
+/**
+ * Each token's mints and burns up to `block` (Transfers from and to the zero address, filtered on
+ * the node by topic): what the issuer created and redeemed, without reading any other transfer.
+ */
+export function supplyChanges(chain: ConnectedChain, tokens: readonly Address[], block: number): Promise<{ minted: Map<string, SupplyChanges>; burnt: Map<string, SupplyChanges> }> {
+  return once(`supply:${chain.spec.chainId}:${block}:${tokens.length}`, async () => {
+    const [mints, burns] = await Promise.all([logs(chain, tokens, TRANSFER, block, { from: zeroAddress }), logs(chain, tokens, TRANSFER, block, { to: zeroAddress })]);
+    const tally = (found: typeof mints) => {
+      const out = new Map<string, SupplyChanges>();
+      for (const log of found) {
+        const token = log.address.toLowerCase();
+        const seen = out.get(token) ?? { count: 0, raw: 0n };
+        out.set(token, { count: seen.count + 1, raw: seen.raw + log.args.value });
+      }
+      return out;
+    };
+    return { minted: tally(mints), burnt: tally(burns) };
+  });
 }
 
 /** Every round of each feed up to `block`, oldest first, by underlying. */

@@ -134,11 +134,9 @@ export async function loadStockMarkets(ctx: SkillContext): Promise<StockMarkets>
   // Lags are read across chains: a wrapper is late against its peers wherever they trade.
   const listedAt = (loaded: LoadedMarket, token: string) => {
     const key = token.toLowerCase();
-    const first = loaded.market.pools.filter((p) => p.token0 === key || p.token1 === key).map((p) => pairTimes.get(p.pair)).filter((t): t is number => t !== undefined);
+    const first = loaded.market.pools.filter((p) => p.token0 === key || p.token1 === key).map((p) => p.createdAt).filter((t): t is number => t !== undefined);
     return first.length ? Math.min(...first) : null;
   };
-  const pairTimes = new Map<string, number>();
-  for (const { loaded } of chains) for (const row of await loaded.market.reader.pairs()) pairTimes.set(row.pair.toLowerCase(), row.ts);
   const lags = multiplierLags(
     chains.flatMap(({ loaded, tokens }) => tokens.map((t) => ({ ...t, listedAt: listedAt(loaded, t.address) }))),
     chains.flatMap((c) => c.multipliers), at,

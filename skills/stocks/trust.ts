@@ -2,7 +2,7 @@
  * The wrapper-trust board: for each issuer and each token it lists, what backs it and what its
  * owner can do. Reserves are the issuer's latest attestation (shares) against the shares the
  * supply stands for (raw supply x multiplier, so a split never reads as a shortfall), with the
- * attestation's age; mints and burns from the index's transfers from and to zero; the powers the
+ * attestation's age; mints and burns from the token's Transfer logs from and to zero; the powers the
  * token gives its issuer (mint, burn, pause, blocklist, set the multiplier) and how often they were
  * used; a multiplier that moved later than its peers' (the same underlying's other wrappers) at a
  * corporate action (stock-market.ts finds it); and the impostors: tokens copying a genuine one that no registered issuer lists.
@@ -51,7 +51,7 @@ export interface IssuerTrust {
 }
 
 export interface TrustInputs {
-  /** Raw units minted and burnt per token (lower-case address), from the index's transfers. */
+  /** Raw units minted and burnt per token (lower-case address), from the tokens' Transfer logs from and to the zero address. */
   readonly minted: ReadonlyMap<string, { count: number; raw: bigint }>;
   readonly burnt: ReadonlyMap<string, { count: number; raw: bigint }>;
   readonly powers: PowerUse[];

@@ -126,6 +126,15 @@ describe('right against the world', () => {
       expect(row?.flags, a.token).toContain('multiplier-lag');
       expect(row!.multiplierLag.hours).toBeCloseTo(a.lagSeconds / 3_600, 0);
     }
+    // Mints and burns are the issuer's whole record: every labelled redemption is a burn, and what
+    // was minted less what was burnt is the supply now.
+    for (const t of tokens().filter((x) => !x.impostor)) {
+      const row = rows.get(t.address.toLowerCase()) as { mints: { count: number; shares: number }; burns: { count: number; shares: number }; supplyShares: number };
+      const redemptions = labels.find((l) => l.chain === t.chain)!.stocks.creations.filter((c) => c.token === t.address && c.kind === 'redeem');
+      expect(row.burns.count, t.symbol).toBe(redemptions.length);
+      expect(row.mints.count, t.symbol).toBeGreaterThan(0);
+      expect(row.mints.shares - row.burns.shares, t.symbol).toBeCloseTo(row.supplyShares, 3);
+    }
   });
 
   it('after the split, supply, market cap and float count shares (raw x multiplier), never the raw supply priced per share', { timeout: 60_000 }, async () => {

@@ -13,10 +13,11 @@
  * pauses a token or blocks an account now and then); a feed transmitter posting a round when the
  * price moves beyond FEED_DEVIATION or after the heartbeat in session, and only the close outside
  * it; arbitrageurs who, in session, trade each pool back to fair value once it strays beyond
- * ARB_BAND and settle their inventory by creation and redemption with the issuer; retail trading
- * every day, leaning at the weekend toward a drawn premium (nothing anchors the price then), so
- * premiums open while the underlying is closed and close at the open; early buyers of each new
- * listing on the stock chain in the blocks right after its liquidity, some selling into the hype;
+ * ARB_BAND, each a token one way only, and settle their inventory by creation and redemption with
+ * the issuer; retail trading every day, leaning at the weekend toward a drawn premium (nothing
+ * anchors the price then), so premiums open while the underlying is closed and close at the open;
+ * early buyers of each new listing on the stock chain in the blocks right after its liquidity,
+ * some selling into the hype (no one sells a bag within MIN_HOLD_BLOCKS of buying it);
  * traders with records, a few skilled (they see the path twelve hours ahead) and a few poor (they
  * buy what is about to fall), whose realised profit is labelled; and on Arbitrum an impostor token
  * copying a genuine one, listed by no registered issuer, with its own pool.
@@ -110,8 +111,8 @@ const RETAIL_FLOAT_USD = 40_000;
 const TRADER_ACTS_PER_HOUR = 0.25;
 const LOOKAHEAD_S = 12 * 3_600;
 const TRADER_EDGE = { skilled: 0.015, poor: -0.005 } as const;
-const TRADER_USD = [1_000, 5_000] as const;
-const TRADER_MAX_SHARE = 0.01;
+const TRADER_USD = { skilled: [5_000, 20_000], poor: [1_000, 5_000] } as const;
+const TRADER_MAX_SHARE = { skilled: 0.02, poor: 0.01 } as const;
 /** A skilled trader closes a position once its edge is gone, or after this long. */
 const SKILLED_HOLD_S = 3 * 86_400;
 const TRADER_CHAINS: readonly EvmChainName[] = [STOCK_FEED_CHAIN, 'ethereum'];
@@ -121,6 +122,11 @@ const EARLY_USD = [2_000, 20_000] as const;
 const EARLY_SELLERS = 0.5;
 /** They buy in these blocks after the liquidity's (1-3), which no other actor trades the token in. */
 const EARLY_BLOCKS = 3;
+/**
+ * Blocks an account holds a bag before selling it: a buy first in one block and a sale first in
+ * the next is a back-run's shape, which people holding a view do not trade.
+ */
+const MIN_HOLD_BLOCKS = 2;
 /** Powers: the first pause and blocklist come this far into the history, later ones at these mean gaps; a pause lasts 1-3 h. */
 const FIRST_PAUSE_DAYS = [0.3, 1.2] as const;
 const FIRST_BLOCK_DAYS = [0.5, 1.5] as const;
@@ -180,7 +186,12 @@ interface EarlyBuy {
   sellAt: number;
   targetPremium: number;
   done: 'pending' | 'bought' | 'sold';
+  /** The block the buy went into. */
+  boughtBlock?: number;
 }
+
+/** What each arbitrageur settling a token this block may still spend on it (`ap:token` → token and USDC). */
+type Settled = Map<string, { token: bigint; usdc: bigint }>;
 
 interface TraderState {
   address: Address;
@@ -201,6 +212,8 @@ interface State {
   retail: Address[];
   early: Address[];
   earlyBuys: EarlyBuy[];
+  /** The block of each retail account's last buy of each token (`account:token`). */
+  retailBought: Record<string, number>;
   traders: TraderState[];
   listingsDone: number;
   impostor: Address | null;
@@ -550,6 +563,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
 
   const retailFlow = (host: WorldHost, t: number, dt: number) => {
     const rate = isFeedChain ? RETAIL_PER_HOUR.feed : RETAIL_PER_HOUR.other;
+    const bought = (s.retailBought ??= {});
     for (const tok of s.tokens) {
       if (!tradeable(tok) || early(host, tok)) continue;
       const hype = t < tok.hypeUntil;
@@ -566,13 +580,15 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         const buyChance = Math.min(0.97, Math.max(0.03, 0.5 + LEAN * (target - p)));
         const usd = Math.min(rng.logUniform(...RETAIL_USD), tok.depthUsd * RETAIL_MAX_SHARE);
         if (rng.chance(buyChance) || (unbought && k === 0)) {
-          if (buy(host, who, tok, usd) > 0n && tok.issuer === 'impostor') {
+          if (buy(host, who, tok, usd) <= 0n) continue;
+          bought[`${who}:${tok.address}`] = host.nextBlock();
+          if (tok.issuer === 'impostor') {
             const label = section(host).impostors.find((x) => x.token === tok.address);
             if (label && !label.buyers.includes(who)) label.buyers.push(who);
           }
         } else {
-          // A seller is someone holding the token.
-          const holders = s.retail.filter((r) => host.balance(r, tok.address) > 0n && !tok.blocked.includes(r));
+          // A seller is someone holding the token who did not buy it in the last blocks.
+          const holders = s.retail.filter((r) => host.balance(r, tok.address) > 0n && !tok.blocked.includes(r) && host.nextBlock() - (bought[`${r}:${tok.address}`] ?? -Infinity) >= MIN_HOLD_BLOCKS);
           if (!holders.length) continue;
           const seller = rng.pick(holders);
           const held = host.balance(seller, tok.address);
@@ -591,10 +607,11 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         const out = buy(host, e.buyer, tok, e.usd);
         if (out <= 0n) continue;
         e.done = 'bought';
+        e.boughtBlock = host.nextBlock();
         const label = { token: tok.address, symbol: tok.symbol, buyer: e.buyer, liquidityBlock: tok.liquidityBlock, buyBlock: 0, spentUsd: e.usd, amount: out.toString(), sellBlock: null, receivedUsd: null, realisedPnlUsd: null };
         l.earlyBuyers.push(label);
         host.onMined((block) => (label.buyBlock = block));
-      } else if (e.done === 'bought' && e.seller && tradeable(tok) && (premium(host, tok, t) >= e.targetPremium || t >= e.sellAt)) {
+      } else if (e.done === 'bought' && e.seller && tradeable(tok) && host.nextBlock() - (e.boughtBlock ?? 0) >= MIN_HOLD_BLOCKS && (premium(host, tok, t) >= e.targetPremium || t >= e.sellAt)) {
         const label = l.earlyBuyers.find((x) => x.token === e.token && x.buyer === e.buyer)!;
         const amount = BigInt(label.amount);
         const out = sell(host, e.buyer, tok, amount);
@@ -653,7 +670,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         ? scored.filter((c) => c.edge >= TRADER_EDGE.skilled).sort((a, b) => b.edge - a.edge)[0]
         : scored.filter((c) => c.edge <= TRADER_EDGE.poor).sort((a, b) => a.edge - b.edge)[0];
       if (!pick) continue;
-      const usd = Math.round(Math.min(uniform(rng, TRADER_USD), pick.tok.depthUsd * TRADER_MAX_SHARE));
+      const usd = Math.round(Math.min(uniform(rng, TRADER_USD[tr.skill]), pick.tok.depthUsd * TRADER_MAX_SHARE[tr.skill]));
       const out = buy(host, tr.address, pick.tok, usd);
       if (out <= 0n) continue;
       book.buy(pick.tok.address, out, usd);
@@ -664,10 +681,11 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
 
   /**
    * Creation and redemption: an arbitrageur short of a token pays its issuer USDC at fair value and
-   * is minted more; one long of it is burnt and paid. Not traded by it in the same block.
+   * is minted more; one long of it is burnt and paid. In the same block it trades that token only
+   * with what it held whichever way the issuer's transactions and its own are ordered.
    */
-  const settle = (host: WorldHost, t: number): Set<string> => {
-    const settled = new Set<string>();
+  const settle = (host: WorldHost, t: number): Settled => {
+    const settled: Settled = new Map();
     if (!inSession(t)) return settled;
     for (const tok of genuine()) {
       if (tok.stage !== 'live' || tok.paused) continue;
@@ -676,6 +694,11 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       const op = issuerOf(tok.issuer as IssuerKey).operator;
       for (const ap of s.aps) {
         const held = host.balance(ap, tok.address);
+        const before = { token: held, usdc: host.balance(ap, usdc(host)) };
+        const spendable = () => {
+          const after = { token: host.balance(ap, tok.address), usdc: host.balance(ap, usdc(host)) };
+          return { token: before.token < after.token ? before.token : after.token, usdc: before.usdc < after.usdc ? before.usdc : after.usdc };
+        };
         if (held * 10n < target * 6n) {
           const amount = target - held;
           const cost = usdcRaw(usdOfTokens(amount, price));
@@ -685,7 +708,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
           host.credit(op, usdc(host), cost);
           mint(host, tok, ap, amount);
           labelCreation(host, tok, ap, 'mint', amount, cost);
-          settled.add(`${ap}:${tok.address}`);
+          settled.set(`${ap}:${tok.address}`, spendable());
           break; // one settlement a token a block: the other arbitrageur stays free to trade it
         } else if (held * 10n > target * 18n) {
           const amount = held - target;
@@ -698,7 +721,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
           host.credit(op, usdc(host), -paid);
           host.credit(ap, usdc(host), paid);
           labelCreation(host, tok, ap, 'redeem', amount, paid);
-          settled.add(`${ap}:${tok.address}`);
+          settled.set(`${ap}:${tok.address}`, spendable());
           break;
         }
       }
@@ -709,8 +732,11 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
   const labelCreation = (host: WorldHost, tok: TokenState, account: Address, kind: 'mint' | 'redeem', amount: bigint, usdcAmount: bigint) =>
     host.onMined((block) => section(host).creations.push({ token: tok.address, account, kind, amount: amount.toString(), usd: round2(Number(usdcAmount) / 1e6), block }));
 
+  /** The arbitrageur that buys a token below fair value, or the one that sells it above. */
+  const apFor = (tok: TokenState, buying: boolean) => s.aps[(s.tokens.indexOf(tok) + (buying ? 0 : 1)) % s.aps.length]!;
+
   /** In session, each pool strayed beyond the band is traded back onto fair value (as the cross-chain arbitrage does it). */
-  const arbitrage = (host: WorldHost, t: number, settled: Set<string>) => {
+  const arbitrage = (host: WorldHost, t: number, settled: Settled) => {
     if (!inSession(t)) return;
     for (const tok of genuine()) {
       if (!tradeable(tok) || t < tok.hypeUntil) continue;
@@ -721,14 +747,18 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       const [reserveIn] = tokenIn.toLowerCase() === tok.pool.token0.toLowerCase() ? [tok.pool.r0] : [tok.pool.r1];
       const amountIn = (reserveIn * BigInt(Math.round((Math.sqrt(buying ? gap : 1 / gap) - 1) * 1e9))) / 1_000_000_000n;
       if (amountIn <= 0n) continue;
-      const free = s.aps.filter((ap) => !settled.has(`${ap}:${tok.address}`));
-      const ap = buying ? free.find((a) => host.balance(a, usdc(host)) >= amountIn) : [...free].sort((a, b) => (host.balance(b, tok.address) > host.balance(a, tok.address) ? 1 : -1))[0];
-      if (!ap) {
-        for (const a of free) funded(host, a, amountIn);
+      // Each arbitrageur trades a token one way only, buying or selling, and settles the inventory
+      // that builds up with the issuer: a round trip on the pool would read as a trader's view.
+      const ap = apFor(tok, buying);
+      const budget = settled.get(`${ap}:${tok.address}`);
+      const balance = host.balance(ap, tokenIn);
+      const cap = budget ? (buying ? budget.usdc : budget.token) : balance;
+      const held = cap < balance ? cap : balance;
+      if (buying && held < amountIn) {
+        host.fundToken(ap, usdc(host), amountIn + usdcRaw(FLOAT_USD));
         continue;
       }
-      const held = host.balance(ap, tokenIn);
-      host.swap(ap, tok.pool, tokenIn, amountIn > held ? held : amountIn);
+      if (held > 0n) host.swap(ap, tok.pool, tokenIn, amountIn > held ? held : amountIn);
     }
   };
 
@@ -749,6 +779,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         retail: Array.from({ length: RETAIL }, (_, i) => actor(host, 'retail', i)),
         early: isFeedChain ? Array.from({ length: EARLY_BUYERS }, (_, i) => actor(host, 'early-buyer', i)) : [],
         earlyBuys: [],
+        retailBought: {},
         traders: TRADER_CHAINS.includes(chain)
           ? (['skilled', 'poor'] as const).flatMap((skill) => Array.from({ length: TRADERS }, (_, i) => ({ address: actor(host, `trader-${skill}`, i), skill, opened: {} })))
           : [],
