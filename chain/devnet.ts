@@ -99,7 +99,9 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   }
   const nodes: AnvilNode[] = [];
   try {
-    const chains = await Promise.all(
+    // Every chain's start settles before a failure is thrown: a node still starting when another
+    // failed would otherwise be pushed after the clean-up below and outlive the start.
+    const chains = await settleAll(
       options.chains.map(async (name, i) => {
         const spec = CHAINS[name];
         const started = Date.now();
@@ -126,6 +128,14 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     await Promise.all(nodes.map((n) => n.stop()));
     throw err;
   }
+}
+
+/** Promise.all that waits for every promise to settle, then rejects with the first failure. */
+async function settleAll<T>(promises: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
 
 /** A restored chain's node from its state, or from its fallback state when that one does not load. */

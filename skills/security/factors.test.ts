@@ -10,7 +10,7 @@ import type { OwnerPowers, ProxySlots } from './powers.js';
 import type { Simulation } from './simulate.js';
 
 const sim = (s: Partial<Extract<Simulation, { available: true }>>): Simulation => ({
-  available: true, caller: addr(1), path: [], spentNative: '0', buyReverted: false, buyTaxPct: 0, sellReverted: false, sellTaxPct: 0, roundTripLossPct: 0.6, honeypot: false, ...s,
+  available: true, caller: addr(1), path: [], spentNative: '0', buyReverted: false, buyTaxPct: 0, sellReverted: false, sellTaxPct: 0, roundTripLossPct: 0.6, honeypot: false, paused: false, ...s,
 });
 const powers = (p: Partial<OwnerPowers>): OwnerPowers => ({ available: true, powers: [], functions: [], owner: addr(0x0e1), renounced: false, ...p });
 const noProxy: ProxySlots = { implementation: null, admin: null };
@@ -40,6 +40,8 @@ describe('security/v2 factors at their thresholds', () => {
     expect(simulationFactor(sim({ sellReverted: true, honeypot: true, sellTaxPct: null }), 9, false)).toMatchObject({ severity: 'critical', points: 100, value: 100, finding: 'honeypot: selling reverts' });
     expect(simulationFactor(sim({ honeypot: true, sellTaxPct: 95 }), 9, false).finding).toBe('honeypot: a sell delivers 95% less than sent');
     expect(simulationFactor(sim({ buyReverted: true }), 9, false)).toMatchObject({ severity: 'critical', finding: 'buying reverts: the token cannot be bought through its pools' });
+    // Reverted under the owner's pause: high, said as a pause, never called a honeypot.
+    expect(simulationFactor(sim({ buyReverted: true, paused: true }), 9, false)).toMatchObject({ severity: 'high', finding: expect.stringContaining('paused by the token\'s owner') });
     expect(simulationFactor(sim({ sellTaxPct: 10 }), 9, false)).toMatchObject({ severity: 'high', points: 40, value: 10, finding: 'sell tax 10%' });
     expect(simulationFactor(sim({ sellTaxPct: 25, buyTaxPct: 10 }), 9, false)).toMatchObject({ severity: 'high', finding: 'sell tax 25%, buy tax 10%' });
     expect(simulationFactor(sim({ buyTaxPct: 10 }), 9, false)).toMatchObject({ severity: 'high', finding: 'buy tax 10%' });

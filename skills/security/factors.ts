@@ -35,7 +35,7 @@ const worst = (list: readonly Severity[]): Severity | 'none' => RANK.find((s) =>
 const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
 const and = (words: readonly string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`);
 
-const SIMULATION_THRESHOLD = `sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer, or the buy reverts: critical; buy or sell tax >= ${HIGH_TAX_PCT}%: high; >= ${LOW_TAX_PCT}%: low`;
+const SIMULATION_THRESHOLD = `sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer, or the buy reverts: critical; a revert while the token's paused() is true: high; buy or sell tax >= ${HIGH_TAX_PCT}%: high; >= ${LOW_TAX_PCT}%: low`;
 
 export function simulationFactor(simulation: Simulation, block: number, isNative: boolean): Factor {
   const source = `eth_call buy-then-sell of ~$${PROBE_USD} through the token's V2 pairs at block ${block}`;
@@ -44,6 +44,7 @@ export function simulationFactor(simulation: Simulation, block: number, isNative
   if (!simulation.available) return unavailableFactor('sell-simulation', SIMULATION_THRESHOLD, source, simulation.reason);
   const evidence = { buyTaxPct: simulation.buyTaxPct, sellTaxPct: simulation.sellTaxPct, roundTripLossPct: simulation.roundTripLossPct, buyReverted: simulation.buyReverted, sellReverted: simulation.sellReverted };
   const value = simulation.sellReverted ? 100 : simulation.sellTaxPct;
+  if (simulation.paused) return factor({ ...base, severity: 'high', value, evidence: { ...evidence, paused: true }, finding: `transfers are paused by the token's owner (paused() is true): nothing can be bought or sold until it unpauses` });
   if (simulation.buyReverted) return factor({ ...base, severity: 'critical', value, evidence, finding: 'buying reverts: the token cannot be bought through its pools' });
   if (simulation.honeypot) return factor({ ...base, severity: 'critical', value, evidence, finding: simulation.sellReverted ? 'honeypot: selling reverts' : `honeypot: a sell delivers ${simulation.sellTaxPct}% less than sent` });
   const taxes = ([['sell', simulation.sellTaxPct ?? 0], ['buy', simulation.buyTaxPct ?? 0]] as const).filter(([, pct]) => pct >= LOW_TAX_PCT);

@@ -25,7 +25,7 @@ export { HIGH_TAX_PCT } from './factors.js';
 export { FAILING, type Severity } from './verdict.js';
 export { livePowers } from './powers.js';
 
-export const SECURITY_METHODOLOGY = `security/v2 (factors at the index checkpoint: eth_call buy-then-sell of ~$${PROBE_USD} through the token's V2 pairs from random addresses with the probe's code overridden in (honeypot when the sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer); owner powers from PUSH4 selectors in bytecode, owner() and EIP-1967 slots; liquidity, LP holders and rugs from indexed Mint/Burn and LP Transfer logs; holders from replayed Transfer logs; holders and LP holders classified by entities/v1; depth from reserves; trades from Swap logs; deployer = sender of the first mint. Rule: ${VERDICT_RULE})`;
+export const SECURITY_METHODOLOGY = `security/v2 (factors at the index checkpoint: eth_call buy-then-sell of ~$${PROBE_USD} through the token's V2 pairs from random addresses with the probe's code overridden in (honeypot when the sell reverts, returns nothing or loses >= ${HONEYPOT_SELL_TAX_PCT}% in transfer, unless the token's paused() is true: an owner's pause); owner powers from PUSH4 selectors in bytecode, owner() and EIP-1967 slots; liquidity, LP holders and rugs from indexed Mint/Burn and LP Transfer logs; holders from replayed Transfer logs; holders and LP holders classified by entities/v1; depth from reserves; trades from Swap logs; deployer = sender of the first mint. Rule: ${VERDICT_RULE})`;
 
 const SIBLINGS_CHECKED = 5;
 

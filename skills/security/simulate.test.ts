@@ -37,6 +37,20 @@ describe('security/v2 buy-and-sell simulation', () => {
     expect(r).toMatchObject({ available: true, buyReverted: true, honeypot: true });
   });
 
+  it('a trade that reverts while the token says paused() is a pause by its owner, not a honeypot', async () => {
+    const fx = withNative(2_000);
+    fx.token(TKN, 'TKN', 18);
+    fx.pool(addr(0x9004), TKN, fx.weth, units(1_000_000, 18), units(10, 18));
+    fx.onCall = () => { throw new ExecutionRevertedError({ message: 'execution reverted: paused' }); };
+    fx.answer(TKN, 'paused', () => true);
+    expect(await simulateTrade(await fx.market(), TKN, 1n)).toMatchObject({ buyReverted: true, honeypot: false, paused: true, reason: expect.stringContaining('paused()') });
+    fx.onCall = () => probeAnswer({ ...clean, sellReverted: true });
+    expect(await simulateTrade(await fx.market(), TKN, 1n)).toMatchObject({ sellReverted: true, honeypot: false, paused: true });
+    // Not paused: the same reverts are what they were.
+    fx.answer(TKN, 'paused', () => false);
+    expect(await simulateTrade(await fx.market(), TKN, 1n)).toMatchObject({ sellReverted: true, honeypot: true, paused: false });
+  });
+
   it('a node that did not run the call gives no verdict: upstream_unavailable', async () => {
     const err = await simulate(() => { throw new Error('socket hang up'); }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SibylError);

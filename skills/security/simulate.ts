@@ -28,6 +28,8 @@ export type Simulation =
       sellTaxPct: number | null;
       roundTripLossPct: number | null;
       honeypot: boolean;
+      /** The token's own paused() said true where the trade reverted: held by its owner's pause, not a trap. */
+      paused: boolean;
       reason?: string;
     };
 
@@ -90,9 +92,11 @@ export async function simulateTrade(market: Market, token: string, blockNumber: 
     // A node that did not run the call says nothing about the token: fail uncharged, never a verdict.
     if (unreachable(err)) throw new SibylError('upstream_unavailable', `${market.chain.name} did not answer the buy-and-sell simulation; nothing was charged`);
     // The node ran the call and the buy itself reverted: the token cannot be bought through its pools.
+    const paused = await pausedAt(market, token, blockNumber);
     return {
       available: true, caller, path: hops.path, spentNative: formatEther(nativeIn), buyReverted: true, buyTaxPct: null,
-      sellReverted: false, sellTaxPct: null, roundTripLossPct: null, honeypot: true, reason: `buy reverted: ${(err as Error).message.split('\n')[0]}`,
+      sellReverted: false, sellTaxPct: null, roundTripLossPct: null, honeypot: !paused, paused,
+      reason: paused ? PAUSED_REASON : `buy reverted: ${(err as Error).message.split('\n')[0]}`,
     };
   }
   if (!raw) return { available: false, reason: 'the simulation returned no data' };
@@ -104,12 +108,32 @@ export async function simulateTrade(market: Market, token: string, blockNumber: 
   const sellTaxPct = r.sellReverted ? null : pct(r.sellArrived, r.sellSent);
   // What came back against what a tax-free round trip through the same pools would return.
   const roundTripLossPct = r.sellReverted ? 100 : pct(r.sellReceived, r.sellExpected === 0n ? 0n : (r.sellExpected * r.sellSent) / (r.sellArrived || 1n));
-  const honeypot = r.sellReverted || r.sellReceived === 0n || (sellTaxPct !== null && sellTaxPct >= HONEYPOT_SELL_TAX_PCT);
+  const trapped = r.sellReverted || r.sellReceived === 0n || (sellTaxPct !== null && sellTaxPct >= HONEYPOT_SELL_TAX_PCT);
+  const paused = r.sellReverted && (await pausedAt(market, token, blockNumber));
   return {
     available: true, caller, path: hops.path, spentNative: formatEther(nativeIn), buyReverted: false,
-    buyTaxPct, sellReverted: r.sellReverted, sellTaxPct, roundTripLossPct, honeypot,
-    ...(r.sellReverted && { reason: 'the sell reverted' }),
+    buyTaxPct, sellReverted: r.sellReverted, sellTaxPct, roundTripLossPct, honeypot: trapped && !paused, paused,
+    ...(r.sellReverted && { reason: paused ? PAUSED_REASON : 'the sell reverted' }),
   };
+}
+
+const PAUSED_REASON = "the token's paused() is true: its owner has halted transfers";
+const pausedAbi = [{ type: 'function', name: 'paused', stateMutability: 'view', inputs: [], outputs: [{ type: 'bool' }] }] as const;
+
+/**
+ * Whether the token says it is paused at `blockNumber`: a revert under an owner's pause (a regulated
+ * issuer halting around a corporate action) is not a trap set for buyers. A token without paused() is not.
+ */
+async function pausedAt(market: Market, token: string, blockNumber: bigint): Promise<boolean> {
+  try {
+    return await market.chain.client.readContract({ address: token as Address, abi: pausedAbi, functionName: 'paused', blockNumber });
+  } catch (err) {
+    // The node not answering is no verdict; any other failure (no such function) is not a pause.
+    if (err instanceof BaseError && err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) {
+      throw new SibylError('upstream_unavailable', `${market.chain.name} did not answer the token's paused(); nothing was charged`);
+    }
+    return false;
+  }
 }
 
 /**

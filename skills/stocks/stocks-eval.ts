@@ -78,7 +78,14 @@ export async function evaluateStocks(ctx: SkillContext, sections: readonly { cha
   // Fair value at every in-session hour, as the boards compute it, against the truth.
   const feedChain = markets.chains.find((c) => c.loaded.chain.name === markets.feedChain?.chain)!.loaded;
   const rounds = await feedRounds(feedChain.chain, markets.feeds, feedChain.checkpoint.block);
-  const lagWindows = sections.flatMap((s) => s.stocks.events.flatMap((e) => e.applied.filter((a) => a.effectiveAt - e.at > 0).map((a) => ({ token: a.token.toLowerCase(), from: e.at, until: a.effectiveAt }))));
+  // A wrapper that applies an action late (or has not yet) is valued by the boards at the multiplier
+  // it owes, not the one it carries: its own-multiplier value is not sampled in that window.
+  const lagWindows = sections.flatMap((s) => s.stocks.events.filter((e) => e.ratio !== null || e.usdPerShare !== null).flatMap((e) => [
+    ...e.applied.filter((a) => a.effectiveAt - e.at > 0).map((a) => ({ token: a.token.toLowerCase(), from: e.at, until: a.effectiveAt })),
+    ...s.stocks.tokens
+      .filter((t) => !t.impostor && t.underlying === e.underlying && t.listedAt < e.at && !e.applied.some((a) => a.token.toLowerCase() === t.address.toLowerCase()))
+      .map((t) => ({ token: t.address.toLowerCase(), from: e.at, until: Infinity })),
+  ]));
   // Sampled at blocks of the feeds' chain (the first each hour), the moments a reader reads at: the
   // world posts a round in the block it sees the move, and a board reads the feed at a block.
   const moments: number[] = [];

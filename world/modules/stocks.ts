@@ -107,12 +107,13 @@ const LEAN = 25;
 const AP_INVENTORY_SHARE = 0.1;
 const FLOAT_USD = 200_000;
 const RETAIL_FLOAT_USD = 40_000;
-/** Traders: how often each acts, how far ahead the skilled see, the edge each needs, their sizes. */
+/** Traders: how often each acts, how far ahead the skilled see, the edge each needs, the poor's sizes, the skilled's largest. */
 const TRADER_ACTS_PER_HOUR = 0.25;
 const LOOKAHEAD_S = 12 * 3_600;
 const TRADER_EDGE = { skilled: 0.015, poor: -0.005 } as const;
-const TRADER_USD = { skilled: [5_000, 20_000], poor: [1_000, 5_000] } as const;
-const TRADER_MAX_SHARE = { skilled: 0.02, poor: 0.01 } as const;
+const TRADER_USD = [1_000, 5_000] as const;
+const TRADER_MAX_SHARE = 0.01;
+const SKILLED_MAX_USD = 20_000;
 /** A skilled trader closes a position once its edge is gone, or after this long. */
 const SKILLED_HOLD_S = 3 * 86_400;
 const TRADER_CHAINS: readonly EvmChainName[] = [STOCK_FEED_CHAIN, 'ethereum'];
@@ -120,8 +121,13 @@ const TRADER_CHAINS: readonly EvmChainName[] = [STOCK_FEED_CHAIN, 'ethereum'];
 const EARLY_COUNT = [4, 7] as const;
 const EARLY_USD = [2_000, 20_000] as const;
 const EARLY_SELLERS = 0.5;
-/** They buy in these blocks after the liquidity's (1-3), which no other actor trades the token in. */
+/**
+ * They buy in these blocks after the liquidity's (1-3), and no sooner than EARLY_DELAY_S after it (a
+ * listing's buyers come once it is announced, not within seconds: that is a snipe); no other actor
+ * trades the token until they all have bought.
+ */
 const EARLY_BLOCKS = 3;
+const EARLY_DELAY_S = 120;
 /**
  * Blocks an account holds a bag before selling it: a buy first in one block and a sale first in
  * the next is a back-run's shape, which people holding a view do not trade.
@@ -161,6 +167,8 @@ interface TokenState {
   /** listed: minted to the market maker, liquidity next block; live: trading. */
   stage: 'listed' | 'live';
   liquidityBlock: number | null;
+  /** The liquidity block's time. */
+  liquidityAt?: number;
   supply: bigint;
   /** On chain: the multiplier before `effectiveAt` and from it. */
   prevMultiplier: bigint;
@@ -196,8 +204,10 @@ type Settled = Map<string, { token: bigint; usdc: bigint }>;
 interface TraderState {
   address: Address;
   skill: 'skilled' | 'poor';
-  /** When each position was opened, and when a poor trader means to sell it. */
-  opened: Record<string, { at: number; sellAt: number }>;
+  /** When each position was opened (time and block), and when a poor trader means to sell it. */
+  opened: Record<string, { at: number; block?: number; sellAt: number }>;
+  /** The block each token's last position was closed in (not reopened within MIN_HOLD_BLOCKS). */
+  closed?: Record<string, number>;
 }
 
 interface State {
@@ -279,8 +289,9 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
   };
   const premium = (host: WorldHost, tok: TokenState, t: number) => poolPrice(host, tok) / fair(host, tok, t) - 1;
   const tradeable = (tok: TokenState) => tok.stage === 'live' && !tok.paused && tok.pool.r0 > 0n;
-  /** A new listing's first blocks after its liquidity are its early buyers' alone: no other actor buys it before. */
-  const early = (host: WorldHost, tok: TokenState) => tok.liquidityBlock === null || host.nextBlock() <= tok.liquidityBlock + EARLY_BLOCKS;
+  /** A new listing's first blocks after its liquidity are its early buyers' alone: no other actor trades it until they have all bought. */
+  const early = (host: WorldHost, tok: TokenState) =>
+    tok.liquidityBlock === null || host.nextBlock() <= tok.liquidityBlock + EARLY_BLOCKS || s.earlyBuys.some((e) => e.token === tok.address && e.done === 'pending');
   const genuine = () => s.tokens.filter((t) => t.issuer !== 'impostor');
 
   /**
@@ -356,7 +367,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       address, issuer, ticker, symbol, listedAt: t, depthUsd, stage: 'listed', liquidityBlock: null,
       pool: { pair: pairAddress(factory, address, usdc(host)), dex: 0, token0, token1, r0: 0n, r1: 0n },
       supply: 0n, prevMultiplier: ONE, multiplier: ONE, effectiveAt: 0, applied: [], paused: false, pauseUntil: 0, haltFor: null, blocked: [],
-      hypeUntil: 0, hypePremium: 0, nextAttest: t + rng.int(1, 4) * 3_600,
+      hypeUntil: 0, hypePremium: 0, nextAttest: t, // an issuer attests a new token's reserves as it goes live
     };
     s.tokens.push(tok);
     // Other modules trade its pool through this very mirror (shared-pools.ts), so it stays exact.
@@ -378,6 +389,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
     s.stale.push(tok.pool.pair);
     host.onMined((block) => {
       tok.liquidityBlock = block;
+      tok.liquidityAt = t;
       const label = section(host).tokens.find((l) => l.address === tok.address);
       if (label) label.liquidityBlock = block;
     });
@@ -603,7 +615,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
     const l = section(host);
     for (const e of s.earlyBuys) {
       const tok = s.tokens.find((x) => x.address === e.token)!;
-      if (e.done === 'pending' && tok.liquidityBlock !== null && host.nextBlock() >= tok.liquidityBlock + e.offset && tradeable(tok)) {
+      if (e.done === 'pending' && tok.liquidityBlock !== null && host.nextBlock() >= tok.liquidityBlock + e.offset && t >= (tok.liquidityAt ?? 0) + EARLY_DELAY_S && tradeable(tok)) {
         const out = buy(host, e.buyer, tok, e.usd);
         if (out <= 0n) continue;
         e.done = 'bought';
@@ -652,29 +664,32 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       const book = bookOf(tr.address);
       const edge = (tok: TokenState) => fair(host, tok, t + LOOKAHEAD_S) / fair(host, tok, t) - 1 - premium(host, tok, t);
       const open = Object.keys(tr.opened).map((a) => s.tokens.find((x) => x.address === a)!).filter((tok) => tradeable(tok) && !tok.blocked.includes(tr.address));
-      const due = open.find((tok) => t >= tr.opened[tok.address]!.sellAt || (tr.skill === 'skilled' && edge(tok) < 0));
+      const held = (tok: TokenState) => host.nextBlock() - (tr.opened[tok.address]!.block ?? 0) >= MIN_HOLD_BLOCKS;
+      const due = open.find((tok) => held(tok) && (t >= tr.opened[tok.address]!.sellAt || (tr.skill === 'skilled' && edge(tok) < 0)));
       if (due) {
         const amount = book.held(due.address);
         const out = sell(host, tr.address, due, amount);
         if (out > 0n) {
           book.sell(due.address, amount, Number(out) / 1e6);
           delete tr.opened[due.address];
+          (tr.closed ??= {})[due.address] = host.nextBlock();
           labelTrader(host, tr);
         }
         continue;
       }
-      const candidates = genuine().filter((tok) => tradeable(tok) && !early(host, tok) && t >= tok.hypeUntil && !tok.blocked.includes(tr.address) && !tr.opened[tok.address]);
+      const candidates = genuine().filter((tok) => tradeable(tok) && !early(host, tok) && t >= tok.hypeUntil && !tok.blocked.includes(tr.address) && !tr.opened[tok.address] && host.nextBlock() - (tr.closed?.[tok.address] ?? -Infinity) >= MIN_HOLD_BLOCKS);
       if (!candidates.length) continue;
       const scored = candidates.map((tok) => ({ tok, edge: edge(tok) }));
       const pick = tr.skill === 'skilled'
         ? scored.filter((c) => c.edge >= TRADER_EDGE.skilled).sort((a, b) => b.edge - a.edge)[0]
         : scored.filter((c) => c.edge <= TRADER_EDGE.poor).sort((a, b) => a.edge - b.edge)[0];
       if (!pick) continue;
-      const usd = Math.round(Math.min(uniform(rng, TRADER_USD[tr.skill]), pick.tok.depthUsd * TRADER_MAX_SHARE[tr.skill]));
+      // The skilled size to their edge: a round trip's price impact (about twice size / depth) costs half of it.
+      const usd = Math.round(tr.skill === 'skilled' ? Math.min(SKILLED_MAX_USD, (pick.tok.depthUsd * pick.edge) / 4) : Math.min(uniform(rng, TRADER_USD), pick.tok.depthUsd * TRADER_MAX_SHARE));
       const out = buy(host, tr.address, pick.tok, usd);
       if (out <= 0n) continue;
       book.buy(pick.tok.address, out, usd);
-      tr.opened[pick.tok.address] = { at: t, sellAt: t + (tr.skill === 'skilled' ? SKILLED_HOLD_S : rng.int(6, 12) * 3_600) };
+      tr.opened[pick.tok.address] = { at: t, block: host.nextBlock(), sellAt: t + (tr.skill === 'skilled' ? SKILLED_HOLD_S : rng.int(6, 12) * 3_600) };
       labelTrader(host, tr);
     }
   };
@@ -864,8 +879,9 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       listings(host, t);
       for (const tok of genuine()) corporateActions(host, tok, t);
       powers(host, t);
-      attest(host, t);
       const settled = settle(host, t);
+      // After the block's creations and redemptions: an attestation covers the supply its block ends with.
+      attest(host, t);
       retailFlow(host, t, dt);
       if (isFeedChain) earlyBuyers(host, t);
       traders(host, t, dt);
