@@ -66,11 +66,15 @@ export async function evaluateStocks(ctx: SkillContext, sections: readonly { cha
     const rows = new Map((board.earlyBuyers ?? []).map((b) => [b.wallet.toLowerCase(), b]));
     for (const wallet of rows.keys()) earlyBuyers.predicted.add(`${token}:${wallet}`);
     for (const s of sections) {
+      // The labels live on with the world; the boards read each chain at its index's checkpoint.
+      const read = markets.chains.find((c) => c.loaded.chain.name === s.chain)?.loaded.checkpoint.block ?? -1;
       for (const b of s.stocks.earlyBuyers) {
-        if (b.token.toLowerCase() !== token) continue;
+        if (b.token.toLowerCase() !== token || b.buyBlock > read) continue;
         earlyBuyers.actual.add(`${token}:${b.buyer.toLowerCase()}`);
         const row = rows.get(b.buyer.toLowerCase());
-        if (row && b.realisedPnlUsd !== null) pnlDiffs.push(Math.abs(row.realizedUsd - b.realisedPnlUsd));
+        // A sale after the checkpoint is not in what the board read: nothing realised yet there.
+        const realised = b.realisedPnlUsd === null ? null : b.sellBlock !== null && b.sellBlock <= read ? b.realisedPnlUsd : 0;
+        if (row && realised !== null) pnlDiffs.push(Math.abs(row.realizedUsd - realised));
       }
     }
   }

@@ -93,7 +93,6 @@ export function emptyStockLabels(): Section {
 export const ARB_BAND = 0.0025;
 const ARBITRAGEURS = 2;
 const RETAIL = 10;
-const EARLY_BUYERS = 12;
 const TRADERS = 3;
 /** Retail trades per pool per hour (the stock chain's pools are the busiest), the hype's multiple, and sizes in USD. */
 const RETAIL_PER_HOUR = { feed: 0.8, other: 0.4 } as const;
@@ -220,10 +219,9 @@ interface State {
   lp: Address;
   aps: Address[];
   retail: Address[];
-  early: Address[];
   earlyBuys: EarlyBuy[];
-  /** The block of each retail account's last buy of each token (`account:token`). */
-  retailBought: Record<string, number>;
+  /** The block and side of each retail account's last trade of each token (`account:token`). */
+  retailTraded: Record<string, { block: number; side: 'buy' | 'sell' }>;
   traders: TraderState[];
   listingsDone: number;
   impostor: Address | null;
@@ -547,12 +545,13 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
     funded(host, s.lp, usdcRaw(planOf('hood').depthUsd * 2.5));
     const tok = list(host, issuer, next.ticker, t, next);
     // Early buyers: a few, in the first blocks after the liquidity.
-    const buyers = [...s.early];
-    for (let i = buyers.length - 1; i > 0; i--) {
-      const j = rng.int(0, i);
-      [buyers[i], buyers[j]] = [buyers[j]!, buyers[i]!];
+    // Accounts of their own, funded now (they buy minutes after the liquidity, blocks from now): a
+    // listing's first buyers are not the last one's, so none builds a trading record from listings.
+    const buyers = Array.from({ length: rng.int(...EARLY_COUNT) }, (_, i) => actor(host, 'early-buyer', (s.listingsDone - 1) * EARLY_COUNT[1] + i));
+    for (const buyer of buyers) {
+      host.queueBalance(buyer, parseEther('10'));
+      host.fundToken(buyer, usdc(host), usdcRaw(RETAIL_FLOAT_USD));
     }
-    buyers.length = rng.int(...EARLY_COUNT);
     for (const [i, buyer] of buyers.entries()) {
       // Some of them sell into the rise: at least one.
       const seller = i === 0 || rng.chance(EARLY_SELLERS);
@@ -575,7 +574,13 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
 
   const retailFlow = (host: WorldHost, t: number, dt: number) => {
     const rate = isFeedChain ? RETAIL_PER_HOUR.feed : RETAIL_PER_HOUR.other;
-    const bought = (s.retailBought ??= {});
+    const traded = (s.retailTraded ??= {});
+    // No retail account turns a token around within MIN_HOLD_BLOCKS: a buy then a sale (or a sale
+    // then a buy) in consecutive blocks is a sandwich's shape, not a retail view.
+    const mayTrade = (who: Address, tok: TokenState, side: 'buy' | 'sell') => {
+      const last = traded[`${who}:${tok.address}`];
+      return !last || last.side === side || host.nextBlock() - last.block >= MIN_HOLD_BLOCKS;
+    };
     for (const tok of s.tokens) {
       if (!tradeable(tok) || early(host, tok)) continue;
       const hype = t < tok.hypeUntil;
@@ -592,20 +597,20 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         const buyChance = Math.min(0.97, Math.max(0.03, 0.5 + LEAN * (target - p)));
         const usd = Math.min(rng.logUniform(...RETAIL_USD), tok.depthUsd * RETAIL_MAX_SHARE);
         if (rng.chance(buyChance) || (unbought && k === 0)) {
-          if (buy(host, who, tok, usd) <= 0n) continue;
-          bought[`${who}:${tok.address}`] = host.nextBlock();
+          if (!mayTrade(who, tok, 'buy') || buy(host, who, tok, usd) <= 0n) continue;
+          traded[`${who}:${tok.address}`] = { block: host.nextBlock(), side: 'buy' };
           if (tok.issuer === 'impostor') {
             const label = section(host).impostors.find((x) => x.token === tok.address);
             if (label && !label.buyers.includes(who)) label.buyers.push(who);
           }
         } else {
           // A seller is someone holding the token who did not buy it in the last blocks.
-          const holders = s.retail.filter((r) => host.balance(r, tok.address) > 0n && !tok.blocked.includes(r) && host.nextBlock() - (bought[`${r}:${tok.address}`] ?? -Infinity) >= MIN_HOLD_BLOCKS);
+          const holders = s.retail.filter((r) => host.balance(r, tok.address) > 0n && !tok.blocked.includes(r) && mayTrade(r, tok, 'sell'));
           if (!holders.length) continue;
           const seller = rng.pick(holders);
           const held = host.balance(seller, tok.address);
           const amount = BigInt(Math.min(Number(held), Math.floor((usd / poolPrice(host, tok)) * 1e18)));
-          sell(host, seller, tok, (amount / 10n ** 12n) * 10n ** 12n);
+          if (sell(host, seller, tok, (amount / 10n ** 12n) * 10n ** 12n) > 0n) traded[`${seller}:${tok.address}`] = { block: host.nextBlock(), side: 'sell' };
         }
       }
     }
@@ -792,9 +797,8 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         issuers: [], tokens: [], feeds: [], transmitter: null, forwarder: null, lp: actor(host, 'market-maker'),
         aps: Array.from({ length: ARBITRAGEURS }, (_, i) => actor(host, 'arbitrageur', i)),
         retail: Array.from({ length: RETAIL }, (_, i) => actor(host, 'retail', i)),
-        early: isFeedChain ? Array.from({ length: EARLY_BUYERS }, (_, i) => actor(host, 'early-buyer', i)) : [],
         earlyBuys: [],
-        retailBought: {},
+        retailTraded: {},
         traders: TRADER_CHAINS.includes(chain)
           ? (['skilled', 'poor'] as const).flatMap((skill) => Array.from({ length: TRADERS }, (_, i) => ({ address: actor(host, `trader-${skill}`, i), skill, opened: {} })))
           : [],
@@ -803,7 +807,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         eventsThrough: t, stale: [],
       };
       await placeDirectories(host);
-      const everyone = [s.lp, ...s.aps, ...s.retail, ...s.early, ...s.traders.map((x) => x.address)];
+      const everyone = [s.lp, ...s.aps, ...s.retail, ...s.traders.map((x) => x.address)];
       for (const a of everyone) host.queueBalance(a, parseEther('1000'));
 
       // Block 1: the issuers (registered in the directory), the feeds, the impostor; everyone's USDC.
@@ -852,7 +856,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       const depth = ISSUERS.reduce((sum, p) => sum + (p.listings[chain]?.reduce((x, tk) => x + p.depthUsd * depthWeight(tk), 0) ?? 0), 0);
       host.fundToken(s.lp, usdc(host), usdcRaw(depth * 1.3 + FLOAT_USD));
       for (const a of [...s.aps, ...s.traders.map((x) => x.address)]) host.fundToken(a, usdc(host), usdcRaw(FLOAT_USD));
-      for (const a of [...s.retail, ...s.early]) host.fundToken(a, usdc(host), usdcRaw(RETAIL_FLOAT_USD));
+      for (const a of s.retail) host.fundToken(a, usdc(host), usdcRaw(RETAIL_FLOAT_USD));
       const created = await host.mineSetupBlock();
       for (const x of l.issuers) x.block = created;
       for (const x of l.feeds) x.block = created;
