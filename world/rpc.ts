@@ -25,6 +25,13 @@ export interface TxRequest {
  */
 export const BATCH_LIMIT = 32;
 
+/**
+ * A node that has not answered a call in this long is taken as hung, and the call fails naming it:
+ * a frozen node would otherwise hold a start-up (or the live blocks) forever. Far above anything a
+ * healthy node takes on a loaded 2-core machine (a 30-day chain's state dump takes seconds).
+ */
+export const WORLD_RPC_TIMEOUT_MS = 60_000;
+
 export class WorldRpc {
   private id = 0;
   // node:http with one kept-alive socket and each body written as one buffer: fetch streamed
@@ -32,11 +39,14 @@ export class WorldRpc {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
   private readonly target: URL;
 
-  constructor(readonly url: string) {
+  constructor(
+    readonly url: string,
+    private readonly timeoutMs = WORLD_RPC_TIMEOUT_MS,
+  ) {
     this.target = new URL(url);
   }
 
-  private post(payload: unknown): Promise<unknown> {
+  private post(payload: unknown, what: string): Promise<unknown> {
     const body = Buffer.from(JSON.stringify(payload));
     return new Promise((resolve, reject) => {
       const req = request(
@@ -55,12 +65,13 @@ export class WorldRpc {
         },
       );
       req.on('error', reject);
+      req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`the chain node at ${this.url} did not answer ${what} within ${this.timeoutMs / 1000} s: it is hung or overloaded`)));
       req.end(body);
     });
   }
 
   async call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
-    const body = (await this.post({ jsonrpc: '2.0', id: ++this.id, method, params })) as { result?: T; error?: { message: string } };
+    const body = (await this.post({ jsonrpc: '2.0', id: ++this.id, method, params }, method)) as { result?: T; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result as T;
   }
@@ -77,7 +88,7 @@ export class WorldRpc {
 
   private async batchOf(calls: readonly { method: string; params: unknown[] }[]): Promise<unknown[]> {
     const requests = calls.map((c) => ({ jsonrpc: '2.0', id: ++this.id, method: c.method, params: c.params }));
-    const body = (await this.post(requests)) as { id: number; result?: unknown; error?: { message: string } }[];
+    const body = (await this.post(requests, `a batch of ${calls.length} calls (${calls[0]?.method ?? 'none'} first)`)) as { id: number; result?: unknown; error?: { message: string } }[];
     if (!Array.isArray(body)) throw new Error(`batch: ${(body as { error?: { message: string } })?.error?.message ?? 'not a batch answer'}`);
     const failed = body.find((b) => b.error);
     if (failed) throw new Error(`batch: ${failed.error!.message}`);

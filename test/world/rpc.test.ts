@@ -24,6 +24,23 @@ describe('world rpc', () => {
     await node?.stop();
   });
 
+  it('a node that stops answering fails the call, naming it, instead of holding the world forever', async () => {
+    const frozen = await startAnvil({ chainId: 8453, port: 0 });
+    const line = new WorldRpc(frozen.rpcUrl, 1_000);
+    try {
+      expect(await line.call('eth_chainId')).toBe('0x2105');
+      process.kill(frozen.status().pid!, 'SIGSTOP');
+      const started = Date.now();
+      await expect(line.call('eth_blockNumber')).rejects.toThrow(`the chain node at ${frozen.rpcUrl} did not answer eth_blockNumber within 1 s`);
+      await expect(line.batch([{ method: 'eth_blockNumber', params: [] }])).rejects.toThrow('did not answer a batch of 1 calls (eth_blockNumber first)');
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      process.kill(frozen.status().pid!, 'SIGCONT');
+      line.close();
+      await frozen.stop();
+    }
+  });
+
   it('seals a block of many senders\' transactions in the order sent', async () => {
     // anvil itself admits the items of one large batch to its pool out of order (measured from
     // about 65 sends on): 300 transfers, senders interleaved, several nonces each.
