@@ -19,7 +19,7 @@ import { FLOAT_METHODOLOGY } from './float.js';
 import { PAIR_MIN_LIQUIDITY_USD } from './pairs.js';
 import { EARLY_BUYERS, EARLY_WINDOW_HOURS, MIN_RECORD_TRADES } from './records.js';
 import { STOCK_MARKETS_METHODOLOGY, admitStockMarkets, loadStockMarkets, stockChains } from './stock-market.js';
-import { MULTIPLIER_LAG_HOURS, RESERVE_COVERAGE_FLOOR, STALE_ATTESTATION_HOURS } from './trust.js';
+import { MULTIPLIER_LAG_HOURS, RESERVE_COVERAGE_FLOOR, STALE_ATTESTATION_HOURS, TRUST_FLAGS } from './trust.js';
 import { PONS_VENUE, RWA_BOARDS, readBoard, type RwaBoard } from './boards.js';
 
 export { RWA_BOARDS, type RwaBoard } from './boards.js';
@@ -63,7 +63,7 @@ const output = z.object({
       mints: z.object({ count: z.number().int(), shares: z.number() }), burns: z.object({ count: z.number().int(), shares: z.number() }),
       powers: z.object({ owner: z.string().nullable(), canMint: z.boolean(), canBurn: z.boolean(), canPause: z.boolean(), canBlocklist: z.boolean(), canSetMultiplier: z.boolean(), paused: z.boolean(), pauses: z.number().int(), blocklistings: z.number().int() }),
       multiplierLag: z.object({ hours: z.number().nullable().describe('Null: not applied yet.'), action: z.string(), peer: z.string() }).nullable(),
-      flags: z.array(z.enum(['under-reserved', 'no-attestation', 'stale-attestation', 'multiplier-lag', 'paused', 'blocklisting'])),
+      flags: z.array(z.enum(TRUST_FLAGS)),
     })),
   })).optional().describe('wrapper-trust: issuers, unsound first.'),
   impostors: z.array(impostorRow).optional().describe('wrapper-trust: tokens copying a genuine one that no registered issuer lists.'),

@@ -19,7 +19,8 @@ export const STALE_ATTESTATION_HOURS = 36;
 /** A wrapper applying a corporate action more than this after the first of its peers lags it. */
 export const MULTIPLIER_LAG_HOURS = 6;
 
-export type TrustFlag = 'under-reserved' | 'no-attestation' | 'stale-attestation' | 'multiplier-lag' | 'paused' | 'blocklisting';
+export const TRUST_FLAGS = ['under-reserved', 'no-attestation', 'stale-attestation', 'multiplier-lag', 'paused', 'blocklisting'] as const;
+export type TrustFlag = (typeof TRUST_FLAGS)[number];
 
 export interface TokenTrust {
   readonly chain: string;
