@@ -147,6 +147,7 @@ export const tradeSimulation = z.union([
     sellTaxPct: z.number().nullable(),
     roundTripLossPct: z.number().nullable(),
     honeypot: z.boolean(),
+    paused: z.boolean().describe("The token's own paused() was true where the trade reverted: its owner halted transfers (not a honeypot)."),
     reason: z.string().optional(),
   }),
 ]);
