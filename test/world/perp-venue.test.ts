@@ -4,10 +4,11 @@
  * liquidations happen where the margin rule puts them, market makers trade far beyond their
  * accounts, and the `/info` answers in Hyperliquid's shapes are the plan's state.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HyperliquidVenue, USER_FILLS_LIMIT } from '../../world/perps/hyperliquid-api.js';
 import { PERP_COINS, PerpPlan, liquidationPx, maintenanceRate, type PerpAccount } from '../../world/perps/plan.js';
 import { ReferencePaths } from '../../world/reference.js';
+import { servePerpVenue, type PerpVenueUrls } from '../../world/perps/server.js';
 
 const SEED = 'perp-venue';
 const NOW = Math.floor(Date.UTC(2026, 11, 1, 12, 0, 0) / 1000);
@@ -19,6 +20,8 @@ const venue = new HyperliquidVenue(plan);
 const info = (body: unknown) => venue.handle(body, NOW);
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const realised = (a: PerpAccount) => sum(a.fills.map((f) => f.closedPnl));
+/** Equal to the ten significant digits the venue's strings carry. */
+const near = (got: number, want: number) => expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-8 * Math.max(1, Math.abs(want)));
 
 describe('the perp venue plan', () => {
   it('is the same plan whenever it is asked, and stands at the hour', () => {
@@ -143,5 +146,40 @@ describe('the venue answers /info as Hyperliquid does', () => {
     }
     expect(info({ type: 'candleSnapshot', req: { coin: 'BTC', interval: '7m', startTime: start } }).status).toBe(422);
     expect(info({ type: 'fundingHistory', coin: 'DOGE', startTime: start }).status).toBe(422);
+  });
+});
+
+describe('the venue on loopback', () => {
+  let served: { urls: PerpVenueUrls; close(): Promise<void> };
+  beforeAll(async () => {
+    served = await servePerpVenue(venue, () => NOW);
+  });
+  afterAll(async () => served?.close());
+
+  it('answers POST /info with JSON bodies, and refuses what Hyperliquid refuses', async () => {
+    const post = (body: string) => fetch(`${served.urls.api}/info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await post(JSON.stringify({ type: 'metaAndAssetCtxs' }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(info({ type: 'metaAndAssetCtxs' }).body);
+    expect((await post('{not json')).status).toBe(422);
+    expect((await post(JSON.stringify({ type: 'x'.repeat(70_000) }))).status).toBe(413);
+    expect((await fetch(`${served.urls.api}/info`)).status).toBe(405);
+    expect((await fetch(`${served.urls.api}/exchange`, { method: 'POST', body: '{}' })).status).toBe(404);
+  });
+
+  it('serves the leaderboard: each account\'s value and each window\'s PnL from its equity, and volume from its fills', async () => {
+    const res = await fetch(`${served.urls.stats}/Mainnet/leaderboard`);
+    expect(res.status).toBe(200);
+    const { leaderboardRows } = (await res.json()) as { leaderboardRows: { ethAddress: string; accountValue: string; windowPerformances: [string, { pnl: string; roi: string; vlm: string }][] }[] };
+    expect(leaderboardRows).toHaveLength(state.accounts.length);
+    for (const row of leaderboardRows) {
+      const a = state.accounts.find((x) => x.user === row.ethAddress)!;
+      const w = Object.fromEntries(row.windowPerformances);
+      expect(Object.keys(w)).toEqual(['day', 'week', 'month', 'allTime']);
+      expect(Number(row.accountValue) / a.equity.at(-1)!).toBeCloseTo(1, 8);
+      near(Number(w.allTime!.pnl), a.equity.at(-1)! - a.equity[0]!);
+      near(Number(w.day!.pnl), a.equity.at(-1)! - a.equity.at(-25)!);
+      if (a.role === 'market-maker') expect(Number(w.month!.vlm)).toBeGreaterThan(30 * Number(row.accountValue));
+    }
   });
 });

@@ -2,7 +2,9 @@
  * The embedded perp venue answering Hyperliquid's `POST /info` in its documented shapes (numbers
  * as strings, times in milliseconds): metaAndAssetCtxs, clearinghouseState, userFills (the 2,000
  * most recent), fundingHistory, l2Book and candleSnapshot, standing at the plan's hour for `now`.
- * An account the venue fails to read answers 500, as a real node does under load.
+ * An account the venue fails to read answers 500, as a real node does under load. Beside it, the
+ * leaderboard Hyperliquid's web page reads (`GET stats-data…/Mainnet/leaderboard`): every account
+ * with its value and each window's PnL, ROI and volume, which whale trackers seed from.
  */
 import type { VenueAnswer } from '../prediction/venue.js';
 import { PERP_COINS, liquidationPx, maintenanceRate, type PerpAccount, type PerpCoin, type PerpHour, type PerpPlan } from './plan.js';
@@ -13,6 +15,8 @@ export const USER_FILLS_LIMIT = 2_000;
 const ROWS_LIMIT = 500;
 const INTERVALS: Readonly<Record<string, number>> = { '1h': 3_600, '4h': 14_400, '1d': 86_400 };
 const BOOK_LEVELS = 20;
+/** The leaderboard's windows and their length in hours (allTime: the whole plan). */
+const LEADERBOARD_WINDOWS = [['day', 24], ['week', 168], ['month', 720], ['allTime', Number.MAX_SAFE_INTEGER]] as const;
 
 /** Numbers as strings, as Hyperliquid sends them. */
 const s = (x: number, digits = 10) => String(Number(x.toPrecision(digits)));
@@ -94,6 +98,23 @@ export class HyperliquidVenue {
       default:
         return bad(`unknown info type ${req.type}`);
     }
+  }
+
+  /** The leaderboard at `now`: `{leaderboardRows: [{ethAddress, accountValue, windowPerformances, prize, displayName}]}`. */
+  leaderboard(now: number): VenueAnswer {
+    const state = this.plan.through(now);
+    const rows = state.accounts.map((a) => {
+      const windows = LEADERBOARD_WINDOWS.map(([name, hours]) => {
+        const from = Math.max(0, a.equity.length - 1 - hours);
+        const since = state.start + from * 3_600;
+        const base = a.equity[from]!;
+        const pnl = a.equity.at(-1)! - base;
+        const vlm = a.fills.filter((f) => f.time > since).reduce((v, f) => v + f.sz * f.px, 0);
+        return [name, { pnl: s(pnl), roi: s(base > 0 ? pnl / base : 0), vlm: s(vlm) }] as const;
+      });
+      return { ethAddress: a.user, accountValue: s(a.equity.at(-1)!), windowPerformances: windows, prize: 0, displayName: null };
+    });
+    return { status: 200, body: { leaderboardRows: rows } };
   }
 
   private account(user: unknown, accounts: readonly PerpAccount[]): PerpAccount | undefined | 'invalid' {

@@ -87,6 +87,8 @@ export interface PerpAccount {
   fundingPaid: number;
   position: PerpPosition | null;
   readonly fills: PerpFill[];
+  /** Equity (balance plus unrealised PnL at the mark) at the end of each hour of the plan, oldest first. */
+  readonly equity: number[];
   readonly unreadable: boolean;
 }
 
@@ -121,6 +123,8 @@ export interface PerpState {
   readonly liquidations: readonly PerpLiquidation[];
   /** The plan stands at this hour (unix seconds). */
   readonly through: number;
+  /** Its first hour: the accounts' equity histories start here. */
+  readonly start: number;
 }
 
 /** The maintenance margin rate Hyperliquid applies: half the initial margin at maximum leverage. */
@@ -164,7 +168,7 @@ export class PerpPlan {
       for (let i = 0; i < ROLES[role].count; i++) {
         const user = `0x${hex(`${this.seed}:perp:${role}:${i}`)}`;
         const deposit = Math.round(rng.logUniform(...ROLES[role].equityUsd));
-        accounts.push({ user, role, deposit, balance: deposit, fundingPaid: 0, position: null, fills: [], unreadable: role === 'whale-skilled' && i < UNREADABLE_WHALES });
+        accounts.push({ user, role, deposit, balance: deposit, fundingPaid: 0, position: null, fills: [], equity: [], unreadable: role === 'whale-skilled' && i < UNREADABLE_WHALES });
       }
     }
     const hours = new Map<PerpCoin, PerpHour[]>(PERP_COINS.map((c) => [c.name, []]));
@@ -238,8 +242,9 @@ export class PerpPlan {
         hour.volumeUsd += sz * hour.markPx;
         hour.trades++;
       }
+      for (const a of accounts) a.equity.push(a.balance + (a.position ? a.position.szi * (now.get(a.position.coin)!.markPx - a.position.entryPx) : 0));
     }
-    return { accounts, hours, liquidations, through: until };
+    return { accounts, hours, liquidations, through: until, start };
 
     function close(a: PerpAccount, hour: PerpHour, px: number, liquidated: boolean): void {
       const pos = a.position!;
