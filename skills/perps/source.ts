@@ -57,6 +57,8 @@ export interface PerpFillRead {
   readonly dir: string;
   readonly closedPnl: number;
   readonly fee: number;
+  /** Took liquidity; false for a resting (maker) order filled. */
+  readonly crossed: boolean;
 }
 
 export interface PerpLeaderRow {
@@ -70,7 +72,8 @@ export interface PerpSource {
   readonly urls: PerpUrls;
   assets(): Promise<PerpAssetContext[]>;
   account(user: string): Promise<PerpAccountRead>;
-  fills(user: string): Promise<PerpFillRead[]>;
+  /** The account's most recent fills (2,000 at most, newest first), or why the venue could not read them. */
+  fills(user: string): Promise<{ readonly user: string; readonly readable: true; readonly fills: readonly PerpFillRead[] } | { readonly user: string; readonly readable: false; readonly reason: string }>;
   funding(coin: string, since: number): Promise<{ time: number; rate: number; premium: number }[]>;
   leaderboard(): Promise<PerpLeaderRow[]>;
 }
@@ -96,7 +99,7 @@ const clearinghouse = z.object({
     }),
   })),
 });
-const fills = z.array(z.object({ coin: z.string(), px: num, sz: num, side: z.enum(['B', 'A']), time: z.number(), dir: z.string(), closedPnl: num, fee: num }));
+const fills = z.array(z.object({ coin: z.string(), px: num, sz: num, side: z.enum(['B', 'A']), time: z.number(), dir: z.string(), closedPnl: num, fee: num, crossed: z.boolean() }));
 const fundingRows = z.array(z.object({ time: z.number(), fundingRate: num, premium: num }));
 const windowName = z.enum(['day', 'week', 'month', 'allTime']);
 const leaderboard = z.object({
@@ -132,6 +135,8 @@ export function hyperliquidSource(urls: PerpUrls, fetchImpl: typeof fetch = fetc
     if (!parsed.success) throw down(what, `an answer outside its documented shape (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
     return parsed.data;
   };
+  const userCall = (type: string, user: string) => call(`${urls.api}/info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type, user }) }, type);
+  const refused = (status: number, body: unknown) => `the venue answered HTTP ${status}${typeof body === 'string' && body ? `: ${body.slice(0, 120)}` : ''}`;
   return {
     urls,
     async assets() {
@@ -142,10 +147,9 @@ export function hyperliquidSource(urls: PerpUrls, fetchImpl: typeof fetch = fetc
       });
     },
     async account(user) {
-      const request = { type: 'clearinghouseState', user };
-      const { status, body } = await call(`${urls.api}/info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }, 'clearinghouseState');
+      const { status, body } = await userCall('clearinghouseState', user);
       // The venue answered, but not for this account: reported as unread, never as flat.
-      if (status !== 200) return { user, readable: false, reason: `the venue answered HTTP ${status}${typeof body === 'string' && body ? `: ${body.slice(0, 120)}` : ''}` };
+      if (status !== 200) return { user, readable: false, reason: refused(status, body) };
       const parsed = clearinghouse.safeParse(body);
       if (!parsed.success) return { user, readable: false, reason: `an account state outside the documented shape (${parsed.error.issues[0]?.path.join('.')})` };
       const s = parsed.data;
@@ -158,7 +162,11 @@ export function hyperliquidSource(urls: PerpUrls, fetchImpl: typeof fetch = fetc
       };
     },
     async fills(user) {
-      return (await info({ type: 'userFills', user }, fills)).map((f) => ({ ...f, time: Math.floor(f.time / 1000) }));
+      const { status, body } = await userCall('userFills', user);
+      if (status !== 200) return { user, readable: false, reason: refused(status, body) };
+      const parsed = fills.safeParse(body);
+      if (!parsed.success) return { user, readable: false, reason: `fills outside the documented shape (${parsed.error.issues[0]?.path.join('.')})` };
+      return { user, readable: true, fills: parsed.data.map((f) => ({ ...f, time: Math.floor(f.time / 1000) })) };
     },
     async funding(coin, since) {
       return (await info({ type: 'fundingHistory', coin, startTime: since * 1000 }, fundingRows)).map((r) => ({ time: Math.floor(r.time / 1000), rate: r.fundingRate, premium: r.premium }));

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hyperliquidSource, type PerpSource } from '../../skills/perps/source.js';
 import { SibylError } from '../../skills/core/errors.js';
+import { MIN_WHALES, perpWhales } from '../../skills/perps/whales.js';
 import { HyperliquidVenue } from '../../world/perps/hyperliquid-api.js';
 import { PerpPlan } from '../../world/perps/plan.js';
 import { servePerpVenue } from '../../world/perps/server.js';
@@ -57,7 +58,10 @@ describe('the Hyperliquid adapter on the embedded venue', () => {
 
   it('fills, funding and the leaderboard parse to the venue\'s figures', async () => {
     const whale = state.accounts.find((a) => a.role === 'whale-skilled' && !a.unreadable && a.fills.length > 0)!;
-    const fills = await source.fills(whale.user);
+    const read = await source.fills(whale.user);
+    if (!read.readable) throw new Error(read.reason);
+    const { fills } = read;
+    expect(fills.filter((f) => !f.crossed)).toHaveLength(0);
     expect(fills.length).toBe(whale.fills.length);
     expect(fills.reduce((s, f) => s + f.closedPnl, 0)).toBeCloseTo(whale.fills.reduce((s, f) => s + f.closedPnl, 0), 0);
     expect(fills[0]!.time).toBe(whale.fills.at(-1)!.time);
@@ -66,6 +70,29 @@ describe('the Hyperliquid adapter on the embedded venue', () => {
     const board = await source.leaderboard();
     expect(board.map((r) => r.user).sort()).toEqual(state.accounts.map((a) => a.user).sort());
     expect(board.find((r) => r.user === whale.user)!.accountValue / whale.equity.at(-1)!).toBeCloseTo(1, 8);
+  });
+
+  it('perp whales: the venue\'s whales and no market maker, the unread ones reported, each coin\'s lean from their positions', async () => {
+    const { whales, funding } = await perpWhales(source, 25);
+    const role = new Map(state.accounts.map((a) => [a.user, a.role]));
+    const picked = whales.topTraders.map((t) => t.address);
+    // Every account worth $500k or more now that is not a market maker: the venue's whales still that big.
+    expect(picked.sort()).toEqual(state.accounts.filter((a) => a.role.startsWith('whale') && a.equity.at(-1)! >= 500_000).map((a) => a.user).sort());
+    for (const a of picked) expect(role.get(a)).toMatch(/^whale-/);
+    // Market makers big enough to pass for whales are told apart by their resting fills.
+    const bigMakers = state.accounts.filter((a) => a.role === 'market-maker' && a.equity.at(-1)! >= 500_000).length;
+    expect(bigMakers).toBeGreaterThan(0);
+    expect(whales.marketMakersExcluded).toBe(bigMakers);
+    expect(whales.unreadTraders.map((u) => u.address).sort()).toEqual(state.accounts.filter((a) => a.unreadable && picked.includes(a.user)).map((a) => a.user).sort());
+    expect(whales.unreadTraders.length).toBeGreaterThan(0);
+    expect(whales.tradersAnalyzed).toBe(picked.length - whales.unreadTraders.length);
+    for (const lean of whales.assets) {
+      const holders = state.accounts.filter((a) => picked.includes(a.user) && !a.unreadable && a.position?.coin === lean.coin);
+      expect(lean.holders).toBe(holders.length);
+      expect(lean.longs).toBe(holders.filter((a) => a.position!.szi > 0).length);
+      if (holders.length < MIN_WHALES) expect(lean.lean).toBe('NEUTRAL');
+    }
+    expect(funding.rates).toHaveLength(state.hours.size);
   });
 
   it('a venue that does not answer, or answers outside its shape, is upstream_unavailable', async () => {

@@ -64,16 +64,19 @@ describe('the perp venue plan', () => {
     expect(5_000 + 10 * (px - 3_000)).toBeCloseTo(10 * px * maintenanceRate('ETH'), 6);
   });
 
-  it('market makers trade many times their accounts and hold nothing; skilled whales out-earn poor ones', () => {
+  it('market makers trade many times their accounts, on resting orders, and hold nothing; skilled whales out-earn poor ones', () => {
     const volume = (a: PerpAccount) => sum(a.fills.map((f) => f.sz * f.px));
     const makers = state.accounts.filter((a) => a.role === 'market-maker');
     const whales = state.accounts.filter((a) => a.role.startsWith('whale'));
     for (const m of makers) {
       expect(m.position).toBeNull();
-      expect(m.deposit).toBeLessThan(500_000);
-      expect(volume(m) / m.deposit).toBeGreaterThan(50);
+      expect(m.fills.every((f) => !f.crossed)).toBe(true);
+      expect(volume(m) / m.deposit).toBeGreaterThan(1_000);
     }
-    for (const w of whales) expect(w.deposit).toBeGreaterThanOrEqual(500_000);
+    for (const w of whales) {
+      expect(w.deposit).toBeGreaterThanOrEqual(500_000);
+      expect(w.fills.every((f) => f.crossed)).toBe(true);
+    }
     const total = (role: string) => sum(state.accounts.filter((a) => a.role === role).map(realised));
     expect(total('whale-skilled')).toBeGreaterThan(0);
     expect(total('whale-skilled')).toBeGreaterThan(total('whale-poor'));

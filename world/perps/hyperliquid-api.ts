@@ -58,7 +58,7 @@ export class HyperliquidVenue {
           status: 200,
           body: fills.map((f, i) => ({
             coin: f.coin, px: s(f.px), sz: s(f.sz), side: f.side, time: f.time * 1000, startPosition: s(f.startPosition), dir: f.dir,
-            closedPnl: s(f.closedPnl), hash: `0x${(f.time * 1000 + i).toString(16).padStart(64, '0')}`, oid: f.time * 10 + i, crossed: !f.dir.startsWith('Open') || f.fee > 0, fee: s(f.fee), tid: f.time * 100 + i, feeToken: 'USDC',
+            closedPnl: s(f.closedPnl), hash: `0x${(f.time * 1000 + i).toString(16).padStart(64, '0')}`, oid: f.time * 10 + i, crossed: f.crossed, fee: s(f.fee), tid: f.time * 100 + i, feeToken: 'USDC',
           })),
         };
       }

@@ -38,7 +38,7 @@ export type PerpRole = 'whale-skilled' | 'whale-poor' | 'market-maker' | 'retail
 const ROLES: Readonly<Record<PerpRole, { count: number; equityUsd: readonly [number, number]; leverage: readonly [number, number]; actsPerDay: number; holdHours: readonly [number, number] }>> = {
   'whale-skilled': { count: 8, equityUsd: [600_000, 4_000_000], leverage: [2, 6], actsPerDay: 3, holdHours: [12, 72] },
   'whale-poor': { count: 6, equityUsd: [600_000, 3_000_000], leverage: [8, 20], actsPerDay: 3, holdHours: [6, 48] },
-  'market-maker': { count: 3, equityUsd: [80_000, 250_000], leverage: [1, 1], actsPerDay: 24, holdHours: [0, 0] },
+  'market-maker': { count: 3, equityUsd: [300_000, 2_500_000], leverage: [1, 1], actsPerDay: 24, holdHours: [0, 0] },
   retail: { count: 30, equityUsd: [500, 25_000], leverage: [3, 25], actsPerDay: 1, holdHours: [2, 36] },
 };
 /** A skilled whale opens only when the next twelve hours move this much its way. */
@@ -62,6 +62,8 @@ export interface PerpFill {
   readonly startPosition: number;
   readonly closedPnl: number;
   readonly fee: number;
+  /** Took liquidity (a taker); a market maker's resting orders are filled uncrossed. */
+  readonly crossed: boolean;
 }
 
 export interface PerpPosition {
@@ -217,8 +219,8 @@ export class PerpPlan {
           const ask = hour.markPx * (1 + MM_HALF_SPREAD);
           const sz = (a.balance * MM_TURNOVER) / 2 / hour.markPx;
           const closedPnl = sz * (ask - bid);
-          a.fills.push({ coin: hour.coin, px: bid, sz, side: 'B', time, dir: 'Open Long', startPosition: 0, closedPnl: 0, fee: -sz * bid * MAKER_REBATE });
-          a.fills.push({ coin: hour.coin, px: ask, sz, side: 'A', time, dir: 'Close Long', startPosition: sz, closedPnl, fee: -sz * ask * MAKER_REBATE });
+          a.fills.push({ coin: hour.coin, px: bid, sz, side: 'B', time, dir: 'Open Long', startPosition: 0, closedPnl: 0, fee: -sz * bid * MAKER_REBATE, crossed: false });
+          a.fills.push({ coin: hour.coin, px: ask, sz, side: 'A', time, dir: 'Close Long', startPosition: sz, closedPnl, fee: -sz * ask * MAKER_REBATE, crossed: false });
           a.balance += closedPnl + sz * (bid + ask) * MAKER_REBATE;
           hour.volumeUsd += sz * (bid + ask);
           hour.trades += 2;
@@ -238,7 +240,7 @@ export class PerpPlan {
         const fee = sz * hour.markPx * TAKER_FEE;
         a.balance -= fee;
         a.position = { coin, szi: direction * sz, entryPx: hour.markPx, leverage, openedAt: time, closeAt: time + rng.int(spec.holdHours[0], spec.holdHours[1]) * HOUR, cumFunding: 0 };
-        a.fills.push({ coin, px: hour.markPx, sz, side: direction > 0 ? 'B' : 'A', time, dir: direction > 0 ? 'Open Long' : 'Open Short', startPosition: 0, closedPnl: 0, fee });
+        a.fills.push({ coin, px: hour.markPx, sz, side: direction > 0 ? 'B' : 'A', time, dir: direction > 0 ? 'Open Long' : 'Open Short', startPosition: 0, closedPnl: 0, fee, crossed: true });
         hour.volumeUsd += sz * hour.markPx;
         hour.trades++;
       }
@@ -253,7 +255,7 @@ export class PerpPlan {
       const fee = sz * px * TAKER_FEE;
       a.balance += closedPnl - fee;
       const long = pos.szi > 0;
-      a.fills.push({ coin: pos.coin, px, sz, side: long ? 'A' : 'B', time: hour.time, dir: liquidated ? (long ? 'Liquidated Long' : 'Liquidated Short') : long ? 'Close Long' : 'Close Short', startPosition: pos.szi, closedPnl, fee });
+      a.fills.push({ coin: pos.coin, px, sz, side: long ? 'A' : 'B', time: hour.time, dir: liquidated ? (long ? 'Liquidated Long' : 'Liquidated Short') : long ? 'Close Long' : 'Close Short', startPosition: pos.szi, closedPnl, fee, crossed: true });
       hour.volumeUsd += sz * px;
       hour.trades++;
       a.position = null;
