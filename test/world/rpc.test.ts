@@ -3,6 +3,7 @@
  * world sent them however many there are, since the world's market depends on that order between
  * senders (a sandwich's legs around its victim, a listing funded before its liquidity is added).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilNode } from '../../chain/anvil.js';
 import { BATCH_LIMIT, WorldRpc } from '../../world/rpc.js';
@@ -29,7 +30,12 @@ describe('world rpc', () => {
     const line = new WorldRpc(frozen.rpcUrl, 1_000);
     try {
       expect(await line.call('eth_chainId')).toBe('0x2105');
-      process.kill(frozen.status().pid!, 'SIGSTOP');
+      const pid = frozen.status().pid!;
+      process.kill(pid, 'SIGSTOP');
+      // A stop reaches every thread of the node a moment after the signal: wait until it shows stopped.
+      const stopped = () => readdirSync(`/proc/${pid}/task`).every((t) => /^\d+ \(.*\) [Tt]/.test(readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8')));
+      for (let i = 0; i < 200 && !stopped(); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(stopped()).toBe(true);
       const started = Date.now();
       await expect(line.call('eth_blockNumber')).rejects.toThrow(`the chain node at ${frozen.rpcUrl} did not answer eth_blockNumber within 1 s`);
       await expect(line.batch([{ method: 'eth_blockNumber', params: [] }])).rejects.toThrow('did not answer a batch of 1 calls (eth_blockNumber first)');
