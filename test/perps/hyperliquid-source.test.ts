@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hyperliquidSource, type PerpSource } from '../../skills/perps/source.js';
 import { SibylError } from '../../skills/core/errors.js';
 import { MIN_WHALES, perpWhales } from '../../skills/perps/whales.js';
+import { perpSmartMoney } from '../../skills/perps/smart-money.js';
 import { HyperliquidVenue } from '../../world/perps/hyperliquid-api.js';
 import { PerpPlan } from '../../world/perps/plan.js';
 import { servePerpVenue } from '../../world/perps/server.js';
@@ -93,6 +94,21 @@ describe('the Hyperliquid adapter on the embedded venue', () => {
       if (holders.length < MIN_WHALES) expect(lean.lean).toBe('NEUTRAL');
     }
     expect(funding.rates).toHaveLength(state.hours.size);
+  });
+
+  it('perp smart money: every skilled whale it can read, by its fills; no market maker or poor whale; the unreadable reported', async () => {
+    const answer = await perpSmartMoney(source, { since: NOW - 86_400, limit: 25 });
+    const role = new Map(state.accounts.map((a) => [a.user, a.role]));
+    const found = answer.traders.map((t) => t.address);
+    expect(found.filter((a) => role.get(a) === 'whale-skilled').sort()).toEqual(state.accounts.filter((a) => a.role === 'whale-skilled' && !a.unreadable).map((a) => a.user).sort());
+    for (const a of found) expect(['market-maker', 'whale-poor']).not.toContain(role.get(a));
+    expect(answer.marketMakersExcluded).toBe(state.accounts.filter((a) => a.role === 'market-maker').length);
+    expect(answer.unreadTraders.map((u) => u.address).sort()).toEqual(state.accounts.filter((a) => a.unreadable).map((a) => a.user).sort());
+    for (const t of answer.traders) {
+      const account = state.accounts.find((a) => a.user === t.address)!;
+      expect(t.positions.length).toBe(account.position ? 1 : 0);
+      expect(t.opened.length + t.closed.length).toBe(account.fills.filter((f) => f.time >= NOW - 86_400).length);
+    }
   });
 
   it('a venue that does not answer, or answers outside its shape, is upstream_unavailable', async () => {

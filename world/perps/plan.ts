@@ -36,13 +36,20 @@ export type PerpRole = 'whale-skilled' | 'whale-poor' | 'market-maker' | 'retail
 
 /** How many accounts of each role, their starting equity, leverage, how often they act, how long they hold. */
 const ROLES: Readonly<Record<PerpRole, { count: number; equityUsd: readonly [number, number]; leverage: readonly [number, number]; actsPerDay: number; holdHours: readonly [number, number] }>> = {
-  'whale-skilled': { count: 8, equityUsd: [600_000, 4_000_000], leverage: [2, 6], actsPerDay: 3, holdHours: [12, 72] },
+  'whale-skilled': { count: 8, equityUsd: [600_000, 4_000_000], leverage: [1, 3], actsPerDay: 3, holdHours: [12, 72] },
   'whale-poor': { count: 6, equityUsd: [600_000, 3_000_000], leverage: [8, 20], actsPerDay: 3, holdHours: [6, 48] },
   'market-maker': { count: 3, equityUsd: [300_000, 2_500_000], leverage: [1, 1], actsPerDay: 24, holdHours: [0, 0] },
   retail: { count: 30, equityUsd: [500, 25_000], leverage: [3, 25], actsPerDay: 1, holdHours: [2, 36] },
 };
-/** A skilled whale opens only when the next twelve hours move this much its way. */
+/**
+ * A skilled whale's view is the next twelve hours' move blurred by noise of this size (about one and
+ * a half times BTC's twelve-hour volatility: right about two times in three, not always); it opens
+ * when the view is at least SKILLED_EDGE one way and closes when it turns that much the other way.
+ */
 const SKILLED_EDGE = 0.02;
+const SKILLED_NOISE = 0.05;
+/** Positions are sized on the balance, at most this multiple of the deposit (no account compounds without bound). */
+const MAX_SIZING_MULTIPLE = 1.5;
 const LOOKAHEAD_S = 12 * HOUR;
 /** Market makers turn over this many times their equity in an hour they trade, at this half-spread, with this maker rebate. */
 const MM_TURNOVER = 3;
@@ -176,6 +183,7 @@ export class PerpPlan {
     const hours = new Map<PerpCoin, PerpHour[]>(PERP_COINS.map((c) => [c.name, []]));
     const premium = new Map<PerpCoin, number>(PERP_COINS.map((c) => [c.name, 0.0002]));
     const liquidations: PerpLiquidation[] = [];
+    const view = (coin: string, time: number) => this.edge(coin, time) + rng.normal() * SKILLED_NOISE;
     for (let time = start; time <= until; time += HOUR) {
       const now = new Map<PerpCoin, PerpHour>();
       for (const { name } of PERP_COINS) {
@@ -205,7 +213,7 @@ export class PerpPlan {
             close(a, hour, liq, true);
             continue;
           }
-          if (time >= pos.closeAt || (a.role === 'whale-skilled' && this.edge(pos.coin, time) * Math.sign(pos.szi) < 0)) close(a, hour, hour.markPx, false);
+          if (time >= pos.closeAt || (a.role === 'whale-skilled' && view(pos.coin, time) * Math.sign(pos.szi) <= -SKILLED_EDGE)) close(a, hour, hour.markPx, false);
           continue;
         }
         if (a.balance <= 0) continue;
@@ -230,12 +238,12 @@ export class PerpPlan {
         const hour = now.get(coin)!;
         let direction: 1 | -1;
         if (a.role === 'whale-skilled') {
-          const edge = this.edge(coin, time);
+          const edge = view(coin, time);
           if (Math.abs(edge) < SKILLED_EDGE) continue;
           direction = edge > 0 ? 1 : -1;
         } else direction = rng.chance(0.5) ? 1 : -1;
         const leverage = rng.int(spec.leverage[0], Math.min(spec.leverage[1], PERP_COINS.find((c) => c.name === coin)!.maxLeverage));
-        const sz = round((a.balance * leverage) / hour.markPx, PERP_COINS.find((c) => c.name === coin)!.szDecimals);
+        const sz = round((Math.min(a.balance, a.deposit * MAX_SIZING_MULTIPLE) * leverage) / hour.markPx, PERP_COINS.find((c) => c.name === coin)!.szDecimals);
         if (sz <= 0) continue;
         const fee = sz * hour.markPx * TAKER_FEE;
         a.balance -= fee;
@@ -262,7 +270,7 @@ export class PerpPlan {
     }
   }
 
-  /** The reference's move over the next twelve hours: what only a skilled whale sees. */
+  /** The reference's move over the next twelve hours: what a skilled whale sees through its noise. */
   private edge(coin: string, time: number): number {
     return this.priceAt(coin, time + LOOKAHEAD_S) / this.priceAt(coin, time) - 1;
   }
