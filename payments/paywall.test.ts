@@ -405,6 +405,24 @@ describe('a store outage', () => {
     await paysOnceBack(a, token, p);
   });
 
+  it('while verifying (the chain and then the store unreachable): 503, and the reservation is released once the store is back, so the resend pays', async () => {
+    const { store, state } = flakyStore();
+    const { token, a } = oneInstance(store);
+    const facilitator = token.facilitator as { verify: Facilitator['verify'] };
+    const verify = facilitator.verify;
+    // The store goes down while the chain does not answer the verification: the release cannot land then.
+    facilitator.verify = async () => {
+      state.failing = /^x402:(auth|answer):|^x402:held$/;
+      throw new Error('verification read timed out');
+    };
+    const p = payment();
+    expect(await refusalOf(a.pay(p))).toMatchObject({ code: 'upstream_unavailable', status: 503 });
+    state.failing = undefined;
+    facilitator.verify = verify;
+    // Left reserved, every resend would be told payment_in_progress until the reservation expired.
+    await paysOnceBack(a, token, p);
+  });
+
   it('during the settlement (no settler nonce): 503 upstream_unavailable with Retry-After, never settlement_failed, and the payment pays later', async () => {
     const { store, token, a } = oneInstance();
     const p = payment();

@@ -217,17 +217,20 @@ export class Paywall {
     // Indexed for the takeover pass beside the verification; a missing entry only delays a takeover.
     const indexed = this.store.hashSet(HELD, id, this.instance.id).catch((err) => this.log('payment reservation not indexed', err));
 
+    // A release the store cannot take now (it went down meanwhile) is retried until it does: a
+    // reservation left behind would answer this payer's resends `payment_in_progress` until it expired.
+    const release = () => this.outbox.submit('reservation-release', { key: authorization.reservationKey }, () => this.release(authorization));
     let verdict;
     try {
       verdict = await this.facilitator.verify(payload, requirements);
     } catch (err) {
       await indexed;
-      await this.release(authorization);
+      await release();
       throw new SibylError('upstream_unavailable', `payment verification unavailable: ${(err as Error).message}`);
     }
     await indexed;
     if (!verdict.isValid) {
-      await this.release(authorization);
+      await release();
       const reason = normaliseReason(verdict.invalidReason);
       throw new PaymentRefused(reason === 'nonce_already_used' ? 'nonce_already_used' : 'payment_invalid', reason, this.oneLine(verdict.invalidMessage, `payment refused: ${reason}`, `payment verification refused (${reason})`));
     }
