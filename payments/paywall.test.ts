@@ -423,6 +423,29 @@ describe('a store outage', () => {
     await paysOnceBack(a, token, p);
   });
 
+  it('a reservation the store took but whose reply was lost is released (its own value only), so the resend pays', async () => {
+    const store = new MemoryStore();
+    let loseReply = true;
+    const lossy = new Proxy(store, {
+      get(target, property) {
+        const value = Reflect.get(target, property) as unknown;
+        if (property !== 'reserve' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+        return async (...args: unknown[]) => {
+          const done = await (value as (...a: unknown[]) => Promise<boolean>).apply(target, args);
+          if (loseReply && String(args[0]).startsWith('x402:auth:')) {
+            loseReply = false;
+            throw new StoreTimeoutError('store: no answer to reserve within 5000 ms');
+          }
+          return done;
+        };
+      },
+    }) as Store;
+    const { token, a } = oneInstance(lossy);
+    const p = payment();
+    expect(await refusalOf(a.pay(p))).toBeInstanceOf(StoreTimeoutError);
+    await paysOnceBack(a, token, p);
+  });
+
   it('during the settlement (no settler nonce): 503 upstream_unavailable with Retry-After, never settlement_failed, and the payment pays later', async () => {
     const { store, token, a } = oneInstance();
     const p = payment();

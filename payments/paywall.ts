@@ -14,7 +14,7 @@
  * heartbeat is gone, a reservation it left unanswered is released, and an answer it kept but
  * never saw settled is decided from the token's authorizationState (and handed to the ledger).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { getAddress, isAddressEqual, parseAbi, parseAbiItem, type Address, type Hash, type Hex } from 'viem';
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { parsePaymentPayload } from '@x402/core/schemas';
@@ -90,6 +90,8 @@ export interface KeptAnswer {
 interface Reservation {
   readonly owner: string;
   readonly fingerprint: string;
+  /** This request's own: a late release by a request that failed never frees a resend's reservation. */
+  readonly attempt?: string;
 }
 
 export interface PaywallOptions {
@@ -197,7 +199,7 @@ export class Paywall {
     const authorization: Authorization = {
       payload, requirements, payer, nonce, validBefore: BigInt(auth.validBefore), amount, resource, id, fingerprint,
       reservationKey: `x402:auth:${id}`,
-      reservation: JSON.stringify({ owner: this.instance.id, fingerprint } satisfies Reservation),
+      reservation: JSON.stringify({ owner: this.instance.id, fingerprint, attempt: randomUUID() } satisfies Reservation),
     };
     const refusal = this.refusal(payload, amount, auth);
     if (refusal) {
@@ -207,8 +209,20 @@ export class Paywall {
       throw refusal;
     }
 
+    // A release the store cannot take now (it went down meanwhile) is retried until it does: a
+    // reservation left behind would answer this payer's resends `payment_in_progress` until it expired.
+    const release = () => this.outbox.submit('reservation-release', { key: authorization.reservationKey }, () => this.release(authorization));
     for (let attempt = 0; ; attempt++) {
-      if (await this.store.reserve(authorization.reservationKey, authorization.reservation, this.keepMs(authorization))) break;
+      let reserved: boolean;
+      try {
+        reserved = await this.store.reserve(authorization.reservationKey, authorization.reservation, this.keepMs(authorization));
+      } catch (err) {
+        // The store may have taken the reservation and lost only its reply: only that (this
+        // attempt's own value) is released, never an answer an earlier request kept.
+        await this.outbox.submit('reservation-release', { key: authorization.reservationKey }, async () => void (await this.store.release(authorization.reservationKey, authorization.reservation)));
+        throw err;
+      }
+      if (reserved) break;
       const kept = await this.taken(authorization);
       if (kept) return { ...authorization, resent: kept };
       // Released (its instance died before answering): reserved again, once.
@@ -217,9 +231,6 @@ export class Paywall {
     // Indexed for the takeover pass beside the verification; a missing entry only delays a takeover.
     const indexed = this.store.hashSet(HELD, id, this.instance.id).catch((err) => this.log('payment reservation not indexed', err));
 
-    // A release the store cannot take now (it went down meanwhile) is retried until it does: a
-    // reservation left behind would answer this payer's resends `payment_in_progress` until it expired.
-    const release = () => this.outbox.submit('reservation-release', { key: authorization.reservationKey }, () => this.release(authorization));
     let verdict;
     try {
       verdict = await this.facilitator.verify(payload, requirements);
