@@ -17,7 +17,7 @@
  * the issuer; retail trading every day, leaning at the weekend toward a drawn premium (nothing
  * anchors the price then), so premiums open while the underlying is closed and close at the open;
  * early buyers of each new listing on the stock chain in the blocks right after its liquidity,
- * some selling into the hype (no one sells a bag within MIN_HOLD_BLOCKS of buying it);
+ * some selling into the hype (no actor turns a token around within MIN_HOLD_BLOCKS);
  * traders with records, a few skilled (they see the path twelve hours ahead) and a few poor (they
  * buy what is about to fall), whose realised profit is labelled; and on Arbitrum an impostor token
  * copying a genuine one, listed by no registered issuer, with its own pool.
@@ -193,8 +193,6 @@ interface EarlyBuy {
   sellAt: number;
   targetPremium: number;
   done: 'pending' | 'bought' | 'sold';
-  /** The block the buy went into. */
-  boughtBlock?: number;
 }
 
 /** What each arbitrageur settling a token this block may still spend on it (`ap:token` → token and USDC). */
@@ -203,10 +201,8 @@ type Settled = Map<string, { token: bigint; usdc: bigint }>;
 interface TraderState {
   address: Address;
   skill: 'skilled' | 'poor';
-  /** When each position was opened (time and block), and when a poor trader means to sell it. */
-  opened: Record<string, { at: number; block?: number; sellAt: number }>;
-  /** The block each token's last position was closed in (not reopened within MIN_HOLD_BLOCKS). */
-  closed?: Record<string, number>;
+  /** When each position was opened, and when a poor trader means to sell it. */
+  opened: Record<string, { at: number; sellAt: number }>;
 }
 
 interface State {
@@ -220,8 +216,8 @@ interface State {
   aps: Address[];
   retail: Address[];
   earlyBuys: EarlyBuy[];
-  /** The block and side of each retail account's last trade of each token (`account:token`). */
-  retailTraded: Record<string, { block: number; side: 'buy' | 'sell' }>;
+  /** The block and side of each account's last trade of each token (`account:token`), by buy and sell. */
+  traded: Record<string, { block: number; side: 'buy' | 'sell' }>;
   traders: TraderState[];
   listingsDone: number;
   impostor: Address | null;
@@ -564,23 +560,29 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
 
   // ---- trading -----------------------------------------------------------------------------------
 
+  /** Records a trade that went through (a non-zero output): what `mayTrade` reads. */
+  const traded = (host: WorldHost, who: Address, tok: TokenState, side: 'buy' | 'sell', out: bigint): bigint => {
+    if (out > 0n) (s.traded ??= {})[`${who}:${tok.address}`] = { block: host.nextBlock(), side };
+    return out;
+  };
+  /**
+   * No actor turns a token around within MIN_HOLD_BLOCKS: a buy then a sale (or a sale then a buy)
+   * in consecutive blocks is a sandwich's or a back-run's shape, not a view.
+   */
+  const mayTrade = (host: WorldHost, who: Address, tok: TokenState, side: 'buy' | 'sell') => {
+    const last = s.traded?.[`${who}:${tok.address}`];
+    return !last || last.side === side || host.nextBlock() - last.block >= MIN_HOLD_BLOCKS;
+  };
   /** A swap of `usd` worth of USDC into `tok`, or `amount` of `tok` into USDC; the output (0 when it cannot). */
   const buy = (host: WorldHost, who: Address, tok: TokenState, usd: number): bigint => {
     const amount = usdcRaw(usd);
     if (!funded(host, who, amount, RETAIL_FLOAT_USD)) return 0n;
-    return host.swap(who, tok.pool, usdc(host), amount);
+    return traded(host, who, tok, 'buy', host.swap(who, tok.pool, usdc(host), amount));
   };
-  const sell = (host: WorldHost, who: Address, tok: TokenState, amount: bigint): bigint => (amount > 0n ? host.swap(who, tok.pool, tok.address, amount) : 0n);
+  const sell = (host: WorldHost, who: Address, tok: TokenState, amount: bigint): bigint => (amount > 0n ? traded(host, who, tok, 'sell', host.swap(who, tok.pool, tok.address, amount)) : 0n);
 
   const retailFlow = (host: WorldHost, t: number, dt: number) => {
     const rate = isFeedChain ? RETAIL_PER_HOUR.feed : RETAIL_PER_HOUR.other;
-    const traded = (s.retailTraded ??= {});
-    // No retail account turns a token around within MIN_HOLD_BLOCKS: a buy then a sale (or a sale
-    // then a buy) in consecutive blocks is a sandwich's shape, not a retail view.
-    const mayTrade = (who: Address, tok: TokenState, side: 'buy' | 'sell') => {
-      const last = traded[`${who}:${tok.address}`];
-      return !last || last.side === side || host.nextBlock() - last.block >= MIN_HOLD_BLOCKS;
-    };
     for (const tok of s.tokens) {
       if (!tradeable(tok) || early(host, tok)) continue;
       const hype = t < tok.hypeUntil;
@@ -597,20 +599,19 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         const buyChance = Math.min(0.97, Math.max(0.03, 0.5 + LEAN * (target - p)));
         const usd = Math.min(rng.logUniform(...RETAIL_USD), tok.depthUsd * RETAIL_MAX_SHARE);
         if (rng.chance(buyChance) || (unbought && k === 0)) {
-          if (!mayTrade(who, tok, 'buy') || buy(host, who, tok, usd) <= 0n) continue;
-          traded[`${who}:${tok.address}`] = { block: host.nextBlock(), side: 'buy' };
+          if (!mayTrade(host, who, tok, 'buy') || buy(host, who, tok, usd) <= 0n) continue;
           if (tok.issuer === 'impostor') {
             const label = section(host).impostors.find((x) => x.token === tok.address);
             if (label && !label.buyers.includes(who)) label.buyers.push(who);
           }
         } else {
           // A seller is someone holding the token who did not buy it in the last blocks.
-          const holders = s.retail.filter((r) => host.balance(r, tok.address) > 0n && !tok.blocked.includes(r) && mayTrade(r, tok, 'sell'));
+          const holders = s.retail.filter((r) => host.balance(r, tok.address) > 0n && !tok.blocked.includes(r) && mayTrade(host, r, tok, 'sell'));
           if (!holders.length) continue;
           const seller = rng.pick(holders);
           const held = host.balance(seller, tok.address);
           const amount = BigInt(Math.min(Number(held), Math.floor((usd / poolPrice(host, tok)) * 1e18)));
-          if (sell(host, seller, tok, (amount / 10n ** 12n) * 10n ** 12n) > 0n) traded[`${seller}:${tok.address}`] = { block: host.nextBlock(), side: 'sell' };
+          sell(host, seller, tok, (amount / 10n ** 12n) * 10n ** 12n);
         }
       }
     }
@@ -624,11 +625,10 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         const out = buy(host, e.buyer, tok, e.usd);
         if (out <= 0n) continue;
         e.done = 'bought';
-        e.boughtBlock = host.nextBlock();
         const label = { token: tok.address, symbol: tok.symbol, buyer: e.buyer, liquidityBlock: tok.liquidityBlock, buyBlock: 0, spentUsd: e.usd, amount: out.toString(), sellBlock: null, receivedUsd: null, realisedPnlUsd: null };
         l.earlyBuyers.push(label);
         host.onMined((block) => (label.buyBlock = block));
-      } else if (e.done === 'bought' && e.seller && tradeable(tok) && host.nextBlock() - (e.boughtBlock ?? 0) >= MIN_HOLD_BLOCKS && (premium(host, tok, t) >= e.targetPremium || t >= e.sellAt)) {
+      } else if (e.done === 'bought' && e.seller && tradeable(tok) && mayTrade(host, e.buyer, tok, 'sell') && (premium(host, tok, t) >= e.targetPremium || t >= e.sellAt)) {
         const label = l.earlyBuyers.find((x) => x.token === e.token && x.buyer === e.buyer)!;
         const amount = BigInt(label.amount);
         const out = sell(host, e.buyer, tok, amount);
@@ -669,20 +669,18 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       const book = bookOf(tr.address);
       const edge = (tok: TokenState) => fair(host, tok, t + LOOKAHEAD_S) / fair(host, tok, t) - 1 - premium(host, tok, t);
       const open = Object.keys(tr.opened).map((a) => s.tokens.find((x) => x.address === a)!).filter((tok) => tradeable(tok) && !tok.blocked.includes(tr.address));
-      const held = (tok: TokenState) => host.nextBlock() - (tr.opened[tok.address]!.block ?? 0) >= MIN_HOLD_BLOCKS;
-      const due = open.find((tok) => held(tok) && (t >= tr.opened[tok.address]!.sellAt || (tr.skill === 'skilled' && edge(tok) < 0)));
+      const due = open.find((tok) => mayTrade(host, tr.address, tok, 'sell') && (t >= tr.opened[tok.address]!.sellAt || (tr.skill === 'skilled' && edge(tok) < 0)));
       if (due) {
         const amount = book.held(due.address);
         const out = sell(host, tr.address, due, amount);
         if (out > 0n) {
           book.sell(due.address, amount, Number(out) / 1e6);
           delete tr.opened[due.address];
-          (tr.closed ??= {})[due.address] = host.nextBlock();
           labelTrader(host, tr);
         }
         continue;
       }
-      const candidates = genuine().filter((tok) => tradeable(tok) && !early(host, tok) && t >= tok.hypeUntil && !tok.blocked.includes(tr.address) && !tr.opened[tok.address] && host.nextBlock() - (tr.closed?.[tok.address] ?? -Infinity) >= MIN_HOLD_BLOCKS);
+      const candidates = genuine().filter((tok) => tradeable(tok) && !early(host, tok) && t >= tok.hypeUntil && !tok.blocked.includes(tr.address) && !tr.opened[tok.address] && mayTrade(host, tr.address, tok, 'buy'));
       if (!candidates.length) continue;
       const scored = candidates.map((tok) => ({ tok, edge: edge(tok) }));
       const pick = tr.skill === 'skilled'
@@ -694,7 +692,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
       const out = buy(host, tr.address, pick.tok, usd);
       if (out <= 0n) continue;
       book.buy(pick.tok.address, out, usd);
-      tr.opened[pick.tok.address] = { at: t, block: host.nextBlock(), sellAt: t + (tr.skill === 'skilled' ? SKILLED_HOLD_S : rng.int(6, 12) * 3_600) };
+      tr.opened[pick.tok.address] = { at: t, sellAt: t + (tr.skill === 'skilled' ? SKILLED_HOLD_S : rng.int(6, 12) * 3_600) };
       labelTrader(host, tr);
     }
   };
@@ -798,7 +796,7 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         aps: Array.from({ length: ARBITRAGEURS }, (_, i) => actor(host, 'arbitrageur', i)),
         retail: Array.from({ length: RETAIL }, (_, i) => actor(host, 'retail', i)),
         earlyBuys: [],
-        retailTraded: {},
+        traded: {},
         traders: TRADER_CHAINS.includes(chain)
           ? (['skilled', 'poor'] as const).flatMap((skill) => Array.from({ length: TRADERS }, (_, i) => ({ address: actor(host, `trader-${skill}`, i), skill, opened: {} })))
           : [],
