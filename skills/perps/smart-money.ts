@@ -9,15 +9,15 @@
  * the book are market makers and set apart; an account whose fills cannot be read is reported.
  * For each smart trader: its positions now and what it opened and closed in the window.
  */
+import { round } from '../data/market.js';
 import { MAKER_SHARE, makerShare } from './whales.js';
-import type { PerpAccountRead, PerpFillRead, PerpLeaderRow, PerpSource } from './source.js';
+import { readEach, type PerpFillRead, type PerpLeaderRow, type PerpSource } from './source.js';
 
 export const SM_CANDIDATES = 60;
 export const SM_MIN_CLOSED = 8;
 export const SM_MIN_WIN_RATE = 0.5;
 export const SM_MIN_REALISED_USD = 10_000;
 export const SM_MIN_T = 2;
-const READS_AT_ONCE = 5;
 export const PERP_SMART_MONEY_METHODOLOGY = `perp-smart-money/v1 (candidates: the leaderboard's accounts with month volume, best month ROI first, ${SM_CANDIDATES} at most; record from userFills: closing and liquidation fills are closed trades, result = closedPnl - fee, return = result / notional closed; smart: >= ${SM_MIN_CLOSED} closed, win rate >= ${SM_MIN_WIN_RATE * 100}%, realised >= $${SM_MIN_REALISED_USD.toLocaleString('en-US')}, t-statistic of returns >= ${SM_MIN_T}; >= ${MAKER_SHARE * 100}% of fill notional resting = market maker, set apart; unreadable accounts reported)`;
 
 export interface TradeRecord {
@@ -78,26 +78,22 @@ export async function perpSmartMoney(source: PerpSource, options: { since: numbe
   const unread: { address: string; reason: string }[] = [];
   let makers = 0;
   const smart: { row: PerpLeaderRow; fills: readonly PerpFillRead[]; record: TradeRecord }[] = [];
-  for (let i = 0; i < candidates.length; i += READS_AT_ONCE) {
-    const batch = candidates.slice(i, i + READS_AT_ONCE);
-    const reads = await Promise.all(batch.map((c) => source.fills(c.user)));
-    for (const [j, read] of reads.entries()) {
-      if (!read.readable) {
-        unread.push({ address: read.user, reason: read.reason });
-        continue;
-      }
-      if (read.fills.length && makerShare(read.fills) >= MAKER_SHARE) {
-        makers++;
-        continue;
-      }
-      const record = tradeRecord(read.fills);
-      if (isSmart(record)) smart.push({ row: batch[j]!, fills: read.fills, record });
+  const reads = await readEach(candidates, (c) => source.fills(c.user));
+  for (const [j, read] of reads.entries()) {
+    if (!read.readable) {
+      unread.push({ address: read.user, reason: read.reason });
+      continue;
     }
+    if (read.fills.length && makerShare(read.fills) >= MAKER_SHARE) {
+      makers++;
+      continue;
+    }
+    const record = tradeRecord(read.fills);
+    if (isSmart(record)) smart.push({ row: candidates[j]!, fills: read.fills, record });
   }
   smart.sort((a, b) => b.record.realisedUsd - a.record.realisedUsd);
   const picked = smart.slice(0, options.limit);
-  const accounts: PerpAccountRead[] = [];
-  for (let i = 0; i < picked.length; i += READS_AT_ONCE) accounts.push(...(await Promise.all(picked.slice(i, i + READS_AT_ONCE).map((p) => source.account(p.row.user)))));
+  const accounts = await readEach(picked, (p) => source.account(p.row.user));
   const iso = (t: number) => new Date(t * 1000).toISOString();
   const traders = picked.map(({ row, fills, record }, i): SmartTrader => {
     const account = accounts[i]!;
@@ -129,5 +125,3 @@ export async function perpSmartMoney(source: PerpSource, options: { since: numbe
     unreadTraders: unread,
   };
 }
-
-const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;

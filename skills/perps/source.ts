@@ -80,6 +80,15 @@ export interface PerpSource {
 
 /** A read the venue has not answered in this long is an outage. */
 export const PERP_READ_TIMEOUT_MS = 8_000;
+/** Accounts read at once: the venue is asked politely. */
+const READS_AT_ONCE = 5;
+
+/** `read` of every item, READS_AT_ONCE at a time, the results in the items' order. */
+export async function readEach<T, R>(items: readonly T[], read: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += READS_AT_ONCE) out.push(...(await Promise.all(items.slice(i, i + READS_AT_ONCE).map(read))));
+  return out;
+}
 
 const num = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const n = Number(v);

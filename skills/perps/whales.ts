@@ -11,7 +11,8 @@
  * as flat). Funding per coin from the venue's contexts: hourly and annualised, who pays, the
  * extremes, and where the whales lean against the side that pays.
  */
-import type { PerpAccountRead, PerpAssetContext, PerpFillRead, PerpLeaderRow, PerpSource } from './source.js';
+import { round } from '../data/market.js';
+import { readEach, type PerpAccountRead, type PerpAssetContext, type PerpFillRead, type PerpLeaderRow, type PerpSource } from './source.js';
 
 export const WHALE_MIN_ACCOUNT_USD = 500_000;
 export const MARKET_MAKER_TURNOVER = 200;
@@ -20,8 +21,6 @@ export const MIN_WHALES = 3;
 export const CONSENSUS_SHARE = 2 / 3;
 /** Funding annualised beyond this (either way) is an extreme. */
 export const FUNDING_EXTREME_PCT = 50;
-/** Accounts read at once: the venue is asked politely. */
-const READS_AT_ONCE = 5;
 export const PERP_WHALES_METHODOLOGY = `perp-whales/v1 (leaderboard accounts >= $${WHALE_MIN_ACCOUNT_USD.toLocaleString('en-US')}, month volume > ${MARKET_MAKER_TURNOVER}x value: fills read, >= ${MAKER_SHARE * 100}% of their notional uncrossed = market maker, not a whale, best month PnL first; positions from clearinghouseState; a coin held by < ${MIN_WHALES} read whales NEUTRAL, >= ${Math.round(CONSENSUS_SHARE * 100)}% of holders and the net notional one way BULLISH/BEARISH, else MIXED; unread accounts reported, never counted; funding annualised = hourly x 24 x 365, extreme beyond ${FUNDING_EXTREME_PCT}%)`;
 
 export type Lean = 'BULLISH' | 'BEARISH' | 'MIXED' | 'NEUTRAL';
@@ -171,10 +170,7 @@ export async function perpWhales(source: PerpSource, limit: number): Promise<{ w
     }
     whales.push(candidate);
   }
-  const reads: PerpAccountRead[] = [];
-  const toRead = whales.filter((w) => !unreadFills.some((u) => u.user === w.user));
-  for (let i = 0; i < toRead.length; i += READS_AT_ONCE) reads.push(...(await Promise.all(toRead.slice(i, i + READS_AT_ONCE).map((w) => source.account(w.user)))));
-  reads.push(...unreadFills);
+  const reads = [...(await readEach(whales.filter((w) => !unreadFills.some((u) => u.user === w.user)), (w) => source.account(w.user))), ...unreadFills];
   const whalesAt = new Date().toISOString();
   const marks = new Map(assets.map((a) => [a.coin, a.markPx]));
   const leans = coinLeans(reads, marks);
@@ -200,5 +196,4 @@ export async function perpWhales(source: PerpSource, limit: number): Promise<{ w
   };
 }
 
-const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;

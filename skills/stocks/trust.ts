@@ -9,7 +9,7 @@
  */
 import type { Address } from 'viem';
 import { round } from '../data/market.js';
-import type { MultiplierChange, PowerUse } from './history.js';
+import type { MultiplierChange, PowerUse, SupplyChanges } from './history.js';
 import type { ListedStock, StockMarkets } from './stock-market.js';
 
 /** Reserves under this share of the supply's shares are a shortfall (attestations round; transfers settle a little later). */
@@ -53,8 +53,8 @@ export interface IssuerTrust {
 
 export interface TrustInputs {
   /** Raw units minted and burnt per token (lower-case address), from the tokens' Transfer logs from and to the zero address. */
-  readonly minted: ReadonlyMap<string, { count: number; raw: bigint }>;
-  readonly burnt: ReadonlyMap<string, { count: number; raw: bigint }>;
+  readonly minted: ReadonlyMap<string, SupplyChanges>;
+  readonly burnt: ReadonlyMap<string, SupplyChanges>;
   readonly powers: PowerUse[];
   /** Per token (lower-case), the supply's shares at its latest attestation's block. */
   readonly attested: ReadonlyMap<string, { block: number; supplyShares: number }>;

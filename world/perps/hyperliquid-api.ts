@@ -7,7 +7,7 @@
  * with its value and each window's PnL, ROI and volume, which whale trackers seed from.
  */
 import type { VenueAnswer } from '../prediction/venue.js';
-import { PERP_COINS, liquidationPx, maintenanceRate, type PerpAccount, type PerpCoin, type PerpHour, type PerpPlan } from './plan.js';
+import { PERP_COINS, coinSpec, liquidationPx, maintenanceRate, type PerpAccount, type PerpCoin, type PerpHour, type PerpPlan } from './plan.js';
 
 /** Hyperliquid returns at most this many fills per userFills call. */
 export const USER_FILLS_LIMIT = 2_000;
@@ -155,7 +155,7 @@ function clearinghouse(account: PerpAccount | undefined, hoursOf: (coin: PerpCoi
           position: {
             coin: pos.coin, szi: s(pos.szi), leverage: { type: 'cross', value: pos.leverage }, entryPx: s(pos.entryPx), positionValue: s(notional),
             unrealizedPnl: s(unrealized), returnOnEquity: s(unrealized / (Math.abs(pos.szi) * pos.entryPx / pos.leverage)), liquidationPx: liq === null ? null : s(liq),
-            marginUsed: s(marginUsed), maxLeverage: PERP_COINS.find((c) => c.name === pos.coin)!.maxLeverage,
+            marginUsed: s(marginUsed), maxLeverage: coinSpec(pos.coin).maxLeverage,
             cumFunding: { allTime: s(pos.cumFunding), sinceOpen: s(pos.cumFunding), sinceChange: s(pos.cumFunding) },
           },
         }]

@@ -20,6 +20,7 @@ export const PERP_COINS = [
   { name: 'AAVE', szDecimals: 2, maxLeverage: 10 },
 ] as const;
 export type PerpCoin = (typeof PERP_COINS)[number]['name'];
+export const coinSpec = (coin: PerpCoin) => PERP_COINS.find((c) => c.name === coin)!;
 
 /** Hyperliquid's hourly funding: the premium plus a clamped interest term (0.01% per 8 h), an eighth an hour, capped at 4%. */
 const INTEREST_8H = 0.0001;
@@ -54,6 +55,8 @@ const LOOKAHEAD_S = 12 * HOUR;
 /** Market makers turn over this many times their equity in an hour they trade, at this half-spread, with this maker rebate. */
 const MM_TURNOVER = 3;
 const MM_HALF_SPREAD = 0.00015;
+/** Market makers quote the first this many coins (the majors). */
+const MM_COINS = 3;
 const MAKER_REBATE = 0.00002;
 /** Accounts the venue fails to read (a state it answers with an error): a few of the skilled whales. */
 export const UNREADABLE_WHALES = 2;
@@ -137,7 +140,7 @@ export interface PerpState {
 }
 
 /** The maintenance margin rate Hyperliquid applies: half the initial margin at maximum leverage. */
-export const maintenanceRate = (coin: PerpCoin) => 1 / (2 * PERP_COINS.find((c) => c.name === coin)!.maxLeverage);
+export const maintenanceRate = (coin: PerpCoin) => 1 / (2 * coinSpec(coin).maxLeverage);
 
 /**
  * Where an account's only position is liquidated under cross margin: where its equity (balance plus
@@ -222,7 +225,7 @@ export class PerpPlan {
         if (a.role === 'market-maker') {
           // Bought at the bid and sold at the ask within the hour: volume far beyond the account, the
           // spread and a maker rebate earned, no position kept.
-          const hour = now.get(PERP_COINS[rng.int(0, 2)]!.name)!;
+          const hour = now.get(PERP_COINS[rng.int(0, MM_COINS - 1)]!.name)!;
           const bid = hour.markPx * (1 - MM_HALF_SPREAD);
           const ask = hour.markPx * (1 + MM_HALF_SPREAD);
           const sz = (a.balance * MM_TURNOVER) / 2 / hour.markPx;
@@ -234,7 +237,8 @@ export class PerpPlan {
           hour.trades += 2;
           continue;
         }
-        const coin = PERP_COINS[rng.int(0, PERP_COINS.length - 1)]!.name;
+        const listed = PERP_COINS[rng.int(0, PERP_COINS.length - 1)]!;
+        const coin = listed.name;
         const hour = now.get(coin)!;
         let direction: 1 | -1;
         if (a.role === 'whale-skilled') {
@@ -242,8 +246,8 @@ export class PerpPlan {
           if (Math.abs(edge) < SKILLED_EDGE) continue;
           direction = edge > 0 ? 1 : -1;
         } else direction = rng.chance(0.5) ? 1 : -1;
-        const leverage = rng.int(spec.leverage[0], Math.min(spec.leverage[1], PERP_COINS.find((c) => c.name === coin)!.maxLeverage));
-        const sz = round((Math.min(a.balance, a.deposit * MAX_SIZING_MULTIPLE) * leverage) / hour.markPx, PERP_COINS.find((c) => c.name === coin)!.szDecimals);
+        const leverage = rng.int(spec.leverage[0], Math.min(spec.leverage[1], listed.maxLeverage));
+        const sz = round((Math.min(a.balance, a.deposit * MAX_SIZING_MULTIPLE) * leverage) / hour.markPx, listed.szDecimals);
         if (sz <= 0) continue;
         const fee = sz * hour.markPx * TAKER_FEE;
         a.balance -= fee;
