@@ -8,11 +8,13 @@
  *   return in the called direction beside the benchmark's and the excess over it.
  * - Recent calls count more: each graded call weighs 0.5^(age / DECAY_HALF_LIFE_DAYS), its age from
  *   its close to `now`; `decayed_samples` is the sum of those weights.
- * - The score is a one-sided z-test of the decayed hit rate against a coin flip over the decayed
- *   samples, z = (hit rate - 0.5) / sqrt(0.25 / samples): it grows with the hit rate and with the
- *   square root of the record, so a long good record beats a short perfect one, and a long bad one
- *   sinks below a short middling one. `weight` is the confidence it gives that the caller beats a
- *   coin flip, Phi(z); `beats_coin_flip` when z >= 1.645 (5%, one-sided).
+ * - The score is a one-sided z-test of the decayed hit rate against a coin flip,
+ *   z = (hit rate - 0.5) / sqrt(0.25 / n), n the weights' effective sample size (sum w)^2 / sum w^2
+ *   (the variance of a weighted rate: decay shifts the rate toward recent calls, it loses no
+ *   evidence). z grows with the hit rate and with the square root of the record, so a long good
+ *   record beats a short perfect one, and a long bad one sinks below a short middling one. `weight`
+ *   is the confidence it gives that the caller beats a coin flip, Phi(z); `beats_coin_flip` when
+ *   z >= 1.645 (5%, one-sided).
  * - Only callers with at least RELIABILITY_GATE_CALLS graded calls are ranked (`past_gate`), by z;
  *   the others follow in the same order, their weight 0.
  */
@@ -25,7 +27,7 @@ export const DECAY_HALF_LIFE_DAYS = 90;
 /** One-sided 5%. */
 export const SIGNIFICANT_Z = 1.645;
 export const ANALYST_LIMIT = { min: 1, max: 25, default: 10 } as const;
-export const SOURCE_LEADERBOARD_METHODOLOGY = `source-leaderboard/v1 (calls from the calls feed; a long or short call closes at its horizon or at the caller's first hold on the asset, pending until then; hit = the asset's return beats the benchmark's in the called direction (BTC for crypto, SPY for stocks, cash for the benchmark itself), prices from the price reader at the call and the close; each graded call weighs 0.5^(age/${DECAY_HALF_LIFE_DAYS} d) from its close; score z = (decayed hit rate - 0.5) / sqrt(0.25 / decayed samples); ranked by z past ${RELIABILITY_GATE_CALLS} graded calls, weight = Phi(z) there, 0 below)`;
+export const SOURCE_LEADERBOARD_METHODOLOGY = `source-leaderboard/v1 (calls from the calls feed; a long or short call closes at its horizon or at the caller's first hold on the asset, pending until then; hit = the asset's return beats the benchmark's in the called direction (BTC for crypto, SPY for stocks, cash for the benchmark itself), prices from the price reader at the call and the close; each graded call weighs 0.5^(age/${DECAY_HALF_LIFE_DAYS} d) from its close; score z = (decayed hit rate - 0.5) / sqrt(0.25 / n), n = (sum w)^2 / sum w^2; ranked by z past ${RELIABILITY_GATE_CALLS} graded calls, weight = Phi(z) there, 0 below)`;
 
 export interface HorizonRecord {
   readonly graded_calls: number;
@@ -48,6 +50,8 @@ export interface LeaderboardRow extends HorizonRecord {
   readonly weight: number;
   readonly decayed_samples: number;
   readonly decayed_hit_rate: number | null;
+  /** The decay weights' effective sample size, (sum w)^2 / sum w^2: the z-test's n. */
+  readonly effective_samples: number;
   /** One-sided z of the decayed hit rate against one half: the ranking's score. */
   readonly z_score: number | null;
   readonly beats_coin_flip: boolean;
@@ -89,7 +93,8 @@ export async function rankCallers(callers: readonly CallerRead[], calls: readonl
     const decay = graded.map((g) => 0.5 ** ((now - g.closedAt) / 86_400 / DECAY_HALF_LIFE_DAYS));
     const n = decay.reduce((s, w) => s + w, 0);
     const decayedHits = graded.reduce((s, g, i) => s + (g.hit ? decay[i]! : 0), 0);
-    const z = n > 0 ? coinFlipZ(decayedHits / n, n) : null;
+    const effective = n > 0 ? n ** 2 / decay.reduce((s, w) => s + w * w, 0) : 0;
+    const z = n > 0 ? coinFlipZ(decayedHits / n, effective) : null;
     const score = z ?? 0;
     const pastGate = graded.length >= RELIABILITY_GATE_CALLS;
     const caller = known.get(id);
@@ -101,6 +106,7 @@ export async function rankCallers(callers: readonly CallerRead[], calls: readonl
         weight: pastGate && z !== null ? round(normalCdf(z), 4) : 0,
         decayed_samples: round(n, 3),
         decayed_hit_rate: n > 0 ? round(decayedHits / n, 4) : null,
+        effective_samples: round(effective, 3),
         z_score: z === null ? null : round(z, 3),
         beats_coin_flip: z !== null && z >= SIGNIFICANT_Z,
         past_gate: pastGate,
