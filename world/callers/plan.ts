@@ -26,6 +26,7 @@ export type CallDirection = 'long' | 'short' | 'hold';
 export type CallHorizon = '1d' | '7d' | '30d';
 
 export const HORIZON_SECONDS: Readonly<Record<CallHorizon, number>> = { '1d': DAY, '7d': 7 * DAY, '30d': 30 * DAY };
+const MAX_HORIZON_SECONDS = Math.max(...Object.values(HORIZON_SECONDS));
 /** The assets called, by class: majors with a reference path, and stocks with an underlying path. */
 export const CALLED_ASSETS: Readonly<Record<AssetClass, readonly string[]>> = {
   crypto: ['BTC', 'ETH', 'SOL', 'BNB', 'LINK', 'AAVE', 'ARB', 'OP', 'PEPE'],
@@ -139,7 +140,8 @@ export class CallersPlan {
     const end = call.madeAt + HORIZON_SECONDS[call.horizon];
     const caller = this.callers.find((c) => c.id === call.caller)!;
     let close = end;
-    for (let d = Math.floor((call.madeAt - this.origin) / DAY); d <= Math.floor((end - this.origin) / DAY); d++) {
+    // A hold is scheduled with the call it follows, which may be up to the longest horizon older than this one.
+    for (let d = Math.max(0, Math.floor((call.madeAt - MAX_HORIZON_SECONDS - this.origin) / DAY)); d <= Math.floor((end - this.origin) / DAY); d++) {
       for (const s of this.scheduled(caller, d)) {
         if (s.hold && s.asset === call.asset && s.madeAt > call.madeAt && s.madeAt < close) close = s.madeAt;
       }
