@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analystAccuracy, coinFlipZ, DECAY_HALF_LIFE_DAYS, normalCdf, rankCallers, RELIABILITY_GATE_CALLS } from './accuracy.js';
+import { analystAccuracy, coinFlipZ, DECAY_HALF_LIFE_DAYS, normalCdf, rankCallers, RELIABILITY_GATE_CALLS, SIGNIFICANT_Z } from './accuracy.js';
 import { gradeCalls, type PriceReader } from './grading.js';
 import type { CallerRead, CallRead, CallsSource } from './source.js';
 
@@ -114,7 +114,7 @@ describe('ranking callers', () => {
     expect(rows.map((r) => [r.source_id, r.past_gate])).toEqual([['ten', true], ['bad', true], ['nine', false]]);
     expect(rows[2]!.weight).toBe(0);
     expect(rows[2]!.source_type).toBe('unknown');
-    expect(rows[1]!.z_score!).toBeLessThan(-SIGNIFICANT);
+    expect(rows[1]!.z_score!).toBeLessThan(-SIGNIFICANT_Z);
   });
 
   it(`older calls weigh less: half after ${DECAY_HALF_LIFE_DAYS} days`, async () => {
@@ -160,5 +160,3 @@ describe('the leaderboard answer', () => {
     }
   });
 });
-
-const SIGNIFICANT = 1.645;
