@@ -85,6 +85,11 @@ export interface Config {
         readonly kalshi: string | undefined;
       }
     | undefined;
+  /**
+   * The perp venue (PERPS): the real Hyperliquid at its API and stats URLs (`urls`), or the venue
+   * this process serves on loopback over the world's perp plan (undefined); undefined when PERPS is off.
+   */
+  readonly perps: { readonly seed: string; readonly urls: { readonly api: string; readonly stats: string } | undefined } | undefined;
   /** A quantum random-number provider (ANU QRNG API format); without one, quantum randomness is refused before payment. */
   readonly qrng: { readonly url: string; readonly apiKey: string | undefined } | undefined;
   /** The forecast engine; undefined when FORECAST is off (forecasts then answer 503, uncharged). */
@@ -168,6 +173,9 @@ const envSchema = z.object({
   POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).optional(),
   POLYMARKET_DATA_URL: z.url({ protocol: /^https?$/ }).optional(),
   KALSHI_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PERPS: z.enum(['embedded', 'off']).default('embedded'),
+  HYPERLIQUID_URL: z.url({ protocol: /^https?$/ }).optional(),
+  HYPERLIQUID_STATS_URL: z.url({ protocol: /^https?$/ }).optional(),
   QRNG_URL: z.url({ protocol: /^https?$/ }).optional(),
   QRNG_API_KEY: z.string().min(1).optional(),
   FORECAST: z.enum(['on', 'off']).default('on'),
@@ -232,6 +240,23 @@ function predictionVenues(e: z.output<typeof envSchema>): Config['prediction'] {
     polymarket: polymarket.length ? { gamma: bare(e.POLYMARKET_GAMMA_URL!), clob: bare(e.POLYMARKET_CLOB_URL!), data: bare(e.POLYMARKET_DATA_URL!) } : undefined,
     kalshi: e.KALSHI_API_URL && bare(e.KALSHI_API_URL),
   };
+}
+
+const HYPERLIQUID_URLS = ['HYPERLIQUID_URL', 'HYPERLIQUID_STATS_URL'] as const;
+
+/** Hyperliquid is read at its API and stats hosts together (whales are seeded from the stats host's leaderboard), else from the embedded venue. */
+function perpVenue(e: z.output<typeof envSchema>): Config['perps'] {
+  const set = HYPERLIQUID_URLS.filter((name) => e[name]);
+  if (e.PERPS === 'off') {
+    if (set.length) throw new ConfigError(`${set.join(', ')}: set, but PERPS=off turns the perp venue off; unset ${set.length > 1 ? 'them' : 'it'}, or leave PERPS at embedded`);
+    return undefined;
+  }
+  if (set.length === 1) {
+    const missing = HYPERLIQUID_URLS.find((name) => !e[name])!;
+    throw new ConfigError(`${missing}: required with ${set[0]} (Hyperliquid is read from its API and its stats host's leaderboard together); set it, or unset ${set[0]} to read the embedded venue`);
+  }
+  const bare = (url: string) => url.replace(/\/+$/, '');
+  return { seed: e.WORLD_SEED, urls: set.length ? { api: bare(e.HYPERLIQUID_URL!), stats: bare(e.HYPERLIQUID_STATS_URL!) } : undefined };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -307,6 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     social: e.SOCIAL_FEED === 'embedded' ? { kind: 'embedded' } : undefined,
     bitcoin: bitcoinSource(e),
     prediction: predictionVenues(e),
+    perps: perpVenue(e),
     qrng: e.QRNG_URL ? { url: e.QRNG_URL.replace(/\/$/, ''), apiKey: e.QRNG_API_KEY } : undefined,
     // A model is used only when named; OPENAI_BASE_URL alone (or a key alone) leaves the offline planner.
     llm: e.SIBYL_LLM_MODEL ? { model: e.SIBYL_LLM_MODEL, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,

@@ -22,6 +22,7 @@ import type { Store } from '../store/store.js';
 import { knownPersistence } from '../store/persistence.js';
 import { within } from '../lib/time.js';
 import type { BitcoinSource } from '../chain/bitcoin.js';
+import { PERP_PROVIDER, type PerpVenue } from '../skills/perps/venue.js';
 import { PREDICTION_PROVIDERS, type PredictionProvider, type PredictionVenues, type VenueKind } from '../skills/prediction/venues.js';
 import { DOWN_AFTER_FAILURES, LoopDelay, Probe, PROBE_BUDGET_MAX_MS, probeBudgetMs, type Observation, type PartState } from './probe.js';
 
@@ -64,6 +65,7 @@ export interface HealthParts {
   readonly facilitator: 'local' | 'remote';
   readonly bitcoin?: BitcoinSource | undefined;
   readonly prediction?: PredictionVenues | undefined;
+  readonly perps?: PerpVenue | undefined;
   /** Each chain's indexer, by chain name. */
   readonly indexers?: ReadonlyMap<string, { status(): IndexerStatus }>;
   /** The embedded world, when this process runs one: its live blocks' interval (0: none). */
@@ -75,7 +77,8 @@ export class HealthMonitor {
   private readonly store: Probe<true>;
   private readonly chains = new Map<ConnectedChain, Probe<ChainAnswer>>();
   private readonly bitcoin?: Probe<number>;
-  private readonly venues: { name: PredictionProvider; source: VenueKind; urls: string[]; probe: Probe<true> }[] = [];
+  /** Off-chain venues, each under its domain's key in the report (`prediction`, `perps`). */
+  private readonly venues: { domain: 'prediction' | 'perps'; name: PredictionProvider | typeof PERP_PROVIDER; source: VenueKind; urls: string[]; probe: Probe<true> }[] = [];
   /** When each chain's head was last seen to move. */
   private readonly headMoved = new Map<string, { head: bigint; at: number }>();
   private readonly startedAt = Date.now();
@@ -112,11 +115,20 @@ export class HealthMonitor {
         // One listing call per venue (its first API: Gamma, Kalshi's trade API), a row at most.
         const check = () => marketsAnswer(origins[0]!.url);
         this.venues.push({
-          name, source, urls: origins.map((o) => publicRpcUrl(source === 'embedded' ? 'embedded' : 'rpc', o.url)),
+          domain: 'prediction', name, source, urls: origins.map((o) => publicRpcUrl(source === 'embedded' ? 'embedded' : 'rpc', o.url)),
           probe: new Probe({ check, budgetMs, ...(source === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
         });
       }
     }
+    if (parts.perps) this.watchPerps(parts.perps, budgetMs);
+  }
+
+  /** The perp venue answers its asset contexts (one `/info` call). */
+  private watchPerps(perps: PerpVenue, budgetMs: () => number): void {
+    this.venues.push({
+      domain: 'perps', name: PERP_PROVIDER, source: perps.kind, urls: [perps.urls.api, perps.urls.stats].map((u) => publicRpcUrl(perps.kind === 'embedded' ? 'embedded' : 'rpc', u)),
+      probe: new Probe({ check: () => perps.assets().then(() => true as const), budgetMs, ...(perps.kind === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
+    });
   }
 
   /** How long a probe starting now waits for its answer: longer while the event loop is held. */
@@ -161,7 +173,7 @@ export class HealthMonitor {
       this.store.observe(HEALTH_WAIT_MS),
       settlementsReport(paywall),
       this.bitcoin && this.bitcoinReport(this.bitcoin),
-      Promise.all(this.venues.map(async (v) => ({ name: v.name, source: v.source, urls: v.urls, ...partFields(await v.probe.observe(HEALTH_WAIT_MS)), required: false }))),
+      Promise.all(this.venues.map(async (v) => ({ domain: v.domain, name: v.name, source: v.source, urls: v.urls, ...partFields(await v.probe.observe(HEALTH_WAIT_MS)), required: false }))),
     ]);
     const storeReport = { kind: store.kind, ...partFields(storeSeen), required: true, ...knownPersistence(store) };
     const world = this.parts.world && this.worldReport(this.parts.world.liveBlockMs);
@@ -175,7 +187,7 @@ export class HealthMonitor {
       payments: { network: X402_NETWORK, asset: paywall.terms.asset, payTo: paywall.terms.payTo, facilitator: this.parts.facilitator },
       settlements,
       ...(bitcoinReport && { bitcoin: bitcoinReport }),
-      ...(venueReports.length ? { prediction: venueReports } : {}),
+      ...venuesByDomain(venueReports),
       ...(world && { world }),
       load: { eventLoopDelayMs: delayMs, probeBudgetMs: probeBudgetMs(delayMs) },
     };
@@ -221,6 +233,13 @@ async function marketsAnswer(base: string): Promise<true> {
   await res.body?.cancel();
   if (!res.ok) throw new Error(`${base}/markets answered HTTP ${res.status}`);
   return true;
+}
+
+/** Each domain's venues under its own key (`prediction: [...]`, `perps: [...]`), the domain itself not repeated in each row. */
+function venuesByDomain<V extends { domain: string }>(reports: readonly V[]): Record<string, Omit<V, 'domain'>[]> {
+  const out: Record<string, Omit<V, 'domain'>[]> = {};
+  for (const { domain, ...rest } of reports) (out[domain] ??= []).push(rest);
+  return out;
 }
 
 /** The fields every part reports: its state, whether it answers (`ok`: not down), and its latency; why, when not up. */

@@ -22,6 +22,7 @@ import type { SocialFeed } from '../world/social/feed.js';
 import type { BitcoinSource } from '../chain/bitcoin.js';
 import { startIndexedBitcoin } from './bitcoin.js';
 import { startPrediction } from './prediction.js';
+import { startPerps } from './perps.js';
 import { FUNDING_CHAIN } from '../skills/prediction/funding.js';
 import { STOCK_FEED_CHAIN } from '../chain/stocks.js';
 import { qrngProviderFromConfig } from '../skills/quantum/qrng/engine.js';
@@ -190,6 +191,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     // The world's paths (the Polygon world module funds the traders of the same plan); without a world, the Solana venue's.
     const prediction = config.prediction && (await startPrediction(config.prediction, market?.reference ?? curve?.reference, options.onProgress));
     if (prediction) resources.unshift(prediction);
+    const perps = config.perps && (await startPerps(config.perps, market?.reference ?? curve?.reference, options.onProgress));
+    if (perps) resources.unshift(perps);
     if (market && devnet) {
       const running = await market.start(devnet, options.onProgress);
       resources.unshift({ close: async () => running.stop() });
@@ -258,8 +261,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
     const bitcoin = (await bitcoinReady)?.source;
     const qrng = qrngProviderFromConfig(config.qrng);
-    const registry = createRegistry(options.extraSkills, new Set([...(bitcoin ? ['bitcoin' as const] : []), ...(qrng ? ['qrng' as const] : []), ...(prediction ? ['prediction' as const] : []), ...(chains.list().some((c) => c.name === FUNDING_CHAIN) ? ['prediction-funding' as const] : []), ...(chains.list().some((c) => c.name === STOCK_FEED_CHAIN) ? ['stocks' as const] : [])]));
-    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(qrng && { qrng }), ...(prediction && { prediction: prediction.venues }), ...(forecast && { forecast }) };
+    const registry = createRegistry(options.extraSkills, new Set([...(bitcoin ? ['bitcoin' as const] : []), ...(qrng ? ['qrng' as const] : []), ...(prediction ? ['prediction' as const] : []), ...(perps ? ['perps' as const] : []), ...(chains.list().some((c) => c.name === FUNDING_CHAIN) ? ['prediction-funding' as const] : []), ...(chains.list().some((c) => c.name === STOCK_FEED_CHAIN) ? ['stocks' as const] : [])]));
+    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(qrng && { qrng }), ...(prediction && { prediction: prediction.venues }), ...(perps && { perps: perps.venue }), ...(forecast && { forecast }) };
     const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
     if (forecast && config.forecast!.jobs) {
@@ -275,7 +278,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
 
     // Probed in the background from now on: a health request reads the last known state.
     const health = new HealthMonitor({
-      chains, store, paywall, facilitator: facilitator.kind, bitcoin, prediction: prediction?.venues,
+      chains, store, paywall, facilitator: facilitator.kind, bitcoin, prediction: prediction?.venues, perps: perps?.venue,
       indexers: new Map(indexers.map((i) => [i.chain.name, i])),
       ...(world && market && { world: { liveBlockMs: world.liveBlockMs } }),
     });

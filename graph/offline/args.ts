@@ -122,7 +122,7 @@ function classify(name: string, p: JsonSchemaProperty): Omit<FieldRole, 'require
   }
   // A token quantity written as a decimal string (plans: "deposit 1000 USDC").
   if (p.type === 'string' && /amount/i.test(name)) return { kind: 'amount' };
-  if (p.type === 'string' && /token|symbol|asset/i.test(name)) return { kind: 'symbol' };
+  if (p.type === 'string' && /token|symbol|asset|^coin$/i.test(name)) return { kind: 'symbol' };
   if (p.type === 'integer' && /^limit$|count|rows/i.test(name)) return { kind: 'count', ...range };
   if (p.type === 'integer' && /days/i.test(name)) return { kind: 'days', ...range };
   if ((p.type === 'integer' || p.type === 'number') && /window|period/i.test(`${name} ${p.description ?? ''}`)) return { kind: 'window', ...range };

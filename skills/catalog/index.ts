@@ -72,6 +72,8 @@ import { predictionCatalystsTool } from '../prediction/catalysts-tool.js';
 import { predictionYieldsTool } from '../prediction/yields-tool.js';
 import { predictionWhalesTool } from '../prediction/whales-tool.js';
 import { rwaIntelSkill } from '../stocks/rwa-intel-skill.js';
+import { perpSmartMoneySkill } from '../perps/smart-money-skill.js';
+import { perpWhalesTool } from '../perps/whales-tool.js';
 import { STOCK_FEED_CHAIN } from '../../chain/stocks.js';
 import { disabledRefusal, isWorking, Registry, type DeploymentPart, type Skill } from '../core/registry.js';
 import type { ErrorCode } from '../core/errors.js';
@@ -106,6 +108,8 @@ export const ALL_SKILLS = [
   predictionCatalystsTool, predictionYieldsTool, predictionWhalesTool,
   // Tokenized equities (read from the stock chain and the issuers' other chains).
   rwaIntelSkill,
+  // Perpetual futures (read through the Hyperliquid adapter).
+  perpWhalesTool, perpSmartMoneySkill,
 ] as const;
 
 /** Every skill id the catalogue declares, working or planned: code that names a skill names it through this. */
@@ -119,6 +123,7 @@ const MISSING: Readonly<Record<DeploymentPart, { code: ErrorCode; why: string }>
   prediction: { code: 'domain_disabled', why: 'needs prediction-market venues, and this deployment has none (PREDICTION=off)' },
   // The venues' traders are Polygon accounts: their age and funding are read there.
   'prediction-funding': { code: 'chain_unavailable', why: 'reads the venues\' accounts\' funding on Polygon, and this deployment does not index Polygon' },
+  perps: { code: 'domain_disabled', why: 'needs a perp venue, and this deployment has none (PERPS=off)' },
   stocks: { code: 'chain_unavailable', why: `values tokenized stocks from the underlyings' feeds on ${STOCK_FEED_CHAIN}, and this deployment does not read it` },
 };
 
@@ -126,7 +131,7 @@ const MISSING: Readonly<Record<DeploymentPart, { code: ErrorCode; why: string }>
  * The registry of this deployment: every skill, those that need a part it lacks declared
  * disabled (refused with `domain_disabled` before any payment, left out of what is advertised).
  */
-export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlySet<DeploymentPart> = new Set(['bitcoin', 'qrng', 'prediction', 'prediction-funding', 'stocks'])): Registry {
+export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlySet<DeploymentPart> = new Set(['bitcoin', 'qrng', 'prediction', 'prediction-funding', 'stocks', 'perps'])): Registry {
   return new Registry([...ALL_SKILLS, ...extra].map((skill) => {
     const missing = skill.needs?.find((part) => !has.has(part));
     if (!missing || !isWorking(skill)) return skill;

@@ -167,7 +167,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     input: z.strictObject({ chain: chain7, timeframe: timeframe(), limit: rows }),
     kinds: {
       onchain: { skill: 'whale-tracking', params: (i, s) => ({ chain: i.chain, timeperiod: i.timeframe, limit: rowsFor(s, i) }) },
-      hyperliquid: none('perp-smart-money'),
+      hyperliquid: { skill: 'perp-smart-money', params: (i, s) => ({ timeperiod: fitTo(s, 'timeperiod', i.timeframe), limit: rowsFor(s, i) }) },
       smart_money: { skill: 'smart-money', params: (i, s) => ({ chain: i.chain, timeperiod: i.timeframe, limit: rowsFor(s, i) }) },
     },
     defaultKind: 'onchain', kindField: 'venue',

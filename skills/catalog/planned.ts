@@ -1,5 +1,5 @@
 /**
- * Capabilities the spec lists whose engine Sibyl does not have yet (perps, government records,
+ * Capabilities the spec lists whose engine Sibyl does not have yet (government records,
  * media, strategies, ...). They are declared so
  * the report agent recognises such a question and says plainly that this deployment cannot
  * answer it, instead of routing it to a skill that merely shares a word; calling one always
@@ -36,9 +36,10 @@ export const DISABLED_DOMAINS = {
     needs: 'trade-signal and regime models',
     words: ['regime', 'ranging', 'choppy', 'sideways', 'risk-on', 'risk-off', 'bull-market', 'bear-market'],
   },
-  perps: {
-    needs: 'perpetual-futures venues',
-    words: ['perps', 'perpetual-futures', 'perpetual-swaps', 'futures', 'hyperliquid', 'dydx', 'gmx', 'funding-rate', 'open-interest', 'leverage', 'liquidation-price', 'mark-price', 'derivatives', 'short-squeeze'],
+  // Perps are read on Hyperliquid only: a question about another venue is not answered with its data.
+  'perp-venues': {
+    needs: 'a perp venue other than Hyperliquid',
+    words: ['dydx', 'gmx', 'bybit', 'deribit', 'okx', 'binance-futures', 'aevo', 'drift', 'vertex', 'bitmex'],
   },
   strategies: {
     needs: 'a strategy engine',
@@ -138,9 +139,9 @@ export const PLANNED_SKILLS = [
   planned({ id: 'inference', domain: 'inference', price: '0.35', kindOnly: true, title: 'Chat completion', description: 'A chat completion from a language model (an LLM) in OpenAI\'s message format.', tags: ['inference', 'chat', 'llm', 'completion', 'language-model', 'messages'], examples: ['Complete this chat'] }),
   planned({ id: 'platform-stats', domain: 'platform-stats', price: FREE_USD, kindOnly: true, title: 'Platform statistics', description: 'Usage statistics of this service: calls served, skills, settlements.', tags: ['platform', 'stats', 'usage'], examples: ['How busy is this service?'] }),
   planned({ id: 'generate-song', domain: 'media', price: '1.25', title: 'Song generation', description: 'Generate a song from a prompt: music with lyrics, vocals and genre.', tags: ['song', 'music', 'generate', 'lyrics', 'media', 'vocals'], examples: ['Write and produce a song about DeFi'] }),
+  planned({ id: 'perp-venue-coverage', domain: 'perp-venues', price: FREE_USD, kindOnly: true, notA2a: true, title: 'Other perp venues', description: 'Positions, whales and funding on perp venues other than Hyperliquid (dYdX, GMX, centralised futures exchanges).', tags: ['dydx', 'gmx', 'bybit', 'deribit', 'perps', 'traders', 'whales', 'positions', 'leverage', 'funding'], examples: ['Track the whales on dYdX', 'Which traders on GMX run the most leverage?'] }),
   // Priced kinds of the paid MCP tools (at their published A2A prices) whose engines are not built yet.
   planned({ id: 'regime-classification', domain: 'signals', price: '0.50', kindOnly: true, title: 'Regime classification', description: 'The market regime (trend, range, stress) per asset, with its inputs.', tags: ['regime', 'ranging', 'classification'], examples: ['Is BTC trending or ranging?'] }),
-  planned({ id: 'perp-smart-money', domain: 'perps', price: '0.50', kindOnly: true, title: 'Perp smart money', description: 'Positions of profitable perpetual-futures (perps) traders on Hyperliquid and other derivatives venues.', tags: ['perps', 'perpetuals', 'futures', 'hyperliquid', 'positions', 'derivatives'], examples: ['What are smart perp traders long?'] }),
   planned({ id: 'meta-strategy', domain: 'strategies', price: '1.00', kindOnly: true, title: 'Meta-strategy', description: 'Which strategy family fits the current regime.', tags: ['strategy', 'meta', 'strategies', 'regime'], examples: ['Which strategy fits this market?'] }),
   planned({ id: 'optimize-strategy-params', domain: 'strategies', price: '2.00', kindOnly: true, title: 'Strategy parameter optimisation', description: 'Parameters of a trading strategy or bot optimised on history, out of sample.', tags: ['strategy', 'optimise', 'optimize', 'optimisation', 'parameters', 'tuning'], examples: ['Optimise my moving-average strategy'] }),
   planned({ id: 'portfolio-risk-allocation', domain: 'strategies', price: '0.50', kindOnly: true, title: 'Portfolio risk allocation', description: 'Position sizes by risk contribution for a portfolio (risk parity).', tags: ['allocation', 'position-sizing', 'sizing', 'risk-parity', 'risk-contribution'], examples: ['How should I size my positions?'] }),
@@ -151,7 +152,6 @@ export const PLANNED_SKILLS = [
   planned({ id: 'launchpad-catalog', domain: 'launchpads', price: '0.25', kindOnly: true, notA2a: true, title: 'Launchpad catalogue', description: 'Launchpads across chains with their fees, volumes and graduation rules.', tags: ['launchpads', 'catalogue'], examples: ['Compare the launchpads'] }),
   planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context', 'memory'], examples: ['Give my agent the market context'] }),
   // Free tools of the tool server whose feeds this deployment does not have.
-  plannedTool({ id: 'perp-whales', toolName: 'get_perp_whales', domain: 'perps', input: freeRows, title: 'Perpetuals whales', description: 'Positions and funding of the largest perpetual-futures (perps) traders.', tags: ['perps', 'perpetuals', 'futures', 'whales', 'funding'] }),
   plannedTool({ id: 'congress-trades', toolName: 'get_congress_trades', domain: 'government', input: freeRows, title: 'Congress trades', description: 'Stock trades disclosed by members of Congress (senators, lawmakers), by ticker and sector.', tags: ['congress', 'congressional', 'lawmakers', 'senators', 'disclosures'] }),
   plannedTool({ id: 'government-contracts', toolName: 'get_government_contracts', domain: 'government', input: freeRows, title: 'Government contracts', description: 'Government contract awards and the tickers they move.', tags: ['government', 'contracts', 'awards'] }),
   plannedTool({ id: 'analyst-accuracy', toolName: 'get_analyst_accuracy', domain: 'analyst-calls', input: freeRows, title: 'Analyst accuracy', description: 'Track records of market callers and analysts: graded calls and hit rates.', tags: ['analysts', 'accuracy', 'callers'] }),

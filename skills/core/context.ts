@@ -9,6 +9,7 @@ import type { Skill } from './registry.js';
 import type { BitcoinSource } from '../../chain/bitcoin.js';
 import type { QrngProvider } from '../quantum/qrng/engine.js';
 import type { PredictionVenues } from '../prediction/venues.js';
+import type { PerpVenue } from '../perps/venue.js';
 
 export interface SkillContext {
   readonly chains: ChainRuntime;
@@ -23,6 +24,8 @@ export interface SkillContext {
   readonly qrng?: QrngProvider;
   /** The prediction-market venues (embedded or configured, per provider), unless PREDICTION is off. */
   readonly prediction?: PredictionVenues;
+  /** The perp venue (embedded or configured), unless PERPS is off. */
+  readonly perps?: PerpVenue;
   /** The forecast engine and its accuracy ledger, unless FORECAST is off. */
   readonly forecast?: { readonly service: ForecastService; readonly ledger: AccuracyLedger };
   /** The report agent (general-analysis and typed capability bodies). */

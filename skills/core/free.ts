@@ -49,6 +49,8 @@ interface FreeToolDefinition<S extends z.ZodObject, O extends z.ZodObject, Id ex
   readonly agent?: boolean;
   /** The job that builds what `read` serves (see snapshots.ts). */
   readonly snapshot?: SnapshotJob;
+  /** The answer in a sentence or two, as the report agent quotes it (registry.ts). */
+  readonly summarize?: (result: any) => string;
   read(input: z.output<S>, ctx: SkillContext): Promise<ToolResult>;
 }
 

@@ -66,7 +66,7 @@ export interface WhalesLeg {
 
 export interface FundingLeg {
   readonly available: boolean;
-  readonly rates: readonly { coin: string; hourly: number; annualizedPct: number; premium: number; payer: 'longs' | 'shorts' | 'none' }[];
+  readonly rates: readonly { coin: string; hourly: number; annualizedPct: number; premium: number; payer: 'longs' | 'shorts' | 'none'; markPx: number; dayChangePct: number | null; openInterestUsd: number; dayVolumeUsd: number }[];
   readonly marketRegime: 'longs-paying' | 'shorts-paying' | 'mixed';
   readonly extremes: readonly { coin: string; annualizedPct: number }[];
   readonly divergences: readonly { coin: string; whales: Lean; annualizedPct: number; note: string }[];
@@ -131,7 +131,12 @@ export function coinLeans(reads: readonly PerpAccountRead[], marks: ReadonlyMap<
 export function fundingLeg(assets: readonly PerpAssetContext[], leans: readonly CoinLean[]): FundingLeg {
   const rates = assets.map((a) => {
     const annualizedPct = round(a.funding * 24 * 365 * 100, 2);
-    return { coin: a.coin, hourly: a.funding, annualizedPct, premium: a.premium, payer: a.funding > 0 ? 'longs' as const : a.funding < 0 ? 'shorts' as const : 'none' as const };
+    return {
+      coin: a.coin, hourly: a.funding, annualizedPct, premium: a.premium, payer: a.funding > 0 ? 'longs' as const : a.funding < 0 ? 'shorts' as const : 'none' as const,
+      // The venue's own mark, its move since the previous day's price, and open interest at the mark.
+      markPx: a.markPx, dayChangePct: a.prevDayPx > 0 ? round((a.markPx / a.prevDayPx - 1) * 100, 2) : null,
+      openInterestUsd: round(a.openInterest * a.markPx, 2), dayVolumeUsd: round(a.dayNotionalVolume, 2),
+    };
   });
   const paying = rates.filter((r) => r.payer === 'longs').length / Math.max(1, rates.length);
   const marketRegime = paying >= CONSENSUS_SHARE ? 'longs-paying' : paying <= 1 - CONSENSUS_SHARE ? 'shorts-paying' : 'mixed';
@@ -150,50 +155,78 @@ export function fundingLeg(assets: readonly PerpAssetContext[], leans: readonly 
   return { available: rates.length > 0, rates, marketRegime, extremes, divergences, opportunities };
 }
 
-/** The whales leg: seeded from the leaderboard, each whale's account read, the coins' leans. */
-export async function perpWhales(source: PerpSource, limit: number): Promise<{ whales: WhalesLeg; funding: FundingLeg; fetchedAt: { whales: string; funding: string } }> {
+/**
+ * What the venue said, read once for the largest request (a free tool's snapshot holds it): the
+ * candidates walked in order (each a whale or a market maker set apart), the whales' account
+ * reads, and the asset contexts. Plain data, so it can be stored and reported for any smaller limit.
+ */
+export interface WhaleReads {
+  readonly walked: readonly { readonly row: PerpLeaderRow; readonly marketMaker: boolean }[];
+  readonly reads: readonly PerpAccountRead[];
+  readonly assets: readonly PerpAssetContext[];
+  readonly fetchedAt: { readonly whales: string; readonly funding: string };
+}
+
+/** Best month first, each busy account's fills read, until `max` whales (read or not) are found; then each whale's account. */
+export async function readWhales(source: PerpSource, max: number): Promise<WhaleReads> {
   const [board, assets] = await Promise.all([source.leaderboard(), source.assets()]);
-  const fundingAt = new Date().toISOString();
-  // Best month first, each busy account's fills read, until `limit` whales (read or not) are found.
-  const whales: PerpLeaderRow[] = [];
+  const funding = new Date().toISOString();
+  const walked: { row: PerpLeaderRow; marketMaker: boolean }[] = [];
   const unreadFills: PerpAccountRead[] = [];
-  let marketMakers = 0;
   for (const candidate of whaleCandidates(board)) {
-    if (whales.length >= limit) break;
+    if (walked.filter((w) => !w.marketMaker).length >= max) break;
     if (turnsLikeAMaker(candidate)) {
       const fills = await source.fills(candidate.user);
       if (!fills.readable) unreadFills.push({ user: candidate.user, readable: false, reason: `its fills (needed to tell a market maker from a whale): ${fills.reason}` });
       else if (makerShare(fills.fills) >= MAKER_SHARE) {
-        marketMakers++;
+        walked.push({ row: candidate, marketMaker: true });
         continue;
       }
     }
-    whales.push(candidate);
+    walked.push({ row: candidate, marketMaker: false });
   }
-  const reads = [...(await readEach(whales.filter((w) => !unreadFills.some((u) => u.user === w.user)), (w) => source.account(w.user))), ...unreadFills];
-  const whalesAt = new Date().toISOString();
-  const marks = new Map(assets.map((a) => [a.coin, a.markPx]));
+  const whales = walked.filter((w) => !w.marketMaker && !unreadFills.some((u) => u.user === w.row.user));
+  const reads = [...(await readEach(whales, (w) => source.account(w.row.user))), ...unreadFills];
+  return { walked, reads, assets, fetchedAt: { whales: new Date().toISOString(), funding } };
+}
+
+/** The whales and funding legs over the first `limit` whales of what was read. */
+export function whalesReport(read: WhaleReads, limit: number): { whales: WhalesLeg; funding: FundingLeg; fetchedAt: { whales: string; funding: string } } {
+  const whales: PerpLeaderRow[] = [];
+  let marketMakers = 0;
+  for (const w of read.walked) {
+    if (whales.length >= limit) break;
+    if (w.marketMaker) marketMakers++;
+    else whales.push(w.row);
+  }
+  const reads = whales.map((w) => read.reads.find((r) => r.user === w.user)!);
+  const marks = new Map(read.assets.map((a) => [a.coin, a.markPx]));
   const leans = coinLeans(reads, marks);
   const bullishAssets = leans.filter((l) => l.lean === 'BULLISH').map((l) => l.coin);
   const bearishAssets = leans.filter((l) => l.lean === 'BEARISH').map((l) => l.coin);
   const consensus: Lean = !bullishAssets.length && !bearishAssets.length ? 'NEUTRAL' : bullishAssets.length > bearishAssets.length ? 'BULLISH' : bearishAssets.length > bullishAssets.length ? 'BEARISH' : 'MIXED';
-  const read = reads.filter((r): r is Extract<PerpAccountRead, { readable: true }> => r.readable);
+  const readable = reads.filter((r): r is Extract<PerpAccountRead, { readable: true }> => r.readable);
   return {
     whales: {
-      available: read.length > 0,
+      available: readable.length > 0,
       consensus, bullishAssets, bearishAssets, assets: leans,
-      tradersRequested: limit, tradersAnalyzed: read.length,
+      tradersRequested: limit, tradersAnalyzed: readable.length,
       unreadTraders: reads.filter((r): r is Extract<PerpAccountRead, { readable: false }> => !r.readable).map((r) => ({ address: r.user, reason: r.reason })),
       marketMakersExcluded: marketMakers,
-      topTraders: whales.map((w) => ({ address: w.user, accountValueUsd: round(w.accountValue, 2), monthPnlUsd: round(w.windows.month.pnl, 2), monthRoi: round(w.windows.month.roi, 4), openPositions: read.find((r) => r.user === w.user)?.positions.length ?? 0 })),
-      whalePositions: read.flatMap((r) => r.positions.map((p) => ({
+      topTraders: whales.map((w) => ({ address: w.user, accountValueUsd: round(w.accountValue, 2), monthPnlUsd: round(w.windows.month.pnl, 2), monthRoi: round(w.windows.month.roi, 4), openPositions: readable.find((r) => r.user === w.user)?.positions.length ?? 0 })),
+      whalePositions: readable.flatMap((r) => r.positions.map((p) => ({
         address: r.user, coin: p.coin, side: p.szi > 0 ? 'long' as const : 'short' as const, size: Math.abs(p.szi), notionalUsd: round(Math.abs(p.szi) * (marks.get(p.coin) ?? p.entryPx), 2),
         entryPx: p.entryPx, leverage: p.leverage, unrealizedPnlUsd: round(p.unrealizedPnl, 2), liquidationPx: p.liquidationPx, fundingSinceOpenUsd: round(p.fundingSinceOpen, 2),
       }))).sort((a, b) => b.notionalUsd - a.notionalUsd),
     },
-    funding: fundingLeg(assets, leans),
-    fetchedAt: { whales: whalesAt, funding: fundingAt },
+    funding: fundingLeg(read.assets, leans),
+    fetchedAt: read.fetchedAt,
   };
+}
+
+/** Both legs for `limit` whales, read now. */
+export async function perpWhales(source: PerpSource, limit: number) {
+  return whalesReport(await readWhales(source, limit), limit);
 }
 
 const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;

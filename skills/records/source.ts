@@ -92,6 +92,8 @@ export interface AwardsQuery {
   readonly until: number;
   /** recipient_search_text: a recipient whose name holds any of these. */
   readonly recipients?: readonly string[];
+  /** award_amounts: only awards of at least this many USD. */
+  readonly minAmountUsd?: number;
 }
 
 export interface AwardsRead {
@@ -263,6 +265,7 @@ export function recordsSource(urls: RecordsUrls, fetchImpl: typeof fetch = fetch
         time_period: [{ start_date: isoDay(query.since), end_date: isoDay(query.until) }],
       };
       if (query.recipients?.length) filters.recipient_search_text = query.recipients;
+      if (query.minAmountUsd !== undefined) filters.award_amounts = [{ lower_bound: query.minAmountUsd }];
       const awards: AwardRead[] = [];
       let rejected = 0;
       let rows = 0;

@@ -64,7 +64,8 @@ describe('the report answers what was asked', () => {
 
   it('a question about a capability Sibyl lacks is refused before any 402, naming what is missing', async () => {
     for (const [prompt, domain] of [
-      ['what are the biggest perp traders long on ETH', 'perps'],
+      // Perps are read on Hyperliquid only.
+      ['Which traders on dYdX run the most leverage?', 'perp-venues'],
       ['Run a walk-forward test with a deflated Sharpe ratio on my strategy', 'strategies'],
       // Stock trades of lawmakers are a government record, not a tokenized-stock board.
       ['Which stocks did members of Congress buy last month?', 'government'],

@@ -51,6 +51,7 @@ export const SPEC_SKILL_PRICE = {
   'conviction-scanner': usdc('1.00'),
   'longshot-fader': usdc('0.75'),
   'cross-platform-arbitrage': usdc('1.00'),
+  'perp-smart-money': usdc('0.50'),
 } as const;
 
 /** Paid HTTP operations under /x402/data/ (by path suffix); the free-form report (a typed capability body on that path pays the skill's price). */

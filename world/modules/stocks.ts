@@ -777,6 +777,9 @@ export const stocksModule: WorldModuleFactory = (chain, rng) => {
         continue;
       }
       if (held > 0n) host.swap(ap, tok.pool, tokenIn, amountIn > held ? held : amountIn);
+      // Topped up before it runs short (funds land for the next block): a block in which the buyer
+      // waits for USDC leaves a pool beyond the band that nobody closes.
+      if (buying && host.balance(ap, usdc(host)) < usdcRaw(FLOAT_USD / 2)) host.fundToken(ap, usdc(host), usdcRaw(FLOAT_USD));
     }
   };
 
