@@ -140,7 +140,7 @@ export interface StockPathsLike {
 interface GovernmentBusiness {
   readonly recipient: string;
   readonly agencies: readonly (readonly [agency: string, subAgency: string, prefix: string])[];
-  /** Routine awards per 30 days, and their size range (log-uniform). */
+  /** Routine awards per 30 days, and their size range (log-uniform, the top 20 times the bottom: a routine award is at most about 4.5 times the median). */
   readonly perMonth: number;
   readonly usd: readonly [number, number];
   /** Chance a 30-day block holds a material award. */
@@ -157,23 +157,23 @@ export const ASSET_DESCRIPTIONS: Readonly<Record<string, string>> = {
 
 const DOD = 'Department of Defense';
 const GOVERNMENT: Readonly<Record<string, GovernmentBusiness>> = {
-  MSFT: { recipient: 'MICROSOFT CORPORATION', agencies: [[DOD, 'Defense Information Systems Agency', 'HC1028'], ['General Services Administration', 'Federal Acquisition Service', '47QTCA']], perMonth: 2, usd: [2e6, 60e6], materialChance: 0.4, fmsChance: 0 },
-  AMZN: { recipient: 'AMAZON WEB SERVICES, INC.', agencies: [[DOD, 'Defense Information Systems Agency', 'HC1084'], ['National Aeronautics and Space Administration', 'NASA Shared Services Center', '80NSSC'], ['Department of Homeland Security', 'Office of Procurement Operations', '70RTAC']], perMonth: 2, usd: [2e6, 80e6], materialChance: 0.4, fmsChance: 0 },
-  GOOGL: { recipient: 'GOOGLE PUBLIC SECTOR LLC', agencies: [[DOD, 'Department of the Air Force', 'FA8732'], ['General Services Administration', 'Federal Acquisition Service', '47QTCB']], perMonth: 1, usd: [1e6, 30e6], materialChance: 0.3, fmsChance: 0 },
-  NVDA: { recipient: 'NVIDIA CORPORATION', agencies: [['Department of Energy', 'Department of Energy', '89233'], [DOD, 'Department of the Army', 'W52P1J']], perMonth: 0.6, usd: [1e6, 40e6], materialChance: 0.3, fmsChance: 0.1 },
-  AAPL: { recipient: 'APPLE INC.', agencies: [['Department of Veterans Affairs', 'Veterans Affairs', '36C10B'], ['Department of Homeland Security', 'Office of Procurement Operations', '70RTAC']], perMonth: 0.6, usd: [2e5, 8e6], materialChance: 0.2, fmsChance: 0 },
-  META: { recipient: 'META PLATFORMS, INC.', agencies: [[DOD, 'Department of the Army', 'W911QX']], perMonth: 0.3, usd: [1e5, 2e6], materialChance: 0.15, fmsChance: 0 },
-  TSLA: { recipient: 'TESLA, INC.', agencies: [['General Services Administration', 'Federal Acquisition Service', '47QMCA'], ['Department of Energy', 'Department of Energy', '89303']], perMonth: 0.5, usd: [3e5, 15e6], materialChance: 0.2, fmsChance: 0 },
-  JPM: { recipient: 'JPMORGAN CHASE BANK, NATIONAL ASSOCIATION', agencies: [['Department of the Treasury', 'Bureau of the Fiscal Service', '2032H5'], ['General Services Administration', 'Federal Acquisition Service', '47QSWA']], perMonth: 0.6, usd: [1e6, 40e6], materialChance: 0.3, fmsChance: 0 },
-  XOM: { recipient: 'EXXONMOBIL OIL CORPORATION', agencies: [[DOD, 'Defense Logistics Agency', 'SPE600']], perMonth: 1.5, usd: [5e6, 150e6], materialChance: 0.4, fmsChance: 0.2 },
-  JNJ: { recipient: 'JANSSEN PHARMACEUTICALS, INC.', agencies: [['Department of Health and Human Services', 'Office of the Assistant Secretary for Preparedness and Response', '75A501'], ['Department of Veterans Affairs', 'Veterans Affairs', '36C24E']], perMonth: 0.8, usd: [1e6, 60e6], materialChance: 0.3, fmsChance: 0 },
-  COIN: { recipient: 'COINBASE, INC.', agencies: [['Department of the Treasury', 'Internal Revenue Service', '2032H8'], ['Department of Justice', 'U.S. Marshals Service', '15M102'], ['Department of Homeland Security', 'U.S. Secret Service', '70US09']], perMonth: 0.3, usd: [1e5, 5e6], materialChance: 0.2, fmsChance: 0 },
-  MSTR: { recipient: 'MICROSTRATEGY SERVICES CORPORATION', agencies: [[DOD, 'Department of the Navy', 'N00039']], perMonth: 0.3, usd: [1e5, 3e6], materialChance: 0.15, fmsChance: 0 },
+  MSFT: { recipient: 'MICROSOFT CORPORATION', agencies: [[DOD, 'Defense Information Systems Agency', 'HC1028'], ['General Services Administration', 'Federal Acquisition Service', '47QTCA']], perMonth: 2, usd: [3e6, 60e6], materialChance: 0.4, fmsChance: 0 },
+  AMZN: { recipient: 'AMAZON WEB SERVICES, INC.', agencies: [[DOD, 'Defense Information Systems Agency', 'HC1084'], ['National Aeronautics and Space Administration', 'NASA Shared Services Center', '80NSSC'], ['Department of Homeland Security', 'Office of Procurement Operations', '70RTAC']], perMonth: 2, usd: [4e6, 80e6], materialChance: 0.4, fmsChance: 0 },
+  GOOGL: { recipient: 'GOOGLE PUBLIC SECTOR LLC', agencies: [[DOD, 'Department of the Air Force', 'FA8732'], ['General Services Administration', 'Federal Acquisition Service', '47QTCB']], perMonth: 1, usd: [1.5e6, 30e6], materialChance: 0.3, fmsChance: 0 },
+  NVDA: { recipient: 'NVIDIA CORPORATION', agencies: [['Department of Energy', 'Department of Energy', '89233'], [DOD, 'Department of the Army', 'W52P1J']], perMonth: 0.8, usd: [2e6, 40e6], materialChance: 0.3, fmsChance: 0.1 },
+  AAPL: { recipient: 'APPLE INC.', agencies: [['Department of Veterans Affairs', 'Veterans Affairs', '36C10B'], ['Department of Homeland Security', 'Office of Procurement Operations', '70RTAC']], perMonth: 0.8, usd: [4e5, 8e6], materialChance: 0.2, fmsChance: 0 },
+  META: { recipient: 'META PLATFORMS, INC.', agencies: [[DOD, 'Department of the Army', 'W911QX']], perMonth: 0.8, usd: [1e5, 2e6], materialChance: 0.15, fmsChance: 0 },
+  TSLA: { recipient: 'TESLA, INC.', agencies: [['General Services Administration', 'Federal Acquisition Service', '47QMCA'], ['Department of Energy', 'Department of Energy', '89303']], perMonth: 0.8, usd: [7.5e5, 15e6], materialChance: 0.2, fmsChance: 0 },
+  JPM: { recipient: 'JPMORGAN CHASE BANK, NATIONAL ASSOCIATION', agencies: [['Department of the Treasury', 'Bureau of the Fiscal Service', '2032H5'], ['General Services Administration', 'Federal Acquisition Service', '47QSWA']], perMonth: 0.8, usd: [2e6, 40e6], materialChance: 0.3, fmsChance: 0 },
+  XOM: { recipient: 'EXXONMOBIL OIL CORPORATION', agencies: [[DOD, 'Defense Logistics Agency', 'SPE600']], perMonth: 1.5, usd: [7.5e6, 150e6], materialChance: 0.4, fmsChance: 0.2 },
+  JNJ: { recipient: 'JANSSEN PHARMACEUTICALS, INC.', agencies: [['Department of Health and Human Services', 'Office of the Assistant Secretary for Preparedness and Response', '75A501'], ['Department of Veterans Affairs', 'Veterans Affairs', '36C24E']], perMonth: 0.8, usd: [3e6, 60e6], materialChance: 0.3, fmsChance: 0 },
+  COIN: { recipient: 'COINBASE, INC.', agencies: [['Department of the Treasury', 'Internal Revenue Service', '2032H8'], ['Department of Justice', 'U.S. Marshals Service', '15M102'], ['Department of Homeland Security', 'U.S. Secret Service', '70US09']], perMonth: 0.8, usd: [2.5e5, 5e6], materialChance: 0.2, fmsChance: 0 },
+  MSTR: { recipient: 'MICROSTRATEGY SERVICES CORPORATION', agencies: [[DOD, 'Department of the Navy', 'N00039']], perMonth: 0.8, usd: [1.5e5, 3e6], materialChance: 0.15, fmsChance: 0 },
 };
 /** Contractors with no listed stock in the world: their awards are in the feed but move no ticker. */
 const UNLISTED: readonly GovernmentBusiness[] = [
   { recipient: 'NORTHWIND DEFENSE SYSTEMS LLC', agencies: [[DOD, 'Department of the Navy', 'N00024']], perMonth: 1, usd: [5e6, 300e6], materialChance: 0, fmsChance: 0.3 },
-  { recipient: 'CASCADE FEDERAL SERVICES INC', agencies: [['Department of Veterans Affairs', 'Veterans Affairs', '36C776']], perMonth: 1, usd: [1e6, 40e6], materialChance: 0, fmsChance: 0 },
+  { recipient: 'CASCADE FEDERAL SERVICES INC', agencies: [['Department of Veterans Affairs', 'Veterans Affairs', '36C776']], perMonth: 1, usd: [2e6, 40e6], materialChance: 0, fmsChance: 0 },
 ];
 /** What the awards buy, per company (others: services, hardware, supplies). */
 const WORK: Readonly<Record<string, readonly string[]>> = {
@@ -182,7 +182,7 @@ const WORK: Readonly<Record<string, readonly string[]>> = {
   JPM: ['BANKING AND CARD SERVICES', 'LOCKBOX SERVICES'], COIN: ['DIGITAL ASSET CUSTODY SERVICES', 'BLOCKCHAIN ANALYTICS LICENSES'], TSLA: ['ELECTRIC VEHICLES', 'ENERGY STORAGE SYSTEMS'],
 };
 /** A material award is this many times the company's median routine award. */
-const MATERIAL_MULTIPLE: readonly [number, number] = [20, 60];
+const MATERIAL_MULTIPLE: readonly [number, number] = [25, 60];
 const DEOBLIGATION_CHANCE = 0.03;
 
 const FIRST = ['Alden', 'Beatrice', 'Calvin', 'Delia', 'Everett', 'Frances', 'Grady', 'Harriet', 'Irving', 'Josephine', 'Kendall', 'Lorraine', 'Marshall', 'Nadine', 'Orson', 'Priscilla', 'Quentin', 'Rosalind', 'Sterling', 'Theodora', 'Ulysses', 'Vivian', 'Wendell', 'Yvette', 'Ambrose', 'Clementine', 'Desmond', 'Eloise', 'Fletcher', 'Gwendolyn'];
@@ -193,10 +193,10 @@ const HOUSE_SEATS = 28;
 const SENATE_SEATS = 8;
 const INFORMED = { house: 3, senate: 2 } as const;
 const LATE_FILERS = 5;
-/** Ordinary trades per member per 30 days; informed members trade this much besides their edge too, at a third the rate. */
+/** Ordinary trades per member per 30 days; informed members trade without an edge too, at a sixth the rate. */
 const TRADES_PER_MONTH = 2.5;
 /** An informed member trades ahead of an earnings jump at least this big (log), with this chance. */
-const INFORMED_MIN_JUMP = 0.03;
+const INFORMED_MIN_JUMP = 0.05;
 const INFORMED_TAKES = 0.9;
 /** A late filer files this share of its reports late. */
 const LATE_SHARE = 0.4;
@@ -340,7 +340,7 @@ export class RecordsPlan {
           reportId: reportId(this.seed, m.name, disclosureDate), ahead,
         });
       };
-      const rate = m.role === 'informed' ? TRADES_PER_MONTH / 3 : TRADES_PER_MONTH;
+      const rate = m.role === 'informed' ? TRADES_PER_MONTH / 6 : TRADES_PER_MONTH;
       for (let block = from; block < end; block += 30 * DAY) {
         for (let k = r.poisson(rate); k > 0; k--) {
           const at = businessDay(block + r.int(0, 29) * DAY);
@@ -353,7 +353,7 @@ export class RecordsPlan {
       for (const e of events) {
         if (!m.edgeTickers.includes(e.ticker) || !r.chance(INFORMED_TAKES)) continue;
         // A few business days before the close the move starts after, never on its day.
-        let at = dayStart(e.at) - r.int(2, 10) * DAY;
+        let at = dayStart(e.at) - r.int(1, 6) * DAY;
         while (!weekday(at)) at -= DAY;
         if (closeOf(at) >= e.at) continue;
         add(at, e.ticker, e.move > 0 ? 'purchase' : r.chance(0.5) ? 'sale_full' : 'sale_partial', 5, { kind: e.kind, at: e.at, move: e.move });

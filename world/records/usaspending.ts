@@ -2,7 +2,7 @@
  * The embedded USAspending answering `POST /api/v2/search/spending_by_award/` as the real API
  * documents it (usaspending-api's api_contracts spending_by_award.md): filters (award_type_codes
  * required, from one award group; time_period on the action date; recipient_search_text matched
- * against the recipient's name; award_ids), the requested fields, limit (1-100, default 10),
+ * against the recipient's name; award_amounts; award_ids), the requested fields, limit (1-100, default 10),
  * page, sort (a requested field, default the first) and order (default desc) → {limit, results,
  * page_metadata:{page, hasNext, …}, messages}. A request outside that shape is refused as the real
  * API refuses it: 422 with `detail` for a missing or invalid value, 400 for a sort field not
@@ -99,6 +99,16 @@ export function spendingByAward(state: RecordsState, body: unknown): VenueAnswer
     if (!Array.isArray(f.recipient_search_text) || !f.recipient_search_text.every((x) => typeof x === 'string')) return unprocessable("Field 'filters|recipient_search_text' must be an array of strings");
     terms = (f.recipient_search_text as string[]).map((x) => x.toUpperCase());
   }
+  let bounds: { lower: number; upper: number }[] | null = null;
+  if (f.award_amounts !== undefined) {
+    if (!Array.isArray(f.award_amounts)) return unprocessable("Field 'filters|award_amounts' must be an array");
+    bounds = [];
+    for (const b of f.award_amounts as unknown[]) {
+      const { lower_bound: lower, upper_bound: upper } = (b ?? {}) as Record<string, unknown>;
+      if ((lower !== undefined && typeof lower !== 'number') || (upper !== undefined && typeof upper !== 'number')) return unprocessable("Field 'filters|award_amounts' bounds must be numbers");
+      bounds.push({ lower: (lower as number | undefined) ?? -Infinity, upper: (upper as number | undefined) ?? Infinity });
+    }
+  }
   let ids: string[] | null = null;
   if (f.award_ids !== undefined) {
     if (!Array.isArray(f.award_ids) || !f.award_ids.every((x) => typeof x === 'string')) return unprocessable("Field 'filters|award_ids' must be an array of strings");
@@ -109,6 +119,7 @@ export function spendingByAward(state: RecordsState, body: unknown): VenueAnswer
     codes.includes(a.awardType)
     && (!periods || periods.some((p) => a.actionDate >= p.start && a.actionDate <= p.end))
     && (!terms || terms.some((t) => a.recipient.includes(t)))
+    && (!bounds || bounds.some((b) => a.amountUsd >= b.lower && a.amountUsd <= b.upper))
     && (!ids || ids.includes(a.awardId)));
   const sign = order === 'asc' ? 1 : -1;
   rows.sort((a, b) => {
