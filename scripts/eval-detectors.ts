@@ -46,6 +46,13 @@ import { ReferencePaths } from '../world/reference.js';
 import { STOCK_FEED_CHAIN } from '../chain/stocks.js';
 import { StockPaths } from '../world/stocks/underlyings.js';
 import { evaluateStocks } from '../skills/stocks/stocks-eval.js';
+import { HyperliquidVenue } from '../world/perps/hyperliquid-api.js';
+import { PerpPlan } from '../world/perps/plan.js';
+import { servePerpVenue } from '../world/perps/server.js';
+import { hyperliquidSource } from '../skills/perps/source.js';
+import { evaluatePerps } from '../skills/perps/perps-eval.js';
+import { callerPrices } from '../world/callers/prices.js';
+import { evaluateCallers } from '../skills/callers/accuracy-eval.js';
 
 const APPROVAL_EVENT = parseAbiItem('event Approval(address indexed owner, address indexed spender, uint256 value)');
 
@@ -82,6 +89,8 @@ export const DETECTOR_GOALS: Readonly<Record<string, { precision: number; recall
   // A listing's first buyers include retail buying in its first hours, which the world does not
   // label: every labelled early buyer must be found; precision is reported, not held.
   stockEarlyBuyers: { precision: 0, recall: 0.94 },
+  perpSmartMoney: { precision: 0.90, recall: 0.85 },
+  perpWhales: { precision: 0.90, recall: 0.85 },
 };
 export const goalOf = (name: string) => (name in DETECTOR_GOALS ? DETECTOR_GOALS[name]! : DEFAULT_GOAL);
 
@@ -118,6 +127,8 @@ const EMPTY_SCORES: Record<string, Score> = {
   stockUnderReserved: { truePositives: 0, predicted: 0, actual: 0 },
   stockLagging: { truePositives: 0, predicted: 0, actual: 0 },
   stockEarlyBuyers: { truePositives: 0, predicted: 0, actual: 0 },
+  perpSmartMoney: { truePositives: 0, predicted: 0, actual: 0 },
+  perpWhales: { truePositives: 0, predicted: 0, actual: 0 },
 };
 type Add = (name: string, predicted: Set<string>, actual: Set<string>) => void;
 interface RunValues { debug: boolean; pendingHours: number; onMeasured: NonNullable<EvalOptions['onMeasured']> }
@@ -137,6 +148,7 @@ export async function evaluateDetectors(options: EvalOptions): Promise<DetectorS
     for (const p of predicted) if (actual.has(p)) s.truePositives++;
   };
   await withIndexedWorld(options.seed, options.days, options.chains, (c) => scoreChain(c, values, add), (all) => scoreStocks(options.seed, all, values, add));
+  await scoreOffChain(options.seed, options.days, values, add);
   if (!options.skipBitcoin) await scoreBitcoin(options.seed, options.days, values, add);
   return Object.fromEntries(Object.entries(scores).map(([name, s]) => [name, {
     precision: s.predicted ? s.truePositives / s.predicted : null,
@@ -442,6 +454,34 @@ async function scoreStocks(seed: string, all: Parameters<NonNullable<Parameters<
   for (const [name, d] of Object.entries(result.detections)) add(name, d.predicted, d.actual);
   values.onMeasured('stock fair value (in session, % of the true)', { samples: result.fairValueError.samples, mean: result.fairValueError.meanPct, p99: result.fairValueError.p99Pct, max: result.fairValueError.maxPct });
   values.onMeasured('stock early buyers\' realised result vs labels (USD)', { compared: result.earlyBuyerPnl.compared, meanAbsDiff: result.earlyBuyerPnl.meanAbsDiffUsd, maxAbsDiff: result.earlyBuyerPnl.maxAbsDiffUsd });
+}
+
+/**
+ * The off-chain venues of the same seed and origin, read through their adapters over HTTP as the
+ * skills read them: the perp venue's smart money and whales against its accounts' roles (a market
+ * maker among the whales is a false positive), and the callers' leaderboard against their true
+ * skill (measured: its rank correlation, and whether a lucky caller reaches the top five).
+ */
+async function scoreOffChain(seed: string, days: number, values: RunValues, add: Add): Promise<void> {
+  const origin = worldOrigin(days);
+  const reference = new ReferencePaths(seed, origin);
+  const now = Date.now() / 1000;
+  const plan = new PerpPlan(seed, origin, (asset, t) => reference.priceUsd(asset, t));
+  const venue = await servePerpVenue(new HyperliquidVenue(plan), () => now);
+  try {
+    const labels = plan.through(now).accounts.map((a) => ({ user: a.user, role: a.role, unreadable: a.unreadable }));
+    const perps = await evaluatePerps(hyperliquidSource(venue.urls), labels, now);
+    add('perpSmartMoney', perps.perpSmartMoney.predicted, perps.perpSmartMoney.actual);
+    add('perpWhales', perps.perpWhales.predicted, perps.perpWhales.actual);
+    values.onMeasured('perp market makers (set apart / at whale size / counted as whales)', { setApart: perps.marketMakers.setApart, atWhaleSize: perps.marketMakers.atWhaleSize, countedAsWhales: perps.marketMakers.countedAsWhales });
+  } finally {
+    await venue.close();
+  }
+  const callers = await evaluateCallers({ seed, origin, priceAt: callerPrices(reference, new StockPaths(seed, origin)), at: now });
+  values.onMeasured('analyst ranking vs true skill', {
+    spearmanRanked: callers.ranked.spearman, spearmanAll: callers.board.spearman,
+    luckyInTop5: Number(callers.board.luckyInTop), bestLuckyRank: callers.board.bestLuckyRank, skilledInTop5: callers.board.skilledInTop,
+  });
 }
 
 async function scoreBitcoin(seed: string, days: number, values: RunValues, add: Add): Promise<void> {

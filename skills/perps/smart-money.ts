@@ -14,7 +14,7 @@ import { MAKER_SHARE, makerShare } from './whales.js';
 import { readEach, type PerpFillRead, type PerpLeaderRow, type PerpSource } from './source.js';
 
 export const SM_CANDIDATES = 60;
-export const SM_MIN_CLOSED = 8;
+export const SM_MIN_CLOSED = 12;
 export const SM_MIN_WIN_RATE = 0.5;
 export const SM_MIN_REALISED_USD = 10_000;
 export const SM_MIN_T = 2;

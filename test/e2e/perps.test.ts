@@ -133,6 +133,26 @@ describe('refused before payment, or not charged', () => {
     }
   });
 
+  it('a venue on which nobody has a record yet answers available: false, 422 no_answer, and nothing is settled', { timeout: 90_000 }, async () => {
+    // Two days of history (the venue's start): no skilled account has its twelve closed trades yet.
+    const young = new ReferencePaths(`${SEED}-young`, Math.floor(now()));
+    const youngVenue = await servePerpVenue(new HyperliquidVenue(new PerpPlan(`${SEED}-young`, young.origin, (asset, t) => young.priceUsd(asset, t))), now);
+    const server = await startTestSibyl({ env: { HYPERLIQUID_URL: youngVenue.urls.api, HYPERLIQUID_STATS_URL: youngVenue.urls.stats } });
+    try {
+      const payer = await walletPoster(server.url, '2');
+      const before = await payer.balance();
+      const res = await payer.post('/api/a2a/skills/perp-smart-money', { params: {} });
+      const body = await json(res);
+      expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(422);
+      expect(body).toMatchObject({ available: false, charged: false, error: { code: 'no_answer' } });
+      expect(body.reason).toMatch(/meets the record/);
+      expect(await payer.balance()).toBe(before);
+    } finally {
+      await server.close();
+      await youngVenue.close();
+    }
+  });
+
   it('a venue that cannot be read is a 503 before any 402; with PERPS=off the skills are refused and the free tool says so', { timeout: 90_000 }, async () => {
     const dead = await startTestSibyl({ env: { HYPERLIQUID_URL: 'http://127.0.0.1:9/hyperliquid', HYPERLIQUID_STATS_URL: 'http://127.0.0.1:9/hyperliquid-stats' } });
     const off = await startTestSibyl({ env: { PERPS: 'off' } });

@@ -37,7 +37,7 @@ export type PerpRole = 'whale-skilled' | 'whale-poor' | 'market-maker' | 'retail
 
 /** How many accounts of each role, their starting equity, leverage, how often they act, how long they hold. */
 const ROLES: Readonly<Record<PerpRole, { count: number; equityUsd: readonly [number, number]; leverage: readonly [number, number]; actsPerDay: number; holdHours: readonly [number, number] }>> = {
-  'whale-skilled': { count: 8, equityUsd: [600_000, 4_000_000], leverage: [1, 3], actsPerDay: 3, holdHours: [12, 72] },
+  'whale-skilled': { count: 8, equityUsd: [600_000, 4_000_000], leverage: [1, 3], actsPerDay: 3, holdHours: [6, 36] },
   'whale-poor': { count: 6, equityUsd: [600_000, 3_000_000], leverage: [8, 20], actsPerDay: 3, holdHours: [6, 48] },
   'market-maker': { count: 3, equityUsd: [300_000, 2_500_000], leverage: [1, 1], actsPerDay: 24, holdHours: [0, 0] },
   retail: { count: 30, equityUsd: [500, 25_000], leverage: [3, 25], actsPerDay: 1, holdHours: [2, 36] },
@@ -48,7 +48,7 @@ const ROLES: Readonly<Record<PerpRole, { count: number; equityUsd: readonly [num
  * when the view is at least SKILLED_EDGE one way and closes when it turns that much the other way.
  */
 const SKILLED_EDGE = 0.02;
-const SKILLED_NOISE = 0.05;
+const SKILLED_NOISE = 0.03;
 /** Positions are sized on the balance, at most this multiple of the deposit (no account compounds without bound). */
 const MAX_SIZING_MULTIPLE = 1.5;
 const LOOKAHEAD_S = 12 * HOUR;
