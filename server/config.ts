@@ -90,6 +90,13 @@ export interface Config {
    * this process serves on loopback over the world's perp plan (undefined); undefined when PERPS is off.
    */
   readonly perps: { readonly seed: string; readonly urls: { readonly api: string; readonly stats: string } | undefined } | undefined;
+  /**
+   * The public-records feeds (RECORDS): per feed, the real service at its URL, or the feed this
+   * process serves on loopback over the world's records plan (undefined); undefined when RECORDS is off.
+   */
+  readonly records: { readonly seed: string; readonly congress: string | undefined; readonly usaspending: string | undefined } | undefined;
+  /** The market callers' feed (CALLS): a real one at its URL, or the world's (undefined); undefined when CALLS is off. */
+  readonly calls: { readonly seed: string; readonly url: string | undefined } | undefined;
   /** A quantum random-number provider (ANU QRNG API format); without one, quantum randomness is refused before payment. */
   readonly qrng: { readonly url: string; readonly apiKey: string | undefined } | undefined;
   /** The forecast engine; undefined when FORECAST is off (forecasts then answer 503, uncharged). */
@@ -176,6 +183,11 @@ const envSchema = z.object({
   PERPS: z.enum(['embedded', 'off']).default('embedded'),
   HYPERLIQUID_URL: z.url({ protocol: /^https?$/ }).optional(),
   HYPERLIQUID_STATS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  RECORDS: z.enum(['embedded', 'off']).default('embedded'),
+  CONGRESS_TRADES_URL: z.url({ protocol: /^https?$/ }).optional(),
+  USASPENDING_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CALLS: z.enum(['embedded', 'off']).default('embedded'),
+  CALLS_FEED_URL: z.url({ protocol: /^https?$/ }).optional(),
   QRNG_URL: z.url({ protocol: /^https?$/ }).optional(),
   QRNG_API_KEY: z.string().min(1).optional(),
   FORECAST: z.enum(['on', 'off']).default('on'),
@@ -259,6 +271,23 @@ function perpVenue(e: z.output<typeof envSchema>): Config['perps'] {
   return { seed: e.WORLD_SEED, urls: set.length ? { api: bare(e.HYPERLIQUID_URL!), stats: bare(e.HYPERLIQUID_STATS_URL!) } : undefined };
 }
 
+/** A feed domain switched off refuses its URL settings (they would be read by nothing). */
+function offWith(domain: string, set: readonly string[]): void {
+  if (set.length) throw new ConfigError(`${set.join(', ')}: set, but ${domain}=off turns ${set.length > 1 ? 'their feeds' : 'its feed'} off; unset ${set.length > 1 ? 'them' : 'it'}, or leave ${domain} at embedded`);
+}
+
+/** Each records feed (stock-watcher disclosures, USAspending awards) is read at its URL when set, else from the embedded feed. */
+function recordFeeds(e: z.output<typeof envSchema>): Config['records'] {
+  const bare = (url: string | undefined) => url?.replace(/\/+$/, '');
+  if (e.RECORDS === 'off') return void offWith('RECORDS', (['CONGRESS_TRADES_URL', 'USASPENDING_URL'] as const).filter((n) => e[n]));
+  return { seed: e.WORLD_SEED, congress: bare(e.CONGRESS_TRADES_URL), usaspending: bare(e.USASPENDING_URL) };
+}
+
+function callsFeed(e: z.output<typeof envSchema>): Config['calls'] {
+  if (e.CALLS === 'off') return void offWith('CALLS', e.CALLS_FEED_URL ? ['CALLS_FEED_URL'] : []);
+  return { seed: e.WORLD_SEED, url: e.CALLS_FEED_URL?.replace(/\/+$/, '') };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -333,6 +362,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bitcoin: bitcoinSource(e),
     prediction: predictionVenues(e),
     perps: perpVenue(e),
+    records: recordFeeds(e),
+    calls: callsFeed(e),
     qrng: e.QRNG_URL ? { url: e.QRNG_URL.replace(/\/$/, ''), apiKey: e.QRNG_API_KEY } : undefined,
     // A model is used only when named; OPENAI_BASE_URL alone (or a key alone) leaves the offline planner.
     llm: e.SIBYL_LLM_MODEL ? { model: e.SIBYL_LLM_MODEL, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,

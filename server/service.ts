@@ -23,6 +23,8 @@ import type { BitcoinSource } from '../chain/bitcoin.js';
 import { startIndexedBitcoin } from './bitcoin.js';
 import { startPrediction } from './prediction.js';
 import { startPerps } from './perps.js';
+import { startRecords } from './records.js';
+import { startCalls } from './callers.js';
 import { FUNDING_CHAIN } from '../skills/prediction/funding.js';
 import { STOCK_FEED_CHAIN } from '../chain/stocks.js';
 import { qrngProviderFromConfig } from '../skills/quantum/qrng/engine.js';
@@ -193,6 +195,11 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     if (prediction) resources.unshift(prediction);
     const perps = config.perps && (await startPerps(config.perps, market?.reference ?? curve?.reference, options.onProgress));
     if (perps) resources.unshift(perps);
+    const reference = market?.reference ?? curve?.reference;
+    const records = config.records && (await startRecords(config.records, reference?.origin, options.onProgress));
+    if (records) resources.unshift(records);
+    const calls = config.calls && (await startCalls(config.calls, reference, options.onProgress));
+    if (calls) resources.unshift(calls);
     if (market && devnet) {
       const running = await market.start(devnet, options.onProgress);
       resources.unshift({ close: async () => running.stop() });
@@ -261,8 +268,8 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
     if (forecast) resources.unshift({ close: () => forecast.service.close() });
     const bitcoin = (await bitcoinReady)?.source;
     const qrng = qrngProviderFromConfig(config.qrng);
-    const registry = createRegistry(options.extraSkills, new Set([...(bitcoin ? ['bitcoin' as const] : []), ...(qrng ? ['qrng' as const] : []), ...(prediction ? ['prediction' as const] : []), ...(perps ? ['perps' as const] : []), ...(chains.list().some((c) => c.name === FUNDING_CHAIN) ? ['prediction-funding' as const] : []), ...(chains.list().some((c) => c.name === STOCK_FEED_CHAIN) ? ['stocks' as const] : [])]));
-    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(qrng && { qrng }), ...(prediction && { prediction: prediction.venues }), ...(perps && { perps: perps.venue }), ...(forecast && { forecast }) };
+    const registry = createRegistry(options.extraSkills, new Set([...(bitcoin ? ['bitcoin' as const] : []), ...(qrng ? ['qrng' as const] : []), ...(prediction ? ['prediction' as const] : []), ...(perps ? ['perps' as const] : []), ...(records ? ['records' as const] : []), ...(calls ? ['calls' as const] : []), ...(chains.list().some((c) => c.name === FUNDING_CHAIN) ? ['prediction-funding' as const] : []), ...(chains.list().some((c) => c.name === STOCK_FEED_CHAIN) ? ['stocks' as const] : [])]));
+    const skillContext: SkillContext = { chains, store, ...(curve && { curve }), ...(social && { social }), ...(bitcoin && { bitcoin }), ...(qrng && { qrng }), ...(prediction && { prediction: prediction.venues }), ...(perps && { perps: perps.venue }), ...(records && { records: records.feeds }), ...(calls && { calls: calls.feed }), ...(forecast && { forecast }) };
     const context: SkillContext = { ...skillContext, agent: reportAgent(config, registry, skillContext, store, log) };
     const access = config.forecast && new ForecastAccess(store, baseChain.client, config.forecast.tokenAddress);
     if (forecast && config.forecast!.jobs) {

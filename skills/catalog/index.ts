@@ -74,6 +74,8 @@ import { predictionWhalesTool } from '../prediction/whales-tool.js';
 import { rwaIntelSkill } from '../stocks/rwa-intel-skill.js';
 import { perpSmartMoneySkill } from '../perps/smart-money-skill.js';
 import { perpWhalesTool } from '../perps/whales-tool.js';
+import { congressLookupSkill, congressTradesTool, governmentContractsTool } from '../records/tools.js';
+import { analystAccuracyTool } from '../callers/tool.js';
 import { STOCK_FEED_CHAIN } from '../../chain/stocks.js';
 import { disabledRefusal, isWorking, Registry, type DeploymentPart, type Skill } from '../core/registry.js';
 import type { ErrorCode } from '../core/errors.js';
@@ -110,6 +112,8 @@ export const ALL_SKILLS = [
   rwaIntelSkill,
   // Perpetual futures (read through the Hyperliquid adapter).
   perpWhalesTool, perpSmartMoneySkill,
+  // Public records (stock-watcher disclosures, USAspending awards) and graded market callers.
+  congressTradesTool, congressLookupSkill, governmentContractsTool, analystAccuracyTool,
 ] as const;
 
 /** Every skill id the catalogue declares, working or planned: code that names a skill names it through this. */
@@ -124,6 +128,8 @@ const MISSING: Readonly<Record<DeploymentPart, { code: ErrorCode; why: string }>
   // The venues' traders are Polygon accounts: their age and funding are read there.
   'prediction-funding': { code: 'chain_unavailable', why: 'reads the venues\' accounts\' funding on Polygon, and this deployment does not index Polygon' },
   perps: { code: 'domain_disabled', why: 'needs a perp venue, and this deployment has none (PERPS=off)' },
+  records: { code: 'domain_disabled', why: 'needs the public-records feeds, and this deployment has none (RECORDS=off)' },
+  calls: { code: 'domain_disabled', why: 'needs a market callers\' feed, and this deployment has none (CALLS=off)' },
   stocks: { code: 'chain_unavailable', why: `values tokenized stocks from the underlyings' feeds on ${STOCK_FEED_CHAIN}, and this deployment does not read it` },
 };
 
@@ -131,7 +137,7 @@ const MISSING: Readonly<Record<DeploymentPart, { code: ErrorCode; why: string }>
  * The registry of this deployment: every skill, those that need a part it lacks declared
  * disabled (refused with `domain_disabled` before any payment, left out of what is advertised).
  */
-export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlySet<DeploymentPart> = new Set(['bitcoin', 'qrng', 'prediction', 'prediction-funding', 'stocks', 'perps'])): Registry {
+export function createRegistry(extra: readonly Skill<any>[] = [], has: ReadonlySet<DeploymentPart> = new Set(['bitcoin', 'qrng', 'prediction', 'prediction-funding', 'stocks', 'perps', 'records', 'calls'])): Registry {
   return new Registry([...ALL_SKILLS, ...extra].map((skill) => {
     const missing = skill.needs?.find((part) => !has.has(part));
     if (!missing || !isWorking(skill)) return skill;

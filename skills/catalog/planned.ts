@@ -1,5 +1,5 @@
 /**
- * Capabilities the spec lists whose engine Sibyl does not have yet (government records,
+ * Capabilities the spec lists whose engine Sibyl does not have yet (
  * media, strategies, ...). They are declared so
  * the report agent recognises such a question and says plainly that this deployment cannot
  * answer it, instead of routing it to a skill that merely shares a word; calling one always
@@ -7,16 +7,14 @@
  */
 import { z } from 'zod';
 import { SibylError } from '../core/errors.js';
-import { defineFreeTool, disabledResult, freeOutput } from '../core/free.js';
 import { FREE_USD, type UsdPrice } from '../core/money.js';
-import { FREE_ROWS, rowsParam } from '../core/params.js';
 import { neverAnswers } from '../core/outputs.js';
 import { defineSkill, type CatalogEntry } from '../core/registry.js';
 
 /**
  * Each domain this deployment lacks: what it needs (named when a question about it is refused),
  * and the words people use for its things, as its real providers and the spec call them
- * (Hyperliquid's funding and open interest, the STOCK Act's disclosures, ...). The report agent's planner reads them beside the
+ * (a song's vocals, a strategy's walk-forward test, ...). The report agent's planner reads them beside the
  * entries' own tags to recognise a question about the domain (graph/offline/rank.ts); they are
  * not published. A two-word entry is a phrase ("open-interest"). A word a working skill's tags
  * also carry ("yield", "whales", "generate") never marks the domain, and one that shares only its
@@ -47,14 +45,6 @@ export const DISABLED_DOMAINS = {
   },
   launchpads: { needs: 'a multi-launchpad catalogue', words: [] },
   'agent-memory': { needs: 'an agent context store', words: [] },
-  government: {
-    needs: 'government disclosure and contract feeds',
-    words: ['congress', 'congressional', 'congressman', 'congresswoman', 'senate', 'senator', 'representatives', 'lawmakers', 'politicians', 'disclosures', 'stock-act', 'filings', 'filing-delay', 'federal', 'federal-contracts', 'contract-awards', 'agency', 'usaspending', 'procurement', 'pentagon', 'defense', 'government-spending', 'lobbying'],
-  },
-  'analyst-calls': {
-    needs: 'a graded-calls feed',
-    words: ['analysts', 'callers', 'calls', 'price-calls', 'pundits', 'influencers', 'kols', 'gurus', 'youtubers', 'graded'],
-  },
   inference: {
     needs: 'a chat-completion engine',
     words: ['chat-completion', 'llm', 'gpt', 'chatgpt', 'openai', 'chatbot', 'language-model', 'messages', 'poem', 'poetry', 'haiku', 'limerick', 'essay', 'write', 'rewrite', 'translate', 'translation', 'paraphrase', 'proofread', 'dialogue', 'conversation', 'roleplay'],
@@ -119,19 +109,6 @@ export function missingCapability(skill: object): { domain: DisabledDomain; need
 
 const needs = (title: string, domain: DisabledDomain) => `${title} needs ${DISABLED_DOMAINS[domain].needs}, which this deployment does not have yet`;
 
-/** A free tool of the tool server (docs/skills.md, "MCP tools") without an engine: listed with its exact input, it answers `available: false, reason: domain_disabled`. */
-function plannedTool<const Id extends string>(p: Pick<Planned<Id>, 'id' | 'title' | 'description' | 'tags' | 'domain'> & { toolName: string; input: z.ZodObject }) {
-  return lacking(p.domain, defineFreeTool({
-    ...p,
-    description: `${p.description} Not available on this deployment (needs ${DISABLED_DOMAINS[p.domain].needs}).`,
-    disabledReason: needs(p.title, p.domain),
-    output: freeOutput({}),
-    read: async (input) => disabledResult((input as { limit?: number }).limit ?? null),
-  }));
-}
-
-const freeRows = z.strictObject({ limit: rowsParam(FREE_ROWS) });
-
 export const PLANNED_SKILLS = [
   planned({ id: 'generate-video', domain: 'media', price: '5.00', title: 'Video generation', description: 'Generate a short video from a prompt.', tags: ['video', 'generate', 'media'], examples: ['Make a video of a rocket launch'] }),
   planned({ id: 'generate-song-draft', domain: 'media', price: '0.50', kindOnly: true, title: 'Song draft', description: 'A short draft song or music track (up to 120 s) from a prompt.', tags: ['song', 'music', 'draft', 'media', 'track'], examples: ['Sketch a 60-second lo-fi track'] }),
@@ -152,7 +129,4 @@ export const PLANNED_SKILLS = [
   planned({ id: 'launchpad-catalog', domain: 'launchpads', price: '0.25', kindOnly: true, notA2a: true, title: 'Launchpad catalogue', description: 'Launchpads across chains with their fees, volumes and graduation rules.', tags: ['launchpads', 'catalogue'], examples: ['Compare the launchpads'] }),
   planned({ id: 'agent-context', domain: 'agent-memory', price: '1.00', kindOnly: true, title: 'Agent context', description: 'A compact market context for another agent, refreshed per call.', tags: ['agent', 'context', 'memory'], examples: ['Give my agent the market context'] }),
   // Free tools of the tool server whose feeds this deployment does not have.
-  plannedTool({ id: 'congress-trades', toolName: 'get_congress_trades', domain: 'government', input: freeRows, title: 'Congress trades', description: 'Stock trades disclosed by members of Congress (senators, lawmakers), by ticker and sector.', tags: ['congress', 'congressional', 'lawmakers', 'senators', 'disclosures'] }),
-  plannedTool({ id: 'government-contracts', toolName: 'get_government_contracts', domain: 'government', input: freeRows, title: 'Government contracts', description: 'Government contract awards and the tickers they move.', tags: ['government', 'contracts', 'awards'] }),
-  plannedTool({ id: 'analyst-accuracy', toolName: 'get_analyst_accuracy', domain: 'analyst-calls', input: freeRows, title: 'Analyst accuracy', description: 'Track records of market callers and analysts: graded calls and hit rates.', tags: ['analysts', 'accuracy', 'callers'] }),
 ];

@@ -10,6 +10,8 @@ import type { BitcoinSource } from '../../chain/bitcoin.js';
 import type { QrngProvider } from '../quantum/qrng/engine.js';
 import type { PredictionVenues } from '../prediction/venues.js';
 import type { PerpVenue } from '../perps/venue.js';
+import type { RecordsFeeds } from '../records/venue.js';
+import type { CallsFeed } from '../callers/venue.js';
 
 export interface SkillContext {
   readonly chains: ChainRuntime;
@@ -26,6 +28,10 @@ export interface SkillContext {
   readonly prediction?: PredictionVenues;
   /** The perp venue (embedded or configured), unless PERPS is off. */
   readonly perps?: PerpVenue;
+  /** The public-records feeds (congress disclosures, contract awards), unless RECORDS is off. */
+  readonly records?: RecordsFeeds;
+  /** The market callers' feed and its grading prices, unless CALLS is off. */
+  readonly calls?: CallsFeed;
   /** The forecast engine and its accuracy ledger, unless FORECAST is off. */
   readonly forecast?: { readonly service: ForecastService; readonly ledger: AccuracyLedger };
   /** The report agent (general-analysis and typed capability bodies). */

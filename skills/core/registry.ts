@@ -141,7 +141,7 @@ export interface Skill<S extends z.ZodObject = z.ZodObject, O extends z.ZodObjec
 }
 
 /** A part of a deployment that may be absent. */
-export type DeploymentPart = 'bitcoin' | 'qrng' | 'prediction' | 'prediction-funding' | 'stocks' | 'perps';
+export type DeploymentPart = 'bitcoin' | 'qrng' | 'prediction' | 'prediction-funding' | 'stocks' | 'perps' | 'records' | 'calls';
 
 export function defineSkill<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject, const Id extends string = string>(def: SkillDefinition<S, O, Id>): Skill<S, O, Id> {
   const variants = priceVariants(def.price);

@@ -67,8 +67,6 @@ describe('the report answers what was asked', () => {
       // Perps are read on Hyperliquid only.
       ['Which traders on dYdX run the most leverage?', 'perp-venues'],
       ['Run a walk-forward test with a deflated Sharpe ratio on my strategy', 'strategies'],
-      // Stock trades of lawmakers are a government record, not a tokenized-stock board.
-      ['Which stocks did members of Congress buy last month?', 'government'],
     ] as const) {
       // No payment header: a question that fits would be answered 402.
       const res = await postJson(`${w.sibyl.url}${REPORT}`, { prompt });

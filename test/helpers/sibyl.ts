@@ -27,7 +27,7 @@ import { TEST_REDIS_URL } from './env.js';
 export const USDC = CHAINS.base.usdc;
 
 /** The parts a test server has (startTestSibyl on the run's devnet): the embedded prediction and perp venues, Polygon and the stock chain (bare: no stock issuer on it); no Bitcoin chain, no QRNG. */
-export const TEST_SERVER_PARTS: ReadonlySet<DeploymentPart> = new Set(['prediction', 'prediction-funding', 'stocks', 'perps']);
+export const TEST_SERVER_PARTS: ReadonlySet<DeploymentPart> = new Set(['prediction', 'prediction-funding', 'stocks', 'perps', 'records', 'calls']);
 const usdcAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function mint(address, uint256)']);
 
 export function rpcUrl(chain = 'base'): string {
