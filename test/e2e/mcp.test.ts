@@ -22,7 +22,8 @@ let client: Client;
 let cold: { movers: any; sentiment: any };
 beforeAll(async () => {
   // The security tests' world: it holds honeypots with pools.
-  w = await startSharedWorldSibyl();
+  // Every free tool's feed on: the tools are all listed and answered.
+  w = await startSharedWorldSibyl({ PERPS: 'embedded', RECORDS: 'embedded', CALLS: 'embedded' });
   client = new Client({ name: 'sibyl-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${w.sibyl.url}/api/mcp`)));
   // Every test reads warm snapshots; what they said before is kept for the test that checks it.

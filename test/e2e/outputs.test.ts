@@ -191,11 +191,14 @@ describe('every working skill answers its output schema', () => {
     }
   });
 
-  it('planned free tools answer no data, not an error (spec 2.4), in their envelope', async () => {
-    const tools = planned.unavailable('mcp').filter((s) => s.free);
-    expect(tools.length).toBeGreaterThan(0);
+  it('free tools whose feed is switched off answer no data, not an error (spec 2.4), in their envelope', async () => {
+    const off = createRegistry([], new Set());
+    const tools = off.unavailable('mcp').filter((s) => s.free && s.needs?.some((n) => n === 'perps' || n === 'records' || n === 'calls'));
+    expect(tools.map((s) => s.toolName).sort()).toEqual(['get_analyst_accuracy', 'get_congress_trades', 'get_government_contracts', 'get_perp_whales']);
+    const ctx = { ...w.sibyl.context, perps: undefined, records: undefined, calls: undefined };
     for (const skill of tools) {
-      const answer = await run(skill, {});
+      const answer = await skill.handler(skill.input.parse({}), ctx);
+      assertAnswer(skill.id, skill.output, answer);
       expect(answer, skill.id).toMatchObject({ available: false, reason: 'domain_disabled' });
     }
   });

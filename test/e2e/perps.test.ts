@@ -26,7 +26,7 @@ let sibyl: TestSibyl;
 
 beforeAll(async () => {
   venue = await servePerpVenue(new HyperliquidVenue(plan), now);
-  sibyl = await startTestSibyl({ env: { HYPERLIQUID_URL: venue.urls.api, HYPERLIQUID_STATS_URL: venue.urls.stats } });
+  sibyl = await startTestSibyl({ env: { PERPS: 'embedded', HYPERLIQUID_URL: venue.urls.api, HYPERLIQUID_STATS_URL: venue.urls.stats } });
 }, 120_000);
 afterAll(async () => {
   await sibyl?.close();
@@ -137,7 +137,7 @@ describe('refused before payment, or not charged', () => {
     // Two days of history (the venue's start): no skilled account has its twelve closed trades yet.
     const young = new ReferencePaths(`${SEED}-young`, Math.floor(now()));
     const youngVenue = await servePerpVenue(new HyperliquidVenue(new PerpPlan(`${SEED}-young`, young.origin, (asset, t) => young.priceUsd(asset, t))), now);
-    const server = await startTestSibyl({ env: { HYPERLIQUID_URL: youngVenue.urls.api, HYPERLIQUID_STATS_URL: youngVenue.urls.stats } });
+    const server = await startTestSibyl({ env: { PERPS: 'embedded', HYPERLIQUID_URL: youngVenue.urls.api, HYPERLIQUID_STATS_URL: youngVenue.urls.stats } });
     try {
       const payer = await walletPoster(server.url, '2');
       const before = await payer.balance();
@@ -154,7 +154,7 @@ describe('refused before payment, or not charged', () => {
   });
 
   it('a venue that cannot be read is a 503 before any 402; with PERPS=off the skills are refused and the free tool says so', { timeout: 90_000 }, async () => {
-    const dead = await startTestSibyl({ env: { HYPERLIQUID_URL: 'http://127.0.0.1:9/hyperliquid', HYPERLIQUID_STATS_URL: 'http://127.0.0.1:9/hyperliquid-stats' } });
+    const dead = await startTestSibyl({ env: { PERPS: 'embedded', HYPERLIQUID_URL: 'http://127.0.0.1:9/hyperliquid', HYPERLIQUID_STATS_URL: 'http://127.0.0.1:9/hyperliquid-stats' } });
     const off = await startTestSibyl({ env: { PERPS: 'off' } });
     try {
       const payer = await fundedPayer('2');

@@ -35,7 +35,7 @@ let client: Client;
 beforeAll(async () => {
   feeds = await serveRecordVenues(records, now);
   calls = await serveCallsFeed(callers, now);
-  sibyl = await startTestSibyl({ env: { CONGRESS_TRADES_URL: feeds.urls.congress, USASPENDING_URL: feeds.urls.usaspending, CALLS_FEED_URL: calls.url } });
+  sibyl = await startTestSibyl({ env: { RECORDS: 'embedded', CALLS: 'embedded', CONGRESS_TRADES_URL: feeds.urls.congress, USASPENDING_URL: feeds.urls.usaspending, CALLS_FEED_URL: calls.url } });
   await sibyl.snapshots.runAll();
   client = new Client({ name: 'sibyl-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${sibyl.url}/api/mcp`)));

@@ -26,8 +26,8 @@ import { TEST_REDIS_URL } from './env.js';
 
 export const USDC = CHAINS.base.usdc;
 
-/** The parts a test server has (startTestSibyl on the run's devnet): the embedded prediction and perp venues, Polygon and the stock chain (bare: no stock issuer on it); no Bitcoin chain, no QRNG. */
-export const TEST_SERVER_PARTS: ReadonlySet<DeploymentPart> = new Set(['prediction', 'prediction-funding', 'stocks', 'perps', 'records', 'calls']);
+/** The parts a test server has (startTestSibyl on the run's devnet): the embedded prediction venues, Polygon and the stock chain (the perp, records and calls feeds are off unless a test asks for them) (bare: no stock issuer on it); no Bitcoin chain, no QRNG. */
+export const TEST_SERVER_PARTS: ReadonlySet<DeploymentPart> = new Set(['prediction', 'prediction-funding', 'stocks']);
 const usdcAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function mint(address, uint256)']);
 
 export function rpcUrl(chain = 'base'): string {
@@ -116,6 +116,11 @@ export async function startTestSibyl(options: TestServerOptions = {}): Promise<S
     // The background forecasts cost every test server CPU; the forecast tests switch them on.
     FORECAST_JOBS: 'off',
     SNAPSHOT_JOBS: 'off',
+    // The off-chain feeds cost every server a plan drawn and served, and every snapshot run a read:
+    // the tests of those domains switch them on.
+    PERPS: 'off',
+    RECORDS: 'off',
+    CALLS: 'off',
     // Request lines only when asked for (TEST_LOG=1); a test that reads them passes its own logger.
     LOG_LEVEL: process.env.TEST_LOG ? 'info' : 'silent',
     ...Object.fromEntries(Object.entries(urls).map(([name, url]) => [`CHAIN_RPC_URL_${name.toUpperCase()}`, url])),
