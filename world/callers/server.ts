@@ -17,7 +17,7 @@
  *     { error: { code, message } }.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../loopback-server.js';
 import type { CallersPlan, PlannedCall } from './plan.js';
 
 export const FEED_PAGE_SIZE = 200;
@@ -78,17 +78,8 @@ export async function serveCallsFeed(plan: CallersPlan, now: () => number, port 
       send(500, { error: { code: 'internal', message: (err as Error).message } });
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const { base, close } = await listenOnLoopback(server, port);
+  return { url: base, close };
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

@@ -4,8 +4,8 @@
  * adapter is pointed at these by default and at api.hyperliquid.xyz and stats-data.hyperliquid.xyz
  * by configuration. The venue stands at `now()`.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { listenOnLoopback, readBody } from '../loopback-server.js';
 import type { VenueAnswer } from '../prediction/venue.js';
 import type { HyperliquidVenue } from './hyperliquid-api.js';
 
@@ -32,7 +32,7 @@ export async function servePerpVenue(venue: HyperliquidVenue, now: () => number,
     }
     if (path !== '/hyperliquid/info') return answer({ status: 404, body: `not found: ${path}` });
     if (req.method !== 'POST') return answer({ status: 405, body: 'POST only' });
-    readBody(req).then(
+    readBody(req, MAX_BODY_BYTES).then(
       (raw) => {
         let body: unknown;
         try {
@@ -49,29 +49,6 @@ export async function servePerpVenue(venue: HyperliquidVenue, now: () => number,
       (err: Error) => answer({ status: 413, body: err.message }),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    urls: { api: `${base}/hyperliquid`, stats: `${base}/hyperliquid-stats` },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => (size > MAX_BODY_BYTES ? reject(new Error(`body over ${MAX_BODY_BYTES} bytes`)) : resolve(Buffer.concat(chunks).toString())));
-    req.on('error', reject);
-  });
+  const { base, close } = await listenOnLoopback(server, port);
+  return { urls: { api: `${base}/hyperliquid`, stats: `${base}/hyperliquid-stats` }, close };
 }

@@ -5,7 +5,7 @@
  * service's paths, as the real hosts do. GET only; answers are JSON; the venues stand at `now()`.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../loopback-server.js';
 import type { KalshiVenue } from './kalshi-api.js';
 import type { PolymarketVenue } from './polymarket-api.js';
 import type { VenueAnswer } from './venue.js';
@@ -43,19 +43,12 @@ export async function servePredictionVenues(venues: { polymarket: PolymarketVenu
     }
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { base: origin, close } = await listenOnLoopback(server, port);
   return {
     urls: {
       polymarketGamma: `${origin}/polymarket/gamma`, polymarketClob: `${origin}/polymarket/clob`,
       polymarketData: `${origin}/polymarket/data`, kalshi: `${origin}/kalshi/trade-api/v2`,
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close,
   };
 }

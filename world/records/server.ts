@@ -6,8 +6,8 @@
  * instead), and USAspending (`POST {usaspending}/api/v2/search/spending_by_award/`; USASPENDING_URL
  * points it at https://api.usaspending.gov). The venues stand at `now()`.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { listenOnLoopback, readBody } from '../loopback-server.js';
 import type { VenueAnswer } from '../prediction/venue.js';
 import type { RecordsPlan } from './plan.js';
 import { HOUSE_FILE_PATH, SENATE_FILE_PATH, houseFile, senateFile } from './stock-watcher.js';
@@ -40,7 +40,7 @@ export async function serveRecordVenues(plan: RecordsPlan, now: () => number, po
     // The real API answers the path with or without its trailing slash.
     if (path !== USASPENDING_PREFIX + SPENDING_BY_AWARD_PATH && path !== USASPENDING_PREFIX + SPENDING_BY_AWARD_PATH.slice(0, -1)) return answer({ status: 404, body: { detail: 'Not found.' } });
     if (req.method !== 'POST') return answer({ status: 405, body: { detail: `Method "${req.method}" not allowed.` } });
-    readBody(req).then(
+    readBody(req, MAX_BODY_BYTES).then(
       (raw) => {
         let body: unknown;
         try {
@@ -57,29 +57,6 @@ export async function serveRecordVenues(plan: RecordsPlan, now: () => number, po
       (err: Error) => answer({ status: 413, body: { detail: err.message } }),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    urls: { congress: `${base}${CONGRESS_PREFIX}`, usaspending: `${base}${USASPENDING_PREFIX}` },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => (size > MAX_BODY_BYTES ? reject(new Error(`body over ${MAX_BODY_BYTES} bytes`)) : resolve(Buffer.concat(chunks).toString())));
-    req.on('error', reject);
-  });
+  const { base, close } = await listenOnLoopback(server, port);
+  return { urls: { congress: `${base}${CONGRESS_PREFIX}`, usaspending: `${base}${USASPENDING_PREFIX}` }, close };
 }
