@@ -23,6 +23,8 @@ import { knownPersistence } from '../store/persistence.js';
 import { within } from '../lib/time.js';
 import type { BitcoinSource } from '../chain/bitcoin.js';
 import { PERP_PROVIDER, type PerpVenue } from '../skills/perps/venue.js';
+import type { RecordsFeeds } from '../skills/records/venue.js';
+import type { CallsFeed } from '../skills/callers/venue.js';
 import { PREDICTION_PROVIDERS, type PredictionProvider, type PredictionVenues, type VenueKind } from '../skills/prediction/venues.js';
 import { DOWN_AFTER_FAILURES, LoopDelay, Probe, PROBE_BUDGET_MAX_MS, probeBudgetMs, type Observation, type PartState } from './probe.js';
 
@@ -66,6 +68,8 @@ export interface HealthParts {
   readonly bitcoin?: BitcoinSource | undefined;
   readonly prediction?: PredictionVenues | undefined;
   readonly perps?: PerpVenue | undefined;
+  readonly records?: RecordsFeeds | undefined;
+  readonly calls?: CallsFeed | undefined;
   /** Each chain's indexer, by chain name. */
   readonly indexers?: ReadonlyMap<string, { status(): IndexerStatus }>;
   /** The embedded world, when this process runs one: its live blocks' interval (0: none). */
@@ -78,7 +82,7 @@ export class HealthMonitor {
   private readonly chains = new Map<ConnectedChain, Probe<ChainAnswer>>();
   private readonly bitcoin?: Probe<number>;
   /** Off-chain venues, each under its domain's key in the report (`prediction`, `perps`). */
-  private readonly venues: { domain: 'prediction' | 'perps'; name: PredictionProvider | typeof PERP_PROVIDER; source: VenueKind; urls: string[]; probe: Probe<true> }[] = [];
+  private readonly venues: { domain: 'prediction' | 'perps' | 'records' | 'calls'; name: string; source: VenueKind; urls: string[]; probe: Probe<true> }[] = [];
   /** When each chain's head was last seen to move. */
   private readonly headMoved = new Map<string, { head: bigint; at: number }>();
   private readonly startedAt = Date.now();
@@ -121,6 +125,8 @@ export class HealthMonitor {
       }
     }
     if (parts.perps) this.watchPerps(parts.perps, budgetMs);
+    if (parts.records) this.watchRecords(parts.records, budgetMs);
+    if (parts.calls) this.watchCalls(parts.calls, budgetMs);
   }
 
   /** The perp venue answers its asset contexts (one `/info` call). */
@@ -128,6 +134,25 @@ export class HealthMonitor {
     this.venues.push({
       domain: 'perps', name: PERP_PROVIDER, source: perps.kind, urls: [perps.urls.api, perps.urls.stats].map((u) => publicRpcUrl(perps.kind === 'embedded' ? 'embedded' : 'rpc', u)),
       probe: new Probe({ check: () => perps.assets().then(() => true as const), budgetMs, ...(perps.kind === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
+    });
+  }
+
+  /** Each records feed answers cheaply: a HEAD of the House file, a search nothing matches. */
+  private watchRecords(records: RecordsFeeds, budgetMs: () => number): void {
+    for (const [name, feed] of [['stock-watcher', 'congress'], ['usaspending', 'usaspending']] as const) {
+      const source = records.kind[feed];
+      this.venues.push({
+        domain: 'records', name, source, urls: [publicRpcUrl(source === 'embedded' ? 'embedded' : 'rpc', records.urls[feed])],
+        probe: new Probe({ check: () => records.reachable(feed), budgetMs, ...(source === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
+      });
+    }
+  }
+
+  /** The calls feed answers its list of callers. */
+  private watchCalls(calls: CallsFeed, budgetMs: () => number): void {
+    this.venues.push({
+      domain: 'calls', name: 'calls-feed', source: calls.kind, urls: [publicRpcUrl(calls.kind === 'embedded' ? 'embedded' : 'rpc', calls.url)],
+      probe: new Probe({ check: () => calls.callers().then(() => true as const), budgetMs, ...(calls.kind === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
     });
   }
 

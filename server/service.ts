@@ -285,7 +285,7 @@ export async function startSibyl(config: Config, options: StartOptions = {}): Pr
 
     // Probed in the background from now on: a health request reads the last known state.
     const health = new HealthMonitor({
-      chains, store, paywall, facilitator: facilitator.kind, bitcoin, prediction: prediction?.venues, perps: perps?.venue,
+      chains, store, paywall, facilitator: facilitator.kind, bitcoin, prediction: prediction?.venues, perps: perps?.venue, records: records?.feeds, calls: calls?.feed,
       indexers: new Map(indexers.map((i) => [i.chain.name, i])),
       ...(world && market && { world: { liveBlockMs: world.liveBlockMs } }),
     });

@@ -16,6 +16,7 @@ const memory = (trades: CongressTradeRead[]): RecordsSource => ({
   urls: { congress: 'mem', usaspending: 'mem' },
   congressTrades: async () => ({ trades, feeds: [{ name: 'house-stock-watcher', url: 'mem', rows: trades.length, rejected: 0, fetchedAt: 'x' }] }),
   awards: async () => { throw new Error('not used'); },
+  reachable: async () => true as const,
 });
 
 describe('congress-trades/v1', () => {

@@ -16,6 +16,7 @@ const prices: PriceReader = { source: 'fixture', priceUsd: async () => 100 };
 const memory = (awards: AwardRead[]): RecordsSource => ({
   urls: { congress: 'mem', usaspending: 'mem' },
   congressTrades: async () => { throw new Error('not used'); },
+  reachable: async () => true as const,
   awards: async (q: AwardsQuery) => ({
     awards: awards.filter((a) => a.awardedAt >= Math.floor(q.since / DAY) * DAY && (q.minAmountUsd === undefined || a.amountUsd >= q.minAmountUsd)),
     feed: { name: 'usaspending', url: 'mem', rows: awards.length, rejected: 0, fetchedAt: 'x' }, pages: 1, truncated: false,

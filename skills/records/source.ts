@@ -108,6 +108,8 @@ export interface RecordsSource {
   readonly urls: RecordsUrls;
   congressTrades(): Promise<CongressFeed>;
   awards(query: AwardsQuery): Promise<AwardsRead>;
+  /** Whether a feed answers, cheaply (a HEAD of the House file; a search of the last day that nothing matches): what /healthz probes. */
+  reachable(feed: keyof RecordsUrls): Promise<true>;
 }
 
 /** A read the feed has not answered in this long is an outage. */
@@ -258,44 +260,58 @@ export function recordsSource(urls: RecordsUrls, fetchImpl: typeof fetch = fetch
       return { trades: [...house.trades, ...senate.trades], feeds: [house.feed, senate.feed] };
     },
 
-    async awards(query) {
-      const url = `${urls.usaspending}${SPENDING_BY_AWARD}`;
-      const filters: Record<string, unknown> = {
-        award_type_codes: CONTRACT_CODES,
-        time_period: [{ start_date: isoDay(query.since), end_date: isoDay(query.until) }],
-      };
-      if (query.recipients?.length) filters.recipient_search_text = query.recipients;
-      if (query.minAmountUsd !== undefined) filters.award_amounts = [{ lower_bound: query.minAmountUsd }];
-      const awards: AwardRead[] = [];
-      let rejected = 0;
-      let rows = 0;
-      let page = 1;
-      let hasNext = true;
-      for (; hasNext && page <= MAX_AWARD_PAGES; page++) {
-        const body = await call('USAspending', url, {
-          method: 'POST', headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ filters, fields: AWARD_FIELDS, limit: AWARD_PAGE_LIMIT, page, sort: 'Start Date', order: 'desc', subawards: false }),
-        });
-        const parsed = awardPage.safeParse(body);
-        if (!parsed.success) throw down('USAspending', url, `an answer outside its documented shape (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
-        hasNext = parsed.data.page_metadata.hasNext;
-        for (const r of parsed.data.results) {
-          rows++;
-          const actionDate = r['Start Date'] ? normaliseDate(r['Start Date']) : null;
-          if (!actionDate || r['Award Amount'] === null || !r['Recipient Name']) {
-            rejected++;
-            continue;
-          }
-          awards.push({
-            awardId: r['Award ID'], recipient: r['Recipient Name'], amountUsd: r['Award Amount'], agency: r['Awarding Agency'] ?? null, subAgency: r['Awarding Sub Agency'] ?? null,
-            fundingAgency: r['Funding Agency'] ?? null, actionDate, awardedAt: unixOfDay(actionDate), description: r.Description ?? null,
-            hasFms: /\bFMS\b|FOREIGN MILITARY SALES/i.test(r.Description ?? ''), contractType: r['Contract Award Type'] ?? null,
-          });
-        }
+    async reachable(feed) {
+      if (feed === 'congress') {
+        const url = `${urls.congress}${HOUSE_FILE}`;
+        const res = await fetchImpl(url, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
+        if (res.status !== 200) throw down('the house-stock-watcher file', url, `HTTP ${res.status}`);
+        return true;
       }
-      return { awards, pages: page - 1, truncated: hasNext, feed: { name: 'usaspending', url, rows, rejected, fetchedAt: new Date().toISOString() } };
+      const day = Math.floor(Date.now() / 1000);
+      await awards({ since: day - 86_400, until: day, minAmountUsd: 1e12 });
+      return true;
     },
+    awards,
   };
+
+  // Every page of a search (newest first, at most MAX_AWARD_PAGES).
+  async function awards(query: AwardsQuery): Promise<AwardsRead> {
+    const url = `${urls.usaspending}${SPENDING_BY_AWARD}`;
+    const filters: Record<string, unknown> = {
+      award_type_codes: CONTRACT_CODES,
+      time_period: [{ start_date: isoDay(query.since), end_date: isoDay(query.until) }],
+    };
+    if (query.recipients?.length) filters.recipient_search_text = query.recipients;
+    if (query.minAmountUsd !== undefined) filters.award_amounts = [{ lower_bound: query.minAmountUsd }];
+    const awards: AwardRead[] = [];
+    let rejected = 0;
+    let rows = 0;
+    let page = 1;
+    let hasNext = true;
+    for (; hasNext && page <= MAX_AWARD_PAGES; page++) {
+      const body = await call('USAspending', url, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ filters, fields: AWARD_FIELDS, limit: AWARD_PAGE_LIMIT, page, sort: 'Start Date', order: 'desc', subawards: false }),
+      });
+      const parsed = awardPage.safeParse(body);
+      if (!parsed.success) throw down('USAspending', url, `an answer outside its documented shape (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
+      hasNext = parsed.data.page_metadata.hasNext;
+      for (const r of parsed.data.results) {
+        rows++;
+        const actionDate = r['Start Date'] ? normaliseDate(r['Start Date']) : null;
+        if (!actionDate || r['Award Amount'] === null || !r['Recipient Name']) {
+          rejected++;
+          continue;
+        }
+        awards.push({
+          awardId: r['Award ID'], recipient: r['Recipient Name'], amountUsd: r['Award Amount'], agency: r['Awarding Agency'] ?? null, subAgency: r['Awarding Sub Agency'] ?? null,
+          fundingAgency: r['Funding Agency'] ?? null, actionDate, awardedAt: unixOfDay(actionDate), description: r.Description ?? null,
+          hasFms: /\bFMS\b|FOREIGN MILITARY SALES/i.test(r.Description ?? ''), contractType: r['Contract Award Type'] ?? null,
+        });
+      }
+    }
+    return { awards, pages: page - 1, truncated: hasNext, feed: { name: 'usaspending', url, rows, rejected, fetchedAt: new Date().toISOString() } };
+  }
 }
 
 const isoDay = (t: number) => new Date(Math.floor(t / DAY) * DAY * 1000).toISOString().slice(0, 10);

@@ -136,8 +136,10 @@ describe('the embedded Base node dies', () => {
     expect(res.headers.get('x-settlement-status')).toBeNull(); // settled, not left pending behind a nonce gap
     expect(Date.now() - started).toBeLessThan(10_000);
     // One lost with the blocks was recorded settled: the reconciler submits it again, so both land.
+    // (The transfer lands on chain before the reconciler, seeing its receipt, records it settled: both are waited for.)
     const until = Date.now() + 20_000;
-    while ((await usdcBalance(account.address, chainUrl)) !== 2_000_000n - 2n * PRICE && Date.now() < until) await sleep(200);
+    const landed = async () => (await usdcBalance(account.address, chainUrl)) === 2_000_000n - 2n * PRICE && (await sibyl.ledger.get(account.address, first.nonce))?.status === 'settled';
+    while (!(await landed()) && Date.now() < until) await sleep(200);
     expect(await usdcBalance(account.address, chainUrl)).toBe(2_000_000n - 2n * PRICE);
     expect(await sibyl.ledger.get(account.address, first.nonce)).toMatchObject({ status: 'settled' });
   });

@@ -113,6 +113,12 @@ describe('public records and graded callers', () => {
     expect(before - (await payer.balance())).toBe(SPEC_SKILL_PRICE['general-analysis']);
   });
 
+  it('/healthz probes each feed (a HEAD of the House file, a search nothing matches, the callers list)', async () => {
+    const health = (await json(await fetch(`${sibyl.url}/healthz`))) as { records: { name: string; source: string; state: string }[]; calls: { name: string; state: string }[] };
+    expect(health.records).toMatchObject([{ name: 'stock-watcher', source: 'configured', state: 'up' }, { name: 'usaspending', source: 'configured', state: 'up' }]);
+    expect(health.calls).toMatchObject([{ name: 'calls-feed', state: 'up' }]);
+  });
+
   it('with RECORDS=off and CALLS=off the tools say domain_disabled', { timeout: 60_000 }, async () => {
     const off = await startTestSibyl({ env: { RECORDS: 'off', CALLS: 'off' } });
     const c = new Client({ name: 'sibyl-test', version: '1.0.0' });

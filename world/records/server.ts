@@ -33,6 +33,8 @@ export async function serveRecordVenues(plan: RecordsPlan, now: () => number, po
     };
     const path = new URL(req.url ?? '/', 'http://venue').pathname;
     if (path === CONGRESS_PREFIX + HOUSE_FILE_PATH || path === CONGRESS_PREFIX + SENATE_FILE_PATH) {
+      // S3 answers HEAD with the object's headers and no body.
+      if (req.method === 'HEAD') return void res.writeHead(200, { 'content-type': 'application/json' }).end();
       if (req.method !== 'GET') return answer({ status: 405, body: 'GET only' });
       const state = plan.through(Math.floor(now()));
       return answer({ status: 200, body: path.endsWith(HOUSE_FILE_PATH) ? houseFile(state) : senateFile(state) });
