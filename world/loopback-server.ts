@@ -1,5 +1,5 @@
-/** How the world's embedded venues and feeds are served: one HTTP server on loopback, closed with its connections, and a request body read under a cap. */
-import type { IncomingMessage, Server } from 'node:http';
+/** How the world's embedded venues and feeds are served: one HTTP server on loopback, closed with its connections, JSON answers, and a request body read under a cap. */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Listens on 127.0.0.1 (`port` 0: a free one); the base URL, and a close that drops open connections too. */
@@ -29,4 +29,10 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
     req.on('end', () => (size > maxBytes ? reject(new Error(`body over ${maxBytes} bytes`)) : resolve(Buffer.concat(chunks).toString())));
     req.on('error', reject);
   });
+}
+
+/** A JSON answer with its length. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }

@@ -16,8 +16,8 @@
  *   Errors: 400 (a bad parameter), 404 (another path), 405 (not GET), each
  *     { error: { code, message } }.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import { listenOnLoopback } from '../loopback-server.js';
+import { createServer, type Server } from 'node:http';
+import { listenOnLoopback, sendJson } from '../loopback-server.js';
 import type { CallersPlan, PlannedCall } from './plan.js';
 
 export const FEED_PAGE_SIZE = 200;
@@ -69,7 +69,7 @@ function timeParam(v: string): number | null {
 
 export async function serveCallsFeed(plan: CallersPlan, now: () => number, port = 0): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    const send = (status: number, body: unknown) => json(res, status, body);
+    const send = (status: number, body: unknown) => sendJson(res, status, body);
     if (req.method !== 'GET') return send(405, { error: { code: 'method_not_allowed', message: 'GET only' } });
     try {
       const { status, body } = feedAnswer(plan, new URL(req.url ?? '/', 'http://feed'), now());
@@ -80,9 +80,4 @@ export async function serveCallsFeed(plan: CallersPlan, now: () => number, port 
   });
   const { base, close } = await listenOnLoopback(server, port);
   return { url: base, close };
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }

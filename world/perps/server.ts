@@ -5,7 +5,7 @@
  * by configuration. The venue stands at `now()`.
  */
 import { createServer, type Server } from 'node:http';
-import { listenOnLoopback, readBody } from '../loopback-server.js';
+import { listenOnLoopback, readBody, sendJson } from '../loopback-server.js';
 import type { VenueAnswer } from '../prediction/venue.js';
 import type { HyperliquidVenue } from './hyperliquid-api.js';
 
@@ -21,10 +21,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 export async function servePerpVenue(venue: HyperliquidVenue, now: () => number, port = 0): Promise<{ urls: PerpVenueUrls; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    const answer = (a: VenueAnswer) => {
-      const body = JSON.stringify(a.body);
-      res.writeHead(a.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
-    };
+    const answer = (a: VenueAnswer) => sendJson(res, a.status, a.body);
     const path = new URL(req.url ?? '/', 'http://venue').pathname;
     if (path === '/hyperliquid-stats/Mainnet/leaderboard') {
       if (req.method !== 'GET') return answer({ status: 405, body: 'GET only' });

@@ -5,7 +5,7 @@
  * service's paths, as the real hosts do. GET only; answers are JSON; the venues stand at `now()`.
  */
 import { createServer, type Server } from 'node:http';
-import { listenOnLoopback } from '../loopback-server.js';
+import { listenOnLoopback, sendJson } from '../loopback-server.js';
 import type { KalshiVenue } from './kalshi-api.js';
 import type { PolymarketVenue } from './polymarket-api.js';
 import type { VenueAnswer } from './venue.js';
@@ -28,10 +28,7 @@ const SERVICES = [
 export async function servePredictionVenues(venues: { polymarket: PolymarketVenue; kalshi: KalshiVenue }, now: () => number, port = 0): Promise<{ urls: PredictionVenueUrls; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://venue');
-    const answer = (a: VenueAnswer) => {
-      const body = JSON.stringify(a.body);
-      res.writeHead(a.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
-    };
+    const answer = (a: VenueAnswer) => sendJson(res, a.status, a.body);
     if (req.method !== 'GET') return answer({ status: 405, body: { error: 'GET only' } });
     const service = SERVICES.find((s) => url.pathname.startsWith(`${s.base}/`));
     const path = service ? url.pathname.slice(service.base.length) : '';

@@ -7,7 +7,7 @@
  * points it at https://api.usaspending.gov). The venues stand at `now()`.
  */
 import { createServer, type Server } from 'node:http';
-import { listenOnLoopback, readBody } from '../loopback-server.js';
+import { listenOnLoopback, readBody, sendJson } from '../loopback-server.js';
 import type { VenueAnswer } from '../prediction/venue.js';
 import type { RecordsPlan } from './plan.js';
 import { HOUSE_FILE_PATH, SENATE_FILE_PATH, houseFile, senateFile } from './stock-watcher.js';
@@ -27,10 +27,7 @@ const USASPENDING_PREFIX = '/usaspending';
 
 export async function serveRecordVenues(plan: RecordsPlan, now: () => number, port = 0): Promise<{ urls: RecordVenueUrls; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    const answer = (a: VenueAnswer) => {
-      const body = JSON.stringify(a.body);
-      res.writeHead(a.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
-    };
+    const answer = (a: VenueAnswer) => sendJson(res, a.status, a.body);
     const path = new URL(req.url ?? '/', 'http://venue').pathname;
     if (path === CONGRESS_PREFIX + HOUSE_FILE_PATH || path === CONGRESS_PREFIX + SENATE_FILE_PATH) {
       // S3 answers HEAD with the object's headers and no body.
