@@ -115,44 +115,26 @@ export class HealthMonitor {
     if (prediction) {
       for (const name of PREDICTION_PROVIDERS) {
         const origins = prediction[name].origins();
-        const source = prediction.kind[name];
         // One listing call per venue (its first API: Gamma, Kalshi's trade API), a row at most.
-        const check = () => marketsAnswer(origins[0]!.url);
-        this.venues.push({
-          domain: 'prediction', name, source, urls: origins.map((o) => publicRpcUrl(source === 'embedded' ? 'embedded' : 'rpc', o.url)),
-          probe: new Probe({ check, budgetMs, ...(source === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
-        });
+        this.watch('prediction', name, prediction.kind[name], origins.map((o) => o.url), () => marketsAnswer(origins[0]!.url));
       }
     }
-    if (parts.perps) this.watchPerps(parts.perps, budgetMs);
-    if (parts.records) this.watchRecords(parts.records, budgetMs);
-    if (parts.calls) this.watchCalls(parts.calls, budgetMs);
-  }
-
-  /** The perp venue answers its asset contexts (one `/info` call). */
-  private watchPerps(perps: PerpVenue, budgetMs: () => number): void {
-    this.venues.push({
-      domain: 'perps', name: PERP_PROVIDER, source: perps.kind, urls: [perps.urls.api, perps.urls.stats].map((u) => publicRpcUrl(perps.kind === 'embedded' ? 'embedded' : 'rpc', u)),
-      probe: new Probe({ check: () => perps.assets().then(() => true as const), budgetMs, ...(perps.kind === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
-    });
-  }
-
-  /** Each records feed answers cheaply: a HEAD of the House file, a search nothing matches. */
-  private watchRecords(records: RecordsFeeds, budgetMs: () => number): void {
-    for (const [name, feed] of [['stock-watcher', 'congress'], ['usaspending', 'usaspending']] as const) {
-      const source = records.kind[feed];
-      this.venues.push({
-        domain: 'records', name, source, urls: [publicRpcUrl(source === 'embedded' ? 'embedded' : 'rpc', records.urls[feed])],
-        probe: new Probe({ check: () => records.reachable(feed), budgetMs, ...(source === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
-      });
+    const { perps, records, calls } = parts;
+    // The perp venue answers its asset contexts (one `/info` call).
+    if (perps) this.watch('perps', PERP_PROVIDER, perps.kind, [perps.urls.api, perps.urls.stats], () => perps.assets().then(() => true as const));
+    // Each records feed answers cheaply: a HEAD of the House file, a search nothing matches.
+    if (records) {
+      for (const [name, feed] of [['stock-watcher', 'congress'], ['usaspending', 'usaspending']] as const) this.watch('records', name, records.kind[feed], [records.urls[feed]], () => records.reachable(feed));
     }
+    // The calls feed answers its list of callers.
+    if (calls) this.watch('calls', 'calls-feed', calls.kind, [calls.url], () => calls.callers().then(() => true as const));
   }
 
-  /** The calls feed answers its list of callers. */
-  private watchCalls(calls: CallsFeed, budgetMs: () => number): void {
+  /** One off-chain venue or feed, probed by `check`; a configured one (someone else's service) rarely. */
+  private watch(domain: (typeof this.venues)[number]['domain'], name: string, source: VenueKind, urls: readonly string[], check: () => Promise<true>): void {
     this.venues.push({
-      domain: 'calls', name: 'calls-feed', source: calls.kind, urls: [publicRpcUrl(calls.kind === 'embedded' ? 'embedded' : 'rpc', calls.url)],
-      probe: new Probe({ check: () => calls.callers().then(() => true as const), budgetMs, ...(calls.kind === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
+      domain, name, source, urls: urls.map((u) => publicRpcUrl(source === 'embedded' ? 'embedded' : 'rpc', u)),
+      probe: new Probe({ check, budgetMs: () => this.budgetMs(), ...(source === 'configured' && { intervalMs: CONFIGURED_VENUE_PROBE_MS }) }).start(),
     });
   }
 
