@@ -28,6 +28,11 @@ export function freeOutput<const T extends z.ZodRawShape>(fields: T) {
   return z.looseObject({ ...FREE_RESULT_SHAPE, ...fields });
 }
 
+/** A paid answer's fields as a free tool's (optional: a cold or disabled answer has only the envelope). */
+export function optionalShape<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodOptional<T[K]> } {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])) as { [K in keyof T]: z.ZodOptional<T[K]> };
+}
+
 /** Optional per-tool fields of the free outputs. */
 export const list = () => z.array(z.looseObject({})).optional();
 export const record = () => z.looseObject({}).optional();

@@ -1,7 +1,7 @@
 /** The free perp-whales tool (get_perp_whales), read from its snapshot: the venue read once for the most whales a call may ask, reported for the caller's limit (whales.ts). */
 import { z } from 'zod';
 import type { SkillContext } from '../core/context.js';
-import { defineFreeTool, disabledResult, freeOutput, list } from '../core/free.js';
+import { defineFreeTool, disabledResult, freeOutput, list, optionalShape } from '../core/free.js';
 import { FREE_ROWS, rowsParam } from '../core/params.js';
 import { MINUTE_MS, readSnapshot, type SnapshotJob } from '../core/snapshots.js';
 import { NO_PERP_VENUE, perpProvenance, perpProvenanceShape } from './venue.js';
@@ -14,8 +14,6 @@ export async function perpWhalesSnapshot(ctx: SkillContext): Promise<Record<stri
 
 export const perpWhalesSnapshotJob: SnapshotJob = { id: 'perp-whales', everyMs: 5 * MINUTE_MS, build: perpWhalesSnapshot };
 
-const optional = <T extends Record<string, z.ZodType>>(shape: T) => Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])) as { [K in keyof T]: z.ZodOptional<T[K]> };
-
 export const perpWhalesTool = defineFreeTool({
   id: 'perp-whales', toolName: 'get_perp_whales', title: 'Perpetuals whales',
   snapshot: perpWhalesSnapshotJob,
@@ -26,7 +24,7 @@ export const perpWhalesTool = defineFreeTool({
   agent: true,
   input: z.strictObject({ limit: rowsParam(FREE_ROWS).describe(`How many whales (the largest accounts by month PnL, market makers set apart), ${FREE_ROWS.min}-${FREE_ROWS.max}, default ${FREE_ROWS.default}.`) }),
   output: freeOutput({
-    ...optional(perpProvenanceShape),
+    ...optionalShape(perpProvenanceShape),
     whales: z.looseObject({
       available: z.boolean(), consensus: z.enum(['BULLISH', 'BEARISH', 'MIXED', 'NEUTRAL']),
       bullishAssets: z.array(z.string()), bearishAssets: z.array(z.string()),

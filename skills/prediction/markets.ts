@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { round } from '../data/market.js';
 import { isoTime } from '../core/outputs.js';
+import { optionalShape } from '../core/free.js';
 import type { GammaMarket, KalshiMarket, PredictionSource, VenueOrigin } from './source.js';
 import { PREDICTION_PROVIDERS, type PredictionProvider, type PredictionVenues } from './venues.js';
 
@@ -230,7 +231,7 @@ export function nothingMatched(rows: number, terms: readonly string[], what = 'o
 }
 
 /** The same, each field optional: a free tool's answer has only the envelope when cold or off. */
-export const freePredictionProvenanceShape = Object.fromEntries(Object.entries(predictionProvenanceShape).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof predictionProvenanceShape]: z.ZodOptional<(typeof predictionProvenanceShape)[K]> };
+export const freePredictionProvenanceShape = optionalShape(predictionProvenanceShape);
 
 /** Why a free prediction tool has nothing (its snapshot's detail). */
 export const NO_PREDICTION_VENUES = 'no prediction-market venues on this deployment (PREDICTION=off)';
