@@ -221,9 +221,12 @@ function parseOrigins(list: string, variable = 'MCP_ALLOWED_ORIGINS'): string[] 
   });
 }
 
+/** A service URL as the adapters join paths to it: no trailing slash. */
+const bare = (url: string) => url.replace(/\/+$/, '');
+
 /** A real Esplora wins; the embedded chain needs the world (its prices are the world's BTC path). */
 function bitcoinSource(e: z.output<typeof envSchema>): Config['bitcoin'] {
-  if (e.BITCOIN_ESPLORA_URL) return { kind: 'esplora', url: e.BITCOIN_ESPLORA_URL.replace(/\/+$/, ''), indexBlocks: e.BITCOIN_INDEX_BLOCKS, entitiesFile: e.BITCOIN_ENTITIES_FILE };
+  if (e.BITCOIN_ESPLORA_URL) return { kind: 'esplora', url: bare(e.BITCOIN_ESPLORA_URL), indexBlocks: e.BITCOIN_INDEX_BLOCKS, entitiesFile: e.BITCOIN_ENTITIES_FILE };
   if (e.BITCOIN === 'off' || e.WORLD_DAYS === 0) return undefined;
   return { kind: 'embedded', port: e.BITCOIN_ESPLORA_PORT };
 }
@@ -246,7 +249,6 @@ function predictionVenues(e: z.output<typeof envSchema>): Config['prediction'] {
     const missing = POLYMARKET_URLS.filter((name) => !e[name]);
     throw new ConfigError(`${missing.join(', ')}: required with ${polymarket.join(', ')} (Polymarket is read from its Gamma, CLOB and Data APIs together); set ${missing.length > 1 ? 'them' : 'it'}, or unset ${polymarket.join(', ')} to read the embedded venue`);
   }
-  const bare = (url: string) => url.replace(/\/+$/, '');
   return {
     seed: e.WORLD_SEED,
     polymarket: polymarket.length ? { gamma: bare(e.POLYMARKET_GAMMA_URL!), clob: bare(e.POLYMARKET_CLOB_URL!), data: bare(e.POLYMARKET_DATA_URL!) } : undefined,
@@ -267,7 +269,6 @@ function perpVenue(e: z.output<typeof envSchema>): Config['perps'] {
     const missing = HYPERLIQUID_URLS.find((name) => !e[name])!;
     throw new ConfigError(`${missing}: required with ${set[0]} (Hyperliquid is read from its API and its stats host's leaderboard together); set it, or unset ${set[0]} to read the embedded venue`);
   }
-  const bare = (url: string) => url.replace(/\/+$/, '');
   return { seed: e.WORLD_SEED, urls: set.length ? { api: bare(e.HYPERLIQUID_URL!), stats: bare(e.HYPERLIQUID_STATS_URL!) } : undefined };
 }
 
@@ -278,14 +279,13 @@ function offWith(domain: string, set: readonly string[]): void {
 
 /** Each records feed (stock-watcher disclosures, USAspending awards) is read at its URL when set, else from the embedded feed. */
 function recordFeeds(e: z.output<typeof envSchema>): Config['records'] {
-  const bare = (url: string | undefined) => url?.replace(/\/+$/, '');
   if (e.RECORDS === 'off') return void offWith('RECORDS', (['CONGRESS_TRADES_URL', 'USASPENDING_URL'] as const).filter((n) => e[n]));
-  return { seed: e.WORLD_SEED, congress: bare(e.CONGRESS_TRADES_URL), usaspending: bare(e.USASPENDING_URL) };
+  return { seed: e.WORLD_SEED, congress: e.CONGRESS_TRADES_URL && bare(e.CONGRESS_TRADES_URL), usaspending: e.USASPENDING_URL && bare(e.USASPENDING_URL) };
 }
 
 function callsFeed(e: z.output<typeof envSchema>): Config['calls'] {
   if (e.CALLS === 'off') return void offWith('CALLS', e.CALLS_FEED_URL ? ['CALLS_FEED_URL'] : []);
-  return { seed: e.WORLD_SEED, url: e.CALLS_FEED_URL?.replace(/\/+$/, '') };
+  return { seed: e.WORLD_SEED, url: e.CALLS_FEED_URL && bare(e.CALLS_FEED_URL) };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
