@@ -11,7 +11,7 @@ import { DEX_CHAIN_NAMES, STOCK_CHAIN } from '../../chain/chains.js';
 import { atomicToUsdString } from '../core/money.js';
 import type { Registry, Skill } from '../core/registry.js';
 import type { SkillId } from './index.js';
-import { evmAddressParam, rowsParam, tokenParam, TOOL_ROWS } from '../core/params.js';
+import { evmAddressParam, rowsParam, tokenParam, TOOL_ROWS, TOOL_TIMEFRAMES } from '../core/params.js';
 import { contractReviewSkill } from '../security/contract-review.js';
 import { transactionDebuggerSkill } from '../transactions/transactions.js';
 import { copyTradingIntelSkill } from '../copy-trading/copy-trading.js';
@@ -60,8 +60,7 @@ const YIELD_CHAINS = [...CHAIN7, STOCK_CHAIN] as const;
 /** Its kinds' skills take them all on this tool (solana and chains without a market are refused by their admission). */
 const YIELD_CHAIN = { chain: YIELD_CHAINS };
 const rows = rowsParam(TOOL_ROWS);
-const TIMEFRAMES = ['1h', '4h', '24h', '7d', '30d'] as const;
-const timeframe = (allowed: readonly (typeof TIMEFRAMES)[number][] = TIMEFRAMES, note = '') =>
+const timeframe = (allowed: readonly (typeof TOOL_TIMEFRAMES)[number][] = TOOL_TIMEFRAMES, note = '') =>
   z.enum(allowed as [string, ...string[]]).default('24h').describe(`${allowed.join(', ')}; default 24h${note}.`);
 /** A field the tool takes as its kind's skill does (same rule), but optional: other kinds do not need it. */
 const asIn = (skill: Pick<Skill, 'id' | 'input'>, field: string, what: string) => inputField(skill, field).optional().describe(what);
@@ -177,7 +176,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
     input: z.strictObject({
       token: tokenParam('Token symbol or address, for technicals.').optional(),
       chain: chain7,
-      timeframe: timeframe(TIMEFRAMES, ' (a period; the candle size for technicals)'),
+      timeframe: timeframe(TOOL_TIMEFRAMES, ' (a period; the candle size for technicals)'),
       limit: rows,
     }),
     kinds: {
@@ -213,7 +212,7 @@ export const PAID_TOOLS: readonly PaidTool[] = [
   }),
   tool({
     name: 'scan_launchpads', title: 'Launchpads', description: 'Solana bonding-curve launches, EVM creator launches, or the launchpad catalogue.',
-    input: z.strictObject({ timeframe: timeframe(TIMEFRAMES.filter((t) => t !== '30d')), limit: rows }),
+    input: z.strictObject({ timeframe: timeframe(TOOL_TIMEFRAMES.filter((t) => t !== '30d')), limit: rows }),
     kinds: {
       curve: { skill: 'curve-launches', params: (i, s) => defined({ timeperiod: fitTo(s, 'timeperiod', i.timeframe), limit: rowsFor(s, i) }) },
       creator: { skill: 'creator-launches', params: (i, s) => defined({ timeperiod: fitTo(s, 'timeperiod', i.timeframe), limit: rowsFor(s, i) }) },

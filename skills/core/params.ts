@@ -55,6 +55,9 @@ export function evmAddressParam(what: string) {
     .describe(what);
 }
 
+/** The paid tools' `timeframe` (the spec's 1h-30d), also the windows skills sold under it read. */
+export const TOOL_TIMEFRAMES = ['1h', '4h', '24h', '7d', '30d'] as const satisfies readonly Period[];
+
 /** `timeperiod`: one of the spec's periods (all seven by default), with the operation's default. */
 export function periodParam<const P extends readonly [Period, ...Period[]]>(defaultPeriod: P[number], allowed: P = PERIOD_NAMES as unknown as P) {
   return z.enum(allowed).default(defaultPeriod as never).describe(`Time period: one of ${allowed.join(', ')}; default ${defaultPeriod}.`);

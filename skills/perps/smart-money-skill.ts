@@ -2,15 +2,15 @@
 import { z } from 'zod';
 import { SibylError } from '../core/errors.js';
 import { isoTime } from '../core/outputs.js';
-import { limitParam } from '../core/params.js';
+import { limitParam, TOOL_TIMEFRAMES } from '../core/params.js';
 import { defineSkill } from '../core/registry.js';
 import { usd } from '../core/summary.js';
 import { PERIODS } from '../data/periods.js';
 import { PERP_SMART_MONEY_METHODOLOGY, SM_MIN_CLOSED, SM_MIN_REALISED_USD, SM_MIN_T, SM_MIN_WIN_RATE, perpSmartMoney } from './smart-money.js';
 import { perpProvenance, perpProvenanceShape, perpVenue } from './venue.js';
 
-/** The windows a trader's recent fills are read over: the spec's track_whales timeframes. */
-export const PERP_WINDOWS = ['1h', '4h', '24h', '7d', '30d'] as const satisfies readonly (keyof typeof PERIODS)[];
+/** The windows a trader's recent fills are read over: the timeframes track_whales sells it under. */
+const PERP_WINDOWS = TOOL_TIMEFRAMES;
 
 const side = z.enum(['long', 'short']);
 
